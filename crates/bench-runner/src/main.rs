@@ -1,0 +1,2 @@
+//! The `fairsim` command line.
+fn main() {}

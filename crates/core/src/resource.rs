@@ -1,0 +1,184 @@
+//! Resources (memory in MB, vcores) and the two resource calculators YARN compares them with.
+
+use serde::{Deserialize, Serialize};
+
+/// A vector of the two resource types the Fair Scheduler knows: memory (MB) and virtual cores.
+///
+/// Mirrors Hadoop's `Resource`. Values are `i64` so that both eras fit: Hadoop 2.7 keeps
+/// 32-bit ints (the era's arithmetic narrows explicitly where it matters), Hadoop 3.x longs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct Resource {
+    /// Memory in MB.
+    pub memory_mb: i64,
+    /// Virtual cores.
+    pub vcores: i64,
+}
+
+impl Resource {
+    /// The zero resource (`Resources.none()`).
+    pub const ZERO: Resource = Resource {
+        memory_mb: 0,
+        vcores: 0,
+    };
+    /// An unbounded maximum (Hadoop 3's `Long.MAX_VALUE`; narrowed to `Integer.MAX_VALUE` in 2.7).
+    pub const UNBOUNDED: Resource = Resource {
+        memory_mb: i64::MAX,
+        vcores: i64::MAX,
+    };
+
+    /// A resource of `memory_mb` MB and `vcores` cores.
+    pub const fn new(memory_mb: i64, vcores: i64) -> Resource {
+        Resource { memory_mb, vcores }
+    }
+
+    /// Component-wise saturating sum.
+    pub fn saturating_add(self, other: Resource) -> Resource {
+        Resource::new(
+            self.memory_mb.saturating_add(other.memory_mb),
+            self.vcores.saturating_add(other.vcores),
+        )
+    }
+
+    /// Component-wise saturating difference.
+    pub fn saturating_sub(self, other: Resource) -> Resource {
+        Resource::new(
+            self.memory_mb.saturating_sub(other.memory_mb),
+            self.vcores.saturating_sub(other.vcores),
+        )
+    }
+
+    /// Component-wise minimum (`Resources.componentwiseMin`).
+    pub fn component_min(self, other: Resource) -> Resource {
+        Resource::new(
+            self.memory_mb.min(other.memory_mb),
+            self.vcores.min(other.vcores),
+        )
+    }
+
+    /// Component-wise maximum.
+    pub fn component_max(self, other: Resource) -> Resource {
+        Resource::new(
+            self.memory_mb.max(other.memory_mb),
+            self.vcores.max(other.vcores),
+        )
+    }
+
+    /// True when every component of `self` is at most the matching component of `other`
+    /// (`Resources.fitsIn`).
+    pub fn fits_in(self, other: Resource) -> bool {
+        self.memory_mb <= other.memory_mb && self.vcores <= other.vcores
+    }
+
+    /// The value of one resource type.
+    pub fn get(self, kind: ResourceKind) -> i64 {
+        match kind {
+            ResourceKind::Memory => self.memory_mb,
+            ResourceKind::Vcores => self.vcores,
+        }
+    }
+
+    /// Sets the value of one resource type.
+    pub fn set(&mut self, kind: ResourceKind, value: i64) {
+        match kind {
+            ResourceKind::Memory => self.memory_mb = value,
+            ResourceKind::Vcores => self.vcores = value,
+        }
+    }
+}
+
+/// One resource type, for computations that run once per type (DRF's shares).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ResourceKind {
+    /// Memory in MB.
+    Memory,
+    /// Virtual cores.
+    Vcores,
+}
+
+impl ResourceKind {
+    /// Both types, in Hadoop's order (memory first).
+    pub const ALL: [ResourceKind; 2] = [ResourceKind::Memory, ResourceKind::Vcores];
+}
+
+/// How two resources are compared: Hadoop's `DefaultResourceCalculator` (memory only) or
+/// `DominantResourceCalculator` (the larger share of the cluster decides).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Calculator {
+    /// Compare memory only; vcores are carried along but never looked at.
+    #[default]
+    MemoryOnly,
+    /// Compare by the dominant share of `cluster`, then by the other share.
+    Dominant,
+}
+
+impl Calculator {
+    /// Orders `a` against `b` as the calculator does, relative to `cluster`.
+    pub fn compare(self, cluster: Resource, a: Resource, b: Resource) -> std::cmp::Ordering {
+        match self {
+            Calculator::MemoryOnly => a.memory_mb.cmp(&b.memory_mb),
+            Calculator::Dominant => {
+                let shares = |r: Resource| {
+                    let m = r.memory_mb as f64 / cluster.memory_mb as f64;
+                    let v = r.vcores as f64 / cluster.vcores as f64;
+                    if m >= v { (m, v) } else { (v, m) }
+                };
+                let (a1, a2) = shares(a);
+                let (b1, b2) = shares(b);
+                crate::key::ord_f64(a1)
+                    .cmp(&crate::key::ord_f64(b1))
+                    .then(crate::key::ord_f64(a2).cmp(&crate::key::ord_f64(b2)))
+            }
+        }
+    }
+
+    /// `a < b` under this calculator.
+    pub fn less_than(self, cluster: Resource, a: Resource, b: Resource) -> bool {
+        self.compare(cluster, a, b).is_lt()
+    }
+
+    /// `a > b` under this calculator.
+    pub fn greater_than(self, cluster: Resource, a: Resource, b: Resource) -> bool {
+        self.compare(cluster, a, b).is_gt()
+    }
+
+    /// The smaller of `a` and `b` (`a` on a tie), as `Resources.min` returns it.
+    pub fn min(self, cluster: Resource, a: Resource, b: Resource) -> Resource {
+        if self.compare(cluster, a, b).is_le() {
+            a
+        } else {
+            b
+        }
+    }
+
+    /// The larger of `a` and `b` (`a` on a tie), as `Resources.max` returns it.
+    pub fn max(self, cluster: Resource, a: Resource, b: Resource) -> Resource {
+        if self.compare(cluster, a, b).is_ge() {
+            a
+        } else {
+            b
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_only_ignores_vcores() {
+        let c = Resource::new(100, 10);
+        assert!(Calculator::MemoryOnly.less_than(c, Resource::new(1, 9), Resource::new(2, 0)));
+        assert_eq!(
+            Calculator::MemoryOnly.min(c, Resource::new(5, 9), Resource::new(5, 1)),
+            Resource::new(5, 9)
+        );
+    }
+
+    #[test]
+    fn dominant_compares_largest_share_first() {
+        let c = Resource::new(100, 10);
+        // 10% memory vs 50% vcores: the vcores-heavy one is larger.
+        assert!(Calculator::Dominant.greater_than(c, Resource::new(10, 5), Resource::new(40, 1)));
+    }
+}

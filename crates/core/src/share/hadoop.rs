@@ -1,0 +1,165 @@
+//! `ComputeFairShares` with each era's integer arithmetic.
+//!
+//! Both eras fix some shares first (max share <= 0 gives 0, an inactive queue's
+//! instantaneous share is 0, weight <= 0 gives the min share) and search a weight-to-resource
+//! ratio R for the rest: double R from 1 while the planned total is below the target, then
+//! exactly 25 bisection steps that stop early on an exact hit. Shares are truncated, so they
+//! can sum above the total. 2.7 works in 32-bit ints (the planned total wraps on overflow);
+//! 3.3 in longs with saturating sums.
+
+use super::{ShareItem, ShareKind, fixed_share};
+use crate::Semantics;
+
+const ITERATIONS: usize = 25;
+
+/// Hadoop's fair shares of `total` for one resource type.
+///
+/// Where Hadoop 2.7 would loop forever (a planned total that wraps below the target for
+/// every R), the doubling stops when R reaches infinity and every share is its max.
+pub fn hadoop_shares(
+    semantics: Semantics,
+    kind: ShareKind,
+    items: &[ShareItem],
+    total: i64,
+) -> Vec<i64> {
+    match semantics {
+        Semantics::Hadoop27 => hadoop27(kind, items, total),
+        Semantics::Hadoop33 => hadoop33(kind, items, total),
+    }
+}
+
+fn narrow(v: i64) -> i32 {
+    v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
+}
+
+// Java's Math.max / Math.min on doubles: NaN wins.
+fn java_max(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
+}
+
+fn java_min(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.min(b)
+    }
+}
+
+fn share_f64(item: &ShareItem, r: f64, min: f64, max: f64) -> f64 {
+    java_min(java_max(item.weight as f64 * r, min), max)
+}
+
+/// The doubling and bisection, generic over how a planned total is summed.
+fn search(mut used: impl FnMut(f64) -> std::cmp::Ordering) -> f64 {
+    use std::cmp::Ordering::*;
+    let mut r_max = 1.0f64;
+    while used(r_max) == Less {
+        r_max *= 2.0;
+        if r_max.is_infinite() {
+            break;
+        }
+    }
+    let (mut left, mut right) = (0.0f64, r_max);
+    for _ in 0..ITERATIONS {
+        let mid = (left + right) / 2.0;
+        match used(mid) {
+            Equal => {
+                right = mid;
+                break;
+            }
+            Less => left = mid,
+            Greater => right = mid,
+        }
+    }
+    right
+}
+
+fn hadoop27(kind: ShareKind, items: &[ShareItem], total: i64) -> Vec<i64> {
+    let mut out = vec![0i64; items.len()];
+    let mut taken: i32 = 0;
+    let mut open: Vec<usize> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        match fixed_share(item, kind) {
+            Some(v) => {
+                let v = narrow(v);
+                out[i] = v as i64;
+                taken = (taken as i64 + v as i64).min(i32::MAX as i64) as i32;
+            }
+            None => open.push(i),
+        }
+    }
+    if open.is_empty() {
+        return out;
+    }
+    let mut total_max: i32 = 0;
+    for &i in &open {
+        total_max = (narrow(items[i].max) as i64 + total_max as i64).min(i32::MAX as i64) as i32;
+        if total_max == i32::MAX {
+            break;
+        }
+    }
+    let target = (narrow(total).wrapping_sub(taken)).max(0).min(total_max);
+    let share = |i: usize, r: f64| -> i32 {
+        let it = &items[i];
+        share_f64(it, r, narrow(it.min) as f64, narrow(it.max) as f64) as i32
+    };
+    let r = search(|r| {
+        let mut used: i32 = 0;
+        for &i in &open {
+            used = used.wrapping_add(share(i, r));
+        }
+        used.cmp(&target)
+    });
+    for &i in &open {
+        out[i] = share(i, r) as i64;
+    }
+    out
+}
+
+fn hadoop33(kind: ShareKind, items: &[ShareItem], total: i64) -> Vec<i64> {
+    let mut out = vec![0i64; items.len()];
+    let mut taken: i64 = 0;
+    let mut open: Vec<usize> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        match fixed_share(item, kind) {
+            Some(v) => {
+                out[i] = v;
+                taken = taken.saturating_add(v);
+            }
+            None => open.push(i),
+        }
+    }
+    if open.is_empty() {
+        return out;
+    }
+    let mut total_max: i64 = 0;
+    for &i in &open {
+        total_max = total_max.saturating_add(items[i].max);
+        if total_max == i64::MAX {
+            break;
+        }
+    }
+    let target = total.saturating_sub(taken).max(0).min(total_max);
+    let share = |i: usize, r: f64| -> i64 {
+        let it = &items[i];
+        share_f64(it, r, it.min as f64, it.max as f64) as i64
+    };
+    let r = search(|r| {
+        let mut used: i64 = 0;
+        for &i in &open {
+            used = used.saturating_add(share(i, r));
+            if used == i64::MAX {
+                break;
+            }
+        }
+        used.cmp(&target)
+    });
+    for &i in &open {
+        out[i] = share(i, r);
+    }
+    out
+}

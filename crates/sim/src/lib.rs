@@ -1,0 +1,4 @@
+//! fairsim-sim: the simulator around the core: the queue tree, allocation files, the
+//! cluster, the schedulers, workloads and the event loop.
+
+pub mod tree;

@@ -1,0 +1,283 @@
+//! The queue tree every scheduler works over: one [`QueueConf`] per queue, root first, in
+//! pre-order, with each queue's resolved settings (inheritance already applied).
+//!
+//! Built from a `fair-scheduler.xml` (or a `capacity-scheduler.xml`) by the allocation-file
+//! readers; read by the share computation and the simulator.
+
+use fairsim_core::share::{ShareCap, ShareKind, policy_shares};
+use fairsim_core::{Policy, Resource, Schedulable, Semantics};
+use std::collections::BTreeMap;
+
+/// Index of a queue in [`QueueTree::queues`]; the root is `QueueId(0)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct QueueId(pub u32);
+
+impl QueueId {
+    /// The root queue.
+    pub const ROOT: QueueId = QueueId(0);
+    /// As an index into per-queue vectors.
+    pub fn idx(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A resource limit as written in an allocation file: absolute, or a percentage of the
+/// cluster resolved when shares are computed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ResourceSpec {
+    /// Fixed memory and vcores.
+    Absolute(Resource),
+    /// Percent of the cluster's memory and vcores (0-100 each).
+    Percent {
+        /// Percent of cluster memory.
+        memory: f64,
+        /// Percent of cluster vcores.
+        vcores: f64,
+    },
+}
+
+impl ResourceSpec {
+    /// The limit for a cluster of size `cluster` (percentages truncate, as Hadoop 3.0/3.1's
+    /// `ConfigurableResource` does).
+    pub fn resolve(&self, cluster: Resource) -> Resource {
+        match *self {
+            ResourceSpec::Absolute(r) => r,
+            ResourceSpec::Percent { memory, vcores } => Resource::new(
+                (cluster.memory_mb as f64 * memory / 100.0) as i64,
+                (cluster.vcores as f64 * vcores / 100.0) as i64,
+            ),
+        }
+    }
+}
+
+/// One queue's resolved configuration (Hadoop's `FSQueue` settings from `AllocationConfiguration`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueueConf {
+    /// Full name, `root.a.b`.
+    pub name: String,
+    /// Parent queue (`None` for root).
+    pub parent: Option<QueueId>,
+    /// Children in file order.
+    pub children: Vec<QueueId>,
+    /// A leaf holds apps; a parent holds queues (`type="parent"` makes a childless parent).
+    pub is_leaf: bool,
+    /// `weight` (float32, default 1).
+    pub weight: f32,
+    /// `minResources` (default 0).
+    pub min_resources: ResourceSpec,
+    /// `maxResources` (default unbounded).
+    pub max_resources: ResourceSpec,
+    /// `maxChildResources`: the max of dynamically created children.
+    pub max_child_resources: Option<ResourceSpec>,
+    /// `maxRunningApps` (or `queueMaxAppsDefault`); `None` is unlimited.
+    pub max_running_apps: Option<u32>,
+    /// `maxAMShare` (leaf only; default 0.5; -1 disables).
+    pub max_am_share: f32,
+    /// `schedulingPolicy` (default `defaultQueueSchedulingPolicy`, else fair).
+    pub policy: Policy,
+    /// `minSharePreemptionTimeout` in ms, inherited; `None` is never.
+    pub min_share_preemption_timeout_ms: Option<u64>,
+    /// `fairSharePreemptionTimeout` in ms, inherited; `None` is never.
+    pub fair_share_preemption_timeout_ms: Option<u64>,
+    /// `fairSharePreemptionThreshold` in [0, 1], inherited (default 0.5).
+    pub fair_share_preemption_threshold: f32,
+    /// `allowPreemptionFrom`, inherited (default true).
+    pub allow_preemption_from: bool,
+    /// Capacity Scheduler only: `capacity` as a percent of the parent.
+    pub capacity_percent: Option<f64>,
+    /// Capacity Scheduler only: `maximum-capacity` as a percent of the parent.
+    pub maximum_capacity_percent: Option<f64>,
+    /// Capacity Scheduler only: `user-limit-factor`.
+    pub user_limit_factor: Option<f64>,
+    /// Capacity Scheduler only: `minimum-user-limit-percent`.
+    pub minimum_user_limit_percent: Option<u32>,
+}
+
+impl QueueConf {
+    /// A queue with YARN's defaults.
+    pub fn new(name: impl Into<String>, parent: Option<QueueId>) -> QueueConf {
+        QueueConf {
+            name: name.into(),
+            parent,
+            children: Vec::new(),
+            is_leaf: true,
+            weight: 1.0,
+            min_resources: ResourceSpec::Absolute(Resource::ZERO),
+            max_resources: ResourceSpec::Absolute(Resource::UNBOUNDED),
+            max_child_resources: None,
+            max_running_apps: None,
+            max_am_share: 0.5,
+            policy: Policy::Fair,
+            min_share_preemption_timeout_ms: None,
+            fair_share_preemption_timeout_ms: None,
+            fair_share_preemption_threshold: 0.5,
+            allow_preemption_from: true,
+            capacity_percent: None,
+            maximum_capacity_percent: None,
+            user_limit_factor: None,
+            minimum_user_limit_percent: None,
+        }
+    }
+}
+
+/// One rule of `queuePlacementPolicy`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlacementRule {
+    /// `specified`: the queue named at submission ("default" continues).
+    Specified {
+        /// `create` attribute (default true).
+        create: bool,
+    },
+    /// `user`: a queue named after the user.
+    User {
+        /// `create` attribute.
+        create: bool,
+    },
+    /// `primaryGroup`: a queue named after the user's primary group.
+    PrimaryGroup {
+        /// `create` attribute.
+        create: bool,
+    },
+    /// `secondaryGroupExistingQueue`.
+    SecondaryGroupExistingQueue {
+        /// `create` attribute.
+        create: bool,
+    },
+    /// `nestedUserQueue`: a user queue under the queue the nested rule picks.
+    NestedUserQueue {
+        /// `create` attribute.
+        create: bool,
+        /// The nested rule.
+        inner: Box<PlacementRule>,
+    },
+    /// `default`: the named queue (default `root.default`).
+    Default {
+        /// Target queue.
+        queue: String,
+        /// `create` attribute.
+        create: bool,
+    },
+    /// `reject`.
+    Reject,
+}
+
+/// The whole allocation: queues plus scheduler-wide settings from the file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueueTree {
+    /// All queues, root first, pre-order.
+    pub queues: Vec<QueueConf>,
+    /// `user` elements' `maxRunningApps`.
+    pub user_max_apps: BTreeMap<String, u32>,
+    /// `userMaxAppsDefault`; `None` is unlimited.
+    pub user_max_apps_default: Option<u32>,
+    /// `queuePlacementPolicy` (YARN's default when the file has none).
+    pub placement: Vec<PlacementRule>,
+}
+
+/// Per-queue inputs to a share computation.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct QueueLoad {
+    /// Demand (usage + pending), before the max-share cap.
+    pub demand: Resource,
+    /// Current usage.
+    pub usage: Resource,
+    /// Has runnable apps (leaves) or an active child (parents).
+    pub active: bool,
+}
+
+impl QueueTree {
+    /// The queue named `name` (full name).
+    pub fn find(&self, name: &str) -> Option<QueueId> {
+        self.queues
+            .iter()
+            .position(|q| q.name == name)
+            .map(|i| QueueId(i as u32))
+    }
+
+    /// The queue with id `id`.
+    pub fn get(&self, id: QueueId) -> &QueueConf {
+        &self.queues[id.idx()]
+    }
+
+    /// Number of queues.
+    pub fn len(&self) -> usize {
+        self.queues.len()
+    }
+
+    /// True when the tree has no queue (never for a loaded file: root always exists).
+    pub fn is_empty(&self) -> bool {
+        self.queues.is_empty()
+    }
+
+    /// Fair shares of every queue, top-down with each parent's policy: root gets the whole
+    /// cluster, each parent splits its own share among its children.
+    ///
+    /// `loads` has one entry per queue (leaf demands are summed up the tree by the caller or
+    /// by [`QueueTree::roll_up`]). For instantaneous shares inactive queues get 0.
+    pub fn fair_shares(
+        &self,
+        semantics: Semantics,
+        kind: ShareKind,
+        cluster: Resource,
+        loads: &[QueueLoad],
+        cap: ShareCap,
+    ) -> Vec<Resource> {
+        assert_eq!(loads.len(), self.queues.len(), "one load per queue");
+        let mut shares = vec![Resource::ZERO; self.queues.len()];
+        if self.queues.is_empty() {
+            return shares;
+        }
+        shares[0] = cluster;
+        // Pre-order: a parent's share is known before its children are split.
+        for (i, q) in self.queues.iter().enumerate() {
+            if q.children.is_empty() {
+                continue;
+            }
+            let list: Vec<Schedulable> = q
+                .children
+                .iter()
+                .map(|&c| {
+                    let cq = self.get(c);
+                    let load = &loads[c.idx()];
+                    let max = cq.max_resources.resolve(cluster);
+                    Schedulable {
+                        name: cq.name.clone(),
+                        weight: cq.weight,
+                        start_time_ms: 0,
+                        min_share: cq.min_resources.resolve(cluster),
+                        max_share: max,
+                        demand: load.demand.component_min(max),
+                        usage: load.usage,
+                        active: load.active,
+                    }
+                })
+                .collect();
+            let split = policy_shares(semantics, q.policy, kind, &list, shares[i], cap);
+            for (&c, s) in q.children.iter().zip(split) {
+                shares[c.idx()] = s;
+            }
+        }
+        shares
+    }
+
+    /// Sums leaf loads up the tree: a parent's demand and usage are its children's sums
+    /// (demand capped at each queue's max share), active if any child is.
+    pub fn roll_up(&self, cluster: Resource, leaf_loads: &mut [QueueLoad]) {
+        for i in (1..self.queues.len()).rev() {
+            let q = &self.queues[i];
+            let max = q.max_resources.resolve(cluster);
+            leaf_loads[i].demand = leaf_loads[i].demand.component_min(max);
+            if let Some(p) = q.parent {
+                let child = leaf_loads[i];
+                let parent = &mut leaf_loads[p.idx()];
+                parent.demand = parent.demand.saturating_add(child.demand);
+                parent.usage = parent.usage.saturating_add(child.usage);
+                parent.active |= child.active;
+            }
+        }
+        if let Some(root) = leaf_loads.first_mut() {
+            let max = self.queues[0].max_resources.resolve(cluster);
+            root.demand = root.demand.component_min(max);
+        }
+    }
+}
