@@ -4,15 +4,17 @@
 //! comparator can also produce an [`OrderKey`] per schedulable; ordered containers (a
 //! `BTreeSet`) then keep the children in the comparator's order. Where the comparator is a
 //! strict weak order, sorting by key and sorting by the comparator agree (a property test
-//! pins this). The one case no key can reproduce is a ratio of 0/0 (NaN) in Hadoop 2.7,
-//! which compares "equal" to every other ratio; keys place NaN after every number, the
-//! deterministic rule fairsim documents for that Hadoop bug.
+//! pins this). The one case no key can reproduce is a ratio of 0/0 (NaN: weight 0 and no
+//! usage, or a cluster of size 0), which Hadoop's subtraction makes "equal" to every other
+//! ratio. Keys treat NaN as +inf: it ties with the other zero-weight ratios (x/0 = +inf), as
+//! Hadoop does, and goes after every finite ratio, the deterministic rule fairsim documents
+//! for that Hadoop bug.
 
 /// Maps an `f64` to a `u64` whose unsigned order is the numeric order of the floats, with
-/// `-0.0 == +0.0` and every NaN after `+inf`.
+/// `-0.0 == +0.0` and every NaN equal to `+inf`.
 pub fn ord_f64(x: f64) -> u64 {
     if x.is_nan() {
-        return u64::MAX;
+        return ord_f64(f64::INFINITY);
     }
     // +0.0 and -0.0 must map together: adding 0.0 turns -0.0 into +0.0.
     let bits = (x + 0.0).to_bits();
@@ -65,6 +67,6 @@ mod tests {
             assert!(ord_f64(w[0]) < ord_f64(w[1]), "{} < {}", w[0], w[1]);
         }
         assert_eq!(ord_f64(-0.0), ord_f64(0.0));
-        assert!(ord_f64(f64::NAN) > ord_f64(f64::INFINITY));
+        assert_eq!(ord_f64(f64::NAN), ord_f64(f64::INFINITY));
     }
 }
