@@ -1,0 +1,184 @@
+//! Property tests (seeded, reproducible) for the share math and the comparators.
+
+use fairsim_core::share::{ShareItem, ShareKind, exact_shares, hadoop_shares};
+use fairsim_core::{Comparator, Policy, Resource, Schedulable, Semantics, stable_sort_by};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, RngSeed};
+use std::cmp::Ordering;
+
+fn config(cases: u32) -> Config {
+    Config {
+        cases,
+        rng_algorithm: RngAlgorithm::ChaCha,
+        rng_seed: RngSeed::Fixed(0x5eed_fa12),
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
+/// Weights as YARN files give them: a few decimals, rounded to float32.
+fn weight() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        Just(1.0f32),
+        (1u32..=4000).prop_map(|w| (w as f64 / 100.0) as f32)
+    ]
+}
+
+/// (weight, min, max) with min <= max, positive weights, totals far from overflow.
+fn items() -> impl Strategy<Value = Vec<ShareItem>> {
+    prop::collection::vec(
+        (weight(), 0i64..50_000, 0i64..200_000, any::<bool>()).prop_map(
+            |(weight, min, extra, unbounded)| {
+                let max = if unbounded {
+                    i32::MAX as i64
+                } else {
+                    min + extra.max(1)
+                };
+                ShareItem {
+                    weight,
+                    min,
+                    max,
+                    active: true,
+                }
+            },
+        ),
+        1..40,
+    )
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    #[test]
+    fn exact_solver_respects_bounds_and_uses_the_target(items in items(), total in 0i64..2_000_000) {
+        let shares = exact_shares(ShareKind::Instantaneous, &items, total as f64);
+        let sum_min: i64 = items.iter().map(|i| i.min).sum();
+        let sum_max: f64 = items.iter().map(|i| i.max as f64).sum();
+        for (s, it) in shares.iter().zip(&items) {
+            prop_assert!(*s >= it.min as f64 - 1e-6 && *s <= it.max as f64 + 1e-6, "{s} not in [{}, {}]", it.min, it.max);
+        }
+        if sum_min <= total {
+            let target = (total as f64).min(sum_max);
+            let sum: f64 = shares.iter().sum();
+            prop_assert!((sum - target).abs() <= 1e-6 * target.max(1.0), "sum {sum} != {target}");
+        }
+    }
+
+    #[test]
+    fn hadoop_solver_never_gives_less_than_the_exact_share_rounded_down(
+        items in items(), total in 0i64..2_000_000,
+    ) {
+        let exact = exact_shares(ShareKind::Instantaneous, &items, total as f64);
+        let sum_max: i64 = items.iter().map(|i| i.max).fold(0i64, |a, b| a.saturating_add(b));
+        for era in [Semantics::Hadoop27, Semantics::Hadoop33] {
+            let hadoop = hadoop_shares(era, ShareKind::Instantaneous, &items, total);
+            for (i, (h, e)) in hadoop.iter().zip(&exact).enumerate() {
+                prop_assert!(*h as f64 >= (e - 1e-6 * e.max(1.0)).floor(), "{era} item {i}: {h} < floor({e})");
+            }
+            let sum: i64 = hadoop.iter().sum();
+            prop_assert!(sum >= total.min(sum_max), "{era}: sum {sum} < min({total}, {sum_max})");
+        }
+    }
+}
+
+fn schedulable() -> impl Strategy<Value = Schedulable> {
+    let r = |hi: i64| (0..hi, 0..hi / 100 + 1).prop_map(|(m, v)| Resource::new(m, v));
+    (
+        prop_oneof![Just(0.0f32), Just(1.0f32), weight()],
+        0i64..5,
+        r(4000),
+        r(8000),
+        r(8000),
+        0u8..4,
+    )
+        .prop_map(
+            |(weight, start, min_share, demand, usage, name)| Schedulable {
+                name: format!("q{name}"),
+                weight,
+                start_time_ms: start,
+                min_share,
+                max_share: Resource::UNBOUNDED,
+                demand,
+                usage,
+                active: true,
+            },
+        )
+}
+
+fn is_strict_weak_order(c: &Comparator, list: &[Schedulable]) -> bool {
+    let n = list.len();
+    let s: Vec<Vec<Ordering>> = (0..n)
+        .map(|i| (0..n).map(|j| c.compare(&list[i], &list[j])).collect())
+        .collect();
+    for a in 0..n {
+        for b in 0..n {
+            if s[a][b] != s[b][a].reverse() {
+                return false;
+            }
+            for x in 0..n {
+                let implied = match (s[a][b], s[b][x]) {
+                    (Ordering::Less, Ordering::Less | Ordering::Equal)
+                    | (Ordering::Equal, Ordering::Less) => Some(Ordering::Less),
+                    (Ordering::Equal, Ordering::Equal) => Some(Ordering::Equal),
+                    _ => None,
+                };
+                if implied.is_some_and(|o| o != s[a][x]) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+const COMPARATORS: [(Semantics, Policy); 6] = [
+    (Semantics::Hadoop27, Policy::Fair),
+    (Semantics::Hadoop27, Policy::Drf),
+    (Semantics::Hadoop27, Policy::Fifo),
+    (Semantics::Hadoop33, Policy::Fair),
+    (Semantics::Hadoop33, Policy::Drf),
+    (Semantics::Hadoop33, Policy::Fifo),
+];
+
+proptest! {
+    #![proptest_config(config(1024))]
+
+    #[test]
+    fn sorting_by_key_equals_sorting_by_compare(
+        list in prop::collection::vec(schedulable(), 0..12),
+        cluster_mem in prop_oneof![Just(0i64), 1i64..100_000],
+        cluster_vcores in prop_oneof![Just(0i64), 1i64..1_000],
+    ) {
+        let cluster = Resource::new(cluster_mem, cluster_vcores);
+        for (era, policy) in COMPARATORS {
+            let c = Comparator::new(era, policy, cluster);
+            if !is_strict_weak_order(&c, &list) {
+                continue;
+            }
+            let mut by_compare: Vec<usize> = (0..list.len()).collect();
+            stable_sort_by(&mut by_compare, |&a, &b| c.compare(&list[a], &list[b]));
+            let mut by_key: Vec<usize> = (0..list.len()).collect();
+            by_key.sort_by(|&a, &b| {
+                let o = c.key(&list[a]).cmp(&c.key(&list[b]));
+                if c.breaks_ties_by_name() { o.then_with(|| list[a].name.cmp(&list[b].name)) } else { o }
+            });
+            prop_assert_eq!(&by_key, &by_compare, "{} {}", era, policy);
+        }
+    }
+
+    #[test]
+    fn hadoop33_fair_comparator_is_a_total_order(
+        list in prop::collection::vec(schedulable(), 1..10),
+    ) {
+        // Distinct names: the name tie-break then separates any two schedulables.
+        let list: Vec<Schedulable> = list.into_iter().enumerate()
+            .map(|(i, s)| Schedulable { name: format!("app_{i:04}"), ..s }).collect();
+        let c = Comparator::new(Semantics::Hadoop33, Policy::Fair, Resource::new(10_000, 100));
+        prop_assert!(is_strict_weak_order(&c, &list));
+        for a in &list {
+            for b in &list {
+                prop_assert_eq!(c.compare(a, b) == Ordering::Equal, a.name == b.name);
+            }
+        }
+    }
+}
