@@ -1,13 +1,16 @@
 //! The `fairsim` command line: glue over fairsim-core and fairsim-sim.
 
+mod alloc_cmd;
 mod error;
 mod snapshot;
 mod snapshot_cmd;
 
 use clap::{Parser, Subcommand};
 use error::CliError;
+use fairsim_core::Semantics;
 use snapshot_cmd::{CapArg, RoundingArg, SharesOptions, SnapshotFormat};
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// fairsim: a deterministic simulator of Hadoop YARN's Fair Scheduler.
@@ -22,25 +25,46 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Fair shares of each schedulable of a snapshot, with YARN's computeShares.
+    /// Fair shares: of each schedulable of a snapshot, or of every queue of an allocation file.
     ///
-    /// The snapshot is JSON: {"semantics": "hadoop-2.7"|"hadoop-3.3", "policy":
+    /// With a SNAPSHOT (JSON): {"semantics": "hadoop-2.7"|"hadoop-3.3", "policy":
     /// "fair"|"drf"|"fifo", "kind": "instantaneous"|"steady", "cluster": {"memory_mb",
     /// "vcores"}, "schedulables": [{"name", "weight", "start_time_ms", "min_share",
-    /// "max_share", "demand", "usage", "active"}]}. See README.md for defaults.
+    /// "max_share", "demand", "usage", "active"}]}; see README.md for the defaults.
+    ///
+    /// With --alloc FILE --cluster SIZE [--demand CSV]: steady and instantaneous fair shares of
+    /// every queue of a fair-scheduler.xml, root and parents included, in tree order.
     Shares {
-        /// Snapshot file, or `-` for standard input.
-        snapshot: String,
-        /// Output: a table, one JSON answer, or JSON lines (one snapshot per input line).
+        /// Snapshot file, or `-` for standard input (not with --alloc).
+        #[arg(required_unless_present = "alloc", conflicts_with = "alloc")]
+        snapshot: Option<String>,
+        /// A fair-scheduler.xml to compute every queue's shares for.
+        #[arg(long, requires = "cluster")]
+        alloc: Option<PathBuf>,
+        /// With --alloc: cluster size, e.g. "10240 mb, 10 vcores" or "memory-mb=10240, vcores=10".
+        #[arg(long, requires = "alloc")]
+        cluster: Option<String>,
+        /// With --alloc: CSV of leaf demands, header `queue,memory_mb,vcores`; a leaf with a
+        /// row is active. Without it every leaf is active with zero demand.
+        #[arg(long, requires = "alloc")]
+        demand: Option<PathBuf>,
+        /// With --alloc: which Hadoop era's rules to follow (a snapshot names its own).
+        #[arg(long, requires = "alloc", value_parser = parse_semantics)]
+        semantics: Option<Semantics>,
+        /// Output: table; csv (--alloc); json; jsonl (snapshots: one per input line, one
+        /// answer per output line, in input order).
         #[arg(long, value_enum, default_value = "table")]
-        format: SnapshotFormat,
-        /// Hadoop's integer arithmetic, or the exact real-valued answer.
+        format: ShareFormat,
+        /// Hadoop's integer arithmetic, or the exact real-valued answer (snapshots).
         #[arg(long, value_enum, default_value = "hadoop")]
         rounding: RoundingArg,
-        /// What caps a share: the max share (YARN), or also the demand (max-min fairness).
+        /// What caps a share: the max share (YARN), or also the demand (snapshots).
         #[arg(long, value_enum, default_value = "max-share")]
         cap: CapArg,
     },
+    /// Check an allocation file (fair-scheduler.xml or capacity-scheduler.xml) and print its
+    /// queue tree; warnings go to stderr, errors exit with code 2.
+    Validate(alloc_cmd::ValidateArgs),
     /// The order in which the policy offers resources, with the reason for each place.
     Rank {
         /// Snapshot file, or `-` for standard input.
@@ -51,22 +75,99 @@ enum Command {
     },
 }
 
+/// Output formats of `fairsim shares`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ShareFormat {
+    /// A table for people.
+    Table,
+    /// CSV, one row per queue (with --alloc).
+    Csv,
+    /// One JSON answer.
+    Json,
+    /// JSON lines: one snapshot per input line, one answer per output line.
+    Jsonl,
+}
+
+fn parse_semantics(s: &str) -> Result<Semantics, String> {
+    s.parse()
+}
+
+impl From<alloc_cmd::CmdError> for CliError {
+    fn from(e: alloc_cmd::CmdError) -> CliError {
+        if e.exit_code() == 2 {
+            CliError::Input(e.to_string())
+        } else {
+            CliError::Io(e.to_string())
+        }
+    }
+}
+
+/// Runs an allocation-file command that writes its own answer, buffered so that a failure
+/// leaves stdout empty.
+fn buffered(
+    f: impl FnOnce(&mut Vec<u8>, &mut std::io::StderrLock<'_>) -> Result<(), alloc_cmd::CmdError>,
+) -> Result<String, CliError> {
+    let mut out = Vec::new();
+    f(&mut out, &mut std::io::stderr().lock())?;
+    String::from_utf8(out).map_err(|e| CliError::Io(format!("output is not UTF-8: {e}")))
+}
+
 fn run(cli: Cli) -> Result<String, CliError> {
     match cli.command {
         Command::Shares {
             snapshot,
+            alloc,
+            cluster,
+            demand,
+            semantics,
             format,
             rounding,
             cap,
-        } => snapshot_cmd::shares(
-            &snapshot,
-            SharesOptions {
-                format,
-                rounding: rounding.into(),
-                cap: cap.into(),
-            },
-        ),
+        } => {
+            if let Some(alloc) = alloc {
+                let format = match format {
+                    ShareFormat::Table => alloc_cmd::OutputFormat::Table,
+                    ShareFormat::Csv => alloc_cmd::OutputFormat::Csv,
+                    ShareFormat::Json => alloc_cmd::OutputFormat::Json,
+                    ShareFormat::Jsonl => {
+                        return Err(CliError::Input(
+                            "--format jsonl is for snapshots; use table, csv or json with --alloc"
+                                .into(),
+                        ));
+                    }
+                };
+                let args = alloc_cmd::SharesArgs {
+                    alloc,
+                    cluster: cluster.unwrap_or_default(),
+                    demand,
+                    semantics: semantics.unwrap_or_default(),
+                    format,
+                };
+                return buffered(|out, err| alloc_cmd::run_shares(&args, out, err));
+            }
+            let format = match format {
+                ShareFormat::Table => SnapshotFormat::Table,
+                ShareFormat::Json => SnapshotFormat::Json,
+                ShareFormat::Jsonl => SnapshotFormat::Jsonl,
+                ShareFormat::Csv => {
+                    return Err(CliError::Input(
+                        "--format csv is for --alloc; use table, json or jsonl with a snapshot"
+                            .into(),
+                    ));
+                }
+            };
+            let snapshot = snapshot.unwrap_or_else(|| "-".into());
+            snapshot_cmd::shares(
+                &snapshot,
+                SharesOptions {
+                    format,
+                    rounding: rounding.into(),
+                    cap: cap.into(),
+                },
+            )
+        }
         Command::Rank { snapshot, format } => snapshot_cmd::rank_cmd(&snapshot, format),
+        Command::Validate(args) => buffered(|out, err| alloc_cmd::run_validate(&args, out, err)),
     }
 }
 

@@ -5,7 +5,7 @@
 //! readers; read by the share computation and the simulator.
 
 use fairsim_core::share::{ShareCap, ShareKind, policy_shares};
-use fairsim_core::{Policy, Resource, Schedulable, Semantics};
+use fairsim_core::{Calculator, Policy, Resource, Schedulable, Semantics};
 use std::collections::BTreeMap;
 
 /// Index of a queue in [`QueueTree::queues`]; the root is `QueueId(0)`.
@@ -91,6 +91,34 @@ pub struct QueueConf {
     pub user_limit_factor: Option<f64>,
     /// Capacity Scheduler only: `minimum-user-limit-percent`.
     pub minimum_user_limit_percent: Option<u32>,
+    /// `reservation`: the queue accepts reservations (YARN stores it as a parent of
+    /// reservation queues; fairsim keeps it a leaf and does not model reservations).
+    pub reservable: bool,
+    /// Capacity Scheduler only: `ordering-policy` of a leaf.
+    pub ordering_policy: Option<OrderingPolicy>,
+    /// Capacity Scheduler only: `maximum-am-resource-percent`, as the fraction YARN reads
+    /// (0.1 means 10%).
+    pub maximum_am_resource_fraction: Option<f64>,
+}
+
+/// Which scheduler an allocation file configures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SchedulerKind {
+    /// `fair-scheduler.xml`.
+    #[default]
+    Fair,
+    /// `capacity-scheduler.xml`.
+    Capacity,
+}
+
+/// How a Capacity Scheduler leaf orders its applications (`ordering-policy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum OrderingPolicy {
+    /// `fifo` (the default).
+    #[default]
+    Fifo,
+    /// `fair`.
+    Fair,
 }
 
 impl QueueConf {
@@ -116,6 +144,9 @@ impl QueueConf {
             maximum_capacity_percent: None,
             user_limit_factor: None,
             minimum_user_limit_percent: None,
+            reservable: false,
+            ordering_policy: None,
+            maximum_am_resource_fraction: None,
         }
     }
 }
@@ -172,6 +203,11 @@ pub struct QueueTree {
     pub user_max_apps_default: Option<u32>,
     /// `queuePlacementPolicy` (YARN's default when the file has none).
     pub placement: Vec<PlacementRule>,
+    /// The scheduler the file configures.
+    pub scheduler: SchedulerKind,
+    /// Capacity Scheduler: `yarn.scheduler.capacity.resource-calculator` (memory only by
+    /// default). The Fair Scheduler's queues compare by their policy instead.
+    pub resource_calculator: Calculator,
 }
 
 /// Per-queue inputs to a share computation.
@@ -258,6 +294,34 @@ impl QueueTree {
             }
         }
         shares
+    }
+
+    /// Loads for a set of leaf demands: a leaf with a demand is active; every other leaf is
+    /// inactive with zero demand; parents are rolled up with [`QueueTree::roll_up`].
+    pub fn loads_from_demands(
+        &self,
+        cluster: Resource,
+        demands: &[(QueueId, Resource)],
+    ) -> Vec<QueueLoad> {
+        let mut loads = vec![QueueLoad::default(); self.queues.len()];
+        for &(id, demand) in demands {
+            let l = &mut loads[id.idx()];
+            l.demand = l.demand.saturating_add(demand);
+            l.active = true;
+        }
+        self.roll_up(cluster, &mut loads);
+        loads
+    }
+
+    /// Depth of a queue: 0 for root.
+    pub fn depth(&self, id: QueueId) -> usize {
+        let mut d = 0;
+        let mut cur = self.get(id).parent;
+        while let Some(p) = cur {
+            d += 1;
+            cur = self.get(p).parent;
+        }
+        d
     }
 
     /// Sums leaf loads up the tree: a parent's demand and usage are its children's sums

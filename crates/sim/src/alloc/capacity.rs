@@ -1,0 +1,321 @@
+//! `capacity-scheduler.xml`: a Hadoop `<configuration>` of `<property>` name/value pairs,
+//! read for the queue hierarchy and the per-queue settings fairsim simulates.
+
+use super::xml::{Reader, parse_document};
+use super::{AllocError, LoadedAlloc};
+use crate::tree::{OrderingPolicy, QueueConf, QueueId, QueueTree, SchedulerKind};
+use fairsim_core::Calculator;
+use roxmltree::Node;
+use std::collections::{BTreeMap, HashSet};
+
+const PREFIX: &str = "yarn.scheduler.capacity.";
+const MAX_DEPTH: usize = 200;
+/// Siblings' capacities must sum to 100 within this many percent (YARN compares fractions
+/// of 1 with a small epsilon).
+const SUM_TOLERANCE: f64 = 0.01;
+/// Per-queue property suffixes checked against the queue list.
+const QUEUE_SUFFIXES: &[&str] = &[
+    "queues",
+    "capacity",
+    "maximum-capacity",
+    "user-limit-factor",
+    "minimum-user-limit-percent",
+    "ordering-policy",
+    "maximum-am-resource-percent",
+    "maximum-applications",
+    "max-parallel-apps",
+    "state",
+];
+
+/// One `<property>`: its value and where it is.
+struct Prop<'a, 'i> {
+    value: String,
+    node: Node<'a, 'i>,
+}
+
+struct Props<'r, 'a, 'i> {
+    r: &'r Reader<'a, 'i>,
+    map: BTreeMap<String, Prop<'a, 'i>>,
+}
+
+impl<'a, 'i> Props<'_, 'a, 'i> {
+    fn get(&self, name: &str) -> Option<&Prop<'a, 'i>> {
+        self.map.get(name)
+    }
+
+    fn invalid(&self, name: &str, message: impl Into<String>) -> AllocError {
+        match self.map.get(name) {
+            Some(p) => self.invalid_at(p.node, name, message),
+            None => AllocError::Invalid {
+                file: self.r.file.to_string(),
+                line: 1,
+                element: format!("<property> {name}"),
+                message: message.into(),
+            },
+        }
+    }
+
+    fn invalid_at(&self, node: Node<'_, '_>, name: &str, message: impl Into<String>) -> AllocError {
+        AllocError::Invalid {
+            file: self.r.file.to_string(),
+            line: self.r.line(node),
+            element: format!("<property> {name}"),
+            message: message.into(),
+        }
+    }
+
+    fn float(&self, name: &str) -> Result<Option<f64>, AllocError> {
+        let Some(p) = self.get(name) else {
+            return Ok(None);
+        };
+        p.value
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .map(Some)
+            .ok_or_else(|| self.invalid(name, format!("\"{}\" is not a number", p.value)))
+    }
+}
+
+/// Reads a capacity-scheduler.xml text.
+pub fn parse(text: &str, file: &str) -> Result<LoadedAlloc, AllocError> {
+    let doc = parse_document(text, file)?;
+    let mut r = Reader::new(file, &doc);
+    let top = doc.root_element();
+    if top.tag_name().name() != "configuration" {
+        return Err(r.invalid(top, "the root element must be <configuration>"));
+    }
+    let mut map = BTreeMap::new();
+    for el in top.children().filter(|n| n.is_element()) {
+        if el.tag_name().name() != "property" {
+            r.warn(
+                el,
+                "only <property> elements are read in a hadoop configuration",
+            );
+            continue;
+        }
+        let field = |tag: &str| {
+            el.children()
+                .find(|n| n.is_element() && n.tag_name().name() == tag)
+                .map(|n| n.text().unwrap_or("").trim().to_string())
+        };
+        let Some(name) = field("name").filter(|n| !n.is_empty()) else {
+            return Err(r.invalid(el, "a property needs a <name>"));
+        };
+        let value = field("value").unwrap_or_default();
+        if map.contains_key(&name) {
+            r.warn(
+                el,
+                format!("{name} is set twice; the last value wins, as in hadoop"),
+            );
+        }
+        map.insert(name, Prop { value, node: el });
+    }
+    let props = Props { r: &r, map };
+
+    let calc_name = format!("{PREFIX}resource-calculator");
+    let resource_calculator = match props.get(&calc_name) {
+        None => Calculator::MemoryOnly,
+        Some(p) if p.value.ends_with("DominantResourceCalculator") => Calculator::Dominant,
+        Some(p) if p.value.ends_with("DefaultResourceCalculator") => Calculator::MemoryOnly,
+        Some(p) => {
+            return Err(props.invalid(
+                &calc_name,
+                format!("unknown resource calculator \"{}\"", p.value),
+            ));
+        }
+    };
+    let am_name = format!("{PREFIX}maximum-am-resource-percent");
+    let am_default = props.float(&am_name)?.unwrap_or(0.1);
+
+    let root_queues = format!("{PREFIX}root.queues");
+    if props.get(&root_queues).is_none() {
+        return Err(props.invalid(
+            &root_queues,
+            "the file must list root's queues in this property",
+        ));
+    }
+    let mut queues = Vec::new();
+    build(&props, "root", None, None, am_default, &mut queues, 0)?;
+
+    // Every per-queue property must name a listed queue.
+    let known: HashSet<&str> = queues.iter().map(|q| q.name.as_str()).collect();
+    for name in props.map.keys() {
+        let Some(rest) = name.strip_prefix(PREFIX) else {
+            continue;
+        };
+        if !rest.starts_with("root.") {
+            continue;
+        }
+        let Some((path, suffix)) = rest.rsplit_once('.') else {
+            continue;
+        };
+        if QUEUE_SUFFIXES.contains(&suffix) && !known.contains(path) {
+            return Err(props.invalid(
+                name,
+                format!("queue {path} is not listed in any {PREFIX}<parent>.queues property"),
+            ));
+        }
+    }
+    drop(props);
+    let tree = QueueTree {
+        queues,
+        user_max_apps: BTreeMap::new(),
+        user_max_apps_default: None,
+        placement: Vec::new(),
+        scheduler: SchedulerKind::Capacity,
+        resource_calculator,
+    };
+    Ok(LoadedAlloc {
+        tree,
+        warnings: r.warnings,
+    })
+}
+
+/// Builds queue `path` and its subtree; `listed_in` is the `.queues` property naming it.
+fn build(
+    props: &Props<'_, '_, '_>,
+    path: &str,
+    parent: Option<QueueId>,
+    listed_in: Option<&str>,
+    am_default: f64,
+    out: &mut Vec<QueueConf>,
+    depth: usize,
+) -> Result<QueueId, AllocError> {
+    let key = |suffix: &str| format!("{PREFIX}{path}.{suffix}");
+    let queues_key = key("queues");
+    if depth > MAX_DEPTH {
+        return Err(props.invalid(
+            &queues_key,
+            format!("queues nest deeper than {MAX_DEPTH} levels"),
+        ));
+    }
+    let id = QueueId(out.len() as u32);
+    let mut q = QueueConf::new(path, parent);
+    let children: Vec<String> = match props.get(&queues_key) {
+        Some(p) => p
+            .value
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect(),
+        None => Vec::new(),
+    };
+    q.is_leaf = children.is_empty();
+
+    let (capacity, max_capacity) = match listed_in {
+        None => (100.0, 100.0),
+        Some(listing) => {
+            let cap_key = key("capacity");
+            let Some(p) = props.get(&cap_key) else {
+                return Err(props.invalid(
+                    listing,
+                    format!("queue {path} is listed here but has no {cap_key} property"),
+                ));
+            };
+            if p.value.ends_with('w') || p.value.starts_with('[') {
+                return Err(props.invalid(
+                    &cap_key,
+                    "fairsim reads capacity only as a percentage (not the weight or absolute forms)",
+                ));
+            }
+            let cap = props.float(&cap_key)?.unwrap_or(0.0);
+            if !(0.0..=100.0).contains(&cap) {
+                return Err(props.invalid(&cap_key, format!("capacity {cap} is outside 0-100")));
+            }
+            let max_key = key("maximum-capacity");
+            let max = match props.float(&max_key)? {
+                None => 100.0,
+                Some(-1.0) => 100.0,
+                Some(v) if !(0.0..=100.0).contains(&v) => {
+                    return Err(
+                        props.invalid(&max_key, format!("maximum-capacity {v} is outside 0-100"))
+                    );
+                }
+                Some(v) if v < cap => {
+                    return Err(props.invalid(
+                        &max_key,
+                        format!("maximum-capacity {v} is below the queue's capacity {cap}"),
+                    ));
+                }
+                Some(v) => v,
+            };
+            (cap, max)
+        }
+    };
+    q.capacity_percent = Some(capacity);
+    q.maximum_capacity_percent = Some(max_capacity);
+    q.user_limit_factor = Some(props.float(&key("user-limit-factor"))?.unwrap_or(1.0));
+    let mulp_key = key("minimum-user-limit-percent");
+    q.minimum_user_limit_percent = Some(match props.get(&mulp_key) {
+        None => 100,
+        Some(p) => p
+            .value
+            .parse::<u32>()
+            .ok()
+            .filter(|v| (1..=100).contains(v))
+            .ok_or_else(|| {
+                props.invalid(
+                    &mulp_key,
+                    format!("\"{}\" is not a percentage from 1 to 100", p.value),
+                )
+            })?,
+    });
+    let op_key = key("ordering-policy");
+    q.ordering_policy = match props.get(&op_key) {
+        None => q.is_leaf.then_some(OrderingPolicy::Fifo),
+        Some(p) => Some(match p.value.to_ascii_lowercase().as_str() {
+            "fifo" => OrderingPolicy::Fifo,
+            "fair" => OrderingPolicy::Fair,
+            _ => {
+                return Err(props.invalid(
+                    &op_key,
+                    format!(
+                        "unknown ordering policy \"{}\" (expected fifo or fair)",
+                        p.value
+                    ),
+                ));
+            }
+        }),
+    };
+    let am_key = key("maximum-am-resource-percent");
+    q.maximum_am_resource_fraction = Some(props.float(&am_key)?.unwrap_or(am_default));
+    out.push(q);
+    if let Some(p) = parent {
+        out[p.idx()].children.push(id);
+    }
+
+    let mut seen = HashSet::new();
+    for c in &children {
+        if c.contains('.') || !seen.insert(c.as_str()) {
+            return Err(props.invalid(
+                &queues_key,
+                format!("queue name \"{c}\" contains '.' or is listed twice"),
+            ));
+        }
+        build(
+            props,
+            &format!("{path}.{c}"),
+            Some(id),
+            Some(&queues_key),
+            am_default,
+            out,
+            depth + 1,
+        )?;
+    }
+    if !children.is_empty() {
+        let ids = out[id.idx()].children.clone();
+        let sum: f64 = ids
+            .iter()
+            .map(|c| out[c.idx()].capacity_percent.unwrap_or(0.0))
+            .sum();
+        if (sum - 100.0).abs() > SUM_TOLERANCE && !(sum == 0.0 && capacity == 0.0) {
+            return Err(props.invalid(
+                &queues_key,
+                format!("the capacities of {path}'s children sum to {sum}, not 100"),
+            ));
+        }
+    }
+    Ok(id)
+}

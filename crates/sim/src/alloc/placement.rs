@@ -1,0 +1,127 @@
+//! `queuePlacementPolicy`: its rules, YARN's default policy, and the checks YARN makes on
+//! load (a rule after a terminal one, a last rule that can be passed, an unknown rule).
+
+use super::AllocError;
+use super::xml::Reader;
+use crate::tree::PlacementRule;
+use roxmltree::Node;
+
+/// YARN's policy when the file has none, with the yarn-site defaults
+/// (`user-as-default-queue` and `allow-undeclared-pools` both true): specified, then user.
+pub fn default_policy() -> Vec<PlacementRule> {
+    vec![
+        PlacementRule::Specified { create: true },
+        PlacementRule::User { create: true },
+    ]
+}
+
+/// True when the rule always places or rejects, so no rule after it can run.
+pub fn is_terminal(rule: &PlacementRule) -> bool {
+    match rule {
+        PlacementRule::Specified { .. }
+        | PlacementRule::SecondaryGroupExistingQueue { .. }
+        | PlacementRule::NestedUserQueue { .. } => false,
+        PlacementRule::User { create } | PlacementRule::PrimaryGroup { create } => *create,
+        PlacementRule::Default { .. } | PlacementRule::Reject => true,
+    }
+}
+
+/// Reads a `queuePlacementPolicy` element.
+pub fn parse_policy(
+    r: &mut Reader<'_, '_>,
+    policy: Node<'_, '_>,
+) -> Result<Vec<PlacementRule>, AllocError> {
+    let mut rules = Vec::new();
+    let mut nodes = Vec::new();
+    for child in policy.children().filter(|n| n.is_element()) {
+        if child.tag_name().name() != "rule" {
+            r.warn(child, "only <rule> elements are read inside <queuePlacementPolicy>; yarn ignores this one");
+            continue;
+        }
+        rules.push(parse_rule(r, child)?);
+        nodes.push(child);
+    }
+    for (i, rule) in rules.iter().enumerate() {
+        if is_terminal(rule) && i + 1 < rules.len() {
+            return Err(r.invalid(
+                nodes[i + 1],
+                format!(
+                    "rules after rule {} (\"{}\") can never be reached",
+                    i + 1,
+                    rule_name(rule)
+                ),
+            ));
+        }
+    }
+    match rules.last() {
+        None => Err(r.invalid(policy, "a placement policy needs at least one rule".to_string())),
+        Some(last) if !is_terminal(last) => Err(r.invalid(
+            nodes[nodes.len() - 1],
+            format!(
+                "an application could get past the last placement rule (\"{}\") without a queue; end with a terminal rule such as default or reject",
+                rule_name(last)
+            ),
+        )),
+        Some(_) => Ok(rules),
+    }
+}
+
+fn rule_name(rule: &PlacementRule) -> &'static str {
+    match rule {
+        PlacementRule::Specified { .. } => "specified",
+        PlacementRule::User { .. } => "user",
+        PlacementRule::PrimaryGroup { .. } => "primaryGroup",
+        PlacementRule::SecondaryGroupExistingQueue { .. } => "secondaryGroupExistingQueue",
+        PlacementRule::NestedUserQueue { .. } => "nestedUserQueue",
+        PlacementRule::Default { .. } => "default",
+        PlacementRule::Reject => "reject",
+    }
+}
+
+fn parse_rule(r: &mut Reader<'_, '_>, node: Node<'_, '_>) -> Result<PlacementRule, AllocError> {
+    let create = match node.attribute("create") {
+        None => true,
+        // Java's Boolean.parseBoolean: "true" in any case is true, anything else false.
+        Some(v) => v.trim().eq_ignore_ascii_case("true"),
+    };
+    let name = node.attribute("name").unwrap_or("");
+    Ok(match name {
+        "specified" => PlacementRule::Specified { create },
+        "user" => PlacementRule::User { create },
+        "primaryGroup" => PlacementRule::PrimaryGroup { create },
+        "secondaryGroupExistingQueue" => PlacementRule::SecondaryGroupExistingQueue { create },
+        "nestedUserQueue" => {
+            let inner = node
+                .children()
+                .find(|n| n.is_element() && n.tag_name().name() == "rule")
+                .ok_or_else(|| {
+                    r.invalid(node, "nestedUserQueue needs a nested <rule>".to_string())
+                })?;
+            let inner_rule = parse_rule(r, inner)?;
+            if matches!(inner_rule, PlacementRule::Reject) {
+                return Err(r.invalid(
+                    inner,
+                    "the rule nested in nestedUserQueue cannot be reject".to_string(),
+                ));
+            }
+            PlacementRule::NestedUserQueue {
+                create,
+                inner: Box::new(inner_rule),
+            }
+        }
+        "default" => {
+            let q = node.attribute("queue").map(str::trim).unwrap_or("");
+            let queue = if q.is_empty() {
+                "root.default".to_string()
+            } else if q == "root" || q.starts_with("root.") {
+                q.to_string()
+            } else {
+                format!("root.{q}")
+            };
+            PlacementRule::Default { queue, create }
+        }
+        "reject" => PlacementRule::Reject,
+        "" => return Err(r.invalid(node, "a rule needs a name attribute".to_string())),
+        other => return Err(r.invalid(node, format!("no placement rule named \"{other}\""))),
+    })
+}
