@@ -599,3 +599,15 @@ const EVERYTHING: &str = r#"<allocations><queueMaxAppsDefault>7</queueMaxAppsDef
 <queue name="root"><schedulingPolicy>drf</schedulingPolicy><queue name="a"><maxResources>memory-mb=50%, vcores=10%</maxResources>
 <queue name="b"><weight>2</weight><minResources>10 mb, 1 vcores</minResources><maxAMShare>0.2</maxAMShare></queue></queue></queue>
 <queuePlacementPolicy><rule name="specified"/><rule name="default" queue="a"/></queuePlacementPolicy></allocations>"#;
+
+#[test]
+fn deep_nesting_is_refused_without_overflowing_the_stack() {
+    let depth = 20_000;
+    let xml = format!(
+        "<allocations>{}{}</allocations>",
+        "<queue name=\"q\">".repeat(depth),
+        "</queue>".repeat(depth)
+    );
+    let msg = fair(&xml, H33).expect_err("refused").to_string();
+    assert!(msg.contains("nest deeper than"), "{msg}");
+}
