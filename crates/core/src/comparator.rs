@@ -85,10 +85,6 @@ fn signum_f64(x: f64) -> i32 {
     }
 }
 
-fn signum_f32(x: f32) -> i32 {
-    signum_f64(x as f64)
-}
-
 /// Java's `String.compareTo`: UTF-16 code units, lexicographic.
 fn java_string_cmp(a: &str, b: &str) -> Ordering {
     if a.is_ascii() && b.is_ascii() {
@@ -166,6 +162,14 @@ struct Drf<T> {
     dominant: usize,
 }
 
+/// What DRF compares of one schedulable, in f64 whatever the era computed in.
+struct DrfView {
+    needy: bool,
+    dominant: usize,
+    shares: [f64; 2],
+    min_ratios: [f64; 2],
+}
+
 fn drf27(s: &Schedulable, cluster: Resource) -> Drf<f32> {
     let um = s.usage.memory_mb as i32 as f32;
     let uv = s.usage.vcores as i32 as f32;
@@ -230,8 +234,7 @@ impl Comparator {
             (_, Policy::Fifo) => (0, DecidedBy::InputOrder),
             (Semantics::Hadoop27, Policy::Fair) => self.fair27_sign(a, b),
             (Semantics::Hadoop33, Policy::Fair) => self.fair33_sign(a, b),
-            (Semantics::Hadoop27, Policy::Drf) => self.drf27_sign(a, b),
-            (Semantics::Hadoop33, Policy::Drf) => self.drf33_sign(a, b),
+            (_, Policy::Drf) => self.drf_sign(a, b),
         };
         if sign != 0 {
             return (ord_of(sign), step);
@@ -302,39 +305,38 @@ impl Comparator {
         }
     }
 
-    fn drf27_sign(&self, a: &Schedulable, b: &Schedulable) -> (i32, DecidedBy) {
-        let (x, y) = (drf27(a, self.cluster), drf27(b, self.cluster));
-        let needy_x = x.min_ratios[x.dominant] < 1.0;
-        let needy_y = y.min_ratios[y.dominant] < 1.0;
-        let positional = |p: &[f32; 2], q: &[f32; 2]| {
-            let s = signum_f32(p[x.dominant] - q[y.dominant]);
-            if s != 0 {
-                s
-            } else {
-                signum_f32(p[1 - x.dominant] - q[1 - y.dominant])
+    /// DRF's view of one schedulable in this era; `needy_usage` is the usage its neediness is
+    /// judged on (its own, except in 3.3 before YARN-11482).
+    fn drf_view(&self, s: &Schedulable, needy_usage: Resource) -> DrfView {
+        match self.semantics {
+            Semantics::Hadoop27 => {
+                let d = drf27(s, self.cluster);
+                // Widening f32 to f64 keeps every comparison's outcome, NaN and inf included.
+                let widen = |v: [f32; 2]| [v[0] as f64, v[1] as f64];
+                DrfView {
+                    needy: d.min_ratios[d.dominant] < 1.0,
+                    dominant: d.dominant,
+                    shares: widen(d.shares),
+                    min_ratios: widen(d.min_ratios),
+                }
             }
-        };
-        match (needy_x, needy_y) {
-            (false, false) => (positional(&x.shares, &y.shares), DecidedBy::FairShareRatio),
-            (true, false) => (-1, DecidedBy::Needy),
-            (false, true) => (1, DecidedBy::Needy),
-            (true, true) => (
-                positional(&x.min_ratios, &y.min_ratios),
-                DecidedBy::MinShareRatio,
-            ),
+            Semantics::Hadoop33 => {
+                let d = drf33(s, self.cluster);
+                DrfView {
+                    needy: get(needy_usage, d.dominant) < get(s.min_share, d.dominant),
+                    dominant: d.dominant,
+                    shares: d.shares,
+                    min_ratios: d.min_ratios,
+                }
+            }
         }
     }
 
-    fn drf33_sign(&self, a: &Schedulable, b: &Schedulable) -> (i32, DecidedBy) {
-        let (x, y) = (drf33(a, self.cluster), drf33(b, self.cluster));
-        let needy_x = get(a.usage, x.dominant) < get(a.min_share, x.dominant);
+    fn drf_sign(&self, a: &Schedulable, b: &Schedulable) -> (i32, DecidedBy) {
+        let x = self.drf_view(a, a.usage);
         // Before YARN-11482 the second test read the first schedulable's usage.
-        let usage_for_y = if self.drf_yarn11482_fix {
-            b.usage
-        } else {
-            a.usage
-        };
-        let needy_y = get(usage_for_y, y.dominant) < get(b.min_share, y.dominant);
+        let buggy = self.semantics == Semantics::Hadoop33 && !self.drf_yarn11482_fix;
+        let y = self.drf_view(b, if buggy { a.usage } else { b.usage });
         let positional = |p: &[f64; 2], q: &[f64; 2]| {
             let s = signum_f64(p[x.dominant] - q[y.dominant]);
             if s != 0 {
@@ -343,7 +345,7 @@ impl Comparator {
                 signum_f64(p[1 - x.dominant] - q[1 - y.dominant])
             }
         };
-        match (needy_x, needy_y) {
+        match (x.needy, y.needy) {
             (false, false) => (positional(&x.shares, &y.shares), DecidedBy::FairShareRatio),
             (true, false) => (-1, DecidedBy::Needy),
             (false, true) => (1, DecidedBy::Needy),
@@ -396,24 +398,11 @@ impl Comparator {
                     start_time_ms,
                 }
             }
-            (Semantics::Hadoop27, Policy::Drf) => {
-                let d = drf27(s, self.cluster);
-                let needy = d.min_ratios[d.dominant] < 1.0;
-                let v = if needy { d.min_ratios } else { d.shares };
+            (_, Policy::Drf) => {
+                let d = self.drf_view(s, s.usage);
+                let v = if d.needy { d.min_ratios } else { d.shares };
                 OrderKey {
-                    class: u32::from(!needy),
-                    primary: ord_f64(v[d.dominant] as f64),
-                    secondary: ord_f64(v[1 - d.dominant] as f64),
-                    tertiary: 0,
-                    start_time_ms,
-                }
-            }
-            (Semantics::Hadoop33, Policy::Drf) => {
-                let d = drf33(s, self.cluster);
-                let needy = get(s.usage, d.dominant) < get(s.min_share, d.dominant);
-                let v = if needy { d.min_ratios } else { d.shares };
-                OrderKey {
-                    class: u32::from(!needy),
+                    class: u32::from(!d.needy),
                     primary: ord_f64(v[d.dominant]),
                     secondary: ord_f64(v[1 - d.dominant]),
                     tertiary: 0,
@@ -473,21 +462,10 @@ impl Comparator {
                     )
                 }
             }
-            (semantics, Policy::Drf) => {
-                let (needy, dominant, v) = if semantics == Semantics::Hadoop27 {
-                    let d = drf27(s, self.cluster);
-                    let needy = d.min_ratios[d.dominant] < 1.0;
-                    let v = if needy { d.min_ratios } else { d.shares };
-                    (needy, d.dominant, [v[0] as f64, v[1] as f64])
-                } else {
-                    let d = drf33(s, self.cluster);
-                    let needy = get(s.usage, d.dominant) < get(s.min_share, d.dominant);
-                    (
-                        needy,
-                        d.dominant,
-                        if needy { d.min_ratios } else { d.shares },
-                    )
-                };
+            (_, Policy::Drf) => {
+                let d = self.drf_view(s, s.usage);
+                let (needy, dominant) = (d.needy, d.dominant);
+                let v = if needy { d.min_ratios } else { d.shares };
                 let dom = if dominant == 0 { "memory" } else { "vcores" };
                 if needy {
                     format!(
