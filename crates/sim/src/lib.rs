@@ -2,4 +2,6 @@
 //! cluster, the schedulers, workloads and the event loop.
 
 pub mod alloc;
+pub mod capacity;
+pub mod preemption;
 pub mod tree;

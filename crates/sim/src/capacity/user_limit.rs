@@ -1,0 +1,202 @@
+//! The Capacity Scheduler's user limit (`LeafQueue.computeUserLimit`, Hadoop 2.x), §8:
+//!
+//! ```text
+//! queueCapacity   = max(roundUp(cluster × absoluteCapacity, minAlloc), required)
+//! currentCapacity = queueCapacity            if usage < queueCapacity
+//!                 = usage + required          otherwise
+//! limit = roundUp(min(max(ceil(currentCapacity / activeUsers),
+//!                         ceil(floor(currentCapacity × minimumUserLimitPercent) / 100)),
+//!                     floor(queueCapacity × userLimitFactor)),
+//!                 minAlloc)
+//! ```
+//!
+//! `max`, `min` and `<` use the configured resource calculator; the arithmetic is per
+//! component. A user whose usage exceeds the limit gets nothing more (§8 marks the check
+//! itself as inferred; see [`user_may_allocate`]).
+
+use fairsim_core::{Calculator, Resource};
+
+/// Inputs of one user-limit computation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UserLimitInput {
+    /// The calculator (`yarn.scheduler.capacity.resource-calculator`).
+    pub calc: Calculator,
+    /// Cluster size.
+    pub cluster: Resource,
+    /// The leaf's absolute capacity (fraction of the cluster).
+    pub absolute_capacity: f64,
+    /// The container being placed.
+    pub required: Resource,
+    /// The leaf's current usage.
+    pub queue_usage: Resource,
+    /// Users with pending requests (at least 1 is used).
+    pub active_users: u32,
+    /// `minimum-user-limit-percent` (default 100).
+    pub minimum_user_limit_percent: u32,
+    /// `user-limit-factor` (default 1).
+    pub user_limit_factor: f64,
+    /// `yarn.scheduler.minimum-allocation-*` (default 1024 MB, 1 vcore).
+    pub minimum_allocation: Resource,
+}
+
+fn round_up(v: i64, step: i64) -> i64 {
+    if step <= 0 {
+        return v;
+    }
+    (v + step - 1).div_euclid(step) * step
+}
+
+fn round_up_r(r: Resource, step: Resource) -> Resource {
+    Resource::new(
+        round_up(r.memory_mb, step.memory_mb),
+        round_up(r.vcores, step.vcores),
+    )
+}
+
+fn ceil_div(r: Resource, by: i64) -> Resource {
+    let d = |v: i64| (v + by - 1).div_euclid(by);
+    Resource::new(d(r.memory_mb), d(r.vcores))
+}
+
+fn mul_floor(r: Resource, by: f64) -> Resource {
+    Resource::new(
+        (r.memory_mb as f64 * by).floor() as i64,
+        (r.vcores as f64 * by).floor() as i64,
+    )
+}
+
+fn mul_ceil(r: Resource, by: f64) -> Resource {
+    Resource::new(
+        (r.memory_mb as f64 * by).ceil() as i64,
+        (r.vcores as f64 * by).ceil() as i64,
+    )
+}
+
+/// The leaf's capacity as the user limit sees it: cluster × absolute capacity rounded up
+/// to the minimum allocation, at least `required`.
+pub fn queue_capacity(i: &UserLimitInput) -> Resource {
+    let cap = round_up_r(
+        mul_ceil(i.cluster, i.absolute_capacity),
+        i.minimum_allocation,
+    );
+    i.calc.max(i.cluster, cap, i.required)
+}
+
+/// The user limit of §8.
+pub fn user_limit(i: &UserLimitInput) -> Resource {
+    let c = i.calc;
+    let queue_cap = queue_capacity(i);
+    let current = if c.less_than(i.cluster, i.queue_usage, queue_cap) {
+        queue_cap
+    } else {
+        i.queue_usage.saturating_add(i.required)
+    };
+    let users = i64::from(i.active_users.max(1));
+    let per_user = ceil_div(current, users);
+    let min_percent = ceil_div(
+        mul_floor(current, f64::from(i.minimum_user_limit_percent)),
+        100,
+    );
+    let factor_cap = mul_floor(queue_cap, i.user_limit_factor);
+    let limit = c.min(
+        i.cluster,
+        c.max(i.cluster, per_user, min_percent),
+        factor_cap,
+    );
+    round_up_r(limit, i.minimum_allocation)
+}
+
+/// Whether a user at `user_usage` may be given `required` under `limit`: YARN 2.x refuses
+/// when the user's usage is already strictly above the limit (calculator comparison).
+pub fn user_may_allocate(
+    calc: Calculator,
+    cluster: Resource,
+    user_usage: Resource,
+    limit: Resource,
+) -> bool {
+    !calc.greater_than(cluster, user_usage, limit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input(usage: i64, users: u32, mulp: u32, ulf: f64) -> UserLimitInput {
+        UserLimitInput {
+            calc: Calculator::MemoryOnly,
+            cluster: Resource::new(100 * 1024, 100),
+            absolute_capacity: 0.3,
+            required: Resource::new(1024, 1),
+            queue_usage: Resource::new(usage, 0),
+            active_users: users,
+            minimum_user_limit_percent: mulp,
+            user_limit_factor: ulf,
+            minimum_allocation: Resource::new(1024, 1),
+        }
+    }
+
+    fn check(i: UserLimitInput, expected_mb: i64) {
+        assert_eq!(user_limit(&i).memory_mb, expected_mb, "{i:?}");
+    }
+
+    #[test]
+    fn hand_computed_cases() {
+        // Queue capacity: 102400 × 0.3 = 30720 (already a multiple of 1024).
+        assert_eq!(queue_capacity(&input(0, 1, 100, 1.0)).memory_mb, 30_720);
+        // One user, defaults: max(30720/1, 30720×100/100) = 30720, capped by 30720 × 1.
+        check(input(0, 1, 100, 1.0), 30_720);
+        // Two users, min limit 25%: max(15360, 7680) = 15360.
+        check(input(0, 2, 25, 1.0), 15_360);
+        // Five users, min limit 25%: max(6144, 7680) = 7680 → rounded up to 8192.
+        check(input(0, 5, 25, 1.0), 8192);
+        // Three users, 25%: ceil(30720/3) = 10240.
+        check(input(0, 3, 25, 1.0), 10_240);
+        // Seven users, 10%: ceil(30720/7) = 4389 → rounded up to 5120.
+        check(input(0, 7, 10, 1.0), 5120);
+        // Queue over capacity (usage 40960 ≥ 30720): current = 40960 + 1024 = 41984;
+        // one user: 41984, capped by 30720 × factor 2 = 61440 → 41984 (= 41 × 1024).
+        check(input(40_960, 1, 100, 2.0), 41_984);
+        // Same with factor 1: capped at 30720.
+        check(input(40_960, 1, 100, 1.0), 30_720);
+        // Two users over capacity, factor 3: ceil(41984 / 2) = 20992 (multiple of 1024? 20.5
+        // × 1024 → rounded up to 21504).
+        check(input(40_960, 2, 100, 3.0), 41_984);
+        check(input(40_960, 2, 50, 3.0), 21_504);
+    }
+
+    #[test]
+    fn capacity_rounds_up_to_the_minimum_allocation() {
+        // 10000 MB × 0.25 = 2500 → 3072.
+        let i = UserLimitInput {
+            cluster: Resource::new(10_000, 10),
+            absolute_capacity: 0.25,
+            ..input(0, 1, 100, 1.0)
+        };
+        assert_eq!(queue_capacity(&i).memory_mb, 3072);
+        check(i, 3072);
+        // A container bigger than the queue: the capacity becomes the container.
+        let i = UserLimitInput {
+            required: Resource::new(4096, 1),
+            ..i
+        };
+        assert_eq!(queue_capacity(&i).memory_mb, 4096);
+    }
+
+    #[test]
+    fn users_above_the_limit_are_refused() {
+        let c = Calculator::MemoryOnly;
+        let cl = Resource::new(10_000, 10);
+        assert!(user_may_allocate(
+            c,
+            cl,
+            Resource::new(3072, 0),
+            Resource::new(3072, 0)
+        ));
+        assert!(!user_may_allocate(
+            c,
+            cl,
+            Resource::new(4096, 0),
+            Resource::new(3072, 0)
+        ));
+    }
+}
