@@ -1,1 +1,2 @@
+//! Benchmarks of the core computations (placeholder until they are written).
 fn main() {}
