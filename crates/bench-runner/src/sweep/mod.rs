@@ -182,7 +182,7 @@ pub struct SweepArgs {
     /// Worker threads [default: one per CPU].
     #[arg(long, short = 'j')]
     pub jobs: Option<usize>,
-    /// Output directory [default: results/<sweep name>/].
+    /// Output directory [default: results/NAME/, NAME being the sweep's name].
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Run only the runs whose index is K modulo N, writing runs.shard-K-of-N.csv; join shards with `fairsim merge`.
