@@ -1,42 +1,49 @@
-//! The command line's errors and the exit codes scripts can rely on.
+//! Errors at the command line's edge and their exit codes.
 
-use std::process::ExitCode;
+use std::path::PathBuf;
 
-/// Why a command failed.
+use crate::plot::PlotError;
+use crate::sweep::SweepError;
+use crate::sweep::spec::SpecError;
+
+/// An error that ends a `fairsim` subcommand; [`CliError::exit_code`] says how the process exits.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
-    /// The input is wrong (malformed file, missing field, impossible value): exit code 2.
+    /// The sweep file (or the scenario it names) is invalid: exit code 2.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    /// Bad command-line input, such as a malformed `--shard`: exit code 2.
+    #[error("{0}")]
+    Usage(String),
+    /// Bad input (a malformed snapshot or allocation file, a missing field): exit code 2.
     #[error("{0}")]
     Input(String),
-    /// Reading or writing failed: exit code 1.
+    /// A failure of the machine, already described (a file that cannot be read): exit code 1.
     #[error("{0}")]
-    Io(String),
+    Failed(String),
+    /// Running the sweep failed: exit code 1.
+    #[error(transparent)]
+    Sweep(#[from] SweepError),
+    /// Drawing a chart failed: exit code 1.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
+    /// Reading or writing a file failed: exit code 1.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or directory involved.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
 }
 
 impl CliError {
-    /// Exit code: 2 for bad input, 1 for a failure of the machine.
-    pub fn exit_code(&self) -> ExitCode {
+    /// The process exit code for this error: 2 for invalid input, 1 for failures while running.
+    pub fn exit_code(&self) -> i32 {
         match self {
-            CliError::Input(_) => ExitCode::from(2),
-            CliError::Io(_) => ExitCode::from(1),
+            CliError::Spec(_) | CliError::Usage(_) | CliError::Input(_) => 2,
+            CliError::Sweep(SweepError::Spec(_)) => 2,
+            CliError::Sweep(_) | CliError::Plot(_) | CliError::Io { .. } | CliError::Failed(_) => 1,
         }
-    }
-}
-
-/// Reads a file, or standard input for `-`.
-pub fn read_input(path: &str) -> Result<String, CliError> {
-    use std::io::Read;
-    if path == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| CliError::Io(format!("<stdin>: cannot read: {e}")))?;
-        Ok(text)
-    } else {
-        std::fs::read_to_string(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => CliError::Input(format!("{path}: no such file")),
-            std::io::ErrorKind::InvalidData => CliError::Input(format!("{path}: not UTF-8 text")),
-            _ => CliError::Io(format!("{path}: cannot read: {e}")),
-        })
     }
 }

@@ -1,17 +1,21 @@
-//! The `fairsim` command line: glue over fairsim-core and fairsim-sim.
+//! The `fairsim` command line: glue over fairsim-core, fairsim-sim and the sweep library.
 
 mod alloc_cmd;
-mod error;
+mod input;
 mod snapshot;
 mod snapshot_cmd;
 
 use clap::{Parser, Subcommand};
-use error::CliError;
+use fairsim_bench_runner::plot::{PlotArgs, run_plot};
+use fairsim_bench_runner::sweep::fake::FakeRunner;
+use fairsim_bench_runner::sweep::{MergeArgs, SweepArgs, run_merge, run_sweep};
+use fairsim_bench_runner::{CliError, RunError, RunOne};
 use fairsim_core::Semantics;
 use snapshot_cmd::{CapArg, RoundingArg, SharesOptions, SnapshotFormat};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// fairsim: a deterministic simulator of Hadoop YARN's Fair Scheduler.
 ///
@@ -21,6 +25,15 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Run sweeps on the deterministic fake runner (for tests).
+    #[arg(long, global = true, hide = true)]
+    fake_runner: bool,
+    /// Sleep per fake run, milliseconds.
+    #[arg(long, global = true, hide = true, default_value_t = 0)]
+    fake_sleep_ms: u64,
+    /// Random draws per fake run.
+    #[arg(long, global = true, hide = true, default_value_t = 0)]
+    fake_work: u64,
 }
 
 #[derive(Subcommand)]
@@ -65,6 +78,12 @@ enum Command {
     /// Check an allocation file (fair-scheduler.xml or capacity-scheduler.xml) and print its
     /// queue tree; warnings go to stderr, errors exit with code 2.
     Validate(alloc_cmd::ValidateArgs),
+    /// Run a parameter sweep: a base scenario crossed with axes and seeds, in parallel.
+    Sweep(SweepArgs),
+    /// Join the shard outputs of a sweep into the files an unsharded sweep writes.
+    Merge(MergeArgs),
+    /// Redraw a sweep's charts from its CSV files.
+    Plot(PlotArgs),
     /// The order in which the policy offers resources, with the reason for each place.
     Rank {
         /// Snapshot file, or `-` for standard input.
@@ -73,6 +92,21 @@ enum Command {
         #[arg(long, value_enum, default_value = "table")]
         format: SnapshotFormat,
     },
+}
+
+/// Stands in for the simulator until it is linked into this binary.
+struct Unlinked;
+
+impl RunOne for Unlinked {
+    fn run_one(
+        &self,
+        _: &toml::Value,
+        _: &Path,
+        _: u64,
+        _: u64,
+    ) -> Result<Vec<(String, f64)>, RunError> {
+        Err(RunError::new("the simulator is not linked into this build"))
+    }
 }
 
 /// Output formats of `fairsim shares`.
@@ -92,13 +126,11 @@ fn parse_semantics(s: &str) -> Result<Semantics, String> {
     s.parse()
 }
 
-impl From<alloc_cmd::CmdError> for CliError {
-    fn from(e: alloc_cmd::CmdError) -> CliError {
-        if e.exit_code() == 2 {
-            CliError::Input(e.to_string())
-        } else {
-            CliError::Io(e.to_string())
-        }
+fn from_cmd(e: alloc_cmd::CmdError) -> CliError {
+    if e.exit_code() == 2 {
+        CliError::Input(e.to_string())
+    } else {
+        CliError::Failed(e.to_string())
     }
 }
 
@@ -108,12 +140,21 @@ fn buffered(
     f: impl FnOnce(&mut Vec<u8>, &mut std::io::StderrLock<'_>) -> Result<(), alloc_cmd::CmdError>,
 ) -> Result<String, CliError> {
     let mut out = Vec::new();
-    f(&mut out, &mut std::io::stderr().lock())?;
-    String::from_utf8(out).map_err(|e| CliError::Io(format!("output is not UTF-8: {e}")))
+    f(&mut out, &mut std::io::stderr().lock()).map_err(from_cmd)?;
+    String::from_utf8(out).map_err(|e| CliError::Failed(format!("output is not UTF-8: {e}")))
 }
 
 fn run(cli: Cli) -> Result<String, CliError> {
+    let fake = FakeRunner {
+        work: cli.fake_work,
+        sleep: Duration::from_millis(cli.fake_sleep_ms),
+        fail_run: None,
+    };
+    let runner: &dyn RunOne = if cli.fake_runner { &fake } else { &Unlinked };
     match cli.command {
+        Command::Sweep(args) => run_sweep(&args, runner).map(|()| String::new()),
+        Command::Merge(args) => run_merge(&args).map(|()| String::new()),
+        Command::Plot(args) => run_plot(&args).map(|()| String::new()),
         Command::Shares {
             snapshot,
             alloc,
@@ -201,7 +242,7 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             eprintln!("fairsim: {e}");
-            e.exit_code()
+            ExitCode::from(e.exit_code() as u8)
         }
     }
 }

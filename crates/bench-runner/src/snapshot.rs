@@ -3,7 +3,7 @@
 //!
 //! Errors name the input, the line and the field (`snap.jsonl:3: schedulables[1].weight: ...`).
 
-use crate::error::CliError;
+use fairsim_bench_runner::CliError;
 use fairsim_core::{Policy, Resource, Schedulable, Semantics, ShareKind};
 use serde::Deserialize;
 

@@ -1,8 +1,9 @@
 //! `fairsim shares` and `fairsim rank` on snapshots: the admin's "why does my queue get
 //! nothing?" answered with YARN's own arithmetic.
 
-use crate::error::{CliError, read_input};
+use crate::input::read_input;
 use crate::snapshot::{Snapshot, jsonl_lines, parse_snapshot};
+use fairsim_bench_runner::CliError;
 use fairsim_core::share::{policy_shares, policy_shares_exact};
 use fairsim_core::{Comparator, Policy, Rounding, ShareCap, ShareKind};
 use serde_json::json;

@@ -1,0 +1,14 @@
+//! Library side of the `fairsim` command: parameter sweeps over many seeds, their statistics and their charts.
+//!
+//! The simulator is reached only through the [`sweep::RunOne`] trait, so sweeps, shards, resumption and charts
+//! work (and are tested) with any runner.
+
+pub mod error;
+pub mod plot;
+pub mod progress;
+pub mod results;
+pub mod stats;
+pub mod sweep;
+
+pub use error::CliError;
+pub use sweep::{RunDetail, RunError, RunOne, RunOutput};

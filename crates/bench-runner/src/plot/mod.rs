@@ -1,0 +1,321 @@
+//! Charts of sweeps and runs, each written as PNG and SVG with a title, labelled axes (with units) and a legend.
+//!
+//! Chart data are plain structs (`heatmap::Heatmap`, `lines::LineChart`, `timeseries::TimeSeries`, `cdf::Cdf`)
+//! built from CSV tables, then drawn by one generic [`Chart::draw`] onto either backend. Text uses the DejaVu
+//! font compiled into the binary, registered once per process, so no system fonts are needed.
+
+pub mod cdf;
+pub mod heatmap;
+pub mod lines;
+pub mod timeseries;
+
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::results::{write_atomic, write_atomic_with};
+use crate::sweep::output::{Manifest, RunsTable, detail_dir, read_detail};
+use crate::sweep::spec::ChartSpec;
+
+/// Width of every chart, pixels.
+pub const WIDTH: u32 = 1024;
+/// Height of every chart, pixels.
+pub const HEIGHT: u32 = 720;
+/// The font family charts use (registered by [`register_fonts`]).
+pub const FONT: &str = "sans-serif";
+
+/// Errors while drawing charts.
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    /// The data cannot be charted as asked (unknown metric, unreadable CSV).
+    #[error("{0}")]
+    Input(String),
+    /// The drawing backend failed.
+    #[error("drawing {}: {message}", path.display())]
+    Draw {
+        /// The chart file.
+        path: PathBuf,
+        /// The backend's message.
+        message: String,
+    },
+    /// Writing a chart file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The chart file.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+}
+
+/// A drawing failure without its file; [`save`] adds the file.
+#[derive(Debug)]
+pub struct DrawError(pub String);
+
+impl From<std::io::Error> for DrawError {
+    fn from(e: std::io::Error) -> DrawError {
+        DrawError(e.to_string())
+    }
+}
+
+/// Converts any backend error into a [`DrawError`].
+pub(crate) fn de<E: std::fmt::Display>(e: E) -> DrawError {
+    DrawError(e.to_string())
+}
+
+/// Something that draws itself onto any plotters backend.
+pub trait Chart {
+    /// The chart's title.
+    fn title(&self) -> &str;
+    /// Draws the whole chart onto `root` (already filled white).
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError>;
+}
+
+/// Registers the DejaVu fonts under [`FONT`]; runs once per process.
+pub fn register_fonts() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular())
+            .unwrap_or_else(|_| panic!("the bundled DejaVu Sans font is valid"));
+        plotters::style::register_font(FONT, FontStyle::Bold, dejavu::sans::bold())
+            .unwrap_or_else(|_| panic!("the bundled DejaVu Sans Bold font is valid"));
+    });
+}
+
+/// Draws `chart` to `STEM.png` and `STEM.svg`, each written atomically; returns both paths.
+pub fn save<C: Chart>(chart: &C, stem: &Path) -> Result<[PathBuf; 2], PlotError> {
+    register_fonts();
+    let png = stem.with_extension("png");
+    let svg = stem.with_extension("svg");
+    fn draw_err(path: &Path) -> impl FnOnce(DrawError) -> PlotError + '_ {
+        move |e| PlotError::Draw {
+            path: path.to_path_buf(),
+            message: e.0,
+        }
+    }
+    write_atomic_with(&png, ".png", |tmp| {
+        let root = BitMapBackend::new(tmp, (WIDTH, HEIGHT)).into_drawing_area();
+        root.fill(&WHITE).map_err(de)?;
+        chart.draw(&root)?;
+        root.present().map_err(de)
+    })
+    .map_err(draw_err(&png))?;
+    let mut text = String::new();
+    {
+        let root = SVGBackend::with_string(&mut text, (WIDTH, HEIGHT)).into_drawing_area();
+        root.fill(&WHITE).map_err(de).map_err(draw_err(&svg))?;
+        chart.draw(&root).map_err(draw_err(&svg))?;
+        root.present().map_err(de).map_err(draw_err(&svg))?;
+    }
+    write_atomic(&svg, text.as_bytes()).map_err(|source| PlotError::Io {
+        path: svg.clone(),
+        source,
+    })?;
+    Ok([png, svg])
+}
+
+/// The title style of every chart.
+pub(crate) fn title_font() -> TextStyle<'static> {
+    (FONT, 26).into_font().style(FontStyle::Bold).into()
+}
+
+/// The style of axis descriptions and legends.
+pub(crate) fn label_font() -> TextStyle<'static> {
+    (FONT, 18).into_font().into()
+}
+
+/// The colour of series `i`.
+pub(crate) fn series_color(i: usize) -> RGBColor {
+    const COLORS: [RGBColor; 8] = [
+        RGBColor(31, 119, 180),
+        RGBColor(255, 127, 14),
+        RGBColor(44, 160, 44),
+        RGBColor(214, 39, 40),
+        RGBColor(148, 103, 189),
+        RGBColor(140, 86, 75),
+        RGBColor(227, 119, 194),
+        RGBColor(127, 127, 127),
+    ];
+    COLORS[i % COLORS.len()]
+}
+
+/// `(lo, hi)` padded by 5%, or widened around a single value, so data never sits on the frame.
+pub(crate) fn padded(lo: f64, hi: f64) -> (f64, f64) {
+    if !lo.is_finite() || !hi.is_finite() {
+        return (0.0, 1.0);
+    }
+    if hi - lo < 1e-12 {
+        let d = if lo.abs() > 1e-12 {
+            lo.abs() * 0.1
+        } else {
+            1.0
+        };
+        return (lo - d, hi + d);
+    }
+    let pad = (hi - lo) * 0.05;
+    (lo - pad, hi + pad)
+}
+
+/// A metric's axis description with its unit, read from the name's suffix (`_s`, `_ms`, `_mb`, `_vcores`).
+pub fn metric_label(name: &str) -> String {
+    let unit = if name.ends_with("_ms") {
+        "ms"
+    } else if name.ends_with("_s") {
+        "s"
+    } else if name.ends_with("_mb") {
+        "MB"
+    } else if name.ends_with("_vcores") {
+        "vcores"
+    } else if name.contains("jain")
+        || name.contains("ratio")
+        || name.contains("fraction")
+        || name.contains("share")
+    {
+        "ratio"
+    } else {
+        "as reported"
+    };
+    format!("{name} ({unit})")
+}
+
+/// A parameter's axis description with its unit, from the last key of its path.
+pub fn param_label(path: &str) -> String {
+    let key = path.rsplit('.').next().unwrap_or(path).to_ascii_lowercase();
+    let unit = if key.contains("weight") || key.contains("factor") || key.contains("threshold") {
+        "unitless"
+    } else if key.ends_with("_s") || key.contains("timeout") {
+        "s"
+    } else if key.ends_with("_ms") || key.contains("interval") {
+        "ms"
+    } else if key.ends_with("mb")
+        || key.contains("memory")
+        || key.contains("share")
+        || key.contains("resources")
+    {
+        "MB"
+    } else if key.contains("nodes") {
+        "nodes"
+    } else {
+        "scenario units"
+    };
+    format!("{path} ({unit})")
+}
+
+/// A metric name made safe for a file name.
+fn file_stem(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// Draws every chart of a sweep directory from its tables: the heatmap and line charts of the chosen metrics,
+/// and, when the charted run's detail CSVs are present, its usage, Jain's index and CDF charts.
+/// Returns the files written.
+pub fn draw_sweep(
+    dir: &Path,
+    table: &RunsTable,
+    charts: &ChartSpec,
+) -> Result<Vec<PathBuf>, PlotError> {
+    let mut written = Vec::new();
+    if !table.rows.is_empty() && !table.metrics.is_empty() {
+        let known = |m: &str| {
+            table.metric_index(m).map(|_| ()).ok_or_else(|| {
+                PlotError::Input(format!(
+                    "metric `{m}` is not among the runs' metrics: {}",
+                    table.metrics.join(", ")
+                ))
+            })
+        };
+        let metric = charts
+            .metric
+            .clone()
+            .unwrap_or_else(|| table.metrics[0].clone());
+        known(&metric)?;
+        let heat_axes = charts
+            .heatmap
+            .clone()
+            .or_else(|| match table.axes.as_slice() {
+                [x, y, ..] => Some((x.clone(), y.clone())),
+                _ => None,
+            });
+        if let Some((x, y)) = heat_axes {
+            let chart = heatmap::Heatmap::from_table(table, &metric, &x, &y)?;
+            written.extend(save(
+                &chart,
+                &dir.join(format!("heatmap-{}", file_stem(&metric))),
+            )?);
+        }
+        if let Some(x) = charts
+            .lines_x
+            .clone()
+            .or_else(|| table.axes.first().cloned())
+        {
+            let metrics = if charts.lines_metrics.is_empty() {
+                vec![metric.clone()]
+            } else {
+                charts.lines_metrics.clone()
+            };
+            for m in &metrics {
+                known(m)?;
+                let chart = lines::LineChart::from_table(table, m, &x)?;
+                written.extend(save(&chart, &dir.join(format!("lines-{}", file_stem(m))))?);
+            }
+        }
+    }
+    let run_dir = detail_dir(dir, charts.run);
+    if run_dir.is_dir() {
+        let detail = read_detail(&run_dir).map_err(|e| PlotError::Input(e.to_string()))?;
+        let run = charts.run;
+        if !detail.queues.is_empty() {
+            written.extend(save(
+                &timeseries::TimeSeries::usage_vs_fair_share(&detail, run),
+                &run_dir.join("usage"),
+            )?);
+            written.extend(save(
+                &timeseries::TimeSeries::jain_over_time(&detail, run),
+                &run_dir.join("jain"),
+            )?);
+        }
+        if !detail.apps.is_empty() {
+            written.extend(save(
+                &cdf::Cdf::waits(&detail, run),
+                &run_dir.join("wait-cdf"),
+            )?);
+            written.extend(save(
+                &cdf::Cdf::completions(&detail, run),
+                &run_dir.join("completion-cdf"),
+            )?);
+        }
+    }
+    Ok(written)
+}
+
+/// `fairsim plot`: redraw a sweep's charts from the CSV files in its directory.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PlotArgs {
+    /// A sweep output directory (holding runs.csv, and sweep.json for the chart choices).
+    pub dir: PathBuf,
+}
+
+/// Redraws the charts of a sweep directory from `runs.csv` (and the run detail CSVs), running nothing.
+pub fn run_plot(args: &PlotArgs) -> Result<(), crate::CliError> {
+    let manifest = Manifest::read(&args.dir).ok();
+    let n_axes = manifest.as_ref().map(|m| m.axes.len());
+    let charts = manifest.map(|m| m.charts).unwrap_or_default();
+    let table = RunsTable::read(&args.dir.join(crate::sweep::output::RUNS_CSV), n_axes)?;
+    let written = draw_sweep(&args.dir, &table, &charts)?;
+    eprintln!(
+        "{} chart files written to {}",
+        written.len(),
+        args.dir.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,288 @@
+//! Parameter sweeps: axes crossed with seeds, run in parallel through a [`RunOne`] runner, written as CSV.
+//!
+//! `spec` reads the sweep file, `plan` numbers the runs, `exec` runs them on rayon, `resume` journals finished
+//! runs, `shard` splits a sweep across machines, `merge` joins shards, `output` writes the result files.
+
+pub mod exec;
+pub mod fake;
+pub mod merge;
+pub mod output;
+pub mod plan;
+pub mod resume;
+pub mod shard;
+pub mod spec;
+
+use std::path::{Path, PathBuf};
+
+use crate::error::CliError;
+use crate::plot::{self, PlotError};
+
+pub use merge::{MergeArgs, run_merge};
+pub use shard::Shard;
+pub use spec::{Spec, SpecError};
+
+/// One simulation, as a sweep sees it. Implemented by the simulator's adapter and by test runners.
+pub trait RunOne: Sync {
+    /// Runs one scenario (a TOML document after axis values were applied) with one seed; returns ordered
+    /// (metric name, value) pairs. Every run of a sweep must return the same names in the same order.
+    ///
+    /// `scenario_dir` is the directory relative paths inside the scenario (allocation file, trace) resolve
+    /// against. `run_index` is the run's place in the sweep, for deriving the run's random stream.
+    fn run_one(
+        &self,
+        scenario: &toml::Value,
+        scenario_dir: &Path,
+        seed: u64,
+        run_index: u64,
+    ) -> Result<Vec<(String, f64)>, RunError>;
+
+    /// Like [`RunOne::run_one`], and also returns the run's time series and per-app records if the runner keeps
+    /// them. The sweep calls this for the one run it charts in detail; the default keeps no detail.
+    fn run_detailed(
+        &self,
+        scenario: &toml::Value,
+        scenario_dir: &Path,
+        seed: u64,
+        run_index: u64,
+    ) -> Result<RunOutput, RunError> {
+        Ok(RunOutput {
+            metrics: self.run_one(scenario, scenario_dir, seed, run_index)?,
+            detail: None,
+        })
+    }
+}
+
+/// Metrics of one run and, optionally, its detail.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunOutput {
+    /// Ordered (metric name, value) pairs.
+    pub metrics: Vec<(String, f64)>,
+    /// Time series and per-app records, when the runner has them.
+    pub detail: Option<RunDetail>,
+}
+
+/// A run's time series (queue usage and fair share) and per-app records, for charts.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunDetail {
+    /// Queue samples, by time then queue.
+    pub queues: Vec<QueueSample>,
+    /// One record per finished app.
+    pub apps: Vec<AppRecord>,
+}
+
+/// One queue at one instant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueueSample {
+    /// Simulated time, seconds.
+    pub time_s: f64,
+    /// Queue name (e.g. `root.etl`).
+    pub queue: String,
+    /// Memory the queue uses, MB.
+    pub usage_mb: f64,
+    /// The queue's instantaneous fair share of memory, MB.
+    pub fair_share_mb: f64,
+}
+
+/// One finished app.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppRecord {
+    /// App id.
+    pub app: String,
+    /// Leaf queue the app ran in.
+    pub queue: String,
+    /// Arrival to first container, seconds.
+    pub wait_s: f64,
+    /// Arrival to finish (job completion time), seconds.
+    pub completion_s: f64,
+}
+
+/// A run failed inside the runner.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct RunError {
+    /// What went wrong, lowercase.
+    pub message: String,
+}
+
+impl RunError {
+    /// A run error with this message.
+    pub fn new(message: impl Into<String>) -> RunError {
+        RunError {
+            message: message.into(),
+        }
+    }
+}
+
+/// One finished run, as journaled and as joined in index order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunRecord {
+    /// The run's index.
+    pub run_index: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// Ordered (metric name, value) pairs.
+    pub metrics: Vec<(String, f64)>,
+}
+
+/// Errors of sweeps, merges and result files.
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    /// The sweep file is invalid.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    /// A run failed.
+    #[error("run {run_index} (seed {seed}, {point}): {source}")]
+    Run {
+        /// The run's index.
+        run_index: u64,
+        /// The run's seed.
+        seed: u64,
+        /// The run's axis values, `path=value` joined by commas.
+        point: String,
+        /// The runner's error.
+        source: RunError,
+    },
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file involved.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A results file is malformed.
+    #[error("{}: {message}", path.display())]
+    Csv {
+        /// The file involved.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// Runs, shards or journals that do not fit together.
+    #[error("{0}")]
+    Inconsistent(String),
+    /// Charts could not be drawn.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
+}
+
+/// Maps an I/O error on `path` to [`SweepError::Io`].
+pub(crate) fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> SweepError + '_ {
+    move |source| SweepError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// `fairsim sweep`: run a parameter sweep over many seeds.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SweepArgs {
+    /// The sweep file (TOML): a base scenario, axes and seeds.
+    pub sweep_file: PathBuf,
+    /// Worker threads [default: one per CPU].
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// Output directory [default: results/NAME/, NAME being the sweep's name].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Run only the runs whose index is K modulo N, writing runs.shard-K-of-N.csv; join shards with `fairsim merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Skip the runs an interrupted invocation with the same sweep file and output directory already finished.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// Runs a sweep and writes its outputs; see `docs/sweeps.md`.
+pub fn run_sweep(args: &SweepArgs, runner: &dyn RunOne) -> Result<(), CliError> {
+    let spec = Spec::load(&args.sweep_file)?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("results").join(&spec.name));
+    let summary = sweep_into(&spec, runner, &out, args.jobs, args.shard, args.resume)?;
+    eprintln!("{summary}");
+    Ok(())
+}
+
+/// Runs a loaded sweep into `out`; returns a one-line account of what was done.
+pub fn sweep_into(
+    spec: &Spec,
+    runner: &dyn RunOne,
+    out: &Path,
+    jobs: Option<usize>,
+    shard: Option<Shard>,
+    resume: bool,
+) -> Result<String, SweepError> {
+    let plan = plan::Plan::new(spec);
+    std::fs::create_dir_all(out).map_err(|source| SweepError::Io {
+        path: out.to_path_buf(),
+        source,
+    })?;
+    let manifest = output::Manifest {
+        name: spec.name.clone(),
+        fingerprint: plan.fingerprint.clone(),
+        n_runs: plan.n_runs(),
+        axes: spec.axes.iter().map(|a| a.path.clone()).collect(),
+        charts: spec.charts.clone(),
+    };
+    manifest.write(out)?;
+    let journal_name = shard.map_or_else(|| "journal.jsonl".to_string(), |s| s.journal_file());
+    let in_shard = |i: u64| shard.is_none_or(|s| s.contains(i));
+    let (journal, done) = resume::Journal::open(
+        &out.join(journal_name),
+        &plan.fingerprint,
+        plan.n_runs(),
+        resume,
+    )?;
+    let done: Vec<RunRecord> = done.into_iter().filter(|r| in_shard(r.run_index)).collect();
+    let done_set: std::collections::BTreeSet<u64> = done.iter().map(|r| r.run_index).collect();
+    let pending: Vec<u64> = (0..plan.n_runs())
+        .filter(|&i| in_shard(i) && !done_set.contains(&i))
+        .collect();
+    let scenario_dir = spec.base_path.parent().unwrap_or(Path::new(""));
+    let ctx = exec::Context {
+        plan: &plan,
+        base: &spec.base,
+        scenario_dir,
+        runner,
+        journal: Some(&journal),
+        detail: Some((spec.charts.run, out)),
+    };
+    let fresh = exec::execute(&ctx, &pending, jobs, done.len() as u64)?;
+    let n_fresh = fresh.len();
+    let mut records = done;
+    records.extend(fresh);
+    records.sort_by_key(|r| r.run_index);
+    let table = exec::table(&plan, &records)?;
+    let n = table.rows.len();
+    if let Some(s) = shard {
+        output::write_file(&out.join(s.runs_file()), &table.to_csv())?;
+    } else {
+        write_final(out, &table, &spec.charts)?;
+    }
+    journal.remove()?;
+    Ok(format!(
+        "{n} runs ({n_fresh} run now, {} resumed) written to {}",
+        n - n_fresh,
+        out.display()
+    ))
+}
+
+/// Writes `runs.csv`, `summary.csv` and the charts of a complete sweep.
+pub(crate) fn write_final(
+    out: &Path,
+    table: &output::RunsTable,
+    charts: &spec::ChartSpec,
+) -> Result<(), SweepError> {
+    output::write_file(&out.join(output::RUNS_CSV), &table.to_csv())?;
+    output::write_file(&out.join(output::SUMMARY_CSV), &table.summary_csv())?;
+    plot::draw_sweep(out, table, charts)?;
+    Ok(())
+}
+
+impl From<SweepError> for PlotError {
+    fn from(e: SweepError) -> PlotError {
+        PlotError::Input(e.to_string())
+    }
+}

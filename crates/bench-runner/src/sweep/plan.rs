@@ -1,0 +1,256 @@
+//! The plan of a sweep: axes crossed with each other, then with seeds, flattened into run indices `0..n_runs`.
+//!
+//! Run `i` belongs to axis point `i / n_seeds` and uses seed `seeds[i % n_seeds]`; axis points are numbered in
+//! mixed radix with the first axis varying slowest. The numbering depends only on the sweep file, so shards and
+//! resumed sweeps agree on what run `i` is.
+
+use std::fmt;
+
+use crate::results::fmt_f64;
+
+use super::spec::{Axis, Spec};
+
+/// One step of a parameter path: a table key or an array index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Segment {
+    /// A key in a table.
+    Key(String),
+    /// An index into an array.
+    Index(usize),
+}
+
+/// A parsed parameter path such as `queues.etl.weight` or `cluster.racks[0].nodes`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamPath(pub Vec<Segment>);
+
+impl ParamPath {
+    /// Parses a dotted path; each part is a bare key optionally followed by `[index]` groups.
+    pub fn parse(path: &str) -> Result<ParamPath, String> {
+        let mut segments = Vec::new();
+        for part in path.split('.') {
+            let (key, mut rest) = match part.find('[') {
+                Some(i) => (&part[..i], &part[i..]),
+                None => (part, ""),
+            };
+            if key.is_empty() {
+                return Err(format!("malformed parameter path `{path}`: empty key"));
+            }
+            segments.push(Segment::Key(key.to_string()));
+            while !rest.is_empty() {
+                let close = rest.find(']').filter(|_| rest.starts_with('['));
+                let Some(close) = close else {
+                    return Err(format!(
+                        "malformed parameter path `{path}`: expected `[index]`"
+                    ));
+                };
+                let index = rest[1..close].parse::<usize>().map_err(|_| {
+                    format!(
+                        "malformed parameter path `{path}`: bad index `{}`",
+                        &rest[1..close]
+                    )
+                })?;
+                segments.push(Segment::Index(index));
+                rest = &rest[close + 1..];
+            }
+        }
+        Ok(ParamPath(segments))
+    }
+
+    /// The value at this path, if the path exists.
+    pub fn get<'a>(&self, root: &'a toml::Value) -> Option<&'a toml::Value> {
+        self.0.iter().try_fold(root, |v, seg| match seg {
+            Segment::Key(k) => v.as_table()?.get(k),
+            Segment::Index(i) => v.as_array()?.get(*i),
+        })
+    }
+
+    /// The value at this path, mutably, if the path exists.
+    pub fn get_mut<'a>(&self, root: &'a mut toml::Value) -> Option<&'a mut toml::Value> {
+        self.0.iter().try_fold(root, |v, seg| match seg {
+            Segment::Key(k) => v.as_table_mut()?.get_mut(k),
+            Segment::Index(i) => v.as_array_mut()?.get_mut(*i),
+        })
+    }
+}
+
+impl fmt::Display for ParamPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, seg) in self.0.iter().enumerate() {
+            match seg {
+                Segment::Key(k) if i == 0 => write!(f, "{k}")?,
+                Segment::Key(k) => write!(f, ".{k}")?,
+                Segment::Index(n) => write!(f, "[{n}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The TOML type name of a value, for messages.
+pub fn type_name(v: &toml::Value) -> &'static str {
+    match v {
+        toml::Value::String(_) => "a string",
+        toml::Value::Integer(_) => "an integer",
+        toml::Value::Float(_) => "a float",
+        toml::Value::Boolean(_) => "a boolean",
+        toml::Value::Datetime(_) => "a datetime",
+        toml::Value::Array(_) => "an array",
+        toml::Value::Table(_) => "a table",
+    }
+}
+
+/// How an axis value is written in a CSV cell: strings bare, floats as by [`fmt_f64`], others as TOML.
+pub fn value_cell(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Integer(i) => i.to_string(),
+        toml::Value::Float(x) => fmt_f64(*x),
+        toml::Value::Boolean(b) => b.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// The runs of a sweep, by index.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The axes, first varying slowest.
+    pub axes: Vec<Axis>,
+    /// The seeds of every axis point.
+    pub seeds: Vec<u64>,
+    /// Identifies the sweep's runs (base scenario, axes, seeds): shards and journals of different sweeps never mix.
+    pub fingerprint: String,
+}
+
+impl Plan {
+    /// The plan of a validated sweep.
+    pub fn new(spec: &Spec) -> Plan {
+        let mut h = Fnv1a::default();
+        h.write(spec.base_text.as_bytes());
+        for axis in &spec.axes {
+            h.write(b"\0axis\0");
+            h.write(axis.path.as_bytes());
+            for v in &axis.values {
+                h.write(b"\0");
+                h.write(type_name(v).as_bytes());
+                h.write(value_cell(v).as_bytes());
+            }
+        }
+        h.write(b"\0seeds\0");
+        for s in &spec.seeds {
+            h.write(&s.to_le_bytes());
+        }
+        Plan {
+            axes: spec.axes.clone(),
+            seeds: spec.seeds.clone(),
+            fingerprint: format!("{:016x}", h.0),
+        }
+    }
+
+    /// Number of axis points (1 when there are no axes).
+    pub fn n_points(&self) -> u64 {
+        self.axes.iter().map(|a| a.values.len() as u64).product()
+    }
+
+    /// Number of runs: axis points times seeds.
+    pub fn n_runs(&self) -> u64 {
+        self.n_points() * self.seeds.len() as u64
+    }
+
+    /// The seed of run `run_index`.
+    pub fn seed(&self, run_index: u64) -> u64 {
+        self.seeds[(run_index % self.seeds.len() as u64) as usize]
+    }
+
+    /// For each axis, the index of the value run `run_index` uses.
+    pub fn value_indices(&self, run_index: u64) -> Vec<usize> {
+        let mut point = run_index / self.seeds.len() as u64;
+        let mut idx = vec![0; self.axes.len()];
+        for (slot, axis) in idx.iter_mut().zip(&self.axes).rev() {
+            let n = axis.values.len() as u64;
+            *slot = (point % n) as usize;
+            point /= n;
+        }
+        idx
+    }
+
+    /// The axis values of run `run_index`, as CSV cells.
+    pub fn value_cells(&self, run_index: u64) -> Vec<String> {
+        self.value_indices(run_index)
+            .iter()
+            .zip(&self.axes)
+            .map(|(&i, a)| value_cell(&a.values[i]))
+            .collect()
+    }
+
+    /// The scenario of run `run_index`: the base with each axis value written at its path.
+    pub fn scenario(&self, base: &toml::Value, run_index: u64) -> toml::Value {
+        let mut scenario = base.clone();
+        for (&i, axis) in self.value_indices(run_index).iter().zip(&self.axes) {
+            let slot = axis
+                .param
+                .get_mut(&mut scenario)
+                .expect("axis paths were checked against the base scenario");
+            *slot = axis.values[i].clone();
+        }
+        scenario
+    }
+}
+
+/// 64-bit FNV-1a, a small stable hash for fingerprints (std's hashers are not promised stable).
+#[derive(Debug)]
+struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Self {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv1a {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_parse_and_print() {
+        for (text, segs) in [
+            ("a", vec![Segment::Key("a".into())]),
+            (
+                "a.b",
+                vec![Segment::Key("a".into()), Segment::Key("b".into())],
+            ),
+            (
+                "c.racks[0].nodes",
+                vec![
+                    Segment::Key("c".into()),
+                    Segment::Key("racks".into()),
+                    Segment::Index(0),
+                    Segment::Key("nodes".into()),
+                ],
+            ),
+        ] {
+            let p = ParamPath::parse(text).unwrap();
+            assert_eq!(p.0, segs);
+            assert_eq!(p.to_string(), text);
+        }
+        for bad in ["", "a..b", "a[x]", "a[1", ".a"] {
+            assert!(ParamPath::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn paths_reach_into_tables_and_arrays() {
+        let v: toml::Value = toml::from_str("[c]\nracks = [{ nodes = 4 }, { nodes = 8 }]").unwrap();
+        let p = ParamPath::parse("c.racks[1].nodes").unwrap();
+        assert_eq!(p.get(&v), Some(&toml::Value::Integer(8)));
+        assert_eq!(ParamPath::parse("c.racks[2].nodes").unwrap().get(&v), None);
+    }
+}

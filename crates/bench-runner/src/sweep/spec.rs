@@ -1,0 +1,480 @@
+//! The sweep file: its schema, and its validation against the base scenario with file, line and key in errors.
+//!
+//! ```toml
+//! name = "weight-vs-minshare"         # optional, default: the sweep file's stem
+//! base = "scenario.toml"              # relative to the sweep file
+//! seeds = { count = 20, base = 1 }    # or a list: seeds = [1, 7, 42]
+//! metric = "jain"                     # optional: the metric the heatmap and line charts show
+//!
+//! [[axis]]
+//! path = "queues.etl.weight"          # a dotted path into the scenario; `a.b[2].c` indexes arrays
+//! values = [1.0, 2.0, 4.0]
+//!
+//! [[axis]]
+//! path = "queues.etl.minshare"
+//! range = { from = 0, to = 4096, step = 1024 }
+//!
+//! [charts]                            # optional
+//! heatmap = ["queues.etl.weight", "queues.etl.minshare"]
+//! lines = { x = "queues.etl.weight", metrics = ["jain", "etl_wait_p95_s"] }
+//! run = 0                             # run whose time series and per-app records are charted
+//! ```
+
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+use super::plan::{ParamPath, type_name};
+
+/// Largest number of values a `range` may expand to.
+const MAX_RANGE_VALUES: usize = 100_000;
+
+/// An invalid sweep or scenario file. Its message names the file, the line (when known) and the key.
+#[derive(Debug, thiserror::Error)]
+pub enum SpecError {
+    /// The file could not be read.
+    #[error("{file}: cannot read: {source}")]
+    Read {
+        /// The file, as given.
+        file: String,
+        /// Why reading failed.
+        source: std::io::Error,
+    },
+    /// The file was read but is malformed or inconsistent.
+    #[error("{}", invalid_message(file, *line, key.as_deref(), message))]
+    Invalid {
+        /// The file, as given.
+        file: String,
+        /// One-based line of the offending text, when known.
+        line: Option<usize>,
+        /// The key (or axis path) at fault, when there is one.
+        key: Option<String>,
+        /// What is wrong, lowercase.
+        message: String,
+    },
+}
+
+fn invalid_message(file: &str, line: Option<usize>, key: Option<&str>, message: &str) -> String {
+    let mut s = file.to_string();
+    if let Some(line) = line {
+        s += &format!(":{line}");
+    }
+    if let Some(key) = key {
+        s += &format!(": key `{key}`");
+    }
+    s + ": " + message
+}
+
+impl SpecError {
+    /// The one-based line the error points at, if any.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            SpecError::Read { .. } => None,
+            SpecError::Invalid { line, .. } => *line,
+        }
+    }
+}
+
+/// One axis of a sweep: a parameter path and the values it takes, already checked against the base scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Axis {
+    /// The dotted path as written in the sweep file.
+    pub path: String,
+    /// The parsed path.
+    pub param: ParamPath,
+    /// The values, in the order given; integers meant for a float parameter are already floats.
+    pub values: Vec<toml::Value>,
+}
+
+/// What the charts of a sweep show. Stored in `sweep.json` so that `fairsim plot` redraws the same charts.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ChartSpec {
+    /// The main metric (heatmap, default line chart); `None` means the runner's first metric.
+    pub metric: Option<String>,
+    /// The heatmap's x and y axes; `None` means the first two axes.
+    pub heatmap: Option<(String, String)>,
+    /// The line charts' x axis; `None` means the first axis.
+    pub lines_x: Option<String>,
+    /// One line chart per metric listed; empty means the main metric only.
+    pub lines_metrics: Vec<String>,
+    /// The run whose time series and per-app records are kept and charted.
+    pub run: u64,
+}
+
+/// A validated sweep file together with its base scenario.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    /// The sweep file, as given.
+    pub file: PathBuf,
+    /// The sweep's name (used for the default output directory).
+    pub name: String,
+    /// The base scenario file (resolved against the sweep file's directory).
+    pub base_path: PathBuf,
+    /// The base scenario's text, as read.
+    pub base_text: String,
+    /// The base scenario.
+    pub base: toml::Value,
+    /// The axes, in file order; crossed with the first axis varying slowest.
+    pub axes: Vec<Axis>,
+    /// The seeds every axis point runs with, in order.
+    pub seeds: Vec<u64>,
+    /// Chart choices.
+    pub charts: ChartSpec,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSweep {
+    name: Option<String>,
+    base: Spanned<String>,
+    seeds: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    axis: Vec<Spanned<RawAxis>>,
+    metric: Option<String>,
+    charts: Option<RawCharts>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAxis {
+    path: Spanned<String>,
+    values: Option<Spanned<Vec<Spanned<toml::Value>>>>,
+    range: Option<Spanned<RawRange>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRange {
+    from: toml::Value,
+    to: toml::Value,
+    step: toml::Value,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCharts {
+    heatmap: Option<Spanned<Vec<String>>>,
+    lines: Option<Spanned<RawLines>>,
+    run: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLines {
+    x: Option<String>,
+    #[serde(default)]
+    metrics: Vec<String>,
+}
+
+/// Builds errors that point into one file's text.
+struct Locator<'a> {
+    file: String,
+    text: &'a str,
+}
+
+impl Locator<'_> {
+    fn line_of(&self, span: Range<usize>) -> usize {
+        let end = span.start.min(self.text.len());
+        self.text[..end].matches('\n').count() + 1
+    }
+
+    fn err(
+        &self,
+        span: Option<Range<usize>>,
+        key: Option<&str>,
+        message: impl fmt::Display,
+    ) -> SpecError {
+        SpecError::Invalid {
+            file: self.file.clone(),
+            line: span.map(|s| self.line_of(s)),
+            key: key.map(str::to_string),
+            message: message.to_string(),
+        }
+    }
+
+    fn toml_err(&self, e: &toml::de::Error) -> SpecError {
+        self.err(e.span(), None, e.message().trim_end())
+    }
+}
+
+fn read(path: &Path) -> Result<String, SpecError> {
+    std::fs::read_to_string(path).map_err(|source| SpecError::Read {
+        file: path.display().to_string(),
+        source,
+    })
+}
+
+impl Spec {
+    /// Reads and validates a sweep file and the base scenario it names.
+    pub fn load(file: &Path) -> Result<Spec, SpecError> {
+        let text = read(file)?;
+        let sweep_dir = file.parent().unwrap_or(Path::new(""));
+        let loc = Locator {
+            file: file.display().to_string(),
+            text: &text,
+        };
+        let raw: RawSweep = toml::from_str(&text).map_err(|e| loc.toml_err(&e))?;
+
+        let base_path = sweep_dir.join(raw.base.get_ref());
+        let base_text = match std::fs::read_to_string(&base_path) {
+            Ok(t) => t,
+            Err(e) => {
+                let msg = format!("cannot read base scenario {}: {e}", base_path.display());
+                return Err(loc.err(Some(raw.base.span()), Some("base"), msg));
+            }
+        };
+        let base_loc = Locator {
+            file: base_path.display().to_string(),
+            text: &base_text,
+        };
+        let base_table: toml::Table =
+            toml::from_str(&base_text).map_err(|e| base_loc.toml_err(&e))?;
+        let base = toml::Value::Table(base_table);
+
+        let mut axes: Vec<Axis> = Vec::with_capacity(raw.axis.len());
+        for raw_axis in &raw.axis {
+            let axis = parse_axis(&loc, &base, raw_axis)?;
+            if axes.iter().any(|a| a.param == axis.param) {
+                return Err(loc.err(
+                    Some(raw_axis.get_ref().path.span()),
+                    Some(&axis.path),
+                    "axis given twice",
+                ));
+            }
+            axes.push(axis);
+        }
+
+        let seeds = match &raw.seeds {
+            None => vec![1],
+            Some(s) => parse_seeds(&loc, s)?,
+        };
+
+        let mut charts = ChartSpec {
+            metric: raw.metric.clone(),
+            ..ChartSpec::default()
+        };
+        let is_axis = |p: &str| axes.iter().any(|a| a.path == p);
+        if let Some(c) = &raw.charts {
+            if let Some(h) = &c.heatmap {
+                let [x, y] = h.get_ref().as_slice() else {
+                    return Err(loc.err(
+                        Some(h.span()),
+                        Some("charts.heatmap"),
+                        "expected two axis paths [x, y]",
+                    ));
+                };
+                for p in [x, y] {
+                    if !is_axis(p) {
+                        return Err(loc.err(
+                            Some(h.span()),
+                            Some("charts.heatmap"),
+                            format!("`{p}` is not an axis"),
+                        ));
+                    }
+                }
+                charts.heatmap = Some((x.clone(), y.clone()));
+            }
+            if let Some(l) = &c.lines {
+                if let Some(x) = &l.get_ref().x
+                    && !is_axis(x)
+                {
+                    return Err(loc.err(
+                        Some(l.span()),
+                        Some("charts.lines.x"),
+                        format!("`{x}` is not an axis"),
+                    ));
+                }
+                charts.lines_x = l.get_ref().x.clone();
+                charts.lines_metrics = l.get_ref().metrics.clone();
+            }
+            charts.run = c.run.unwrap_or(0);
+        }
+        let n_runs =
+            axes.iter().map(|a| a.values.len() as u64).product::<u64>() * seeds.len() as u64;
+        if charts.run >= n_runs {
+            let msg = format!(
+                "run {} is out of range: the sweep has {n_runs} runs",
+                charts.run
+            );
+            return Err(loc.err(None, Some("charts.run"), msg));
+        }
+
+        let name = raw.name.clone().unwrap_or_else(|| {
+            file.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "sweep".to_string())
+        });
+        Ok(Spec {
+            file: file.to_path_buf(),
+            name,
+            base_path,
+            base_text,
+            base,
+            axes,
+            seeds,
+            charts,
+        })
+    }
+}
+
+fn parse_axis(
+    loc: &Locator<'_>,
+    base: &toml::Value,
+    raw: &Spanned<RawAxis>,
+) -> Result<Axis, SpecError> {
+    let path_span = raw.get_ref().path.span();
+    let path = raw.get_ref().path.get_ref().clone();
+    let param =
+        ParamPath::parse(&path).map_err(|m| loc.err(Some(path_span.clone()), Some(&path), m))?;
+    let Some(base_value) = param.get(base) else {
+        let msg = "unknown parameter path: it does not exist in the base scenario";
+        return Err(loc.err(Some(path_span), Some(&path), msg));
+    };
+    let raw = raw.get_ref();
+    let (values, span): (Vec<(toml::Value, Range<usize>)>, Range<usize>) =
+        match (&raw.values, &raw.range) {
+            (Some(v), None) => (
+                v.get_ref()
+                    .iter()
+                    .map(|x| (x.get_ref().clone(), x.span()))
+                    .collect(),
+                v.span(),
+            ),
+            (None, Some(r)) => {
+                let values = expand_range(r.get_ref())
+                    .map_err(|m| loc.err(Some(r.span()), Some(&path), m))?;
+                (
+                    values.into_iter().map(|x| (x, r.span())).collect(),
+                    r.span(),
+                )
+            }
+            _ => {
+                let msg = "an axis needs exactly one of `values` or `range`";
+                return Err(loc.err(Some(path_span), Some(&path), msg));
+            }
+        };
+    if values.is_empty() {
+        return Err(loc.err(Some(span), Some(&path), "empty axis: it has no values"));
+    }
+    let mut checked = Vec::with_capacity(values.len());
+    for (value, span) in values {
+        let value = match (&value, base_value) {
+            (toml::Value::Integer(i), toml::Value::Float(_)) => toml::Value::Float(*i as f64),
+            _ => value,
+        };
+        if std::mem::discriminant(&value) != std::mem::discriminant(base_value) {
+            let msg = format!(
+                "wrong value type: {value} is {} but the base scenario's value {base_value} is {}",
+                type_name(&value),
+                type_name(base_value)
+            );
+            return Err(loc.err(Some(span), Some(&path), msg));
+        }
+        checked.push(value);
+    }
+    Ok(Axis {
+        path,
+        param,
+        values: checked,
+    })
+}
+
+fn expand_range(r: &RawRange) -> Result<Vec<toml::Value>, String> {
+    use toml::Value::{Float, Integer};
+    match (&r.from, &r.to, &r.step) {
+        (Integer(from), Integer(to), Integer(step)) => {
+            if *step <= 0 {
+                return Err("range step must be positive".to_string());
+            }
+            let n = if to < from {
+                0
+            } else {
+                ((to - from) / step + 1) as usize
+            };
+            if n > MAX_RANGE_VALUES {
+                return Err(format!("range has more than {MAX_RANGE_VALUES} values"));
+            }
+            Ok((0..n as i64).map(|i| Integer(from + i * step)).collect())
+        }
+        (from, to, step) => {
+            let num = |v: &toml::Value| match v {
+                Integer(i) => Some(*i as f64),
+                Float(f) => Some(*f),
+                _ => None,
+            };
+            let (Some(from), Some(to), Some(step)) = (num(from), num(to), num(step)) else {
+                return Err("range `from`, `to` and `step` must be numbers".to_string());
+            };
+            if step.is_nan() || step <= 0.0 || !from.is_finite() || !to.is_finite() {
+                return Err("range step must be positive and the bounds finite".to_string());
+            }
+            if to < from {
+                return Ok(Vec::new());
+            }
+            // A small tolerance so that `to` itself is included despite rounding of the step.
+            let n = ((to - from) / step + 1e-9).floor() as usize + 1;
+            if n > MAX_RANGE_VALUES {
+                return Err(format!("range has more than {MAX_RANGE_VALUES} values"));
+            }
+            Ok((0..n).map(|i| Float(from + i as f64 * step)).collect())
+        }
+    }
+}
+
+fn parse_seeds(loc: &Locator<'_>, seeds: &Spanned<toml::Value>) -> Result<Vec<u64>, SpecError> {
+    let bad = |m: &str| loc.err(Some(seeds.span()), Some("seeds"), m);
+    let as_u64 = |v: &toml::Value| v.as_integer().and_then(|i| u64::try_from(i).ok());
+    match seeds.get_ref() {
+        toml::Value::Array(list) => {
+            let seeds: Option<Vec<u64>> = list.iter().map(as_u64).collect();
+            let seeds = seeds.ok_or_else(|| bad("seeds must be non-negative integers"))?;
+            if seeds.is_empty() {
+                return Err(bad("empty seed list"));
+            }
+            Ok(seeds)
+        }
+        toml::Value::Table(t) => {
+            if let Some(k) = t.keys().find(|k| *k != "count" && *k != "base") {
+                return Err(bad(&format!(
+                    "unknown key `{k}`, expected `count` and `base`"
+                )));
+            }
+            let count = t
+                .get("count")
+                .and_then(as_u64)
+                .ok_or_else(|| bad("`count` must be a positive integer"))?;
+            let base = match t.get("base") {
+                None => 1,
+                Some(b) => as_u64(b).ok_or_else(|| bad("`base` must be a non-negative integer"))?,
+            };
+            if count == 0 {
+                return Err(bad("`count` must be a positive integer"));
+            }
+            (0..count)
+                .map(|i| base.checked_add(i).ok_or_else(|| bad("seed overflows u64")))
+                .collect()
+        }
+        _ => Err(bad("expected a list of seeds or { count = N, base = B }")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn range(from: toml::Value, to: toml::Value, step: toml::Value) -> Vec<toml::Value> {
+        expand_range(&RawRange { from, to, step }).unwrap()
+    }
+
+    #[test]
+    fn ranges_include_their_end() {
+        use toml::Value::{Float, Integer};
+        assert_eq!(range(Integer(0), Integer(4096), Integer(1024)).len(), 5);
+        let f = range(Float(0.1), Float(0.3), Float(0.1));
+        assert_eq!(f.len(), 3);
+        assert!(range(Integer(3), Integer(1), Integer(1)).is_empty());
+    }
+}

@@ -1,0 +1,133 @@
+//! Every chart kind drawn to PNG and SVG: the PNG has drawn pixels, the SVG holds the title.
+
+use std::path::Path;
+use std::process::Command;
+
+use fairsim_bench_runner::plot::cdf::Cdf;
+use fairsim_bench_runner::plot::heatmap::Heatmap;
+use fairsim_bench_runner::plot::lines::LineChart;
+use fairsim_bench_runner::plot::timeseries::TimeSeries;
+use fairsim_bench_runner::plot::{Chart, HEIGHT, WIDTH, save};
+use fairsim_bench_runner::sweep::fake::FakeRunner;
+use fairsim_bench_runner::sweep::output::RunsTable;
+use fairsim_bench_runner::sweep::plan::Plan;
+use fairsim_bench_runner::sweep::{RunOne, Spec, exec};
+
+/// Share of pixels that differ from the white background.
+fn drawn_fraction(png: &Path) -> f64 {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(png).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!((info.width, info.height), (WIDTH, HEIGHT));
+    let channels = info.color_type.samples();
+    let pixels = buf[..info.buffer_size()].chunks(channels);
+    let n = (info.width * info.height) as f64;
+    pixels
+        .filter(|p| p.iter().take(3).any(|&c| c < 250))
+        .count() as f64
+        / n
+}
+
+/// Draws `chart` as PNG and SVG under `dir/stem` and checks both.
+fn check<C: Chart>(dir: &Path, stem: &str, chart: &C) {
+    let [png, svg] = save(chart, &dir.join(stem)).unwrap();
+    let drawn = drawn_fraction(&png);
+    assert!(drawn > 0.02, "{stem}.png is almost blank: {drawn}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let title = chart
+        .title()
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('\'', "&apos;");
+    assert!(
+        text.contains(&title),
+        "{stem}.svg lacks its title {title:?}"
+    );
+}
+
+/// A small table from the fake runner: 3 weights x 2 minShares x 4 seeds.
+fn table(dir: &Path) -> (RunsTable, FakeRunner, Spec) {
+    std::fs::write(
+        dir.join("scenario.toml"),
+        "[queues.etl]\nweight = 1.0\nminshare = 0\n",
+    )
+    .unwrap();
+    let sweep = "base = \"scenario.toml\"\nseeds = { count = 4 }\n[[axis]]\npath = \"queues.etl.weight\"\nvalues = [1, 2, 4]\n\
+                 [[axis]]\npath = \"queues.etl.minshare\"\nvalues = [0, 2048]\n";
+    std::fs::write(dir.join("sweep.toml"), sweep).unwrap();
+    let spec = Spec::load(&dir.join("sweep.toml")).unwrap();
+    let plan = Plan::new(&spec);
+    let runner = FakeRunner::default();
+    let ctx = exec::Context {
+        plan: &plan,
+        base: &spec.base,
+        scenario_dir: dir,
+        runner: &runner,
+        journal: None,
+        detail: None,
+    };
+    let pending: Vec<u64> = (0..plan.n_runs()).collect();
+    let records = exec::execute(&ctx, &pending, Some(2), 0).unwrap();
+    (exec::table(&plan, &records).unwrap(), runner, spec)
+}
+
+#[test]
+fn each_chart_kind_draws_to_png_and_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let (table, runner, spec) = table(dir.path());
+    check(
+        dir.path(),
+        "heatmap",
+        &Heatmap::from_table(&table, "jain", "queues.etl.weight", "queues.etl.minshare").unwrap(),
+    );
+    check(
+        dir.path(),
+        "lines",
+        &LineChart::from_table(&table, "wait_p95_s", "queues.etl.weight").unwrap(),
+    );
+    let detail = runner
+        .run_detailed(&spec.base, dir.path(), 1, 0)
+        .unwrap()
+        .detail
+        .unwrap();
+    check(
+        dir.path(),
+        "usage",
+        &TimeSeries::usage_vs_fair_share(&detail, 0),
+    );
+    check(dir.path(), "jain", &TimeSeries::jain_over_time(&detail, 0));
+    check(dir.path(), "wait-cdf", &Cdf::waits(&detail, 0));
+    check(dir.path(), "completion-cdf", &Cdf::completions(&detail, 0));
+}
+
+#[test]
+fn plot_redraws_the_charts_from_the_csv_files_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, runner, spec) = table(dir.path());
+    let out = dir.path().join("out");
+    fairsim_bench_runner::sweep::sweep_into(&spec, &runner, &out, Some(2), None, false).unwrap();
+    let charts = [
+        "heatmap-jain.png",
+        "heatmap-jain.svg",
+        "lines-jain.svg",
+        "run-0/usage.png",
+        "run-0/jain.svg",
+        "run-0/wait-cdf.png",
+        "run-0/completion-cdf.svg",
+    ];
+    for c in charts {
+        assert!(out.join(c).exists(), "the sweep did not draw {c}");
+        std::fs::remove_file(out.join(c)).unwrap();
+    }
+    let status = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+        .arg("plot")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    for c in charts {
+        assert!(out.join(c).exists(), "plot did not redraw {c}");
+    }
+}
