@@ -12,6 +12,7 @@
 //! Nothing here owns time or state beyond what Hadoop keeps per queue or app; the simulator
 //! calls these functions from its update tick and applies the decisions they return.
 
+pub mod round;
 pub mod starvation;
 pub mod victims;
 

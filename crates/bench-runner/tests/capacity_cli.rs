@@ -1,0 +1,97 @@
+//! `fairsim validate` on capacity-scheduler.xml files: each error exits with code 2 and
+//! names the property at fault.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fairsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fairsim"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write test input");
+    p
+}
+
+fn conf(props: &[(&str, &str)]) -> String {
+    let mut s = String::from("<configuration>\n");
+    for (n, v) in props {
+        s.push_str(&format!(
+            "  <property><name>yarn.scheduler.capacity.{n}</name><value>{v}</value></property>\n"
+        ));
+    }
+    s.push_str("</configuration>\n");
+    s
+}
+
+/// Validates `text` and returns (exit code, stderr).
+fn validate(text: &str) -> (i32, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let f = write(dir.path(), "capacity-scheduler.xml", text);
+    let out = fairsim(&["validate", f.to_str().expect("utf-8 path")]);
+    (
+        out.status.code().expect("exit code"),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_valid_capacity_file_passes() {
+    let (code, err) = validate(&conf(&[
+        ("root.queues", "a,b"),
+        ("root.a.capacity", "40"),
+        ("root.b.capacity", "60"),
+        ("root.b.maximum-capacity", "80"),
+    ]));
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn capacities_not_summing_to_100_exit_2_naming_the_property() {
+    let (code, err) = validate(&conf(&[
+        ("root.queues", "a,b"),
+        ("root.a.capacity", "40"),
+        ("root.b.capacity", "50"),
+    ]));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("capacity"), "{err}");
+    assert!(err.contains("sum to 90"), "{err}");
+    assert!(
+        err.contains("capacity-scheduler.xml:"),
+        "names the file and line: {err}"
+    );
+}
+
+#[test]
+fn maximum_below_capacity_exits_2_naming_the_property() {
+    let (code, err) = validate(&conf(&[
+        ("root.queues", "a,b"),
+        ("root.a.capacity", "40"),
+        ("root.a.maximum-capacity", "30"),
+        ("root.b.capacity", "60"),
+    ]));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("yarn.scheduler.capacity.root.a.maximum-capacity"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_property_for_an_unknown_queue_exits_2_naming_it() {
+    let (code, err) = validate(&conf(&[
+        ("root.queues", "a,b"),
+        ("root.a.capacity", "40"),
+        ("root.b.capacity", "60"),
+        ("root.c.capacity", "10"),
+    ]));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("yarn.scheduler.capacity.root.c.capacity"),
+        "{err}"
+    );
+}
