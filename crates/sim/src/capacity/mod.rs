@@ -6,9 +6,11 @@
 //! * [`user_limit`]: `LeafQueue.computeUserLimit` of Hadoop 2.x.
 //! * [`ordering`]: least-used child first, FIFO or fair ordering of apps in a leaf, and the
 //!   maximum-capacity gate.
+//! * [`locality`]: delay scheduling (node-locality-delay).
 //! * [`ideal`]: `ProportionalCapacityPreemptionPolicy`'s ideal assignment and victim choice.
 
 pub mod ideal;
+pub mod locality;
 pub mod ordering;
 pub mod user_limit;
 
