@@ -3,6 +3,7 @@
 //! The simulator is reached only through the [`sweep::RunOne`] trait, so sweeps, shards, resumption and charts
 //! work (and are tested) with any runner.
 
+pub mod compare;
 pub mod error;
 pub mod plot;
 pub mod progress;
