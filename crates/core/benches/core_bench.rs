@@ -1,1 +1,2 @@
+//! Benchmarks of the core comparators and share computation.
 fn main() {}
