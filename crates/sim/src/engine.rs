@@ -322,8 +322,11 @@ impl<'a> Simulation<'a> {
     pub(crate) fn rerank_queues(&mut self) {
         let names: Vec<&str> = self.tree.queues.iter().map(|q| q.name.as_str()).collect();
         let ranks = java_ranks(&names);
-        for (q, r) in self.queues.iter_mut().zip(ranks) {
+        for (i, (q, r)) in self.queues.iter_mut().zip(ranks).enumerate() {
             q.name_rank = r;
+            if !self.tree.queues[i].is_leaf {
+                q.ordered.clear();
+            }
         }
         for i in 1..self.queues.len() {
             self.requeue(QueueId(i as u32));
