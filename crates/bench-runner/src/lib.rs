@@ -8,6 +8,7 @@ pub mod error;
 pub mod plot;
 pub mod progress;
 pub mod results;
+pub mod sim_runner;
 pub mod stats;
 pub mod sweep;
 

@@ -7,9 +7,10 @@ mod snapshot_cmd;
 
 use clap::{Parser, Subcommand};
 use fairsim_bench_runner::plot::{PlotArgs, run_plot};
+use fairsim_bench_runner::sim_runner::SimRunner;
 use fairsim_bench_runner::sweep::fake::FakeRunner;
 use fairsim_bench_runner::sweep::{MergeArgs, SweepArgs, run_merge, run_sweep};
-use fairsim_bench_runner::{CliError, RunError, RunOne};
+use fairsim_bench_runner::{CliError, RunOne};
 use fairsim_core::Semantics;
 use snapshot_cmd::{CapArg, RoundingArg, SharesOptions, SnapshotFormat};
 use std::io::Write;
@@ -75,8 +76,20 @@ enum Command {
         #[arg(long, value_enum, default_value = "max-share")]
         cap: CapArg,
     },
-    /// Check an allocation file (fair-scheduler.xml or capacity-scheduler.xml) and print its
-    /// queue tree; warnings go to stderr, errors exit with code 2.
+    /// Simulate a scenario once and write apps.csv, queues.csv, summary.json and summary.csv.
+    Run {
+        /// The scenario file (TOML); see README.md for its schema.
+        scenario: PathBuf,
+        /// Base seed of the run's random stream (synthetic workloads).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output directory (default: `results/<scenario name>`).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Check a scenario (.toml) or an allocation file (fair-scheduler.xml or
+    /// capacity-scheduler.xml, whose queue tree is printed); warnings go to stderr, errors
+    /// exit with code 2.
     Validate(alloc_cmd::ValidateArgs),
     /// Run a parameter sweep: a base scenario crossed with axes and seeds, in parallel.
     Sweep(SweepArgs),
@@ -92,21 +105,6 @@ enum Command {
         #[arg(long, value_enum, default_value = "table")]
         format: SnapshotFormat,
     },
-}
-
-/// Stands in for the simulator until it is linked into this binary.
-struct Unlinked;
-
-impl RunOne for Unlinked {
-    fn run_one(
-        &self,
-        _: &toml::Value,
-        _: &Path,
-        _: u64,
-        _: u64,
-    ) -> Result<Vec<(String, f64)>, RunError> {
-        Err(RunError::new("the simulator is not linked into this build"))
-    }
 }
 
 /// Output formats of `fairsim shares`.
@@ -144,13 +142,39 @@ fn buffered(
     String::from_utf8(out).map_err(|e| CliError::Failed(format!("output is not UTF-8: {e}")))
 }
 
+fn load_scenario(path: &Path) -> Result<fairsim_sim::Scenario, CliError> {
+    let scenario = fairsim_sim::load_scenario(path).map_err(|e| match e {
+        fairsim_sim::ScenarioError::Io { .. } => CliError::Failed(e.to_string()),
+        _ => CliError::Input(e.to_string()),
+    })?;
+    for w in &scenario.warnings {
+        eprintln!("warning: {w}");
+    }
+    Ok(scenario)
+}
+
+fn run_scenario(path: &Path, seed: u64, out: Option<PathBuf>) -> Result<String, CliError> {
+    let scenario = load_scenario(path)?;
+    let out = out.unwrap_or_else(|| PathBuf::from("results").join(&scenario.name));
+    let summary = fairsim_sim::run_to_dir(&scenario, seed, &out).map_err(|e| match e {
+        fairsim_sim::SimError::Invalid(_) => CliError::Input(format!("{}: {e}", path.display())),
+        _ => CliError::Failed(e.to_string()),
+    })?;
+    let mut text = String::new();
+    for (k, v) in &summary.metrics {
+        text.push_str(&format!("{k} = {}\n", fairsim_sim::recorder::fmt_f64(*v)));
+    }
+    text.push_str(&format!("wrote {}\n", out.display()));
+    Ok(text)
+}
+
 fn run(cli: Cli) -> Result<String, CliError> {
     let fake = FakeRunner {
         work: cli.fake_work,
         sleep: Duration::from_millis(cli.fake_sleep_ms),
         fail_run: None,
     };
-    let runner: &dyn RunOne = if cli.fake_runner { &fake } else { &Unlinked };
+    let runner: &dyn RunOne = if cli.fake_runner { &fake } else { &SimRunner };
     match cli.command {
         Command::Sweep(args) => run_sweep(&args, runner).map(|()| String::new()),
         Command::Merge(args) => run_merge(&args).map(|()| String::new()),
@@ -208,6 +232,21 @@ fn run(cli: Cli) -> Result<String, CliError> {
             )
         }
         Command::Rank { snapshot, format } => snapshot_cmd::rank_cmd(&snapshot, format),
+        Command::Run {
+            scenario,
+            seed,
+            out,
+        } => run_scenario(&scenario, seed, out),
+        Command::Validate(args) if args.file.extension().is_some_and(|e| e == "toml") => {
+            let scenario = load_scenario(&args.file)?;
+            Ok(format!(
+                "{}: ok, scenario `{}`, {} queues, {} nodes\n",
+                args.file.display(),
+                scenario.name,
+                scenario.tree.len(),
+                scenario.cluster.nodes
+            ))
+        }
         Command::Validate(args) => buffered(|out, err| alloc_cmd::run_validate(&args, out, err)),
     }
 }

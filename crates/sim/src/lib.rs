@@ -1,7 +1,38 @@
 //! fairsim-sim: the simulator around the core: the queue tree, allocation files, the
 //! cluster, the schedulers, workloads and the event loop.
+//!
+//! Entry points: [`load_scenario`] reads a scenario file, [`run`] simulates it once for a
+//! (seed, run index) into any [`Recorder`], [`run_to_dir`] writes the standard output files.
 
 pub mod alloc;
+pub mod alloc_source;
+pub mod app;
 pub mod capacity;
+pub mod cluster;
+pub mod engine;
+pub mod event;
+pub mod metrics;
 pub mod preemption;
+pub mod recorder;
+pub mod scenario;
+pub mod scheduler;
+pub mod time;
 pub mod tree;
+pub mod workload;
+
+pub use engine::{Counters, SimError, Simulation, run};
+pub use metrics::RunSummary;
+pub use recorder::{FileRecorder, MemoryRecorder, NullRecorder, Recorder};
+pub use scenario::{Scenario, ScenarioError, load_scenario};
+pub use time::SimTime;
+
+/// Runs `scenario` with `seed` (run index 0) and writes `apps.csv`, `queues.csv`,
+/// `summary.json` and `summary.csv` into `out_dir` (each file written atomically).
+pub fn run_to_dir(
+    scenario: &Scenario,
+    seed: u64,
+    out_dir: impl AsRef<std::path::Path>,
+) -> Result<RunSummary, SimError> {
+    let mut rec = FileRecorder::new(out_dir.as_ref());
+    run(scenario, seed, 0, &mut rec)
+}

@@ -345,3 +345,46 @@ impl QueueTree {
         }
     }
 }
+
+impl QueueTree {
+    /// A tree holding only `root` (a parent), with YARN's default placement policy.
+    pub fn with_root() -> QueueTree {
+        let mut root = QueueConf::new("root", None);
+        root.is_leaf = false;
+        root.max_am_share = -1.0;
+        QueueTree {
+            queues: vec![root],
+            user_max_apps: BTreeMap::new(),
+            user_max_apps_default: None,
+            placement: vec![
+                PlacementRule::Specified { create: true },
+                PlacementRule::User { create: true },
+            ],
+            scheduler: SchedulerKind::Fair,
+            resource_calculator: Calculator::MemoryOnly,
+        }
+    }
+
+    /// Appends a queue named `parent.short` under `parent` (which becomes a parent queue)
+    /// and returns its id. Ids stay "parents before children"; a queue added after the tree
+    /// was built is appended at the end rather than at its pre-order place.
+    pub fn add_queue(&mut self, parent: QueueId, short: &str, is_leaf: bool) -> QueueId {
+        let id = QueueId(self.queues.len() as u32);
+        let name = format!("{}.{}", self.queues[parent.idx()].name, short);
+        let mut q = QueueConf::new(name, Some(parent));
+        q.is_leaf = is_leaf;
+        if let Some(max) = self.queues[parent.idx()].max_child_resources {
+            q.max_resources = max;
+        }
+        self.queues.push(q);
+        let p = &mut self.queues[parent.idx()];
+        p.is_leaf = false;
+        p.children.push(id);
+        id
+    }
+
+    /// The queue with id `id`, mutably.
+    pub fn get_mut(&mut self, id: QueueId) -> &mut QueueConf {
+        &mut self.queues[id.idx()]
+    }
+}

@@ -1,0 +1,842 @@
+//! The simulation: one [`Simulation`] owns the clock, the event queue, the cluster, the
+//! queues and apps, and pushes results into a [`Recorder`]. [`run`] is the entry point.
+//!
+//! `step()` pops one event and makes one `match`; the Fair Scheduler's work lives in
+//! `scheduler::fair` as methods on the same state (update thread, heartbeat assignment,
+//! maxRunningApps enforcement).
+//!
+//! # Heartbeat skipping
+//!
+//! A heartbeat can change nothing when no runnable app has an outstanding request and the
+//! node holds no reservation: the queue descent then finds no request, counts no
+//! scheduling opportunity and allocates nothing. Such a node is *parked* (its next heartbeat
+//! is not scheduled). When an outstanding request appears, every parked node is re-armed at
+//! its next phase-aligned heartbeat whose event key comes after the current event, which is
+//! exactly the heartbeat the unskipped simulation would have processed next. Completed
+//! containers are reported by their own events, which do not depend on heartbeats being
+//! scheduled.
+
+use crate::app::{AppPhase, AppRecord, AppSpec, RequestTable};
+use crate::cluster::{Cluster, NodeId};
+use crate::event::{Event, EventKey, EventQueue};
+use crate::metrics::{Integrals, LeafAcc, RunSummary, app_metrics};
+use crate::recorder::{QueueSample, Recorder};
+use crate::scenario::{Ordering, Scenario, Workload};
+use crate::time::SimTime;
+use crate::tree::{QueueId, QueueTree};
+use fairsim_core::{Comparator, OrderKey, Resource, Schedulable, Semantics};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Errors of a run.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// The scenario cannot run (e.g. an empty cluster).
+    #[error("invalid scenario: {0}")]
+    Invalid(String),
+    /// The recorder failed to write its outputs.
+    #[error(transparent)]
+    Recorder(#[from] crate::recorder::RecorderError),
+    /// An internal invariant broke (only checked with `check_invariants`).
+    #[error("invariant violated at {time}: {message}")]
+    Invariant {
+        /// When.
+        time: SimTime,
+        /// What.
+        message: String,
+    },
+}
+
+/// A running or finished container.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Container {
+    pub app: u32,
+    pub node: u32,
+    pub size: Resource,
+    pub is_am: bool,
+    pub live: bool,
+}
+
+/// Per-queue scheduler state (Hadoop's `FSQueue` runtime fields).
+#[derive(Debug, Clone)]
+pub(crate) struct QueueState {
+    pub usage: Resource,
+    pub demand: Resource,
+    pub fair_share: Resource,
+    pub steady_share: Resource,
+    pub ideal_share: Resource,
+    pub min_share: Resource,
+    pub max_share: Resource,
+    pub am_usage: Resource,
+    /// Runnable apps in the subtree.
+    pub runnable: u32,
+    /// Waiting (non-runnable) apps in the subtree.
+    pub waiting: u32,
+    pub max_running: u32,
+    /// Outstanding containers of runnable apps in the subtree.
+    pub pending: u64,
+    /// Leaf: runnable apps in the order they became runnable (naive ordering sorts this).
+    pub runnable_apps: Vec<u32>,
+    /// Leaf: apps held back by maxRunningApps, by arrival.
+    pub waiting_apps: Vec<u32>,
+    pub sched: Schedulable,
+    pub key: OrderKey,
+    pub name_rank: u32,
+    /// Comparator of this queue's policy (orders its children or apps).
+    pub comparator: Comparator,
+    /// Parent: children in the order Hadoop's list keeps them (naive ordering).
+    pub child_list: Vec<u32>,
+    /// Incremental ordering: children (parent) or pending runnable apps (leaf).
+    pub ordered: BTreeSet<(OrderKey, u32, u32)>,
+    pub acc: LeafAcc,
+}
+
+/// Per-app state (Hadoop's `FSAppAttempt`).
+#[derive(Debug, Clone)]
+pub(crate) struct AppState {
+    pub phase: AppPhase,
+    pub queue: QueueId,
+    pub user: u32,
+    pub requests: RequestTable,
+    pub usage: Resource,
+    pub live: u32,
+    pub am_running: bool,
+    pub am_container: Option<u32>,
+    pub stage: usize,
+    pub stage_remaining: u64,
+    pub first_container: Option<SimTime>,
+    pub finish: Option<SimTime>,
+    pub containers: u64,
+    pub demand: Resource,
+    pub fair_share: Resource,
+    pub sched: Schedulable,
+    pub key: OrderKey,
+    pub name_rank: u32,
+    pub in_set: bool,
+    pub rejected: Option<String>,
+    /// Resolved locality hints per stage and group.
+    pub hints: Vec<Vec<(Vec<u32>, Vec<u32>)>>,
+}
+
+/// Per-user maxRunningApps state.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct UserState {
+    pub runnable: u32,
+    pub max_running: u32,
+    pub waiting: Vec<u32>,
+}
+
+/// Run counters, for benchmarks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Counters {
+    /// Events popped.
+    pub events: u64,
+    /// Heartbeats processed (not skipped).
+    pub heartbeats: u64,
+    /// Containers allocated.
+    pub assignments: u64,
+    /// Reservations made.
+    pub reservations: u64,
+}
+
+/// The whole state of one run.
+pub struct Simulation<'a> {
+    pub(crate) sc: &'a Scenario,
+    pub(crate) semantics: Semantics,
+    pub(crate) now: SimTime,
+    pub(crate) current: EventKey,
+    pub(crate) events: EventQueue,
+    pub(crate) cluster: Cluster,
+    pub(crate) tree: QueueTree,
+    pub(crate) specs: Vec<AppSpec>,
+    pub(crate) apps: Vec<AppState>,
+    pub(crate) queues: Vec<QueueState>,
+    pub(crate) users: Vec<UserState>,
+    pub(crate) user_index: BTreeMap<String, u32>,
+    pub(crate) containers: Vec<Container>,
+    pub(crate) free_slots: Vec<u32>,
+    pub(crate) recorder: &'a mut dyn Recorder,
+    pub(crate) counters: Counters,
+    pub(crate) parked: Vec<u32>,
+    pub(crate) is_parked: Vec<bool>,
+    pub(crate) pending_total: u64,
+    pub(crate) n_closed: usize,
+    pub(crate) integrals: Integrals,
+    pub(crate) incremental: bool,
+    pub(crate) first_arrival: Option<SimTime>,
+    pub(crate) last_finish: SimTime,
+}
+
+/// Java's `String.compareTo` order of `names`, as ranks.
+pub(crate) fn java_ranks(names: &[&str]) -> Vec<u32> {
+    let mut idx: Vec<usize> = (0..names.len()).collect();
+    idx.sort_by(|&a, &b| {
+        names[a]
+            .encode_utf16()
+            .cmp(names[b].encode_utf16())
+            .then(a.cmp(&b))
+    });
+    let mut ranks = vec![0u32; names.len()];
+    for (r, &i) in idx.iter().enumerate() {
+        ranks[i] = r as u32;
+    }
+    ranks
+}
+
+/// Runs `scenario` with base `seed` and `run_index`, pushing results into `recorder`.
+pub fn run(
+    scenario: &Scenario,
+    seed: u64,
+    run_index: u64,
+    recorder: &mut dyn Recorder,
+) -> Result<RunSummary, SimError> {
+    let mut sim = Simulation::new(scenario, seed, run_index, recorder)?;
+    sim.run_to_end()
+}
+
+impl<'a> Simulation<'a> {
+    /// Builds the initial state: cluster, queues, apps (synthetic ones drawn from
+    /// (seed, run index)), and the first events.
+    pub fn new(
+        sc: &'a Scenario,
+        seed: u64,
+        run_index: u64,
+        recorder: &'a mut dyn Recorder,
+    ) -> Result<Simulation<'a>, SimError> {
+        let conf = &sc.scheduler;
+        if sc.tree.is_empty() {
+            return Err(SimError::Invalid("the queue tree has no root".into()));
+        }
+        let cluster = Cluster::uniform(
+            sc.cluster.nodes,
+            sc.cluster.racks,
+            sc.cluster.node_size(),
+            conf.heartbeat_ms,
+        );
+        if cluster.nodes.is_empty() {
+            return Err(SimError::Invalid("the cluster has no node".into()));
+        }
+        let specs = match &sc.workload {
+            Workload::Trace(apps) => apps.clone(),
+            Workload::Synthetic(spec) => {
+                let mut rng = crate::workload::synthetic::run_rng(seed, run_index);
+                spec.generate(&mut rng)
+            }
+        };
+        let n_nodes = cluster.nodes.len();
+        let mut sim = Simulation {
+            sc,
+            semantics: conf.semantics,
+            now: SimTime::ZERO,
+            current: EventKey {
+                time: SimTime::ZERO,
+                rank: 0,
+                tie: 0,
+                seq: 0,
+            },
+            events: EventQueue::new(),
+            cluster,
+            tree: sc.tree.clone(),
+            specs,
+            apps: Vec::new(),
+            queues: Vec::new(),
+            users: Vec::new(),
+            user_index: BTreeMap::new(),
+            containers: Vec::new(),
+            free_slots: Vec::new(),
+            recorder,
+            counters: Counters::default(),
+            parked: Vec::new(),
+            is_parked: vec![false; n_nodes],
+            pending_total: 0,
+            n_closed: 0,
+            integrals: Integrals::default(),
+            incremental: conf.ordering == Ordering::Incremental,
+            first_arrival: None,
+            last_finish: SimTime::ZERO,
+        };
+        sim.init_queues();
+        sim.init_apps();
+        for (i, a) in sim.specs.iter().enumerate() {
+            sim.events
+                .push(a.arrival, Event::AppArrived { app: i as u32 });
+        }
+        for n in 0..n_nodes {
+            let t = SimTime(sim.cluster.nodes[n].phase_ms);
+            sim.events.push(t, Event::NodeHeartbeat { node: n as u32 });
+        }
+        sim.events.push(SimTime::ZERO, Event::UpdateTick);
+        if sc.sample_interval_ms > 0 && sim.recorder.wants_samples() {
+            sim.events.push(SimTime::ZERO, Event::Sample);
+        }
+        if let Some(end) = sc.end_ms {
+            sim.events.push(SimTime(end), Event::End);
+        }
+        Ok(sim)
+    }
+
+    /// A queue's initial state.
+    pub(crate) fn new_queue_state(&self, q: QueueId) -> QueueState {
+        let conf = self.tree.get(q);
+        let cluster = self.cluster.total;
+        let max_share = conf.max_resources.resolve(cluster);
+        let min_share = conf.min_resources.resolve(cluster);
+        let mut sched = Schedulable::new(conf.name.clone());
+        sched.weight = conf.weight;
+        sched.min_share = min_share;
+        sched.max_share = max_share;
+        sched.active = false;
+        QueueState {
+            usage: Resource::ZERO,
+            demand: Resource::ZERO,
+            fair_share: Resource::ZERO,
+            steady_share: Resource::ZERO,
+            ideal_share: Resource::ZERO,
+            min_share,
+            max_share,
+            am_usage: Resource::ZERO,
+            runnable: 0,
+            waiting: 0,
+            max_running: conf.max_running_apps.unwrap_or(u32::MAX),
+            pending: 0,
+            runnable_apps: Vec::new(),
+            waiting_apps: Vec::new(),
+            sched,
+            key: OrderKey::default(),
+            name_rank: 0,
+            comparator: Comparator::new(self.semantics, conf.policy, cluster),
+            child_list: conf.children.iter().map(|c| c.0).collect(),
+            ordered: BTreeSet::new(),
+            acc: LeafAcc::default(),
+        }
+    }
+
+    fn init_queues(&mut self) {
+        self.queues = (0..self.tree.len())
+            .map(|i| self.new_queue_state(QueueId(i as u32)))
+            .collect();
+        self.rerank_queues();
+        self.compute_steady_shares();
+    }
+
+    /// Recomputes name ranks and rebuilds every parent's ordered set (after queues change).
+    pub(crate) fn rerank_queues(&mut self) {
+        let names: Vec<&str> = self.tree.queues.iter().map(|q| q.name.as_str()).collect();
+        let ranks = java_ranks(&names);
+        for (i, (q, r)) in self.queues.iter_mut().zip(ranks).enumerate() {
+            q.name_rank = r;
+            if !self.tree.queues[i].is_leaf {
+                q.ordered.clear();
+            }
+        }
+        for i in 1..self.queues.len() {
+            self.requeue(QueueId(i as u32));
+        }
+    }
+
+    pub(crate) fn compute_steady_shares(&mut self) {
+        let loads: Vec<crate::tree::QueueLoad> = (0..self.queues.len())
+            .map(|_| crate::tree::QueueLoad {
+                active: true,
+                ..Default::default()
+            })
+            .collect();
+        let steady = self.tree.fair_shares(
+            self.semantics,
+            fairsim_core::ShareKind::Steady,
+            self.cluster.total,
+            &loads,
+            fairsim_core::ShareCap::MaxShare,
+        );
+        for (q, s) in self.queues.iter_mut().zip(steady) {
+            q.steady_share = s;
+        }
+    }
+
+    fn init_apps(&mut self) {
+        let names: Vec<String> = (0..self.specs.len())
+            .map(|i| format!("application_0_{:04}", i + 1))
+            .collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let ranks = java_ranks(&refs);
+        self.apps = Vec::with_capacity(self.specs.len());
+        for (i, name) in names.into_iter().enumerate() {
+            let spec = &self.specs[i];
+            let hints = spec
+                .stages
+                .iter()
+                .map(|s| {
+                    s.iter()
+                        .map(|g| {
+                            let mut nodes: Vec<u32> = g
+                                .hosts
+                                .iter()
+                                .filter_map(|h| self.cluster.find_node(h))
+                                .map(|n| n.0)
+                                .collect();
+                            nodes.sort_unstable();
+                            nodes.dedup();
+                            let mut racks: Vec<u32> = nodes
+                                .iter()
+                                .map(|&n| self.cluster.nodes[n as usize].rack)
+                                .collect();
+                            racks.sort_unstable();
+                            racks.dedup();
+                            (nodes, racks)
+                        })
+                        .collect()
+                })
+                .collect();
+            let mut sched = Schedulable::new(name);
+            sched.start_time_ms = spec.arrival.0 as i64;
+            self.apps.push(AppState {
+                phase: AppPhase::Future,
+                queue: QueueId::ROOT,
+                user: 0,
+                requests: RequestTable::default(),
+                usage: Resource::ZERO,
+                live: 0,
+                am_running: false,
+                am_container: None,
+                stage: 0,
+                stage_remaining: 0,
+                first_container: None,
+                finish: None,
+                containers: 0,
+                demand: Resource::ZERO,
+                fair_share: Resource::ZERO,
+                sched,
+                key: OrderKey::default(),
+                name_rank: ranks[i],
+                in_set: false,
+                rejected: None,
+                hints,
+            });
+        }
+    }
+
+    /// Processes events until the end; returns the summary after the recorder finished.
+    pub fn run_to_end(&mut self) -> Result<RunSummary, SimError> {
+        while let Some((key, event)) = self.events.pop() {
+            self.now = key.time;
+            self.current = key;
+            self.counters.events += 1;
+            self.integrals.advance(self.now.0);
+            let stop = self.step(event);
+            if self.sc.check_invariants {
+                self.check_invariants()?;
+            }
+            if stop {
+                break;
+            }
+        }
+        self.finish()
+    }
+
+    /// Handles one event; true when the run must stop.
+    fn step(&mut self, event: Event) -> bool {
+        match event {
+            Event::ContainerFinished { container } => self.on_container_finished(container),
+            Event::AppArrived { app } => self.on_app_arrived(app),
+            Event::UpdateTick => {
+                self.update();
+                if !self.drained() {
+                    let next = self.now.plus(self.sc.scheduler.update_interval_ms);
+                    self.events.push(next, Event::UpdateTick);
+                }
+            }
+            Event::NodeHeartbeat { node } => self.on_heartbeat(node),
+            Event::Sample => {
+                self.sample();
+                if !self.drained() {
+                    let next = self.now.plus(self.sc.sample_interval_ms);
+                    self.events.push(next, Event::Sample);
+                }
+            }
+            Event::End => return true,
+        }
+        if self.drained() && self.sc.end_ms.is_none() {
+            return true;
+        }
+        false
+    }
+
+    /// Every app arrived and finished (or was rejected).
+    fn drained(&self) -> bool {
+        self.n_closed == self.apps.len()
+    }
+
+    fn on_heartbeat(&mut self, node: u32) {
+        let n = node as usize;
+        if self.pending_total == 0 && self.cluster.nodes[n].reservation.is_none() {
+            self.is_parked[n] = true;
+            self.parked.push(node);
+            return;
+        }
+        let next = self.now.plus(self.cluster.heartbeat_ms);
+        self.events.push(next, Event::NodeHeartbeat { node });
+        self.counters.heartbeats += 1;
+        self.attempt_scheduling(node);
+    }
+
+    /// Re-arms parked nodes (called when outstanding requests appear).
+    pub(crate) fn unpark_all(&mut self) {
+        let parked = std::mem::take(&mut self.parked);
+        for node in parked {
+            self.is_parked[node as usize] = false;
+            let ev = Event::NodeHeartbeat { node };
+            let mut t = self.cluster.heartbeat_at_or_after(NodeId(node), self.now);
+            let k = self.events.key_for(t, &ev);
+            if (k.time, k.rank, k.tie) <= (self.current.time, self.current.rank, self.current.tie) {
+                t = t.plus(self.cluster.heartbeat_ms);
+            }
+            self.events.push(t, ev);
+        }
+    }
+
+    /// A container slot for a new container.
+    pub(crate) fn new_container(&mut self, c: Container) -> u32 {
+        if let Some(slot) = self.free_slots.pop() {
+            self.containers[slot as usize] = c;
+            slot
+        } else {
+            self.containers.push(c);
+            (self.containers.len() - 1) as u32
+        }
+    }
+
+    /// Adds `delta` to the usage of `leaf` and its ancestors, keeping orders and metrics.
+    pub(crate) fn add_usage(&mut self, leaf: QueueId, delta: Resource, sign: i64) {
+        let mut q = Some(leaf);
+        while let Some(id) = q {
+            let qs = &mut self.queues[id.idx()];
+            qs.usage = if sign > 0 {
+                qs.usage.saturating_add(delta)
+            } else {
+                qs.usage.saturating_sub(delta)
+            };
+            qs.sched.usage = qs.usage;
+            if id != QueueId::ROOT {
+                self.requeue(id);
+            }
+            q = self.tree.get(id).parent;
+        }
+        self.metrics_refresh_leaf(leaf);
+        let d = Resource::new(delta.memory_mb * sign, delta.vcores * sign);
+        self.integrals.used_mb += d.memory_mb;
+        self.integrals.used_vcores += d.vcores;
+    }
+
+    /// Re-inserts queue `id` in its parent's ordered set with a fresh key.
+    pub(crate) fn requeue(&mut self, id: QueueId) {
+        if !self.incremental {
+            return;
+        }
+        let Some(parent) = self.tree.get(id).parent else {
+            return;
+        };
+        let (old, rank) = (self.queues[id.idx()].key, self.queues[id.idx()].name_rank);
+        let cmp = self.queues[parent.idx()].comparator;
+        let key = cmp.key(&self.queues[id.idx()].sched);
+        self.queues[id.idx()].key = key;
+        let set = &mut self.queues[parent.idx()].ordered;
+        set.remove(&(old, rank, id.0));
+        set.insert((key, rank, id.0));
+    }
+
+    /// Re-inserts app `a` in its leaf's ordered set (present iff runnable with requests).
+    pub(crate) fn reorder_app(&mut self, a: u32) {
+        if !self.incremental {
+            return;
+        }
+        let app = &self.apps[a as usize];
+        let leaf = app.queue;
+        let (old, rank, was_in) = (app.key, app.name_rank, app.in_set);
+        let should = app.phase == AppPhase::Runnable && app.requests.pending > 0;
+        let key = if should {
+            self.queues[leaf.idx()].comparator.key(&app.sched)
+        } else {
+            old
+        };
+        let set = &mut self.queues[leaf.idx()].ordered;
+        if was_in {
+            set.remove(&(old, rank, a));
+        }
+        if should {
+            set.insert((key, rank, a));
+        }
+        let app = &mut self.apps[a as usize];
+        app.key = key;
+        app.in_set = should;
+    }
+
+    /// Changes the outstanding-request count of runnable app `a` by `delta` up its queues.
+    pub(crate) fn pending_changed(&mut self, a: u32, delta: i64) {
+        if delta == 0 {
+            return;
+        }
+        let mut q = Some(self.apps[a as usize].queue);
+        while let Some(id) = q {
+            let p = &mut self.queues[id.idx()].pending;
+            *p = (*p as i64 + delta) as u64;
+            q = self.tree.get(id).parent;
+        }
+        let was = self.pending_total;
+        self.pending_total = (self.pending_total as i64 + delta) as u64;
+        if was == 0 && self.pending_total > 0 && !self.parked.is_empty() {
+            self.unpark_all();
+        }
+    }
+
+    /// Refreshes the metrics contribution of `leaf` (starvation flags, Jain and deviation
+    /// terms) after its usage, demand or shares changed.
+    pub(crate) fn metrics_refresh_leaf(&mut self, leaf: QueueId) {
+        let now = self.now.0;
+        let threshold = self.tree.get(leaf).fair_share_preemption_threshold as f64;
+        let q = &mut self.queues[leaf.idx()];
+        let acc = &mut q.acc;
+        let dt = now.saturating_sub(acc.last);
+        if acc.starved_min {
+            acc.starved_min_ms += dt;
+        }
+        if acc.starved_fair {
+            acc.starved_fair_ms += dt;
+        }
+        acc.last = now;
+        let desired = q.min_share.memory_mb.min(q.demand.memory_mb);
+        let starved_min = q.usage.memory_mb < desired;
+        if starved_min && !acc.starved_min {
+            acc.starved_min_episodes += 1;
+        }
+        acc.starved_min = starved_min;
+        acc.starved_fair = (q.usage.memory_mb as f64) < threshold * q.fair_share.memory_mb as f64;
+        let ig = &mut self.integrals;
+        if acc.active {
+            ig.n_active -= 1;
+            ig.sum_x -= acc.x;
+            ig.sum_x2 -= acc.x * acc.x;
+        }
+        ig.dev_sum -= acc.dev;
+        let ideal = q.ideal_share.memory_mb;
+        acc.active = ideal > 0;
+        acc.x = if ideal > 0 {
+            q.usage.memory_mb as f64 / ideal as f64
+        } else {
+            0.0
+        };
+        acc.dev = (q.usage.memory_mb - ideal).abs() as f64;
+        if acc.active {
+            ig.n_active += 1;
+            ig.sum_x += acc.x;
+            ig.sum_x2 += acc.x * acc.x;
+        }
+        ig.dev_sum += acc.dev;
+        if ig.dev_sum > ig.dev_max {
+            ig.dev_max = ig.dev_sum;
+        }
+    }
+
+    /// Rebuilds the global metric sums from scratch (removes floating drift).
+    pub(crate) fn metrics_resum(&mut self) {
+        let ig = &mut self.integrals;
+        ig.n_active = 0;
+        ig.sum_x = 0.0;
+        ig.sum_x2 = 0.0;
+        ig.dev_sum = 0.0;
+        for q in &self.queues {
+            let a = &q.acc;
+            if a.active {
+                ig.n_active += 1;
+                ig.sum_x += a.x;
+                ig.sum_x2 += a.x * a.x;
+            }
+            ig.dev_sum += a.dev;
+        }
+    }
+
+    fn sample(&mut self) {
+        let rows: Vec<QueueSample> = self
+            .queues
+            .iter()
+            .enumerate()
+            .map(|(i, q)| QueueSample {
+                queue: self.tree.queues[i].name.clone(),
+                usage: q.usage,
+                demand: q.demand,
+                min_share: q.min_share,
+                steady_fair_share: q.steady_share,
+                fair_share: q.fair_share,
+                ideal_share: q.ideal_share,
+                running_apps: q.runnable,
+                pending_apps: q.waiting,
+            })
+            .collect();
+        self.recorder.queue_samples(self.now, &rows);
+    }
+
+    /// Every app's record, by index.
+    pub(crate) fn app_records(&self) -> Vec<AppRecord> {
+        self.apps
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let spec = &self.specs[i];
+                AppRecord {
+                    index: i as u32,
+                    name: spec.name.clone(),
+                    queue: if a.phase == AppPhase::Rejected || a.phase == AppPhase::Future {
+                        spec.queue.clone()
+                    } else {
+                        self.tree.get(a.queue).name.clone()
+                    },
+                    user: spec.user.clone(),
+                    arrival: spec.arrival,
+                    first_container: a.first_container,
+                    finish: a.finish,
+                    containers: a.containers,
+                    alone_ms: spec.alone_ms(),
+                    rejected: a.rejected.clone(),
+                }
+            })
+            .collect()
+    }
+
+    fn finish(&mut self) -> Result<RunSummary, SimError> {
+        let leaves: Vec<QueueId> = (0..self.queues.len())
+            .map(|i| QueueId(i as u32))
+            .filter(|&q| self.tree.get(q).is_leaf)
+            .collect();
+        for &l in &leaves {
+            self.metrics_refresh_leaf(l);
+        }
+        let records = self.app_records();
+        let mut m: Vec<(String, f64)> = Vec::new();
+        let start = self.first_arrival.unwrap_or(SimTime::ZERO);
+        let window = self.now.since(SimTime::ZERO).max(1) as f64;
+        let ig = &self.integrals;
+        let finished = records.iter().filter(|r| r.finish.is_some()).count();
+        let rejected = records.iter().filter(|r| r.rejected.is_some()).count();
+        let makespan_ms = self.last_finish.since(start);
+        m.push(("apps".into(), records.len() as f64));
+        m.push(("apps_finished".into(), finished as f64));
+        m.push(("apps_rejected".into(), rejected as f64));
+        m.push((
+            "apps_unfinished".into(),
+            (records.len() - finished - rejected) as f64,
+        ));
+        m.push(("sim_time_s".into(), self.now.secs_f64()));
+        m.push(("makespan_s".into(), makespan_ms as f64 / 1000.0));
+        m.push((
+            "throughput_apps_per_hour".into(),
+            if makespan_ms > 0 {
+                finished as f64 * 3_600_000.0 / makespan_ms as f64
+            } else {
+                0.0
+            },
+        ));
+        m.push((
+            "util_memory".into(),
+            ig.mem_ms / (self.cluster.total.memory_mb as f64 * window),
+        ));
+        m.push((
+            "util_vcores".into(),
+            ig.vcore_ms / (self.cluster.total.vcores as f64 * window),
+        ));
+        m.push((
+            "jain_index".into(),
+            if ig.active_ms > 0 {
+                ig.jain_ms / ig.active_ms as f64
+            } else {
+                1.0
+            },
+        ));
+        m.push((
+            "deviation_mean".into(),
+            ig.dev_ms / (self.cluster.total.memory_mb as f64 * window),
+        ));
+        m.push((
+            "deviation_max".into(),
+            ig.dev_max / self.cluster.total.memory_mb as f64,
+        ));
+        m.push(("containers".into(), self.counters.assignments as f64));
+        m.push(("reservations".into(), self.counters.reservations as f64));
+        let mut by_name: Vec<&QueueId> = leaves.iter().collect();
+        by_name.sort_by(|a, b| self.tree.get(**a).name.cmp(&self.tree.get(**b).name));
+        for &&l in &by_name {
+            let name = &self.tree.get(l).name;
+            let acc = &self.queues[l.idx()].acc;
+            m.push((
+                format!("starved_min_s.{name}"),
+                acc.starved_min_ms as f64 / 1000.0,
+            ));
+            m.push((
+                format!("starved_min_episodes.{name}"),
+                acc.starved_min_episodes as f64,
+            ));
+            m.push((
+                format!("starved_fair_s.{name}"),
+                acc.starved_fair_ms as f64 / 1000.0,
+            ));
+        }
+        app_metrics(&mut m, &records);
+        let summary = RunSummary {
+            metrics: m,
+            events: self.counters.events,
+            assignments: self.counters.assignments,
+            end: self.now,
+        };
+        self.recorder.apps(&records);
+        self.recorder.finish(&summary)?;
+        Ok(summary)
+    }
+
+    /// The run's counters so far.
+    pub fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    /// Checks: no node over capacity, node allocation = Σ its containers, queue usage = Σ
+    /// its apps' containers, app usage = Σ its containers.
+    pub fn check_invariants(&self) -> Result<(), SimError> {
+        let fail = |message: String| SimError::Invariant {
+            time: self.now,
+            message,
+        };
+        let mut node_sum = vec![Resource::ZERO; self.cluster.nodes.len()];
+        let mut app_sum = vec![Resource::ZERO; self.apps.len()];
+        for c in self.containers.iter().filter(|c| c.live) {
+            node_sum[c.node as usize] = node_sum[c.node as usize].saturating_add(c.size);
+            app_sum[c.app as usize] = app_sum[c.app as usize].saturating_add(c.size);
+        }
+        for (i, n) in self.cluster.nodes.iter().enumerate() {
+            if !n.allocated.fits_in(n.capacity) {
+                return Err(fail(format!("node {i} over capacity: {:?}", n.allocated)));
+            }
+            if n.allocated != node_sum[i] {
+                return Err(fail(format!("node {i} allocation != its containers")));
+            }
+        }
+        let mut q_sum = vec![Resource::ZERO; self.queues.len()];
+        for (i, a) in self.apps.iter().enumerate() {
+            if a.usage != app_sum[i] {
+                return Err(fail(format!("app {i} usage != its containers")));
+            }
+            let mut q = Some(a.queue);
+            if matches!(a.phase, AppPhase::Future | AppPhase::Rejected) {
+                continue;
+            }
+            while let Some(id) = q {
+                q_sum[id.idx()] = q_sum[id.idx()].saturating_add(a.usage);
+                q = self.tree.get(id).parent;
+            }
+        }
+        for (i, q) in self.queues.iter().enumerate() {
+            if q.usage != q_sum[i] {
+                return Err(fail(format!(
+                    "queue {} usage {:?} != containers {:?}",
+                    self.tree.queues[i].name, q.usage, q_sum[i]
+                )));
+            }
+        }
+        Ok(())
+    }
+}

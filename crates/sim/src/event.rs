@@ -1,0 +1,187 @@
+//! The closed set of events and the queue that orders them.
+//!
+//! # Event ordering contract
+//!
+//! Every pending event is keyed by `(time, rank, tie, seq)` and the smallest key pops first:
+//!
+//! * `time`: the simulated millisecond ([`SimTime`]).
+//! * `rank`: at equal times, events of a kind run in this fixed order:
+//!   1. [`Event::ContainerFinished`]: completed containers are released first, as a
+//!      NodeManager's heartbeat reports completions before the scheduler looks at the node;
+//!   2. [`Event::AppArrived`]: new apps and their requests are visible to this millisecond's
+//!      update and heartbeats;
+//!   3. [`Event::UpdateTick`]: demands, fair shares and weights are refreshed;
+//!   4. [`Event::NodeHeartbeat`]: nodes are offered to the scheduler;
+//!   5. [`Event::Sample`]: the recorder samples queue state after all decisions of the
+//!      millisecond;
+//!   6. [`Event::End`]: the run stops.
+//! * `tie`: the node index for heartbeats (so the order of two nodes beating in the same
+//!   millisecond never depends on when their events were pushed), the app index for
+//!   arrivals, 0 otherwise.
+//! * `seq`: a counter incremented on every push: events equal on everything else pop in the
+//!   order they were pushed (first in, first out).
+//!
+//! The key is a tuple of integers, so the order is total and the same on every machine.
+
+use crate::time::SimTime;
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
+
+/// Something that happens at a point in simulated time. Events are facts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// A completed container is reported (at its node's first heartbeat at or after the
+    /// container's end) and released.
+    ContainerFinished {
+        /// Slot of the container in the simulation's container table.
+        container: u32,
+    },
+    /// An application is submitted.
+    AppArrived {
+        /// Index of the app in the workload.
+        app: u32,
+    },
+    /// The Fair Scheduler's update thread runs (every `update_interval_ms`).
+    UpdateTick,
+    /// A node heartbeats (every `heartbeat_ms`, phase-shifted per node).
+    NodeHeartbeat {
+        /// Index of the node.
+        node: u32,
+    },
+    /// The recorder takes a sample of every queue.
+    Sample,
+    /// The simulation stops.
+    End,
+}
+
+impl Event {
+    /// The rank of the event's kind: the order at equal times (see the module docs).
+    pub fn rank(&self) -> u8 {
+        match self {
+            Event::ContainerFinished { .. } => 0,
+            Event::AppArrived { .. } => 1,
+            Event::UpdateTick => 2,
+            Event::NodeHeartbeat { .. } => 3,
+            Event::Sample => 4,
+            Event::End => 5,
+        }
+    }
+
+    /// The tie-break within a rank before the push sequence.
+    pub fn tie(&self) -> u32 {
+        match *self {
+            Event::NodeHeartbeat { node } => node,
+            Event::AppArrived { app } => app,
+            _ => 0,
+        }
+    }
+}
+
+/// The full ordering key of a queued event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EventKey {
+    /// When.
+    pub time: SimTime,
+    /// Kind rank.
+    pub rank: u8,
+    /// Node or app index (see the module docs).
+    pub tie: u32,
+    /// Push counter.
+    pub seq: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Entry {
+    key: EventKey,
+    event: Event,
+}
+
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // seq is unique, so the key alone is a total order.
+        self.key.cmp(&other.key)
+    }
+}
+
+/// A min-queue of events ordered by [`EventKey`].
+#[derive(Debug, Default)]
+pub struct EventQueue {
+    heap: BinaryHeap<Reverse<Entry>>,
+    seq: u64,
+}
+
+impl EventQueue {
+    /// An empty queue.
+    pub fn new() -> EventQueue {
+        EventQueue::default()
+    }
+
+    /// The key `event` would get if pushed at `time` now.
+    pub fn key_for(&self, time: SimTime, event: &Event) -> EventKey {
+        EventKey {
+            time,
+            rank: event.rank(),
+            tie: event.tie(),
+            seq: self.seq,
+        }
+    }
+
+    /// Schedules `event` at `time`.
+    pub fn push(&mut self, time: SimTime, event: Event) {
+        let key = self.key_for(time, &event);
+        self.seq += 1;
+        self.heap.push(Reverse(Entry { key, event }));
+    }
+
+    /// Removes and returns the earliest event.
+    pub fn pop(&mut self) -> Option<(EventKey, Event)> {
+        self.heap.pop().map(|Reverse(e)| (e.key, e.event))
+    }
+
+    /// Number of pending events.
+    pub fn len(&self) -> usize {
+        self.heap.len()
+    }
+
+    /// True when nothing is pending.
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_times_pop_by_rank_then_tie_then_push_order() {
+        let mut q = EventQueue::new();
+        let t = SimTime(10);
+        q.push(t, Event::End);
+        q.push(t, Event::NodeHeartbeat { node: 2 });
+        q.push(t, Event::NodeHeartbeat { node: 1 });
+        q.push(t, Event::UpdateTick);
+        q.push(t, Event::ContainerFinished { container: 7 });
+        q.push(t, Event::ContainerFinished { container: 3 });
+        q.push(SimTime(9), Event::Sample);
+        let order: Vec<Event> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+        assert_eq!(
+            order,
+            vec![
+                Event::Sample,
+                Event::ContainerFinished { container: 7 },
+                Event::ContainerFinished { container: 3 },
+                Event::UpdateTick,
+                Event::NodeHeartbeat { node: 1 },
+                Event::NodeHeartbeat { node: 2 },
+                Event::End,
+            ]
+        );
+    }
+}

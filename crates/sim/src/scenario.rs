@@ -1,0 +1,334 @@
+//! Scenario files (TOML): cluster, scheduler options, allocation file, workload, end time and
+//! outputs. [`load_scenario`] reads and validates one; errors name the file, line and key.
+//!
+//! ```toml
+//! name = "example"                  # optional; default: the file stem
+//! end_ms = 3600000                  # optional; default: run until every app finished
+//!
+//! [cluster]
+//! nodes = 100                       # required
+//! racks = 4                         # default 1
+//! node_memory_mb = 8192             # required
+//! node_vcores = 8                   # required
+//!
+//! [scheduler]                       # every key optional
+//! semantics = "hadoop-2.7"          # or "hadoop-3.3"
+//! assignmultiple = false            # yarn.scheduler.fair.assignmultiple
+//! max_assign = -1                   # yarn.scheduler.fair.max.assign
+//! dynamic_max_assign = true         # 3.3 only: yarn.scheduler.fair.dynamic.max.assign
+//! sizebasedweight = false
+//! booster = { factor = 3.0, duration_ms = 300000, when = "first" }   # or omit
+//! ordering = "incremental"          # or "naive" (re-sort as Hadoop does)
+//! update_interval_ms = 500
+//! heartbeat_ms = 1000
+//! locality_threshold_node = -1.0    # count-based delay scheduling, off when negative
+//! locality_threshold_rack = -1.0
+//!
+//! [allocation]
+//! file = "fair-scheduler.xml"       # relative to the scenario file
+//!
+//! [workload]                        # exactly one of: csv, sls, synthetic
+//! csv = "trace.csv"                 # native CSV trace (docs/traces.md)
+//! # sls = "sls-jobs.json"           # Hadoop SLS JSON trace
+//! # [workload.synthetic] ...        # see workload::synthetic::SyntheticSpec
+//!
+//! [outputs]
+//! sample_interval_ms = 10000        # queues.csv sampling; 0 disables
+//! ```
+
+use crate::tree::QueueTree;
+use crate::workload::synthetic::SyntheticSpec;
+use crate::workload::{WorkloadError, csv::read_csv_trace, sls::read_sls_trace};
+use crate::{alloc_source, app::AppSpec};
+use fairsim_core::{Booster, Resource, Semantics};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// How ordered children and apps are kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ordering {
+    /// Ordered sets keyed by the comparator's `OrderKey`, updated on every change.
+    #[default]
+    Incremental,
+    /// Re-sort with the comparator before every use, as Hadoop does.
+    Naive,
+}
+
+/// Cluster shape.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClusterSpec {
+    /// Number of nodes.
+    pub nodes: u32,
+    /// Number of racks (nodes split evenly in contiguous blocks).
+    #[serde(default = "one")]
+    pub racks: u32,
+    /// Memory per node, MB.
+    pub node_memory_mb: i64,
+    /// Vcores per node.
+    pub node_vcores: i64,
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl ClusterSpec {
+    /// One node's capability.
+    pub fn node_size(&self) -> Resource {
+        Resource::new(self.node_memory_mb, self.node_vcores)
+    }
+}
+
+/// Fair Scheduler options (yarn-site properties) and engine settings.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SchedulerConf {
+    /// Hadoop era.
+    pub semantics: Semantics,
+    /// `assignmultiple`.
+    pub assignmultiple: bool,
+    /// `max.assign` (≤ 0: no limit).
+    pub max_assign: i32,
+    /// `dynamic.max.assign` (3.3 only).
+    pub dynamic_max_assign: bool,
+    /// `sizebasedweight`.
+    pub sizebasedweight: bool,
+    /// Optional weight booster (not in YARN; see fairsim_core::Booster).
+    pub booster: Option<Booster>,
+    /// Incremental or naive ordering.
+    pub ordering: Ordering,
+    /// `update-interval-ms`.
+    pub update_interval_ms: u64,
+    /// NodeManager heartbeat interval.
+    pub heartbeat_ms: u64,
+    /// `locality.threshold.node`.
+    pub locality_threshold_node: f64,
+    /// `locality.threshold.rack`.
+    pub locality_threshold_rack: f64,
+}
+
+impl Default for SchedulerConf {
+    fn default() -> Self {
+        SchedulerConf {
+            semantics: Semantics::Hadoop27,
+            assignmultiple: false,
+            max_assign: -1,
+            dynamic_max_assign: true,
+            sizebasedweight: false,
+            booster: None,
+            ordering: Ordering::Incremental,
+            update_interval_ms: 500,
+            heartbeat_ms: 1000,
+            locality_threshold_node: -1.0,
+            locality_threshold_rack: -1.0,
+        }
+    }
+}
+
+/// Where the apps come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Workload {
+    /// Apps read from a trace at load time.
+    Trace(Vec<AppSpec>),
+    /// Apps drawn per run from (seed, run index).
+    Synthetic(SyntheticSpec),
+}
+
+/// A loaded, validated scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    /// Name (for outputs).
+    pub name: String,
+    /// The file it came from, if any.
+    pub path: Option<PathBuf>,
+    /// Cluster shape.
+    pub cluster: ClusterSpec,
+    /// Scheduler options.
+    pub scheduler: SchedulerConf,
+    /// Queues from the allocation file.
+    pub tree: QueueTree,
+    /// Warnings from the allocation file.
+    pub warnings: Vec<String>,
+    /// The workload.
+    pub workload: Workload,
+    /// Stop time; `None` runs until every app finished.
+    pub end_ms: Option<u64>,
+    /// `queues.csv` sampling interval (0: off).
+    pub sample_interval_ms: u64,
+    /// Check the engine's invariants after every event (tests; slow).
+    pub check_invariants: bool,
+}
+
+/// Errors loading a scenario.
+#[derive(Debug, thiserror::Error)]
+pub enum ScenarioError {
+    /// The file cannot be read.
+    #[error("{path}: cannot read: {source}")]
+    Io {
+        /// File.
+        path: PathBuf,
+        /// Cause.
+        source: std::io::Error,
+    },
+    /// TOML syntax or schema error.
+    #[error("{path}:{line}:{column}: {message}")]
+    Toml {
+        /// File.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong (names the key).
+        message: String,
+    },
+    /// A value is out of range.
+    #[error("{path}: {key}: {message}")]
+    Invalid {
+        /// File.
+        path: PathBuf,
+        /// Key.
+        key: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The allocation file is invalid.
+    #[error("{0}")]
+    Allocation(String),
+    /// The workload is invalid.
+    #[error(transparent)]
+    Workload(#[from] WorkloadError),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScenario {
+    name: Option<String>,
+    end_ms: Option<u64>,
+    cluster: ClusterSpec,
+    #[serde(default)]
+    scheduler: SchedulerConf,
+    allocation: RawAllocation,
+    workload: RawWorkload,
+    #[serde(default)]
+    outputs: RawOutputs,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAllocation {
+    file: PathBuf,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWorkload {
+    csv: Option<PathBuf>,
+    sls: Option<PathBuf>,
+    synthetic: Option<SyntheticSpec>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawOutputs {
+    sample_interval_ms: u64,
+}
+
+impl Default for RawOutputs {
+    fn default() -> Self {
+        RawOutputs {
+            sample_interval_ms: 10_000,
+        }
+    }
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map(|i| i + 1).unwrap_or(0) + 1;
+    (line, column)
+}
+
+/// Parses scenario TOML `text` (from `path`, used for messages and relative paths).
+pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
+    let raw: RawScenario = toml::from_str(text).map_err(|e| {
+        let (line, column) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
+        ScenarioError::Toml {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: e.message().trim().to_string(),
+        }
+    })?;
+    let invalid = |key: &str, message: &str| ScenarioError::Invalid {
+        path: path.to_path_buf(),
+        key: key.to_string(),
+        message: message.to_string(),
+    };
+    if raw.cluster.nodes == 0 {
+        return Err(invalid("cluster.nodes", "must be at least 1"));
+    }
+    if raw.cluster.node_memory_mb <= 0 || raw.cluster.node_vcores <= 0 {
+        return Err(invalid(
+            "cluster.node_memory_mb",
+            "node size must be positive",
+        ));
+    }
+    if raw.scheduler.heartbeat_ms == 0 {
+        return Err(invalid("scheduler.heartbeat_ms", "must be at least 1"));
+    }
+    if raw.scheduler.update_interval_ms == 0 {
+        return Err(invalid(
+            "scheduler.update_interval_ms",
+            "must be at least 1",
+        ));
+    }
+    let base = path.parent().unwrap_or(Path::new("."));
+    let alloc_path = base.join(&raw.allocation.file);
+    let loaded = alloc_source::load_allocation(&alloc_path, raw.scheduler.semantics)
+        .map_err(ScenarioError::Allocation)?;
+    let workload = match (&raw.workload.csv, &raw.workload.sls, raw.workload.synthetic) {
+        (Some(p), None, None) => Workload::Trace(read_csv_trace(&base.join(p))?),
+        (None, Some(p), None) => Workload::Trace(read_sls_trace(&base.join(p))?),
+        (None, None, Some(s)) => {
+            s.validate()
+                .map_err(|m| invalid("workload.synthetic", &m))?;
+            Workload::Synthetic(s)
+        }
+        _ => {
+            return Err(invalid(
+                "workload",
+                "give exactly one of `csv`, `sls` or `synthetic`",
+            ));
+        }
+    };
+    let name = raw.name.unwrap_or_else(|| {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "scenario".into())
+    });
+    Ok(Scenario {
+        name,
+        path: Some(path.to_path_buf()),
+        cluster: raw.cluster,
+        scheduler: raw.scheduler,
+        tree: loaded.0,
+        warnings: loaded.1,
+        workload,
+        end_ms: raw.end_ms,
+        sample_interval_ms: raw.outputs.sample_interval_ms,
+        check_invariants: false,
+    })
+}
+
+/// Reads and validates the scenario file at `path`.
+pub fn load_scenario(path: impl AsRef<Path>) -> Result<Scenario, ScenarioError> {
+    let path = path.as_ref();
+    let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_scenario(&text, path)
+}

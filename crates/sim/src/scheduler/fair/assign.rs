@@ -1,0 +1,444 @@
+//! Assignment on a node heartbeat (Hadoop's `attemptScheduling` and the `assignContainer`
+//! chain of `FSParentQueue`, `FSLeafQueue` and `FSAppAttempt`).
+//!
+//! * Reservation first (Hadoop 2.7): a node reserved for an app is kept for it while the app
+//!   still asks at that priority and the reserved size fits its queues' maxResources; the
+//!   reservation becomes an allocation once the size fits the node, and while it is kept
+//!   nothing else is assigned on the node. A reservation the app no longer needs is released
+//!   at the node's next heartbeat (testSimpleContainerReservation).
+//! * Then the loop: one container per descent from root; continue only with
+//!   `assignmultiple`, up to `max_assign` (2.7, and 3.3 with dynamic max-assign off), or
+//!   while the resources assigned in this heartbeat fit half of the node's unallocated
+//!   resource before the loop (3.3 dynamic max-assign, the default).
+//! * Descent: a queue whose usage does not fit its maxResources, or a reserved node, gets
+//!   nothing; children are offered the node in the parent policy's order; a leaf offers it
+//!   to runnable apps in the leaf policy's order; the first non-empty result wins. Queues and
+//!   apps with no outstanding request are skipped (they could only return nothing).
+//! * Inside an app: priorities ascending; the AM-share gate; count-based delay scheduling;
+//!   node-local, rack-local then off-switch as in `FSAppAttempt.assignContainer`; the first
+//!   priority that reaches a "try" returns its result.
+//! * A container that does not fit the node: 2.7 reserves the node unless that would push
+//!   the queue or an ancestor over maxResources. 3.3 reserves only for starved apps;
+//!   fairsim does not model starvation yet, so in 3.3 mode no reservation is ever made
+//!   (documented simplification).
+//! * maxResources: 2.7 checks only that current usage fits (one-container overshoot);
+//!   3.3 also requires usage + container to fit the leaf and every ancestor.
+
+use crate::app::Locality;
+use crate::cluster::Reservation;
+use crate::engine::{Container, Simulation};
+use crate::recorder::{Decision, DecisionKind};
+use crate::tree::QueueId;
+use fairsim_core::{Policy, Resource, Semantics, stable_sort_by};
+use std::ops::Bound;
+
+/// What one offer of a node produced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// Nothing.
+    Nothing,
+    /// A container of this size.
+    Allocated(Resource),
+    /// The node was reserved.
+    Reserved,
+}
+
+impl Simulation<'_> {
+    /// Hadoop's `attemptScheduling` for `node`.
+    pub(crate) fn attempt_scheduling(&mut self, node: u32) {
+        let n = node as usize;
+        if let Some(res) = self.cluster.nodes[n].reservation {
+            let app = res.app;
+            let idx = self.apps[app as usize]
+                .requests
+                .by_priority
+                .iter()
+                .position(|p| p.priority == res.priority);
+            let valid = idx.is_some_and(|i| self.has_container_for_node(app, i, node))
+                && self.fits_in_max_share(self.apps[app as usize].queue, res.size);
+            if !valid {
+                self.unreserve(node);
+            } else {
+                if res.size.fits_in(self.cluster.nodes[n].available()) {
+                    self.assign_app(app, node, Some(res.priority));
+                }
+                return;
+            }
+        }
+        let conf = &self.sc.scheduler;
+        let (multiple, max_assign) = (conf.assignmultiple, conf.max_assign);
+        let dynamic = self.semantics == Semantics::Hadoop33 && conf.dynamic_max_assign;
+        let avail = self.cluster.nodes[n].available();
+        let half = Resource::new(avail.memory_mb / 2, avail.vcores / 2);
+        let mut count = 0i64;
+        let mut assigned = Resource::ZERO;
+        while self.cluster.nodes[n].reservation.is_none() {
+            match self.assign_queue(QueueId::ROOT, node) {
+                Outcome::Nothing => break,
+                Outcome::Reserved => count += 1,
+                Outcome::Allocated(r) => {
+                    count += 1;
+                    assigned = assigned.saturating_add(r);
+                }
+            }
+            if !multiple {
+                break;
+            }
+            if dynamic {
+                if !assigned.fits_in(half) {
+                    break;
+                }
+            } else if max_assign > 0 && count >= max_assign as i64 {
+                break;
+            }
+        }
+    }
+
+    /// The next entry of an ordered set after `cursor`.
+    fn next_in_order(
+        &self,
+        q: QueueId,
+        cursor: Option<(fairsim_core::OrderKey, u32, u32)>,
+    ) -> Option<u32> {
+        let set = &self.queues[q.idx()].ordered;
+        match cursor {
+            None => set.iter().next(),
+            Some(c) => set.range((Bound::Excluded(c), Bound::Unbounded)).next(),
+        }
+        .map(|e| e.2)
+    }
+
+    fn entry_of_queue(&self, c: u32) -> (fairsim_core::OrderKey, u32, u32) {
+        let qs = &self.queues[c as usize];
+        (qs.key, qs.name_rank, c)
+    }
+
+    fn entry_of_app(&self, a: u32) -> (fairsim_core::OrderKey, u32, u32) {
+        let ap = &self.apps[a as usize];
+        (ap.key, ap.name_rank, a)
+    }
+
+    /// `FSParentQueue`/`FSLeafQueue.assignContainer`.
+    fn assign_queue(&mut self, q: QueueId, node: u32) -> Outcome {
+        let qs = &self.queues[q.idx()];
+        if !qs.usage.fits_in(qs.max_share)
+            || self.cluster.nodes[node as usize].reservation.is_some()
+        {
+            return Outcome::Nothing;
+        }
+        if qs.pending == 0 {
+            return Outcome::Nothing;
+        }
+        let leaf = self.tree.get(q).is_leaf;
+        if self.incremental {
+            let mut cursor = None;
+            while let Some(x) = self.next_in_order(q, cursor) {
+                let r = if leaf {
+                    cursor = Some(self.entry_of_app(x));
+                    self.assign_app(x, node, None)
+                } else {
+                    cursor = Some(self.entry_of_queue(x));
+                    self.assign_queue(QueueId(x), node)
+                };
+                if r != Outcome::Nothing {
+                    return r;
+                }
+            }
+            return Outcome::Nothing;
+        }
+        // Naive: sort the persistent list in place with the comparator, as Hadoop does.
+        let cmp = self.queues[q.idx()].comparator;
+        let order: Vec<u32> = if leaf {
+            let mut list = std::mem::take(&mut self.queues[q.idx()].runnable_apps);
+            let apps = &self.apps;
+            stable_sort_by(&mut list, |&x, &y| {
+                cmp.compare(&apps[x as usize].sched, &apps[y as usize].sched)
+            });
+            self.queues[q.idx()].runnable_apps = list.clone();
+            list
+        } else {
+            let mut list = std::mem::take(&mut self.queues[q.idx()].child_list);
+            let queues = &self.queues;
+            stable_sort_by(&mut list, |&x, &y| {
+                cmp.compare(&queues[x as usize].sched, &queues[y as usize].sched)
+            });
+            self.queues[q.idx()].child_list = list.clone();
+            list
+        };
+        for x in order {
+            let r = if leaf {
+                if self.apps[x as usize].requests.pending == 0 {
+                    continue;
+                }
+                self.assign_app(x, node, None)
+            } else {
+                self.assign_queue(QueueId(x), node)
+            };
+            if r != Outcome::Nothing {
+                return r;
+            }
+        }
+        Outcome::Nothing
+    }
+
+    /// `FSAppAttempt.hasContainerForNode` (relaxLocality is always true in fairsim).
+    pub(crate) fn has_container_for_node(&self, a: u32, idx: usize, node: u32) -> bool {
+        let p = &self.apps[a as usize].requests.by_priority[idx];
+        if p.any == 0 {
+            return false;
+        }
+        let cap = self.cluster.nodes[node as usize].capacity;
+        match self.semantics {
+            // DefaultResourceCalculator: memory only.
+            Semantics::Hadoop27 => p.size.memory_mb <= cap.memory_mb,
+            Semantics::Hadoop33 => {
+                p.size.fits_in(cap) && self.fits_in_max_share(self.apps[a as usize].queue, p.size)
+            }
+        }
+    }
+
+    /// `FairScheduler.fitsInMaxShare`: usage + `extra` fits maxResources up to root.
+    pub(crate) fn fits_in_max_share(&self, leaf: QueueId, extra: Resource) -> bool {
+        let mut q = Some(leaf);
+        while let Some(id) = q {
+            let qs = &self.queues[id.idx()];
+            if !qs.usage.saturating_add(extra).fits_in(qs.max_share) {
+                return false;
+            }
+            q = self.tree.get(id).parent;
+        }
+        true
+    }
+
+    /// `FSLeafQueue.canRunAppAM`.
+    pub(crate) fn can_run_am(&self, leaf: QueueId, am: Resource) -> bool {
+        let conf = self.tree.get(leaf);
+        let share = conf.max_am_share;
+        if (share - -1.0).abs() < 0.0001 {
+            return true;
+        }
+        let share = share.min(1.0) as f64;
+        let qs = &self.queues[leaf.idx()];
+        let if_run = qs.am_usage.saturating_add(am);
+        match self.semantics {
+            Semantics::Hadoop27 => {
+                let limit = Resource::new(
+                    (qs.fair_share.memory_mb as f64 * share) as i64,
+                    (qs.fair_share.vcores as f64 * share) as i64,
+                );
+                match conf.policy {
+                    Policy::Drf => if_run.fits_in(limit),
+                    Policy::Fair | Policy::Fifo => if_run.memory_mb <= limit.memory_mb,
+                }
+            }
+            Semantics::Hadoop33 => {
+                let total = self.cluster.total;
+                let avail = Resource::new(
+                    total.memory_mb - self.integrals.used_mb,
+                    total.vcores - self.integrals.used_vcores,
+                );
+                let mut fs = qs.fair_share;
+                if fs.memory_mb == 0 {
+                    fs.memory_mb = avail.memory_mb.min(qs.max_share.memory_mb);
+                }
+                if fs.vcores == 0 {
+                    fs.vcores = avail.vcores.min(qs.max_share.vcores);
+                }
+                let limit = Resource::new(
+                    (fs.memory_mb as f64 * share).ceil() as i64,
+                    (fs.vcores as f64 * share).ceil() as i64,
+                );
+                if_run.fits_in(limit)
+            }
+        }
+    }
+
+    /// Count-based `getAllowedLocalityLevel` for priority index `idx` of app `a`.
+    fn allowed_locality(&mut self, a: u32, idx: usize) -> Locality {
+        let conf = &self.sc.scheduler;
+        let tn = conf.locality_threshold_node.min(1.0);
+        let tr = conf.locality_threshold_rack.min(1.0);
+        if tn < 0.0 || tr < 0.0 {
+            return Locality::OffSwitch;
+        }
+        let n_nodes = self.cluster.nodes.len() as f64;
+        let p = &mut self.apps[a as usize].requests.by_priority[idx];
+        let Some(allowed) = p.allowed else {
+            p.allowed = Some(Locality::NodeLocal);
+            return Locality::NodeLocal;
+        };
+        if allowed == Locality::OffSwitch {
+            return allowed;
+        }
+        let threshold = if allowed == Locality::NodeLocal {
+            tn
+        } else {
+            tr
+        };
+        if p.opportunities as f64 > n_nodes * threshold {
+            p.allowed = Some(if allowed == Locality::NodeLocal {
+                Locality::RackLocal
+            } else {
+                Locality::OffSwitch
+            });
+            p.opportunities = 0;
+        }
+        p.allowed.unwrap_or(Locality::OffSwitch)
+    }
+
+    /// `FSAppAttempt.assignContainer(node, reserved)`: `reserved` is the reserved priority.
+    pub(crate) fn assign_app(&mut self, a: u32, node: u32, reserved: Option<i32>) -> Outcome {
+        let i = a as usize;
+        let managed_am = self.specs[i].am;
+        let leaf = self.apps[i].queue;
+        if self.semantics == Semantics::Hadoop33
+            && let Some(am) = managed_am
+            && !self.apps[i].am_running
+            && (self.apps[i].requests.pending == 0 || !self.can_run_am(leaf, am))
+        {
+            return Outcome::Nothing;
+        }
+        let rack = self.cluster.nodes[node as usize].rack;
+        let n_prio = self.apps[i].requests.by_priority.len();
+        for idx in 0..n_prio {
+            let prio = self.apps[i].requests.by_priority[idx].priority;
+            if reserved.is_some_and(|r| r != prio) {
+                continue;
+            }
+            if !self.has_container_for_node(a, idx, node) {
+                continue;
+            }
+            self.apps[i].requests.by_priority[idx].opportunities += 1;
+            if self.semantics == Semantics::Hadoop27
+                && let Some(am) = managed_am
+                && self.apps[i].live == 0
+                && !self.can_run_am(leaf, am)
+            {
+                return Outcome::Nothing;
+            }
+            let allowed = self.allowed_locality(a, idx);
+            let p = &self.apps[i].requests.by_priority[idx];
+            let rack_c = p.rack_count(rack).unwrap_or(0);
+            let node_c = p.node_count(node).unwrap_or(0);
+            if rack_c > 0 && node_c > 0 {
+                return self.try_assign(a, idx, node, Locality::NodeLocal, reserved.is_some());
+            }
+            if rack_c > 0 && allowed >= Locality::RackLocal {
+                return self.try_assign(a, idx, node, Locality::RackLocal, reserved.is_some());
+            }
+            if p.any > 0 && (!p.has_local_requests() || allowed == Locality::OffSwitch) {
+                return self.try_assign(a, idx, node, Locality::OffSwitch, reserved.is_some());
+            }
+        }
+        Outcome::Nothing
+    }
+
+    /// Allocate on `node` if the container fits, else reserve (2.7) or nothing.
+    fn try_assign(
+        &mut self,
+        a: u32,
+        idx: usize,
+        node: u32,
+        locality: Locality,
+        reserved: bool,
+    ) -> Outcome {
+        let i = a as usize;
+        let n = node as usize;
+        let (size, priority) = {
+            let p = &self.apps[i].requests.by_priority[idx];
+            (p.size, p.priority)
+        };
+        let leaf = self.apps[i].queue;
+        if !size.fits_in(self.cluster.nodes[n].available()) {
+            if self.semantics == Semantics::Hadoop33 || !self.fits_in_max_share(leaf, size) {
+                return Outcome::Nothing;
+            }
+            self.cluster.nodes[n].reservation = Some(Reservation {
+                app: a,
+                priority,
+                size,
+            });
+            self.counters.reservations += 1;
+            self.recorder.decision(&Decision {
+                time: self.now,
+                node,
+                app: a,
+                priority,
+                size,
+                kind: DecisionKind::Reserved,
+            });
+            return Outcome::Reserved;
+        }
+        // FSAppAttempt.allocate: raise the allowed level back on a better locality.
+        {
+            let p = &mut self.apps[i].requests.by_priority[idx];
+            if let Some(al) = p.allowed
+                && ((al == Locality::OffSwitch && locality < Locality::OffSwitch)
+                    || (al == Locality::RackLocal && locality == Locality::NodeLocal))
+            {
+                p.allowed = Some(locality);
+            }
+        }
+        let rack = self.cluster.nodes[n].rack;
+        let task = self.apps[i].requests.take(idx, node, rack, locality);
+        if reserved {
+            self.unreserve(node);
+        }
+        let slot = self.new_container(Container {
+            app: a,
+            node,
+            size,
+            is_am: task.is_am,
+            live: true,
+        });
+        let nd = &mut self.cluster.nodes[n];
+        nd.allocated = nd.allocated.saturating_add(size);
+        nd.n_containers += 1;
+        let now = self.now;
+        let app = &mut self.apps[i];
+        app.usage = app.usage.saturating_add(size);
+        app.sched.usage = app.usage;
+        app.live += 1;
+        app.containers += 1;
+        if app.first_container.is_none() {
+            app.first_container = Some(now);
+        }
+        self.counters.assignments += 1;
+        self.pending_changed(a, -1);
+        self.add_usage(leaf, size, 1);
+        self.reorder_app(a);
+        self.recorder.decision(&Decision {
+            time: now,
+            node,
+            app: a,
+            priority,
+            size,
+            kind: DecisionKind::Allocated(locality),
+        });
+        if task.is_am {
+            let app = &mut self.apps[i];
+            app.am_running = true;
+            app.am_container = Some(slot);
+            let q = &mut self.queues[leaf.idx()];
+            q.am_usage = q.am_usage.saturating_add(size);
+            self.start_stage(a, 0);
+        } else {
+            self.schedule_completion(slot, node, now.plus(task.duration_ms.max(1)));
+        }
+        Outcome::Allocated(size)
+    }
+
+    /// Releases the reservation held on `node`.
+    pub(crate) fn unreserve(&mut self, node: u32) {
+        if let Some(r) = self.cluster.nodes[node as usize].reservation.take() {
+            self.recorder.decision(&Decision {
+                time: self.now,
+                node,
+                app: r.app,
+                priority: r.priority,
+                size: r.size,
+                kind: DecisionKind::Unreserved,
+            });
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! The Fair Scheduler as methods on the simulation state: app submission and placement
+//! ([`placement`]), maxRunningApps ([`running`]), the update thread ([`update`]) and the
+//! heartbeat assignment ([`assign`]). This file holds the app life cycle: arrival, requests,
+//! container completion, stages and removal.
+
+pub mod assign;
+pub mod placement;
+pub mod running;
+pub mod update;
+
+use crate::app::{AM_PRIORITY, AppPhase};
+use crate::engine::Simulation;
+use crate::event::Event;
+use crate::time::SimTime;
+
+impl Simulation<'_> {
+    /// An app is submitted: placed in a queue (or rejected), made runnable or held back by
+    /// maxRunningApps, and its first requests are made.
+    pub(crate) fn on_app_arrived(&mut self, a: u32) {
+        let i = a as usize;
+        if self.first_arrival.is_none() {
+            self.first_arrival = Some(self.now);
+        }
+        let spec = &self.specs[i];
+        // A container no node can ever hold would wait forever: reject at submission, as
+        // YARN rejects a request above the maximum allocation.
+        let largest = self.cluster.largest_node();
+        let too_big = spec.sizes().find(|s| !s.fits_in(largest));
+        if let Some(s) = too_big {
+            let msg = format!(
+                "container {} MB/{} vcores is larger than any node ({} MB/{} vcores)",
+                s.memory_mb, s.vcores, largest.memory_mb, largest.vcores
+            );
+            self.reject(a, msg);
+            return;
+        }
+        let (queue_name, user) = (spec.queue.clone(), spec.user.clone());
+        let leaf = match self.place(&queue_name, &user) {
+            Ok(q) => q,
+            Err(msg) => {
+                self.reject(a, msg);
+                return;
+            }
+        };
+        let uid = self.user_id(&user);
+        {
+            let app = &mut self.apps[i];
+            app.queue = leaf;
+            app.user = uid;
+        }
+        // First requests: the AM, or the first stage of an unmanaged app.
+        if let Some(am) = self.specs[i].am {
+            self.apps[i]
+                .requests
+                .add(AM_PRIORITY, am, 1, 0, Vec::new(), Vec::new(), true);
+        } else {
+            self.start_stage(a, 0);
+        }
+        self.submit(a);
+    }
+
+    fn reject(&mut self, a: u32, msg: String) {
+        let app = &mut self.apps[a as usize];
+        app.phase = AppPhase::Rejected;
+        app.rejected = Some(msg);
+        self.n_closed += 1;
+    }
+
+    /// Adds the requests of stage `stage` of app `a` (or finishes the app if it has no more
+    /// stages). Counts toward pending only if the app is runnable.
+    pub(crate) fn start_stage(&mut self, a: u32, stage: usize) {
+        let i = a as usize;
+        let mut stage = stage;
+        loop {
+            if stage >= self.specs[i].stages.len() {
+                self.finish_app(a);
+                return;
+            }
+            let n: u64 = self.specs[i].stages[stage]
+                .iter()
+                .map(|g| g.count as u64)
+                .sum();
+            if n > 0 {
+                break;
+            }
+            stage += 1;
+        }
+        let before = self.apps[i].requests.pending;
+        let groups = self.specs[i].stages[stage].clone();
+        let app = &mut self.apps[i];
+        app.stage = stage;
+        for (g, group) in groups.iter().enumerate() {
+            let (nodes, racks) = app.hints[stage][g].clone();
+            app.requests.add(
+                group.priority,
+                group.size,
+                group.count,
+                group.duration_ms,
+                nodes,
+                racks,
+                false,
+            );
+            app.stage_remaining += group.count as u64;
+        }
+        let delta = (self.apps[i].requests.pending - before) as i64;
+        if self.apps[i].phase == AppPhase::Runnable {
+            self.pending_changed(a, delta);
+            self.reorder_app(a);
+        }
+    }
+
+    /// A container's completion is reported: release it; advance or finish its app.
+    pub(crate) fn on_container_finished(&mut self, slot: u32) {
+        let c = self.containers[slot as usize];
+        self.release_container(slot);
+        if c.is_am {
+            return;
+        }
+        let a = c.app;
+        let app = &mut self.apps[a as usize];
+        app.stage_remaining -= 1;
+        if app.stage_remaining == 0 && app.requests.pending == 0 {
+            let next = app.stage + 1;
+            self.start_stage(a, next);
+        }
+    }
+
+    /// Frees a container's resources on its node, app and queues.
+    pub(crate) fn release_container(&mut self, slot: u32) {
+        let c = self.containers[slot as usize];
+        debug_assert!(c.live);
+        self.containers[slot as usize].live = false;
+        self.free_slots.push(slot);
+        let node = &mut self.cluster.nodes[c.node as usize];
+        node.allocated = node.allocated.saturating_sub(c.size);
+        node.n_containers -= 1;
+        let app = &mut self.apps[c.app as usize];
+        app.usage = app.usage.saturating_sub(c.size);
+        app.sched.usage = app.usage;
+        app.live -= 1;
+        let leaf = app.queue;
+        self.add_usage(leaf, c.size, -1);
+        self.reorder_app(c.app);
+    }
+
+    /// The app's last task finished: release its AM, leave the queue, let waiting apps run.
+    pub(crate) fn finish_app(&mut self, a: u32) {
+        let i = a as usize;
+        if let Some(slot) = self.apps[i].am_container.take() {
+            self.release_container(slot);
+        }
+        let leaf = self.apps[i].queue;
+        let was_runnable = self.apps[i].phase == AppPhase::Runnable;
+        if self.apps[i].am_running
+            && let Some(am) = self.specs[i].am
+        {
+            let q = &mut self.queues[leaf.idx()];
+            q.am_usage = q.am_usage.saturating_sub(am);
+        }
+        let pending = self.apps[i].requests.pending;
+        if was_runnable && pending > 0 {
+            self.pending_changed(a, -(pending as i64));
+        }
+        self.apps[i].phase = AppPhase::Finished;
+        self.apps[i].finish = Some(self.now);
+        self.last_finish = self.now;
+        self.n_closed += 1;
+        self.reorder_app(a);
+        if was_runnable {
+            self.on_runnable_app_removed(a);
+        }
+    }
+
+    /// Schedules the report of a container that ends at `end` on `node`: the node's first
+    /// heartbeat at or after the end (a NodeManager reports completions on heartbeats).
+    pub(crate) fn schedule_completion(&mut self, slot: u32, node: u32, end: SimTime) {
+        let t = self
+            .cluster
+            .heartbeat_at_or_after(crate::cluster::NodeId(node), end);
+        self.events
+            .push(t, Event::ContainerFinished { container: slot });
+    }
+}

@@ -1,0 +1,132 @@
+//! Queue placement (`queuePlacementPolicy`, Hadoop's `QueuePlacementPolicy`).
+//!
+//! Rules are tried in order. Workloads carry no groups, so `primaryGroup` uses the user name
+//! as the group and `secondaryGroupExistingQueue` always continues (documented deviation).
+//! A queue created by a rule is a new leaf with default settings under its parent (the
+//! parent's `maxChildResources` as its maxResources); missing intermediate queues are
+//! created as parents. An app placed on a parent queue, or left unplaced by every rule, is
+//! rejected and counted in the outputs (`apps_rejected`, `status` in apps.csv).
+
+use crate::engine::Simulation;
+use crate::tree::{PlacementRule, QueueId};
+
+impl Simulation<'_> {
+    /// The leaf queue for an app submitted to `requested` by `user`, creating it if a rule
+    /// allows; `Err` with the reason when the app is rejected.
+    pub(crate) fn place(&mut self, requested: &str, user: &str) -> Result<QueueId, String> {
+        let rules = if self.tree.placement.is_empty() {
+            vec![
+                PlacementRule::Specified { create: true },
+                PlacementRule::User { create: true },
+            ]
+        } else {
+            self.tree.placement.clone()
+        };
+        for rule in &rules {
+            match self.apply_rule(rule, requested, user)? {
+                Some(q) => return Ok(q),
+                None => continue,
+            }
+        }
+        Err(format!(
+            "no placement rule assigned a queue to `{requested}` for user `{user}`"
+        ))
+    }
+
+    fn qualified(name: &str) -> String {
+        if name == "root" || name.starts_with("root.") {
+            name.to_string()
+        } else {
+            format!("root.{name}")
+        }
+    }
+
+    fn apply_rule(
+        &mut self,
+        rule: &PlacementRule,
+        requested: &str,
+        user: &str,
+    ) -> Result<Option<QueueId>, String> {
+        let user_q = user.replace('.', "_dot_");
+        let (name, create) = match rule {
+            PlacementRule::Specified { create } => {
+                let r = requested.trim();
+                if r.is_empty() || r == "default" {
+                    return Ok(None);
+                }
+                if r.starts_with('.') || r.ends_with('.') {
+                    return Err(format!("queue name `{r}` starts or ends with a dot"));
+                }
+                (Self::qualified(r), *create)
+            }
+            PlacementRule::User { create } | PlacementRule::PrimaryGroup { create } => {
+                (format!("root.{user_q}"), *create)
+            }
+            PlacementRule::SecondaryGroupExistingQueue { .. } => return Ok(None),
+            PlacementRule::NestedUserQueue { create, inner } => {
+                let Some(parent) = self.rule_target(inner, requested, user) else {
+                    return Ok(None);
+                };
+                match self.tree.find(&parent) {
+                    Some(p) if !self.tree.get(p).is_leaf => {}
+                    _ => return Ok(None),
+                }
+                (format!("{parent}.{user_q}"), *create)
+            }
+            PlacementRule::Default { queue, create } => (Self::qualified(queue), *create),
+            PlacementRule::Reject => return Err("rejected by the placement policy".into()),
+        };
+        match self.tree.find(&name) {
+            Some(q) if self.tree.get(q).is_leaf => Ok(Some(q)),
+            Some(_) => Err(format!("`{name}` is a parent queue, not a leaf")),
+            None if create => self.create_leaf(&name).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The queue name a rule would pick, without creating anything (for nestedUserQueue).
+    fn rule_target(&self, rule: &PlacementRule, requested: &str, user: &str) -> Option<String> {
+        match rule {
+            PlacementRule::Specified { .. } => {
+                let r = requested.trim();
+                (!r.is_empty() && r != "default").then(|| Self::qualified(r))
+            }
+            PlacementRule::User { .. } | PlacementRule::PrimaryGroup { .. } => {
+                Some(format!("root.{}", user.replace('.', "_dot_")))
+            }
+            PlacementRule::Default { queue, .. } => Some(Self::qualified(queue)),
+            _ => None,
+        }
+    }
+
+    /// Creates leaf `name` (and missing parents).
+    fn create_leaf(&mut self, name: &str) -> Result<QueueId, String> {
+        let parts: Vec<&str> = name.split('.').collect();
+        let mut cur = QueueId::ROOT;
+        let mut path = String::from("root");
+        for (k, part) in parts.iter().enumerate().skip(1) {
+            if part.is_empty() {
+                return Err(format!("queue name `{name}` has an empty part"));
+            }
+            path.push('.');
+            path.push_str(part);
+            let last = k == parts.len() - 1;
+            cur = match self.tree.find(&path) {
+                Some(q) => q,
+                None => {
+                    if self.tree.get(cur).is_leaf && cur != QueueId::ROOT {
+                        return Err(format!("cannot create `{path}` under leaf queue"));
+                    }
+                    let q = self.tree.add_queue(cur, part, last);
+                    let state = self.new_queue_state(q);
+                    self.queues.push(state);
+                    self.queues[cur.idx()].child_list.push(q.0);
+                    q
+                }
+            };
+        }
+        self.rerank_queues();
+        self.compute_steady_shares();
+        Ok(cur)
+    }
+}

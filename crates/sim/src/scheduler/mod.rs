@@ -1,0 +1,3 @@
+//! Schedulers. `fair` is YARN's Fair Scheduler (both eras).
+
+pub mod fair;

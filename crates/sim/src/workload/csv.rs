@@ -1,0 +1,206 @@
+//! The native CSV trace: one row per task group; consecutive rows with the same `app` form
+//! one application.
+//!
+//! Columns (a header row is required; names must match, order must match):
+//!
+//! | column | meaning |
+//! | --- | --- |
+//! | `app` | application id (any text); rows of one app are consecutive |
+//! | `arrival_ms` | submission time in ms; non-decreasing from app to app |
+//! | `queue` | requested queue (`root.a`, `a`, or `default`), resolved by the placement policy |
+//! | `user` | submitting user |
+//! | `am_memory_mb` | AM container memory; 0 for an unmanaged app (no AM) |
+//! | `am_vcores` | AM container vcores |
+//! | `stage` | stage number from 0; stage k+1 asks when stage k has finished |
+//! | `count` | containers in the group (0 allowed: an app with an AM only) |
+//! | `memory_mb` | container memory |
+//! | `vcores` | container vcores |
+//! | `duration_ms` | run time of each container |
+//! | `priority` | request priority (smaller first; one container size per priority) |
+//! | `hosts` | optional locality hints: node names separated by `;` (empty: anywhere) |
+//!
+//! The app-level columns (`arrival_ms`, `queue`, `user`, `am_*`) are read from an app's
+//! first row. A time going backwards between apps is an error naming the line.
+
+use super::WorkloadError;
+use crate::app::{AppSpec, TaskGroup};
+use crate::time::SimTime;
+use fairsim_core::Resource;
+use std::path::Path;
+
+/// The header the reader expects.
+pub const CSV_COLUMNS: [&str; 13] = [
+    "app",
+    "arrival_ms",
+    "queue",
+    "user",
+    "am_memory_mb",
+    "am_vcores",
+    "stage",
+    "count",
+    "memory_mb",
+    "vcores",
+    "duration_ms",
+    "priority",
+    "hosts",
+];
+
+/// Reads a native CSV trace from `path`.
+pub fn read_csv_trace(path: &Path) -> Result<Vec<AppSpec>, WorkloadError> {
+    let text = std::fs::read_to_string(path).map_err(|source| WorkloadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_csv_trace(&text, path)
+}
+
+/// Parses native CSV trace text (`path` is for messages).
+pub fn parse_csv_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, WorkloadError> {
+    let perr = |line: u64, field: String, message: String| WorkloadError::Parse {
+        path: path.to_path_buf(),
+        line,
+        field,
+        message,
+    };
+    let mut rdr = ::csv::ReaderBuilder::new()
+        .has_headers(true)
+        .trim(::csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let headers = rdr
+        .headers()
+        .map_err(|e| perr(1, "header".into(), e.to_string()))?
+        .clone();
+    let got: Vec<&str> = headers.iter().collect();
+    if got != CSV_COLUMNS {
+        return Err(perr(
+            1,
+            "header".into(),
+            format!("expected columns {}", CSV_COLUMNS.join(",")),
+        ));
+    }
+    let mut apps: Vec<AppSpec> = Vec::new();
+    let mut last_id: Option<String> = None;
+    for rec in rdr.records() {
+        let rec = rec.map_err(|e| {
+            let line = e.position().map(|p| p.line()).unwrap_or(0);
+            perr(line, "row".into(), e.to_string())
+        })?;
+        let line = rec.position().map(|p| p.line()).unwrap_or(0);
+        let num = |i: usize| -> Result<i64, WorkloadError> {
+            let s = rec.get(i).unwrap_or("");
+            s.parse::<i64>().map_err(|_| {
+                perr(
+                    line,
+                    format!("column {} ({})", i + 1, CSV_COLUMNS[i]),
+                    format!("`{s}` is not an integer"),
+                )
+            })
+        };
+        let nonneg = |i: usize| -> Result<i64, WorkloadError> {
+            let v = num(i)?;
+            if v < 0 {
+                return Err(perr(
+                    line,
+                    format!("column {} ({})", i + 1, CSV_COLUMNS[i]),
+                    format!("{v} is negative"),
+                ));
+            }
+            Ok(v)
+        };
+        let id = rec.get(0).unwrap_or("").to_string();
+        if last_id.as_deref() != Some(id.as_str()) {
+            let arrival = nonneg(1)? as u64;
+            if let Some(prev) = apps.last()
+                && arrival < prev.arrival.0
+            {
+                return Err(perr(
+                    line,
+                    "column 2 (arrival_ms)".into(),
+                    format!(
+                        "time goes backwards: {arrival} after {} (apps must be sorted by arrival)",
+                        prev.arrival.0
+                    ),
+                ));
+            }
+            let am_mem = nonneg(4)?;
+            let am_vc = nonneg(5)?;
+            apps.push(AppSpec {
+                name: id.clone(),
+                arrival: SimTime(arrival),
+                queue: rec.get(2).unwrap_or("").to_string(),
+                user: rec.get(3).unwrap_or("").to_string(),
+                am: (am_mem > 0).then_some(Resource::new(am_mem, am_vc)),
+                stages: Vec::new(),
+            });
+            last_id = Some(id);
+        }
+        let stage = nonneg(6)? as usize;
+        if stage > 64 {
+            return Err(perr(
+                line,
+                "column 7 (stage)".into(),
+                "more than 64 stages".into(),
+            ));
+        }
+        let group = TaskGroup {
+            count: nonneg(7)? as u32,
+            size: Resource::new(nonneg(8)?, nonneg(9)?),
+            duration_ms: nonneg(10)? as u64,
+            priority: num(11)? as i32,
+            hosts: rec
+                .get(12)
+                .unwrap_or("")
+                .split(';')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect(),
+        };
+        let app = apps.last_mut().expect("an app was pushed above");
+        while app.stages.len() <= stage {
+            app.stages.push(Vec::new());
+        }
+        app.stages[stage].push(group);
+    }
+    Ok(apps)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,duration_ms,priority,hosts\n";
+
+    #[test]
+    fn reads_two_stage_app() {
+        let text = format!(
+            "{HEADER}j1,0,a,u,1024,1,0,4,1024,1,5000,20,\nj1,0,a,u,1024,1,1,1,2048,1,9000,10,node1;node2\n"
+        );
+        let apps = parse_csv_trace(&text, Path::new("t.csv")).unwrap();
+        assert_eq!(apps.len(), 1);
+        assert_eq!(apps[0].stages.len(), 2);
+        assert_eq!(apps[0].stages[1][0].hosts, vec!["node1", "node2"]);
+    }
+
+    #[test]
+    fn broken_row_names_file_line_and_column() {
+        let text =
+            format!("{HEADER}j1,0,a,u,0,0,0,4,1024,1,5000,20,\nj2,10,a,u,0,0,0,x,1024,1,5,1,\n");
+        let e = parse_csv_trace(&text, Path::new("t.csv"))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "t.csv:3: column 8 (count): `x` is not an integer");
+    }
+
+    #[test]
+    fn time_going_backwards_is_an_error() {
+        let text = format!("{HEADER}j1,10,a,u,0,0,0,1,1,1,5,1,\nj2,5,a,u,0,0,0,1,1,1,5,1,\n");
+        let e = parse_csv_trace(&text, Path::new("t.csv"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("t.csv:3: column 2 (arrival_ms): time goes backwards"),
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,340 @@
+//! End-to-end conformance cases through the whole simulator (hadoop-semantics.md §9).
+
+use fairsim_core::{Resource, Semantics};
+use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
+use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
+use fairsim_sim::tree::{QueueId, QueueTree, ResourceSpec};
+use fairsim_sim::{SimTime, run};
+
+fn scenario(nodes: u32, node: Resource, tree: QueueTree, apps: Vec<AppSpec>) -> Scenario {
+    Scenario {
+        name: "t".into(),
+        path: None,
+        cluster: ClusterSpec {
+            nodes,
+            racks: 1,
+            node_memory_mb: node.memory_mb,
+            node_vcores: node.vcores,
+        },
+        scheduler: SchedulerConf::default(),
+        tree,
+        warnings: vec![],
+        workload: Workload::Trace(apps),
+        end_ms: None,
+        sample_interval_ms: 0,
+        check_invariants: true,
+    }
+}
+
+fn app(arrival: u64, queue: &str, user: &str, count: u32, mb: i64, dur: u64) -> AppSpec {
+    AppSpec {
+        name: format!("{queue}-{arrival}"),
+        arrival: SimTime(arrival),
+        queue: queue.into(),
+        user: user.into(),
+        am: None,
+        stages: vec![vec![TaskGroup {
+            count,
+            size: Resource::new(mb, 1),
+            duration_ms: dur,
+            priority: 1,
+            hosts: vec![],
+        }]],
+    }
+}
+
+/// Containers allocated per app after the run (or until `end_ms`).
+fn allocations(rec: &MemoryRecorder, n_apps: usize) -> Vec<usize> {
+    let mut v = vec![0; n_apps];
+    for d in &rec.decisions {
+        if matches!(d.kind, DecisionKind::Allocated(_)) {
+            v[d.app as usize] += 1;
+        }
+    }
+    v
+}
+
+fn low_max_tree() -> QueueTree {
+    let mut t = QueueTree::with_root();
+    let a = t.add_queue(QueueId::ROOT, "A", true);
+    let b = t.add_queue(QueueId::ROOT, "B", true);
+    t.get_mut(a).weight = 0.75;
+    t.get_mut(a).max_resources = ResourceSpec::Absolute(Resource::new(1024, 1));
+    t.get_mut(b).weight = 0.25;
+    t.get_mut(b).max_resources = ResourceSpec::Absolute(Resource::new(3072, 3));
+    t
+}
+
+fn low_max(semantics: Semantics) -> Vec<usize> {
+    let apps = vec![
+        app(0, "A", "u", 2, 1024, 1_000_000),
+        app(0, "B", "u", 4, 1024, 1_000_000),
+    ];
+    let mut sc = scenario(1, Resource::new(8192, 8), low_max_tree(), apps);
+    sc.scheduler.semantics = semantics;
+    // Six heartbeats: at 0, 1000, ..., 5000 ms.
+    sc.end_ms = Some(5_500);
+    let mut rec = MemoryRecorder::default();
+    run(&sc, 1, 0, &mut rec).unwrap();
+    allocations(&rec, 2)
+}
+
+#[test]
+fn low_max_resources_hadoop33_after_six_heartbeats_a1_b3() {
+    assert_eq!(low_max(Semantics::Hadoop33), vec![1, 3]);
+}
+
+#[test]
+fn low_max_resources_hadoop27_overshoots_by_one_container() {
+    // 2.7 checks only current usage against maxResources: each queue ends one container over.
+    assert_eq!(low_max(Semantics::Hadoop27), vec![2, 4]);
+}
+
+fn kinds(rec: &MemoryRecorder) -> Vec<(u64, u32, u32, DecisionKind)> {
+    rec.decisions
+        .iter()
+        .map(|d| (d.time.0, d.node, d.app, d.kind))
+        .collect()
+}
+
+fn two_queue_tree(names: &[&str]) -> QueueTree {
+    let mut t = QueueTree::with_root();
+    for n in names {
+        t.add_queue(QueueId::ROOT, n, true);
+    }
+    t
+}
+
+#[test]
+fn reservation_is_made_fulfilled_and_released_at_the_next_heartbeat() {
+    use DecisionKind::*;
+    use fairsim_sim::app::Locality::OffSwitch;
+    let apps = vec![
+        app(0, "queue1", "u", 2, 1024, 1500),
+        app(600, "queue2", "u", 1, 1024, 100),
+    ];
+    let sc = scenario(
+        2,
+        Resource::new(1024, 4),
+        two_queue_tree(&["queue1", "queue2"]),
+        apps,
+    );
+    let mut rec = MemoryRecorder::default();
+    run(&sc, 1, 0, &mut rec).unwrap();
+    assert_eq!(
+        kinds(&rec)[..6],
+        [
+            (0, 0, 0, Allocated(OffSwitch)),
+            (500, 1, 0, Allocated(OffSwitch)),
+            (1000, 0, 1, Reserved),
+            (1500, 1, 1, Reserved),
+            (2000, 0, 1, Unreserved),
+            (2000, 0, 1, Allocated(OffSwitch)),
+        ]
+    );
+    // Node 1's reservation is no longer needed: released at its next heartbeat.
+    assert_eq!(kinds(&rec)[6], (2500, 1, 1, Unreserved));
+}
+
+fn local_app(arrival: u64, host: &str) -> AppSpec {
+    let mut a = app(arrival, "q", "u", 1, 1024, 1000);
+    a.stages[0][0].hosts = vec![host.into()];
+    a
+}
+
+fn delay_scenario(semantics: Semantics, apps: Vec<AppSpec>) -> Scenario {
+    let mut sc = scenario(10, Resource::new(8192, 8), two_queue_tree(&["q"]), apps);
+    sc.cluster.racks = 2;
+    sc.scheduler.semantics = semantics;
+    sc.scheduler.locality_threshold_node = 0.5;
+    sc.scheduler.locality_threshold_rack = 0.6;
+    sc
+}
+
+#[test]
+fn delay_scheduling_relaxes_to_rack_local_on_the_sixth_opportunity() {
+    // Wants node4 (rack 0); arrives after node4's heartbeat. Opportunities 1-5 on rack 1
+    // stay NODE_LOCAL (5 is not > 10 × 0.5); the 6th, on node0 (rack 0), relaxes to RACK_LOCAL.
+    let sc = delay_scenario(Semantics::Hadoop27, vec![local_app(450, "node4")]);
+    let mut rec = MemoryRecorder::default();
+    run(&sc, 1, 0, &mut rec).unwrap();
+    let first = rec.decisions[0];
+    assert_eq!((first.time.0, first.node), (1000, 0));
+    assert_eq!(
+        first.kind,
+        DecisionKind::Allocated(fairsim_sim::app::Locality::RackLocal)
+    );
+}
+
+#[test]
+fn delay_scheduling_relaxes_to_off_switch_on_the_seventh_rack_opportunity() {
+    // Rack 0 is full (a whole-node app on nodes 0-4). The wanted app relaxes to RACK_LOCAL
+    // at node0 (1000 ms) but nothing fits; six more opportunities stay RACK_LOCAL; the 7th
+    // (node7 at 1700 ms) relaxes to OFF_SWITCH and allocates there.
+    let mut big = app(0, "q", "big", 5, 8192, 1_000_000);
+    big.stages[0][0].size = Resource::new(8192, 8);
+    let sc = delay_scenario(Semantics::Hadoop33, vec![big, local_app(450, "node4")]);
+    let mut rec = MemoryRecorder::default();
+    run(&sc, 1, 0, &mut rec).unwrap();
+    let d = rec.decisions.iter().find(|d| d.app == 1).unwrap();
+    assert_eq!((d.time.0, d.node), (1700, 7));
+    assert_eq!(
+        d.kind,
+        DecisionKind::Allocated(fairsim_sim::app::Locality::OffSwitch)
+    );
+}
+
+fn running_tree(parent_max: Option<u32>, leaf1_max: Option<u32>) -> QueueTree {
+    let mut t = QueueTree::with_root();
+    let q1 = t.add_queue(QueueId::ROOT, "queue1", false);
+    let l1 = t.add_queue(q1, "leaf1", true);
+    t.add_queue(q1, "leaf2", true);
+    t.get_mut(q1).max_running_apps = parent_max;
+    t.get_mut(l1).max_running_apps = leaf1_max;
+    t
+}
+
+fn run_apps(tree: QueueTree, apps: Vec<AppSpec>) -> Vec<fairsim_sim::app::AppRecord> {
+    let sc = scenario(4, Resource::new(8192, 8), tree, apps);
+    let mut rec = MemoryRecorder::default();
+    run(&sc, 1, 0, &mut rec).unwrap();
+    rec.apps
+}
+
+#[test]
+fn max_running_apps_removal_frees_a_cousin_queue() {
+    let apps = vec![
+        app(0, "queue1.leaf1", "u", 1, 1024, 5_000),
+        app(10, "queue1.leaf2", "u", 1, 1024, 60_000),
+        app(20, "queue1.leaf2", "u", 1, 1024, 60_000),
+    ];
+    let r = run_apps(running_tree(Some(2), None), apps);
+    let app1_end = r[0].finish.unwrap();
+    assert!(r[1].first_container.unwrap() < app1_end);
+    assert!(r[2].first_container.unwrap() >= app1_end);
+    assert!(r.iter().all(|a| a.finish.is_some()));
+}
+
+#[test]
+fn max_running_apps_removal_frees_only_one_of_three_waiting() {
+    let apps = vec![
+        app(0, "queue1.leaf1", "u", 1, 1024, 5_000),
+        app(10, "queue1.leaf2", "u", 1, 1024, 60_000),
+        app(20, "queue1.leaf2", "u", 1, 1024, 60_000),
+        app(30, "queue1.leaf2", "u", 1, 1024, 60_000),
+    ];
+    let r = run_apps(running_tree(Some(2), None), apps);
+    let app1_end = r[0].finish.unwrap();
+    assert!(r[2].first_container.unwrap() >= app1_end);
+    // The third leaf2 app waits for a leaf2 app to finish.
+    assert!(r[3].first_container.unwrap() >= r[1].finish.unwrap());
+}
+
+#[test]
+fn max_running_apps_user_and_queue_limits() {
+    // leaf1 max 2, user1 max 1.
+    let mut tree = running_tree(None, Some(2));
+    tree.user_max_apps.insert("user1".into(), 1);
+    let apps = vec![
+        app(0, "queue1.leaf1", "user1", 1, 1024, 5_000),
+        app(10, "queue1.leaf1", "user2", 1, 1024, 60_000),
+        app(20, "queue1.leaf1", "user3", 1, 1024, 60_000),
+        app(30, "queue1.leaf2", "user1", 1, 1024, 60_000),
+    ];
+    let r = run_apps(tree, apps);
+    let end = r[0].finish.unwrap();
+    assert!(r[1].first_container.unwrap() < end);
+    // user3's app (leaf1 full) and user1's leaf2 app (user at limit) wait, then both run.
+    assert!(r[2].first_container.unwrap() >= end);
+    assert!(r[3].first_container.unwrap() >= end);
+}
+
+#[test]
+fn usage_converges_to_instantaneous_fair_share_within_one_container() {
+    let mut tree = QueueTree::with_root();
+    for (n, w) in [("a", 1.0), ("b", 2.0), ("c", 1.0)] {
+        let q = tree.add_queue(QueueId::ROOT, n, true);
+        tree.get_mut(q).weight = w;
+    }
+    let apps = ["a", "b", "c"]
+        .iter()
+        .map(|q| app(0, q, "u", 2_000, 256, 5_000))
+        .collect();
+    let mut sc = scenario(10, Resource::new(8192, 64), tree, apps);
+    sc.scheduler.assignmultiple = true;
+    sc.end_ms = Some(60_000);
+    sc.sample_interval_ms = 1_000;
+    sc.check_invariants = false;
+    let mut rec = MemoryRecorder {
+        sample: true,
+        ..Default::default()
+    };
+    run(&sc, 1, 0, &mut rec).unwrap();
+    let (_, rows) = rec.samples.last().unwrap();
+    for r in rows
+        .iter()
+        .filter(|r| r.queue != "root" && r.queue != "root.default")
+    {
+        assert!(
+            (r.usage.memory_mb - r.fair_share.memory_mb).abs() <= 256,
+            "{}: usage {} vs fair share {}",
+            r.queue,
+            r.usage.memory_mb,
+            r.fair_share.memory_mb
+        );
+    }
+}
+
+#[test]
+fn container_larger_than_any_node_rejects_the_app() {
+    let apps = vec![
+        app(0, "q", "u", 1, 16_384, 100),
+        app(0, "q", "u", 1, 1024, 100),
+    ];
+    let sc = scenario(2, Resource::new(8192, 8), two_queue_tree(&["q"]), apps);
+    let mut rec = MemoryRecorder::default();
+    let s = run(&sc, 1, 0, &mut rec).unwrap();
+    assert!(
+        rec.apps[0]
+            .rejected
+            .as_deref()
+            .unwrap()
+            .contains("larger than any node")
+    );
+    assert!(rec.apps[1].finish.is_some());
+    assert_eq!(s.get("apps_rejected"), Some(1.0));
+}
+
+#[test]
+fn unknown_queue_without_a_creating_rule_is_rejected() {
+    let mut tree = two_queue_tree(&["q"]);
+    tree.placement = vec![fairsim_sim::tree::PlacementRule::Specified { create: false }];
+    let apps = vec![
+        app(0, "nosuch", "u", 1, 1024, 100),
+        app(0, "q", "u", 1, 1024, 100),
+    ];
+    let sc = scenario(2, Resource::new(8192, 8), tree, apps);
+    let mut rec = MemoryRecorder::default();
+    let s = run(&sc, 1, 0, &mut rec).unwrap();
+    assert!(
+        rec.apps[0]
+            .rejected
+            .as_deref()
+            .unwrap()
+            .contains("no placement rule")
+    );
+    assert_eq!(s.get("apps_rejected"), Some(1.0));
+    assert!(rec.apps[1].finish.is_some());
+}
+
+#[test]
+fn default_placement_creates_the_specified_queue() {
+    let apps = vec![app(0, "fresh", "u", 1, 1024, 100)];
+    let mut sc = scenario(1, Resource::new(8192, 8), two_queue_tree(&["q"]), apps);
+    sc.end_ms = Some(10_000);
+    let mut rec = MemoryRecorder::default();
+    run(&sc, 1, 0, &mut rec).unwrap();
+    assert_eq!(rec.apps[0].queue, "root.fresh");
+    assert!(rec.apps[0].finish.is_some());
+}
