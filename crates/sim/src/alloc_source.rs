@@ -1,25 +1,24 @@
 //! Where the scenario loader gets its queue tree: the one switch point between the
-//! allocation-file reader and the engine.
+//! allocation-file readers and the engine.
 //!
-//! Until the full reader (`alloc::load_fair_scheduler_file`) is part of the crate, this
-//! module reads the subset of `fair-scheduler.xml` the bundled scenarios use: nested
-//! `queue`/`pool` elements with `weight`, `minResources`, `maxResources`, `maxRunningApps`,
-//! `maxAMShare`, `schedulingPolicy`/`schedulingMode`; top-level `userMaxAppsDefault`,
-//! `queueMaxAMShareDefault` and `user`/`maxRunningApps`. Other elements are reported as
-//! warnings.
+//! [`load_allocation`] uses the full readers of [`crate::alloc`] (fair-scheduler.xml in both
+//! eras' forms, or capacity-scheduler.xml, told apart by the root element).
+//! [`parse_allocation`] is the earlier reader of the subset of `fair-scheduler.xml` the first
+//! scenarios used, kept for callers that parse text directly.
 
 use crate::tree::{QueueId, QueueTree, ResourceSpec};
 use fairsim_core::{Policy, Resource, Semantics};
 use std::path::Path;
 
-/// Reads the allocation file at `path` into a queue tree and its warnings.
+/// Reads the allocation file at `path` (a fair-scheduler.xml or a capacity-scheduler.xml,
+/// told apart by its root element) into a queue tree and its warnings, with the full
+/// readers of [`crate::alloc`].
 pub fn load_allocation(
     path: &Path,
-    _semantics: Semantics,
+    semantics: Semantics,
 ) -> Result<(QueueTree, Vec<String>), String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    parse_allocation(&text, path)
+    let loaded = crate::alloc::load_any_file(path, semantics).map_err(|e| e.to_string())?;
+    Ok((loaded.tree, loaded.warnings))
 }
 
 fn parse_resource(s: &str) -> Option<Resource> {
