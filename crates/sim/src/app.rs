@@ -313,6 +313,10 @@ pub struct AppRecord {
     pub alone_ms: u64,
     /// Why it was rejected.
     pub rejected: Option<String>,
+    /// Containers killed by preemption.
+    pub preempted_containers: u64,
+    /// Work lost to preemption (Σ kill − start of its killed containers), ms.
+    pub lost_work_ms: u64,
 }
 
 impl AppRecord {

@@ -54,6 +54,16 @@ pub(crate) struct Container {
     pub size: Resource,
     pub is_am: bool,
     pub live: bool,
+    /// Container id: allocation order, from 1 (larger is newer).
+    pub id: u64,
+    /// Request priority it was allocated at.
+    pub priority: i32,
+    /// When it started.
+    pub start: SimTime,
+    /// Run time of its task (asked for again if the container is killed).
+    pub duration_ms: u64,
+    /// When preemption marked it (warned in 2.7, chosen in 3.x), if it did.
+    pub marked_at: Option<u64>,
 }
 
 /// Per-queue scheduler state (Hadoop's `FSQueue` runtime fields).
@@ -115,6 +125,10 @@ pub(crate) struct AppState {
     pub rejected: Option<String>,
     /// Resolved locality hints per stage and group.
     pub hints: Vec<Vec<(Vec<u32>, Vec<u32>)>>,
+    /// Containers of this app killed by preemption.
+    pub preempted: u64,
+    /// Work lost to preemption: Σ (kill − start) over its killed containers, ms.
+    pub lost_work_ms: u64,
 }
 
 /// Per-user maxRunningApps state.
@@ -136,6 +150,8 @@ pub struct Counters {
     pub assignments: u64,
     /// Reservations made.
     pub reservations: u64,
+    /// Containers killed by preemption.
+    pub preempted: u64,
 }
 
 /// The whole state of one run.
@@ -164,6 +180,14 @@ pub struct Simulation<'a> {
     pub(crate) incremental: bool,
     pub(crate) first_arrival: Option<SimTime>,
     pub(crate) last_finish: SimTime,
+    /// Next container id.
+    pub(crate) next_container_id: u64,
+    /// Preemption state of the configured scheduler and era.
+    pub(crate) preempt: crate::scheduler::preempt::PreemptState,
+    /// Hadoop 3.x: the app each node holds preempted resources for.
+    pub(crate) held_for: Vec<Option<u32>>,
+    /// Capacity Scheduler state (absolute capacities), when the tree is a capacity tree.
+    pub(crate) capacity: Option<crate::capacity::Capacities>,
 }
 
 /// Java's `String.compareTo` order of `names`, as ranks.
@@ -253,9 +277,14 @@ impl<'a> Simulation<'a> {
             incremental: conf.ordering == Ordering::Incremental,
             first_arrival: None,
             last_finish: SimTime::ZERO,
+            next_container_id: 1,
+            preempt: crate::scheduler::preempt::PreemptState::Off,
+            held_for: vec![None; n_nodes],
+            capacity: None,
         };
         sim.init_queues();
         sim.init_apps();
+        sim.init_preemption();
         for (i, a) in sim.specs.iter().enumerate() {
             sim.events
                 .push(a.arrival, Event::AppArrived { app: i as u32 });
@@ -410,6 +439,8 @@ impl<'a> Simulation<'a> {
                 in_set: false,
                 rejected: None,
                 hints,
+                preempted: 0,
+                lost_work_ms: 0,
             });
         }
     }
@@ -435,10 +466,23 @@ impl<'a> Simulation<'a> {
     /// Handles one event; true when the run must stop.
     fn step(&mut self, event: Event) -> bool {
         match event {
-            Event::ContainerFinished { container } => self.on_container_finished(container),
+            Event::ContainerFinished { container } => {
+                // A killed container's completion may still be queued: its slot is dead.
+                if self.containers[container as usize].live {
+                    self.on_container_finished(container);
+                }
+            }
+            Event::ContainerKilled { container, id } => {
+                let c = self.containers[container as usize];
+                if c.live && c.id == id {
+                    self.kill_container(container);
+                }
+            }
             Event::AppArrived { app } => self.on_app_arrived(app),
             Event::UpdateTick => {
+                self.before_update();
                 self.update();
+                self.after_update();
                 if !self.drained() {
                     let next = self.now.plus(self.sc.scheduler.update_interval_ms);
                     self.events.push(next, Event::UpdateTick);
@@ -606,6 +650,10 @@ impl<'a> Simulation<'a> {
         let starved_min = q.usage.memory_mb < desired;
         if starved_min && !acc.starved_min {
             acc.starved_min_episodes += 1;
+            acc.starved_min_since = now;
+        }
+        if !starved_min && acc.starved_min {
+            acc.min_share_reached_ms.push(now - acc.starved_min_since);
         }
         acc.starved_min = starved_min;
         acc.starved_fair = (q.usage.memory_mb as f64) < threshold * q.fair_share.memory_mb as f64;
@@ -695,6 +743,8 @@ impl<'a> Simulation<'a> {
                     containers: a.containers,
                     alone_ms: spec.alone_ms(),
                     rejected: a.rejected.clone(),
+                    preempted_containers: a.preempted,
+                    lost_work_ms: a.lost_work_ms,
                 }
             })
             .collect()
@@ -759,6 +809,14 @@ impl<'a> Simulation<'a> {
         ));
         m.push(("containers".into(), self.counters.assignments as f64));
         m.push(("reservations".into(), self.counters.reservations as f64));
+        m.push((
+            "preempted_containers".into(),
+            self.counters.preempted as f64,
+        ));
+        m.push((
+            "lost_container_s".into(),
+            self.apps.iter().map(|a| a.lost_work_ms).sum::<u64>() as f64 / 1000.0,
+        ));
         let mut by_name: Vec<&QueueId> = leaves.iter().collect();
         by_name.sort_by(|a, b| self.tree.get(**a).name.cmp(&self.tree.get(**b).name));
         for &&l in &by_name {
@@ -776,6 +834,27 @@ impl<'a> Simulation<'a> {
                 format!("starved_fair_s.{name}"),
                 acc.starved_fair_ms as f64 / 1000.0,
             ));
+            let (n, lost) = self
+                .apps
+                .iter()
+                .filter(|a| a.queue == l && a.phase != AppPhase::Future)
+                .fold((0u64, 0u64), |(n, w), a| {
+                    (n + a.preempted, w + a.lost_work_ms)
+                });
+            m.push((format!("preempted_containers.{name}"), n as f64));
+            m.push((format!("lost_container_s.{name}"), lost as f64 / 1000.0));
+            let reached: Vec<f64> = acc
+                .min_share_reached_ms
+                .iter()
+                .map(|&ms| ms as f64 / 1000.0)
+                .collect();
+            if !reached.is_empty() {
+                crate::metrics::push_percentiles(
+                    &mut m,
+                    &format!("min_share_reached_s.{name}"),
+                    reached,
+                );
+            }
         }
         app_metrics(&mut m, &records);
         let summary = RunSummary {

@@ -6,8 +6,9 @@
 //!
 //! * `time`: the simulated millisecond ([`SimTime`]).
 //! * `rank`: at equal times, events of a kind run in this fixed order:
-//!   1. [`Event::ContainerFinished`]: completed containers are released first, as a
-//!      NodeManager's heartbeat reports completions before the scheduler looks at the node;
+//!   1. [`Event::ContainerFinished`] and [`Event::ContainerKilled`]: completed and killed
+//!      containers are released first, as a NodeManager's heartbeat reports completions
+//!      before the scheduler looks at the node;
 //!   2. [`Event::AppArrived`]: new apps and their requests are visible to this millisecond's
 //!      update and heartbeats;
 //!   3. [`Event::UpdateTick`]: demands, fair shares and weights are refreshed;
@@ -36,6 +37,14 @@ pub enum Event {
         /// Slot of the container in the simulation's container table.
         container: u32,
     },
+    /// A container marked for preemption is killed (Hadoop 3.x's kill timer). Ignored when
+    /// the slot no longer holds container `id` (it finished first).
+    ContainerKilled {
+        /// Slot of the container in the simulation's container table.
+        container: u32,
+        /// The container's id.
+        id: u64,
+    },
     /// An application is submitted.
     AppArrived {
         /// Index of the app in the workload.
@@ -58,7 +67,7 @@ impl Event {
     /// The rank of the event's kind: the order at equal times (see the module docs).
     pub fn rank(&self) -> u8 {
         match self {
-            Event::ContainerFinished { .. } => 0,
+            Event::ContainerFinished { .. } | Event::ContainerKilled { .. } => 0,
             Event::AppArrived { .. } => 1,
             Event::UpdateTick => 2,
             Event::NodeHeartbeat { .. } => 3,

@@ -76,6 +76,11 @@ pub struct LeafAcc {
     pub starved_fair_ms: u64,
     /// Episodes of min-share starvation.
     pub starved_min_episodes: u64,
+    /// Start of the current min-share starvation episode.
+    pub starved_min_since: u64,
+    /// Lengths of the finished episodes: time to reach min(min share, demand) after
+    /// falling below it (Capacity Scheduler: the guaranteed capacity), ms.
+    pub min_share_reached_ms: Vec<u64>,
     /// Contribution to the global sums: active, x, |usage − ideal|.
     pub active: bool,
     /// usage / ideal.
@@ -151,7 +156,7 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
-fn push_percentiles(out: &mut Vec<(String, f64)>, prefix: &str, mut v: Vec<f64>) {
+pub(crate) fn push_percentiles(out: &mut Vec<(String, f64)>, prefix: &str, mut v: Vec<f64>) {
     v.sort_by(f64::total_cmp);
     for p in [50.0, 95.0, 99.0] {
         out.push((format!("{prefix}_p{}", p as u32), percentile(&v, p)));

@@ -140,8 +140,8 @@ impl Recorder for MemoryRecorder {
 ///
 /// `apps.csv` columns: `app,name,queue,user,arrival_ms,first_container_ms,finish_ms,wait_ms,
 /// runtime_ms,jct_ms,slowdown,containers,preempted_containers,lost_work_ms,status`
-/// (times empty when the event did not happen; preemption columns are 0 until preemption is
-/// simulated; status is `finished`, `unfinished` or `rejected: <reason>`).
+/// (times empty when the event did not happen; preemption columns count killed containers and
+/// the work they lost; status is `finished`, `unfinished` or `rejected: <reason>`).
 ///
 /// `queues.csv` columns: `time_ms,queue,usage_mb,usage_vcores,demand_mb,demand_vcores,
 /// min_share_mb,min_share_vcores,steady_fair_share_mb,steady_fair_share_vcores,
@@ -256,7 +256,7 @@ impl Recorder for FileRecorder {
             };
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{},{},{},{},0,0,{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 a.index,
                 csv_field(&a.name),
                 csv_field(&a.queue),
@@ -269,6 +269,8 @@ impl Recorder for FileRecorder {
                 opt(a.jct_ms()),
                 a.slowdown().map(|x| format!("{x:.6}")).unwrap_or_default(),
                 a.containers,
+                a.preempted_containers,
+                a.lost_work_ms,
                 csv_field(&status)
             );
         }

@@ -23,9 +23,23 @@
 //! heartbeat_ms = 1000
 //! locality_threshold_node = -1.0    # count-based delay scheduling, off when negative
 //! locality_threshold_rack = -1.0
+//! preemption = false                # fair: yarn.scheduler.fair.preemption; capacity: the
+//!                                   # proportional preemption monitor
+//! preemption_utilization_threshold = 0.8
+//! preemption_interval_ms = 5000     # hadoop-2.7 only
+//! wait_before_kill_ms = 15000
+//! wait_before_next_starvation_check_ms = 10000   # hadoop-3.3 only
+//! monitoring_interval_ms = 3000     # capacity: yarn.resourcemanager.monitor.capacity.preemption.*
+//! max_wait_before_kill_ms = 15000
+//! total_preemption_per_round = 0.1
+//! max_ignored_over_capacity = 0.1
+//! natural_termination_factor = 0.2
+//! node_locality_delay = 40          # capacity: yarn.scheduler.capacity.node-locality-delay
+//! minimum_allocation_mb = 1024
 //!
 //! [allocation]
-//! file = "fair-scheduler.xml"       # relative to the scenario file
+//! file = "fair-scheduler.xml"       # relative to the scenario file; a
+//!                                   # capacity-scheduler.xml selects the Capacity Scheduler
 //!
 //! [workload]                        # exactly one of: csv, sls, synthetic
 //! csv = "trace.csv"                 # native CSV trace (docs/traces.md)
@@ -107,6 +121,57 @@ pub struct SchedulerConf {
     pub locality_threshold_node: f64,
     /// `locality.threshold.rack`.
     pub locality_threshold_rack: f64,
+    /// `yarn.scheduler.fair.preemption` (Fair Scheduler), or the Capacity Scheduler's
+    /// `ProportionalCapacityPreemptionPolicy` monitor (`scheduler.monitor.enable`).
+    pub preemption: bool,
+    /// `preemption.cluster-utilization-threshold` (Fair Scheduler).
+    pub preemption_utilization_threshold: f32,
+    /// `preemptionInterval` in ms (Fair Scheduler, hadoop-2.7).
+    pub preemption_interval_ms: u64,
+    /// `waitTimeBeforeKill` in ms (Fair Scheduler).
+    pub wait_before_kill_ms: u64,
+    /// `waitTimeBeforeNextStarvationCheck` in ms (Fair Scheduler, hadoop-3.3).
+    pub wait_before_next_starvation_check_ms: u64,
+    /// Capacity Scheduler preemption: `monitoring_interval` in ms.
+    pub monitoring_interval_ms: u64,
+    /// Capacity Scheduler preemption: `max_wait_before_kill` in ms.
+    pub max_wait_before_kill_ms: u64,
+    /// Capacity Scheduler preemption: `total_preemption_per_round`.
+    pub total_preemption_per_round: f64,
+    /// Capacity Scheduler preemption: `max_ignored_over_capacity`.
+    pub max_ignored_over_capacity: f64,
+    /// Capacity Scheduler preemption: `natural_termination_factor`.
+    pub natural_termination_factor: f64,
+    /// Capacity Scheduler: `node-locality-delay` (missed opportunities before rack-local).
+    pub node_locality_delay: i32,
+    /// `yarn.scheduler.minimum-allocation-mb` (the Capacity Scheduler's user-limit step).
+    pub minimum_allocation_mb: i64,
+}
+
+impl SchedulerConf {
+    /// The Fair Scheduler preemption settings of this scenario.
+    pub fn preemption_config(&self) -> crate::preemption::PreemptionConfig {
+        crate::preemption::PreemptionConfig {
+            enabled: self.preemption,
+            utilization_threshold: self.preemption_utilization_threshold,
+            interval_ms: self.preemption_interval_ms,
+            wait_before_kill_ms: self.wait_before_kill_ms,
+            wait_before_next_starvation_check_ms: self.wait_before_next_starvation_check_ms,
+            allocation_delay_ms: 0,
+        }
+        .with_heartbeat(self.heartbeat_ms)
+    }
+
+    /// The Capacity Scheduler preemption settings of this scenario.
+    pub fn pcpp_config(&self) -> crate::capacity::ideal::PcppConfig {
+        crate::capacity::ideal::PcppConfig {
+            monitoring_interval_ms: self.monitoring_interval_ms,
+            max_wait_before_kill_ms: self.max_wait_before_kill_ms,
+            total_preemption_per_round: self.total_preemption_per_round,
+            max_ignored_over_capacity: self.max_ignored_over_capacity,
+            natural_termination_factor: self.natural_termination_factor,
+        }
+    }
 }
 
 impl Default for SchedulerConf {
@@ -123,6 +188,18 @@ impl Default for SchedulerConf {
             heartbeat_ms: 1000,
             locality_threshold_node: -1.0,
             locality_threshold_rack: -1.0,
+            preemption: false,
+            preemption_utilization_threshold: 0.8,
+            preemption_interval_ms: 5000,
+            wait_before_kill_ms: 15000,
+            wait_before_next_starvation_check_ms: 10000,
+            monitoring_interval_ms: 3000,
+            max_wait_before_kill_ms: 15000,
+            total_preemption_per_round: 0.1,
+            max_ignored_over_capacity: 0.1,
+            natural_termination_factor: 0.2,
+            node_locality_delay: 40,
+            minimum_allocation_mb: 1024,
         }
     }
 }

@@ -65,6 +65,10 @@ impl Simulation<'_> {
                 return;
             }
         }
+        // Hadoop 3.x: preempted resources on this node go to the app they were freed for.
+        if self.held_for[n].is_some() && self.offer_held_node(node) {
+            return;
+        }
         let conf = &self.sc.scheduler;
         let (multiple, max_assign) = (conf.assignmultiple, conf.max_assign);
         let dynamic = self.semantics == Semantics::Hadoop33 && conf.dynamic_max_assign;
@@ -384,12 +388,19 @@ impl Simulation<'_> {
         if reserved {
             self.unreserve(node);
         }
+        let id = self.next_container_id;
+        self.next_container_id += 1;
         let slot = self.new_container(Container {
             app: a,
             node,
             size,
             is_am: task.is_am,
             live: true,
+            id,
+            priority,
+            start: self.now,
+            duration_ms: task.duration_ms,
+            marked_at: None,
         });
         let nd = &mut self.cluster.nodes[n];
         nd.allocated = nd.allocated.saturating_add(size);

@@ -57,6 +57,7 @@ impl Simulation<'_> {
             self.start_stage(a, 0);
         }
         self.submit(a);
+        self.preempt_app_submitted(a);
     }
 
     fn reject(&mut self, a: u32, msg: String) {

@@ -1,0 +1,586 @@
+//! Preemption inside the simulation: the update tick runs the era's preemption pass
+//! (`crate::preemption`) or, for a capacity tree, the proportional preemption monitor
+//! (`crate::capacity::ideal`), and applies what it decides.
+//!
+//! * hadoop-2.7: the leaf clocks move before the update (with the previous update's demand
+//!   and fair share, as Hadoop's `update()` does), then every `preemption_interval_ms`
+//!   containers are warned and, at a later check, killed.
+//! * hadoop-3.3: after the update starved apps are identified; the preemption thread is run
+//!   to completion at once: chosen containers get a kill event `wait_before_kill_ms` later
+//!   and their nodes are held for the starved app, which the node offers first.
+//! * Capacity Scheduler: every `monitoring_interval_ms` the ideal assignment and victims are
+//!   computed; a container selected in rounds more than `max_wait_before_kill_ms` apart is
+//!   killed.
+//!
+//! A killed container is released at once, its task is asked for again (same size, priority
+//! and run time, without its locality hints) and the time it ran is counted as lost work.
+//! AM containers are never chosen (fairsim does not model restarting an attempt; Hadoop
+//! takes them last).
+
+use crate::app::AppPhase;
+use crate::capacity::ideal::{CsApp, CsContainer, CsDecision, PcppState, leaf_victims};
+use crate::engine::Simulation;
+use crate::event::Event;
+use crate::preemption::round::{Fs27, Fs33, Leaf33};
+use crate::preemption::starvation::{AppLoad33, LeafCtx33, LeafLoad27};
+use crate::preemption::victims::{
+    AppView, ContainerRef, ContainerView, Decision, NodeContainer, NodeView, OwnerView, QueueView,
+    Search33, Snapshot27, StarvedRequest, starved_requests,
+};
+use crate::tree::{QueueId, SchedulerKind};
+use fairsim_core::{Resource, Semantics, stable_sort_by};
+use std::collections::BTreeMap;
+
+/// The preemption state of a run.
+#[derive(Debug, Clone)]
+pub(crate) enum PreemptState {
+    /// Preemption is off.
+    Off,
+    /// Fair Scheduler, hadoop-2.7.
+    Fs27(Box<Fs27>),
+    /// Fair Scheduler, hadoop-3.3.
+    Fs33 {
+        /// Starvation state.
+        fs: Box<Fs33>,
+        /// Marked containers.
+        search: Search33,
+    },
+    /// Capacity Scheduler's proportional preemption.
+    Capacity {
+        /// Selected containers and when.
+        state: PcppState,
+        /// Time of the last round.
+        last_round: Option<u64>,
+    },
+}
+
+impl Simulation<'_> {
+    /// Sets up the preemption state for the scenario's scheduler and era.
+    pub(crate) fn init_preemption(&mut self) {
+        let n_q = self.tree.len();
+        if self.tree.scheduler == SchedulerKind::Capacity {
+            let caps = crate::capacity::Capacities::of(&self.tree);
+            // Metrics read a queue's min share as "what it is owed": its guarantee.
+            for i in 0..n_q {
+                let g = caps.guaranteed(QueueId(i as u32), self.cluster.total);
+                self.queues[i].min_share = g;
+            }
+            self.capacity = Some(caps);
+            if self.sc.scheduler.preemption {
+                self.preempt = PreemptState::Capacity {
+                    state: PcppState::default(),
+                    last_round: None,
+                };
+            }
+            return;
+        }
+        if !self.sc.scheduler.preemption {
+            return;
+        }
+        self.preempt = match self.semantics {
+            Semantics::Hadoop27 => PreemptState::Fs27(Box::new(Fs27::new(n_q, 0))),
+            Semantics::Hadoop33 => PreemptState::Fs33 {
+                fs: Box::new(Fs33::new(n_q, self.apps.len(), 0)),
+                search: Search33::default(),
+            },
+        };
+    }
+
+    /// An app was submitted (Hadoop 3.x starts its fair-share clock).
+    pub(crate) fn preempt_app_submitted(&mut self, a: u32) {
+        let now = self.now.0;
+        if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
+            fs.app_submitted(a, now);
+        }
+    }
+
+    fn leaves(&self) -> Vec<QueueId> {
+        (0..self.tree.len())
+            .map(|i| QueueId(i as u32))
+            .filter(|&q| self.tree.get(q).is_leaf)
+            .collect()
+    }
+
+    fn leaf_loads_27(&self) -> Vec<(QueueId, LeafLoad27)> {
+        self.leaves()
+            .into_iter()
+            .map(|q| {
+                let (st, conf) = (&self.queues[q.idx()], self.tree.get(q));
+                let load = LeafLoad27 {
+                    usage: st.usage,
+                    demand: st.demand,
+                    min_share: st.min_share,
+                    fair_share: st.fair_share,
+                    threshold: conf.fair_share_preemption_threshold,
+                    min_share_timeout_ms: conf.min_share_preemption_timeout_ms,
+                    fair_share_timeout_ms: conf.fair_share_preemption_timeout_ms,
+                };
+                (q, load)
+            })
+            .collect()
+    }
+
+    /// Before the update: Hadoop 2.7 moves the starvation clocks.
+    pub(crate) fn before_update(&mut self) {
+        if !matches!(self.preempt, PreemptState::Fs27(_)) {
+            return;
+        }
+        let loads = self.leaf_loads_27();
+        let now = self.now.0;
+        if let PreemptState::Fs27(fs) = &mut self.preempt {
+            fs.update_clocks(now, &loads);
+        }
+    }
+
+    /// After the update: the era's preemption pass, or the capacity monitor.
+    pub(crate) fn after_update(&mut self) {
+        match self.preempt {
+            PreemptState::Off => {}
+            PreemptState::Fs27(_) => self.preempt_27(),
+            PreemptState::Fs33 { .. } => self.preempt_33(),
+            PreemptState::Capacity { .. } => self.preempt_capacity(),
+        }
+    }
+
+    fn allocated(&self) -> Resource {
+        self.queues[0].usage
+    }
+
+    fn preempt_27(&mut self) {
+        let conf = self.sc.scheduler.preemption_config();
+        let now = self.now.0;
+        if !conf.should_attempt(self.cluster.total, self.allocated()) {
+            return;
+        }
+        let loads = self.leaf_loads_27();
+        let total = {
+            let PreemptState::Fs27(fs) = &mut self.preempt else {
+                return;
+            };
+            if !fs.preemptor.interval_due(now, conf.interval_ms) {
+                return;
+            }
+            fs.res_to_preempt(now, &loads)
+        };
+        if total.memory_mb <= 0 {
+            return;
+        }
+        // The snapshot: runnable apps with their live non-AM containers.
+        let mut by_app: BTreeMap<u32, Vec<(u32, ContainerView)>> = BTreeMap::new();
+        for (slot, c) in self.containers.iter().enumerate() {
+            if c.live && !c.is_am {
+                by_app.entry(c.app).or_default().push((
+                    slot as u32,
+                    ContainerView {
+                        id: c.id,
+                        priority: c.priority,
+                        size: c.size,
+                        marked_at: c.marked_at,
+                        is_am: false,
+                    },
+                ));
+            }
+        }
+        let runnable: Vec<u32> = (0..self.apps.len() as u32)
+            .filter(|&a| self.apps[a as usize].phase == AppPhase::Runnable)
+            .collect();
+        let mut slot_of: BTreeMap<(u32, u64), u32> = BTreeMap::new();
+        let apps: Vec<AppView> = runnable
+            .iter()
+            .enumerate()
+            .map(|(k, &a)| {
+                let cs = by_app.remove(&a).unwrap_or_default();
+                for (slot, v) in &cs {
+                    slot_of.insert((k as u32, v.id), *slot);
+                }
+                let st = &self.apps[a as usize];
+                AppView {
+                    leaf: st.queue,
+                    sched: st.sched.clone(),
+                    containers: cs.into_iter().map(|(_, v)| v).collect(),
+                }
+            })
+            .collect();
+        let snap = Snapshot27 {
+            tree: &self.tree,
+            semantics: self.semantics,
+            cluster: self.cluster.total,
+            queues: self
+                .queues
+                .iter()
+                .map(|q| QueueView {
+                    sched: q.sched.clone(),
+                    fair_share: q.fair_share,
+                })
+                .collect(),
+            apps,
+        };
+        let live = self.live_slots_by_id();
+        let decisions = {
+            let PreemptState::Fs27(fs) = &mut self.preempt else {
+                return;
+            };
+            // The warned list names apps by simulation index; the snapshot by its own.
+            let warned: Vec<ContainerRef> = fs
+                .preemptor
+                .warned
+                .iter()
+                .filter_map(|c| {
+                    let slot = *live.get(&c.id)?;
+                    let cont = &self.containers[slot as usize];
+                    let k = runnable.iter().position(|&a| a == cont.app)?;
+                    Some(ContainerRef {
+                        app: k as u32,
+                        id: c.id,
+                    })
+                })
+                .collect();
+            fs.preemptor.warned = warned;
+            let d = fs
+                .preemptor
+                .preempt_resources(now, conf.wait_before_kill_ms, &snap, total);
+            // Store the warned list by app index of the simulation.
+            fs.preemptor.warned = fs
+                .preemptor
+                .warned
+                .iter()
+                .map(|c| ContainerRef {
+                    app: runnable[c.app as usize],
+                    id: c.id,
+                })
+                .collect();
+            d
+        };
+        for d in decisions {
+            let (c, kill) = match d {
+                Decision::Warn(c) => (c, false),
+                Decision::Kill(c) => (c, true),
+            };
+            let Some(&slot) = slot_of.get(&(c.app, c.id)) else {
+                continue;
+            };
+            if kill {
+                self.kill_container(slot);
+            } else {
+                self.containers[slot as usize].marked_at = Some(now);
+            }
+        }
+    }
+
+    fn live_slots_by_id(&self) -> BTreeMap<u64, u32> {
+        self.containers
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.live)
+            .map(|(s, c)| (c.id, s as u32))
+            .collect()
+    }
+
+    fn preempt_33(&mut self) {
+        let conf = self.sc.scheduler.preemption_config();
+        let now = self.now.0;
+        let cluster = self.cluster.total;
+        if !conf.should_attempt(cluster, self.allocated()) {
+            return;
+        }
+        let mut leaves: Vec<Leaf33> = Vec::new();
+        for q in self.leaves() {
+            let (st, qc) = (&self.queues[q.idx()], self.tree.get(q));
+            let mut apps: Vec<u32> = st
+                .runnable_apps
+                .iter()
+                .copied()
+                .filter(|&a| {
+                    let app = &self.apps[a as usize];
+                    app.demand.saturating_sub(app.usage) != Resource::ZERO
+                })
+                .collect();
+            let cmp = st.comparator;
+            stable_sort_by(&mut apps, |&x, &y| {
+                cmp.compare(&self.apps[x as usize].sched, &self.apps[y as usize].sched)
+            });
+            leaves.push(Leaf33 {
+                queue: q,
+                ctx: LeafCtx33 {
+                    calc: qc.policy.calculator(),
+                    cluster,
+                    threshold: qc.fair_share_preemption_threshold,
+                    fair_share_timeout_ms: qc.fair_share_preemption_timeout_ms,
+                    min_share_timeout_ms: qc.min_share_preemption_timeout_ms,
+                    min_share: st.min_share,
+                    demand: st.demand,
+                    usage: st.usage,
+                },
+                apps: apps
+                    .into_iter()
+                    .map(|a| {
+                        let app = &self.apps[a as usize];
+                        (
+                            a,
+                            AppLoad33 {
+                                usage: app.usage,
+                                demand: app.demand,
+                                fair_share: app.fair_share,
+                            },
+                        )
+                    })
+                    .collect(),
+            });
+        }
+        if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
+            fs.update(now, &leaves);
+        }
+        loop {
+            let (app, starvation) = {
+                let PreemptState::Fs33 { fs, .. } = &mut self.preempt else {
+                    return;
+                };
+                let Some(app) = fs.take_starved() else {
+                    break;
+                };
+                (app, fs.apps[app as usize].starvation())
+            };
+            self.preempt_for_app_33(app, starvation, now);
+            if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
+                fs.preemption_triggered(app, now, &conf);
+            }
+        }
+    }
+
+    fn preempt_for_app_33(&mut self, app: u32, starvation: Resource, now: u64) {
+        let conf = self.sc.scheduler.preemption_config();
+        let cluster = self.cluster.total;
+        let asks: Vec<(Resource, u32)> = self.apps[app as usize]
+            .requests
+            .by_priority
+            .iter()
+            .map(|p| (p.size, p.any))
+            .collect();
+        let requests: Vec<StarvedRequest> = starved_requests(starvation, &asks)
+            .into_iter()
+            .map(|(size, count)| StarvedRequest {
+                size,
+                count,
+                nodes: None,
+                relax_locality: true,
+            })
+            .collect();
+        if requests.is_empty() {
+            return;
+        }
+        let mut nodes: Vec<NodeView> = self
+            .cluster
+            .nodes
+            .iter()
+            .map(|n| NodeView {
+                unallocated: n.available(),
+                reserved: n.reservation.map_or(Resource::ZERO, |r| r.size),
+                containers: Vec::new(),
+            })
+            .collect();
+        let mut marked = vec![Resource::ZERO; self.apps.len()];
+        let mut slot_of: BTreeMap<u64, u32> = BTreeMap::new();
+        for (slot, c) in self.containers.iter().enumerate() {
+            if !c.live || c.is_am {
+                continue;
+            }
+            if c.marked_at.is_some() {
+                marked[c.app as usize] = marked[c.app as usize].saturating_add(c.size);
+                let nv = &mut nodes[c.node as usize];
+                nv.reserved = nv.reserved.saturating_add(c.size);
+            }
+            slot_of.insert(c.id, slot as u32);
+            nodes[c.node as usize].containers.push(NodeContainer {
+                app: c.app,
+                id: c.id,
+                size: c.size,
+                is_am: false,
+            });
+        }
+        let mut owners: Vec<OwnerView> = self
+            .apps
+            .iter()
+            .enumerate()
+            .map(|(i, a)| OwnerView {
+                usage: a.usage,
+                fair_share: a.fair_share,
+                to_be_preempted: marked[i],
+                preemptable: a.phase == AppPhase::Runnable
+                    && self.tree.get(a.queue).allow_preemption_from,
+                calc: self.tree.get(a.queue).policy.calculator(),
+            })
+            .collect();
+        let sets = {
+            let PreemptState::Fs33 { search, .. } = &mut self.preempt else {
+                return;
+            };
+            search.for_app(&requests, &mut nodes, &mut owners, cluster)
+        };
+        for set in sets {
+            self.held_for[set.node as usize] = Some(app);
+            for c in set.containers {
+                let slot = slot_of[&c.id];
+                self.containers[slot as usize].marked_at = Some(now);
+                let at = self.now.plus(conf.wait_before_kill_ms);
+                self.events.push(
+                    at,
+                    Event::ContainerKilled {
+                        container: slot,
+                        id: c.id,
+                    },
+                );
+            }
+        }
+    }
+
+    /// Hadoop 3.x: a node holding preempted resources offers them to the starved app first.
+    /// Returns true when the node was used for it.
+    pub(crate) fn offer_held_node(&mut self, node: u32) -> bool {
+        let n = node as usize;
+        let Some(app) = self.held_for[n] else {
+            return false;
+        };
+        let still_marked = self
+            .containers
+            .iter()
+            .any(|c| c.live && c.node == node && c.marked_at.is_some());
+        let wants = {
+            let a = &self.apps[app as usize];
+            a.phase == AppPhase::Runnable && a.requests.pending > 0
+        };
+        if !wants {
+            self.held_for[n] = None;
+            return false;
+        }
+        let before = self.counters.assignments;
+        self.assign_app(app, node, None);
+        let got = self.counters.assignments > before;
+        if !still_marked {
+            self.held_for[n] = None;
+        }
+        got
+    }
+
+    fn preempt_capacity(&mut self) {
+        let pc = self.sc.scheduler.pcpp_config();
+        let now = self.now.0;
+        {
+            let PreemptState::Capacity { last_round, .. } = &mut self.preempt else {
+                return;
+            };
+            if last_round.is_some_and(|t| now < t + pc.monitoring_interval_ms) {
+                return;
+            }
+            *last_round = Some(now);
+        }
+        let Some(caps) = self.capacity.clone() else {
+            return;
+        };
+        let cluster = self.cluster.total;
+        let calc = self.tree.resource_calculator;
+        let n_q = self.tree.len();
+        let mut current = vec![Resource::ZERO; n_q];
+        let mut pending = vec![Resource::ZERO; n_q];
+        for (i, a) in self.apps.iter().enumerate() {
+            if a.phase != AppPhase::Runnable {
+                continue;
+            }
+            let q = a.queue.idx();
+            current[q] = current[q].saturating_add(a.usage);
+            pending[q] = pending[q].saturating_add(a.requests.outstanding(false));
+            let _ = i;
+        }
+        let mut qs =
+            crate::capacity::ideal::temp_queues(&self.tree, &caps, cluster, &current, &pending);
+        crate::capacity::ideal::compute_ideal(&self.tree, calc, cluster, &pc, &mut qs);
+        let mut selected: Vec<u64> = Vec::new();
+        let mut slot_of: BTreeMap<u64, u32> = BTreeMap::new();
+        for q in self.leaves() {
+            let mut apps: BTreeMap<u32, CsApp> = BTreeMap::new();
+            for (slot, c) in self.containers.iter().enumerate() {
+                if !c.live || self.apps[c.app as usize].queue != q {
+                    continue;
+                }
+                slot_of.insert(c.id, slot as u32);
+                apps.entry(c.app)
+                    .or_insert_with(|| CsApp {
+                        id: u64::from(c.app) + 1,
+                        containers: Vec::new(),
+                    })
+                    .containers
+                    .push(CsContainer {
+                        id: c.id,
+                        priority: c.priority,
+                        size: c.size,
+                        is_am: c.is_am,
+                    });
+            }
+            let apps: Vec<CsApp> = apps.into_values().collect();
+            let am_fraction = self.tree.get(q).maximum_am_resource_fraction.unwrap_or(0.1);
+            let am_limit = crate::capacity::scale(cluster, caps.absolute[q.idx()] * am_fraction);
+            let v = leaf_victims(calc, cluster, &pc, &qs[q.idx()], &apps, am_limit);
+            // AM containers are never killed (see the module docs).
+            selected.extend(v.into_iter().filter(|id| {
+                slot_of
+                    .get(id)
+                    .is_some_and(|&s| !self.containers[s as usize].is_am)
+            }));
+        }
+        let decisions = {
+            let PreemptState::Capacity { state, .. } = &mut self.preempt else {
+                return;
+            };
+            state.round(now, &pc, &selected)
+        };
+        for d in decisions {
+            match d {
+                CsDecision::Kill(id) => {
+                    if let Some(&slot) = slot_of.get(&id) {
+                        self.kill_container(slot);
+                    }
+                }
+                CsDecision::Preempt(id) => {
+                    if let Some(&slot) = slot_of.get(&id) {
+                        let c = &mut self.containers[slot as usize];
+                        c.marked_at.get_or_insert(now);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Kills the container in `slot`: released now, its task asked for again, its run time
+    /// counted as lost work. The slot is not reused (a queued completion finds it dead).
+    pub(crate) fn kill_container(&mut self, slot: u32) {
+        let c = self.containers[slot as usize];
+        debug_assert!(c.live && !c.is_am);
+        self.containers[slot as usize].live = false;
+        let node = &mut self.cluster.nodes[c.node as usize];
+        node.allocated = node.allocated.saturating_sub(c.size);
+        node.n_containers -= 1;
+        let lost = self.now.since(c.start);
+        let app = &mut self.apps[c.app as usize];
+        app.usage = app.usage.saturating_sub(c.size);
+        app.sched.usage = app.usage;
+        app.live -= 1;
+        app.preempted += 1;
+        app.lost_work_ms += lost;
+        app.requests.add(
+            c.priority,
+            c.size,
+            1,
+            c.duration_ms,
+            Vec::new(),
+            Vec::new(),
+            false,
+        );
+        let leaf = app.queue;
+        let runnable = app.phase == AppPhase::Runnable;
+        self.counters.preempted += 1;
+        self.add_usage(leaf, c.size, -1);
+        if runnable {
+            self.pending_changed(c.app, 1);
+        }
+        self.reorder_app(c.app);
+    }
+}

@@ -1,0 +1,162 @@
+//! Preemption through the whole simulator, both eras: 8 nodes of 1024 MB; `root.a` fills
+//! the cluster at t = 0 with long tasks; `root.b` asks for 8 containers at t = 20 s.
+
+use fairsim_core::{Resource, Semantics};
+use fairsim_sim::alloc::parse_fair_scheduler_xml;
+use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
+use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
+use fairsim_sim::{SimTime, run};
+
+const C: i64 = 1024;
+
+fn app(arrival: u64, queue: &str, count: u32) -> AppSpec {
+    AppSpec {
+        name: format!("{queue}-{arrival}"),
+        arrival: SimTime(arrival),
+        queue: queue.into(),
+        user: "u".into(),
+        am: None,
+        stages: vec![vec![TaskGroup {
+            count,
+            size: Resource::new(C, 1),
+            duration_ms: 1_000_000,
+            priority: 1,
+            hosts: vec![],
+        }]],
+    }
+}
+
+fn scenario(semantics: Semantics, preemption: bool, b_queue: &str) -> Scenario {
+    let xml = format!(
+        r#"<allocations>
+  <queue name="a"/>
+  <queue name="b">{b_queue}</queue>
+</allocations>"#
+    );
+    let tree = parse_fair_scheduler_xml(&xml, "fair-scheduler.xml", semantics)
+        .expect("valid allocation file")
+        .tree;
+    Scenario {
+        name: "preempt".into(),
+        path: None,
+        cluster: ClusterSpec {
+            nodes: 8,
+            racks: 1,
+            node_memory_mb: C,
+            node_vcores: 1,
+        },
+        scheduler: SchedulerConf {
+            semantics,
+            preemption,
+            ..SchedulerConf::default()
+        },
+        tree,
+        warnings: vec![],
+        workload: Workload::Trace(vec![app(0, "a", 8), app(20_000, "b", 8)]),
+        end_ms: Some(150_000),
+        sample_interval_ms: 0,
+        check_invariants: true,
+    }
+}
+
+const MIN_SHARE: &str = "<minResources>4096 mb, 4 vcores</minResources><minSharePreemptionTimeout>10</minSharePreemptionTimeout>";
+
+/// Times at which app `a` got its containers.
+fn allocation_times(rec: &MemoryRecorder, a: u32) -> Vec<u64> {
+    rec.decisions
+        .iter()
+        .filter(|d| d.app == a && matches!(d.kind, DecisionKind::Allocated(_)))
+        .map(|d| d.time.0)
+        .collect()
+}
+
+fn metric(summary: &fairsim_sim::RunSummary, name: &str) -> f64 {
+    summary
+        .metrics
+        .iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no metric {name}"))
+        .1
+}
+
+#[test]
+fn hadoop27_min_share_regained_within_timeout_two_intervals_and_kill_wait() {
+    let sc = scenario(Semantics::Hadoop27, true, MIN_SHARE);
+    let mut rec = MemoryRecorder::default();
+    let s = run(&sc, 1, 0, &mut rec).expect("runs");
+    let b = allocation_times(&rec, 1);
+    assert_eq!(b.len(), 4, "b gets its min share and no more: {b:?}");
+    // Warned at the 35 s check, killed at the 55 s check, handed out at the freed nodes'
+    // next heartbeats (nodes 4-7 beat at 500, 625, 750, 875 ms past the second).
+    assert_eq!(b, vec![55_500, 55_625, 55_750, 55_875]);
+    assert!(b[3] <= 20_000 + 500 + 10_000 + 2 * 5000 + 15_000 + 1000);
+    assert_eq!(metric(&s, "preempted_containers.root.a"), 4.0);
+    assert_eq!(metric(&s, "preempted_containers.root.b"), 0.0);
+    // Four tasks started in the first second lost about 54-55 s each.
+    let lost = metric(&s, "lost_container_s.root.a");
+    assert!((4.0 * 54.0..=4.0 * 55.0).contains(&lost), "{lost}");
+    // a asked again for its killed tasks: 8 + 4 allocations, never more than 8 live.
+    assert_eq!(allocation_times(&rec, 0).len(), 8);
+    assert!(metric(&s, "min_share_reached_s.root.b_p50") > 35.0);
+}
+
+#[test]
+fn hadoop33_min_share_regained_within_timeout_and_kill_wait() {
+    let sc = scenario(Semantics::Hadoop33, true, MIN_SHARE);
+    let mut rec = MemoryRecorder::default();
+    let s = run(&sc, 1, 0, &mut rec).expect("runs");
+    let b = allocation_times(&rec, 1);
+    // Chosen at the 29.5 s update (10 s after the leaf's last unstarved update), killed
+    // exactly 15 s later, and the held nodes (0-3) offer themselves to b first.
+    assert_eq!(b, vec![45_000, 45_125, 45_250, 45_375]);
+    assert!(b[3] <= 20_000 + 500 + 10_000 + 15_000 + 1000);
+    assert_eq!(metric(&s, "preempted_containers.root.a"), 4.0);
+}
+
+#[test]
+fn nothing_is_preempted_when_preemption_is_off() {
+    for semantics in [Semantics::Hadoop27, Semantics::Hadoop33] {
+        let sc = scenario(semantics, false, MIN_SHARE);
+        let mut rec = MemoryRecorder::default();
+        let s = run(&sc, 1, 0, &mut rec).expect("runs");
+        assert!(allocation_times(&rec, 1).is_empty(), "{semantics}");
+        assert_eq!(metric(&s, "preempted_containers"), 0.0);
+    }
+}
+
+#[test]
+fn fair_share_preemption_takes_a_down_to_its_fair_share_never_below() {
+    let fair_only = "<fairSharePreemptionTimeout>5</fairSharePreemptionTimeout><fairSharePreemptionThreshold>1.0</fairSharePreemptionThreshold>";
+    for semantics in [Semantics::Hadoop27, Semantics::Hadoop33] {
+        let mut sc = scenario(semantics, true, fair_only);
+        // a's queue gets the same settings (inherited defaults would be "never").
+        let a = sc.tree.find("root.a").expect("a");
+        sc.tree.queues[a.idx()].fair_share_preemption_timeout_ms = Some(5000);
+        sc.tree.queues[a.idx()].fair_share_preemption_threshold = 1.0;
+        let mut rec = MemoryRecorder::default();
+        let s = run(&sc, 1, 0, &mut rec).expect("runs");
+        assert_eq!(
+            metric(&s, "preempted_containers.root.a"),
+            4.0,
+            "{semantics}"
+        );
+        assert_eq!(allocation_times(&rec, 1).len(), 4, "{semantics}");
+    }
+}
+
+#[test]
+fn min_share_and_fair_share_timeouts_act_separately_in_the_engine() {
+    // Min share 1 container after 10 s, fair share (threshold 1.0) only after 60 s.
+    let q = "<minResources>1024 mb, 1 vcores</minResources><minSharePreemptionTimeout>10</minSharePreemptionTimeout>\
+             <fairSharePreemptionTimeout>60</fairSharePreemptionTimeout><fairSharePreemptionThreshold>1.0</fairSharePreemptionThreshold>";
+    let sc = scenario(Semantics::Hadoop27, true, q);
+    let mut rec = MemoryRecorder::default();
+    run(&sc, 1, 0, &mut rec).expect("runs");
+    let b = allocation_times(&rec, 1);
+    assert_eq!(b.len(), 4, "{b:?}");
+    // First the min share (warned 35 s, killed 55 s), then the rest once the fair-share
+    // timeout ran out (clock last moved at 20 s: check at 85 s, kill at 105 s).
+    assert!((55_000..56_000).contains(&b[0]), "{b:?}");
+    assert!((105_000..106_000).contains(&b[1]), "{b:?}");
+}
