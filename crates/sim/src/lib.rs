@@ -5,7 +5,6 @@
 //! (seed, run index) into any [`Recorder`], [`run_to_dir`] writes the standard output files.
 
 pub mod alloc;
-pub mod alloc_source;
 pub mod app;
 pub mod capacity;
 pub mod cluster;

@@ -41,6 +41,14 @@
 //! file = "fair-scheduler.xml"       # relative to the scenario file; a
 //!                                   # capacity-scheduler.xml selects the Capacity Scheduler
 //!
+//! [queues."root.etl"]               # optional overrides of the allocation file, per queue
+//! weight = 2.0                      # (full name, or the name under root); sweeps vary these
+//! min_memory_mb = 4096              # minResources memory (and min_vcores)
+//! max_memory_mb = 65536             # maxResources memory (and max_vcores)
+//! max_running_apps = 10
+//! max_am_share = 0.5
+//! policy = "drf"                    # fair, drf or fifo (fifo on leaves only)
+//!
 //! [workload]                        # exactly one of: csv, sls, synthetic
 //! csv = "trace.csv"                 # native CSV trace (docs/traces.md)
 //! # sls = "sls-jobs.json"           # Hadoop SLS JSON trace
@@ -50,12 +58,14 @@
 //! sample_interval_ms = 10000        # queues.csv sampling; 0 disables
 //! ```
 
+use crate::app::AppSpec;
 use crate::tree::QueueTree;
+use crate::tree::{QueueId, ResourceSpec};
 use crate::workload::synthetic::SyntheticSpec;
 use crate::workload::{WorkloadError, csv::read_csv_trace, sls::read_sls_trace};
-use crate::{alloc_source, app::AppSpec};
-use fairsim_core::{Booster, Resource, Semantics};
+use fairsim_core::{Booster, Policy, Resource, Semantics};
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// How ordered children and apps are kept.
@@ -288,6 +298,8 @@ struct RawScenario {
     #[serde(default)]
     scheduler: SchedulerConf,
     allocation: RawAllocation,
+    #[serde(default)]
+    queues: BTreeMap<String, QueueOverride>,
     workload: RawWorkload,
     #[serde(default)]
     outputs: RawOutputs,
@@ -297,6 +309,109 @@ struct RawScenario {
 #[serde(deny_unknown_fields)]
 struct RawAllocation {
     file: PathBuf,
+}
+
+/// Settings that replace the allocation file's for one queue.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QueueOverride {
+    weight: Option<f64>,
+    min_memory_mb: Option<i64>,
+    min_vcores: Option<i64>,
+    max_memory_mb: Option<i64>,
+    max_vcores: Option<i64>,
+    max_running_apps: Option<u32>,
+    max_am_share: Option<f64>,
+    policy: Option<String>,
+}
+
+/// Applies `[queues.NAME]` overrides to the tree loaded from the allocation file.
+fn apply_overrides(
+    tree: &mut QueueTree,
+    overrides: &BTreeMap<String, QueueOverride>,
+    invalid: &dyn Fn(&str, &str) -> ScenarioError,
+) -> Result<(), ScenarioError> {
+    for (name, o) in overrides {
+        let key = |field: &str| format!("queues.\"{name}\".{field}");
+        let full = if name == "root" || name.starts_with("root.") {
+            name.clone()
+        } else {
+            format!("root.{name}")
+        };
+        let id: QueueId = tree.find(&full).ok_or_else(|| {
+            invalid(
+                &format!("queues.\"{name}\""),
+                "no such queue in the allocation file",
+            )
+        })?;
+        let q = tree.get_mut(id);
+        if let Some(w) = o.weight {
+            if !w.is_finite() || w < 0.0 {
+                return Err(invalid(&key("weight"), "must be a finite number >= 0"));
+            }
+            q.weight = w as f32;
+        }
+        let absolute = |spec: ResourceSpec, field: &str| match spec {
+            ResourceSpec::Absolute(r) => Ok(r),
+            ResourceSpec::Percent { .. } => Err(invalid(
+                &key(field),
+                "the allocation file gives a percentage here; override both components of it",
+            )),
+        };
+        for (field, mem, vcores, slot) in [
+            ("min_memory_mb", o.min_memory_mb, o.min_vcores, 0),
+            ("max_memory_mb", o.max_memory_mb, o.max_vcores, 1),
+        ] {
+            if mem.is_none() && vcores.is_none() {
+                continue;
+            }
+            if mem.is_some_and(|v| v < 0) || vcores.is_some_and(|v| v < 0) {
+                return Err(invalid(&key(field), "must not be negative"));
+            }
+            let spec = if slot == 0 {
+                &mut q.min_resources
+            } else {
+                &mut q.max_resources
+            };
+            let current = match (mem, vcores) {
+                (Some(m), Some(v)) => Resource::new(m, v),
+                _ => {
+                    let r = absolute(*spec, field)?;
+                    Resource::new(mem.unwrap_or(r.memory_mb), vcores.unwrap_or(r.vcores))
+                }
+            };
+            *spec = ResourceSpec::Absolute(current);
+        }
+        if let Some(n) = o.max_running_apps {
+            q.max_running_apps = Some(n);
+        }
+        if let Some(share) = o.max_am_share {
+            if !q.is_leaf {
+                return Err(invalid(
+                    &key("max_am_share"),
+                    "only leaf queues have a maxAMShare",
+                ));
+            }
+            if !share.is_finite() || (share < 0.0 && share != -1.0) {
+                return Err(invalid(
+                    &key("max_am_share"),
+                    "must be in [0, 1], or -1 to disable",
+                ));
+            }
+            q.max_am_share = share.min(1.0) as f32;
+        }
+        if let Some(p) = &o.policy {
+            let policy: Policy = p.parse().map_err(|m: String| invalid(&key("policy"), &m))?;
+            if policy == Policy::Fifo && !q.is_leaf {
+                return Err(invalid(
+                    &key("policy"),
+                    "fifo is allowed on leaf queues only",
+                ));
+            }
+            q.policy = policy;
+        }
+    }
+    Ok(())
 }
 
 #[derive(Debug, Deserialize)]
@@ -364,8 +479,10 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
     }
     let base = path.parent().unwrap_or(Path::new("."));
     let alloc_path = base.join(&raw.allocation.file);
-    let loaded = alloc_source::load_allocation(&alloc_path, raw.scheduler.semantics)
-        .map_err(ScenarioError::Allocation)?;
+    let loaded = crate::alloc::load_fair_scheduler_file(&alloc_path, raw.scheduler.semantics)
+        .map_err(|e| ScenarioError::Allocation(e.to_string()))?;
+    let mut tree = loaded.tree;
+    apply_overrides(&mut tree, &raw.queues, &invalid)?;
     let workload = match (&raw.workload.csv, &raw.workload.sls, raw.workload.synthetic) {
         (Some(p), None, None) => Workload::Trace(read_csv_trace(&base.join(p))?),
         (None, Some(p), None) => Workload::Trace(read_sls_trace(&base.join(p))?),
@@ -391,8 +508,8 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         path: Some(path.to_path_buf()),
         cluster: raw.cluster,
         scheduler: raw.scheduler,
-        tree: loaded.0,
-        warnings: loaded.1,
+        tree,
+        warnings: loaded.warnings,
         workload,
         end_ms: raw.end_ms,
         sample_interval_ms: raw.outputs.sample_interval_ms,
