@@ -479,7 +479,8 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
     }
     let base = path.parent().unwrap_or(Path::new("."));
     let alloc_path = base.join(&raw.allocation.file);
-    let loaded = crate::alloc::load_fair_scheduler_file(&alloc_path, raw.scheduler.semantics)
+    // A capacity-scheduler.xml (root element `configuration`) selects the Capacity Scheduler.
+    let loaded = crate::alloc::load_any_file(&alloc_path, raw.scheduler.semantics)
         .map_err(|e| ScenarioError::Allocation(e.to_string()))?;
     let mut tree = loaded.tree;
     apply_overrides(&mut tree, &raw.queues, &invalid)?;
