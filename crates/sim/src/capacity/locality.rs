@@ -14,16 +14,7 @@
 //! the test), and reset after a node- or rack-local assignment; off-switch assignments do
 //! not reset it.
 
-/// Locality of an assignment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Locality {
-    /// On a node the app asked for.
-    NodeLocal,
-    /// On a rack the app asked for.
-    RackLocal,
-    /// Anywhere.
-    OffSwitch,
-}
+pub use crate::app::Locality;
 
 /// What an app asks for at one priority, seen from one node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -102,6 +102,41 @@ pub fn pick_leaf(
     None
 }
 
+/// Every leaf under `from` in the order a node offer visits them (least-used children
+/// first, depth first), leaving out subtrees the container would push over a maximum
+/// capacity. Offering the node to each in turn until one takes it is [`pick_leaf`].
+pub fn leaf_order(
+    tree: &QueueTree,
+    caps: &Capacities,
+    cluster: Resource,
+    usage: &[Resource],
+    required: Resource,
+    from: QueueId,
+) -> Vec<QueueId> {
+    let calc = tree.resource_calculator;
+    let mut out = Vec::new();
+    // Explicit stack, children pushed in reverse so the least used is visited first.
+    let mut stack = vec![from];
+    while let Some(q) = stack.pop() {
+        if !fits_maximum(
+            calc,
+            cluster,
+            usage[q.idx()],
+            required,
+            caps.maximum(q, cluster),
+        ) {
+            continue;
+        }
+        if tree.get(q).is_leaf {
+            out.push(q);
+            continue;
+        }
+        let kids = children_by_use(tree, caps, cluster, usage, q);
+        stack.extend(kids.into_iter().rev());
+    }
+    out
+}
+
 /// An application as a leaf's ordering policy sees it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AppOrder {

@@ -46,6 +46,10 @@ pub(crate) enum Outcome {
 impl Simulation<'_> {
     /// Hadoop's `attemptScheduling` for `node`.
     pub(crate) fn attempt_scheduling(&mut self, node: u32) {
+        if self.capacity.is_some() {
+            self.cs_attempt_scheduling(node);
+            return;
+        }
         let n = node as usize;
         if let Some(res) = self.cluster.nodes[n].reservation {
             let app = res.app;
@@ -338,7 +342,7 @@ impl Simulation<'_> {
     }
 
     /// Allocate on `node` if the container fits, else reserve (2.7) or nothing.
-    fn try_assign(
+    pub(crate) fn try_assign(
         &mut self,
         a: u32,
         idx: usize,

@@ -1,0 +1,191 @@
+//! The Capacity Scheduler on a node heartbeat (Hadoop 2.x `CapacityScheduler`,
+//! `ParentQueue.assignContainers`, `LeafQueue.assignContainers`), on the same simulation
+//! state as the Fair Scheduler; selected when the allocation file is a
+//! capacity-scheduler.xml.
+//!
+//! * The node is offered to leaves in the order of `capacity::ordering::leaf_order`: least
+//!   used capacity first, depth first, skipping subtrees at their maximum capacity (checked
+//!   with the minimum allocation on the way down, with the container's size at the leaf).
+//! * In a leaf, apps in FIFO order (submission) or by the fair ordering policy; an app whose
+//!   user is above the user limit is skipped; an app whose AM would push the leaf over its
+//!   AM limit (cluster × absolute capacity × maximum-am-resource-percent) waits, unless no AM
+//!   runs in the leaf yet.
+//! * In an app, the most urgent priority with requests: a scheduling opportunity is counted,
+//!   the allowed locality comes from `capacity::locality` (node-locality-delay); if nothing
+//!   can be assigned at that priority the app is passed over (Hadoop does not assign out of
+//!   priority order).
+//! * The root keeps assigning on the node until nothing fits or an off-switch container was
+//!   assigned (one off-switch assignment per heartbeat).
+//!
+//! Not modelled: Capacity Scheduler reservations (a container that does not fit the node is
+//! passed over), node labels, queue states, `maximum-applications`, 3.x priority- and
+//! partition-aware queue ordering.
+
+use crate::app::Locality;
+use crate::capacity::locality::{LocalityAsk, allowed_locality, resets_opportunities};
+use crate::capacity::ordering::{AppOrder, fair_order, fifo_order, fits_maximum, leaf_order};
+use crate::capacity::user_limit::{UserLimitInput, user_limit, user_may_allocate};
+use crate::engine::Simulation;
+use crate::tree::{OrderingPolicy, QueueId};
+use fairsim_core::Resource;
+
+impl Simulation<'_> {
+    fn minimum_allocation(&self) -> Resource {
+        Resource::new(self.sc.scheduler.minimum_allocation_mb.max(1), 1)
+    }
+
+    /// One heartbeat of `node` under the Capacity Scheduler.
+    pub(crate) fn cs_attempt_scheduling(&mut self, node: u32) {
+        let n = node as usize;
+        let min_alloc = self.minimum_allocation();
+        loop {
+            if !min_alloc.fits_in(self.cluster.nodes[n].available()) {
+                return;
+            }
+            let Some(caps) = self.capacity.clone() else {
+                return;
+            };
+            let usage: Vec<Resource> = self.queues.iter().map(|q| q.usage).collect();
+            let order = leaf_order(
+                &self.tree,
+                &caps,
+                self.cluster.total,
+                &usage,
+                min_alloc,
+                QueueId::ROOT,
+            );
+            let mut assigned = None;
+            for leaf in order {
+                if self.queues[leaf.idx()].pending == 0 {
+                    continue;
+                }
+                if let Some(loc) = self.cs_assign_leaf(leaf, node) {
+                    assigned = Some(loc);
+                    break;
+                }
+            }
+            match assigned {
+                None | Some(Locality::OffSwitch) => return,
+                Some(_) => {}
+            }
+        }
+    }
+
+    /// Offers `node` to the apps of `leaf`; the locality of the container assigned, if any.
+    fn cs_assign_leaf(&mut self, leaf: QueueId, node: u32) -> Option<Locality> {
+        let cluster = self.cluster.total;
+        let calc = self.tree.resource_calculator;
+        let conf = self.tree.get(leaf).clone();
+        let caps = self.capacity.clone()?;
+        let mut apps: Vec<u32> = self.queues[leaf.idx()]
+            .runnable_apps
+            .iter()
+            .copied()
+            .filter(|&a| self.apps[a as usize].requests.pending > 0)
+            .collect();
+        let views: Vec<AppOrder> = apps
+            .iter()
+            .map(|&a| {
+                let app = &self.apps[a as usize];
+                AppOrder {
+                    id: u64::from(a),
+                    used_mb: app.usage.memory_mb,
+                    demand_mb: app.demand.memory_mb,
+                }
+            })
+            .collect();
+        let order = match conf.ordering_policy.unwrap_or_default() {
+            OrderingPolicy::Fifo => fifo_order(&views),
+            OrderingPolicy::Fair => fair_order(&views, false),
+        };
+        apps = order.into_iter().map(|i| apps[i]).collect();
+        let mut active_users: Vec<u32> = apps.iter().map(|&a| self.apps[a as usize].user).collect();
+        active_users.sort_unstable();
+        active_users.dedup();
+        let am_limit = crate::capacity::scale(
+            cluster,
+            caps.absolute[leaf.idx()] * conf.maximum_am_resource_fraction.unwrap_or(0.1),
+        );
+        let any_am_running = self.queues[leaf.idx()].am_usage != Resource::ZERO;
+        let leaf_max = caps.maximum(leaf, cluster);
+        let n = node as usize;
+        let rack = self.cluster.nodes[n].rack;
+        let n_nodes = self.cluster.nodes.len() as u32;
+        for a in apps {
+            let i = a as usize;
+            let Some(idx) = self.apps[i]
+                .requests
+                .by_priority
+                .iter()
+                .position(|p| p.any > 0)
+            else {
+                continue;
+            };
+            let (size, is_am, ask) = {
+                let p = &self.apps[i].requests.by_priority[idx];
+                let ask = LocalityAsk {
+                    on_node: p.node_count(node).unwrap_or(0),
+                    on_rack: p.rack_count(rack).unwrap_or(0),
+                    any: p.any,
+                    location_requests: (p.nodes.len() + p.racks.len()) as u32,
+                };
+                (p.size, p.is_am, ask)
+            };
+            let queue_usage = self.queues[leaf.idx()].usage;
+            if !fits_maximum(calc, cluster, queue_usage, size, leaf_max) {
+                continue;
+            }
+            // User limit.
+            let user = self.apps[i].user;
+            let user_usage = self.queues[leaf.idx()]
+                .runnable_apps
+                .iter()
+                .filter(|&&x| self.apps[x as usize].user == user)
+                .fold(Resource::ZERO, |s, &x| {
+                    s.saturating_add(self.apps[x as usize].usage)
+                });
+            let limit = user_limit(&UserLimitInput {
+                calc,
+                cluster,
+                absolute_capacity: caps.absolute[leaf.idx()],
+                required: size,
+                queue_usage,
+                active_users: active_users.len() as u32,
+                minimum_user_limit_percent: conf.minimum_user_limit_percent.unwrap_or(100),
+                user_limit_factor: conf.user_limit_factor.unwrap_or(1.0),
+                minimum_allocation: self.minimum_allocation(),
+            });
+            if !user_may_allocate(calc, cluster, user_usage, limit) {
+                continue;
+            }
+            if is_am
+                && any_am_running
+                && !self.queues[leaf.idx()]
+                    .am_usage
+                    .saturating_add(size)
+                    .fits_in(am_limit)
+            {
+                continue;
+            }
+            if !size.fits_in(self.cluster.nodes[n].available()) {
+                continue;
+            }
+            let missed = {
+                let p = &mut self.apps[i].requests.by_priority[idx];
+                p.opportunities = p.opportunities.saturating_add(1);
+                u64::from(p.opportunities)
+            };
+            let Some(loc) =
+                allowed_locality(ask, missed, n_nodes, self.sc.scheduler.node_locality_delay)
+            else {
+                continue;
+            };
+            if resets_opportunities(loc) {
+                self.apps[i].requests.by_priority[idx].opportunities = 0;
+            }
+            self.try_assign(a, idx, node, loc, false);
+            return Some(loc);
+        }
+        None
+    }
+}

@@ -1,0 +1,139 @@
+//! The Capacity Scheduler through the whole simulator: least-used queue first, elastic
+//! sharing up to maximum-capacity, and reclaiming by proportional preemption. Nodes hold
+//! one 1024 MB container each, so each heartbeat assigns at most one container.
+
+use fairsim_core::{Resource, Semantics};
+use fairsim_sim::alloc::parse_capacity_scheduler_xml;
+use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
+use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
+use fairsim_sim::{SimTime, run};
+
+const C: i64 = 1024;
+
+fn app(arrival: u64, queue: &str, count: u32) -> AppSpec {
+    AppSpec {
+        name: format!("{queue}-{arrival}"),
+        arrival: SimTime(arrival),
+        queue: queue.into(),
+        user: "u".into(),
+        am: None,
+        stages: vec![vec![TaskGroup {
+            count,
+            size: Resource::new(C, 1),
+            duration_ms: 1_000_000,
+            priority: 1,
+            hosts: vec![],
+        }]],
+    }
+}
+
+fn scenario(props: &[(&str, &str)], apps: Vec<AppSpec>, preemption: bool) -> Scenario {
+    let mut text = String::from("<configuration>\n");
+    for (n, v) in props {
+        text.push_str(&format!(
+            "<property><name>yarn.scheduler.capacity.{n}</name><value>{v}</value></property>\n"
+        ));
+    }
+    text.push_str("</configuration>\n");
+    let tree = parse_capacity_scheduler_xml(&text, "capacity-scheduler.xml")
+        .expect("valid file")
+        .tree;
+    Scenario {
+        name: "capacity".into(),
+        path: None,
+        cluster: ClusterSpec {
+            nodes: 10,
+            racks: 1,
+            node_memory_mb: C,
+            node_vcores: 1,
+        },
+        scheduler: SchedulerConf {
+            semantics: Semantics::Hadoop27,
+            preemption,
+            ..SchedulerConf::default()
+        },
+        tree,
+        warnings: vec![],
+        workload: Workload::Trace(apps),
+        end_ms: Some(200_000),
+        sample_interval_ms: 0,
+        check_invariants: true,
+    }
+}
+
+/// `(time, app)` of every allocation, in order.
+fn allocations(rec: &MemoryRecorder) -> Vec<(u64, u32)> {
+    rec.decisions
+        .iter()
+        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
+        .map(|d| (d.time.0, d.app))
+        .collect()
+}
+
+fn metric(summary: &fairsim_sim::RunSummary, name: &str) -> f64 {
+    summary
+        .metrics
+        .iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no metric {name}"))
+        .1
+}
+
+#[test]
+fn the_least_used_queue_is_served_first() {
+    // q1 guaranteed 20% (2 containers), q2 80% (8); both ask for more than the cluster.
+    let sc = scenario(
+        &[
+            ("root.queues", "q1,q2"),
+            ("root.q1.capacity", "20"),
+            ("root.q2.capacity", "80"),
+        ],
+        vec![app(0, "q1", 20), app(0, "q2", 20)],
+        false,
+    );
+    let mut rec = MemoryRecorder::default();
+    run(&sc, 1, 0, &mut rec).expect("runs");
+    let who: Vec<u32> = allocations(&rec).iter().map(|a| a.1).collect();
+    // used ÷ guaranteed before each offer: 0/0 tie (path: q1); q1 0.5 vs q2 0 → q2; q2 at
+    // 0.125, 0.25, 0.375 → q2; 0.5 vs 0.5 → q1; then q2 (0.5, 0.625, 0.75, 0.875).
+    assert_eq!(who, vec![0, 1, 1, 1, 1, 0, 1, 1, 1, 1]);
+}
+
+const ELASTIC: &[(&str, &str)] = &[
+    ("root.queues", "a,b"),
+    ("root.a.capacity", "50"),
+    ("root.a.maximum-capacity", "80"),
+    ("root.a.user-limit-factor", "2"),
+    ("root.b.capacity", "50"),
+];
+
+#[test]
+fn elastic_sharing_stops_at_maximum_capacity() {
+    let sc = scenario(ELASTIC, vec![app(0, "a", 10), app(20_000, "b", 10)], false);
+    let mut rec = MemoryRecorder::default();
+    let s = run(&sc, 1, 0, &mut rec).expect("runs");
+    let allocs = allocations(&rec);
+    // a alone takes 8 (its 80% maximum), the last 2 nodes stay idle although a asks.
+    let a_before: Vec<u64> = allocs.iter().filter(|x| x.1 == 0).map(|x| x.0).collect();
+    assert_eq!(a_before.len(), 8);
+    assert!(a_before.iter().all(|&t| t < 1000));
+    // b takes the 2 idle nodes at their next heartbeats after 20 s; nothing else happens.
+    let b: Vec<u64> = allocs.iter().filter(|x| x.1 == 1).map(|x| x.0).collect();
+    assert_eq!(b, vec![20_800, 20_900]);
+    assert_eq!(metric(&s, "preempted_containers"), 0.0);
+}
+
+#[test]
+fn preemption_reclaims_the_guarantee_and_no_more() {
+    let sc = scenario(ELASTIC, vec![app(0, "a", 10), app(20_000, "b", 10)], true);
+    let mut rec = MemoryRecorder::default();
+    let s = run(&sc, 1, 0, &mut rec).expect("runs");
+    let b = allocations(&rec).iter().filter(|x| x.1 == 1).count();
+    assert_eq!(b, 5, "b back at its guarantee of 5");
+    assert_eq!(metric(&s, "preempted_containers.root.a"), 3.0);
+    // First selected at the 21 s round, killed at the first round more than 15 s later.
+    let first_kill_lost = metric(&s, "lost_container_s.root.a");
+    assert!(first_kill_lost > 3.0 * 38.0, "{first_kill_lost}");
+    assert!(metric(&s, "min_share_reached_s.root.b_p50") > 15.0);
+}
