@@ -193,6 +193,86 @@ pub fn draw_all(rows: &[ComparisonRow], out_dir: &Path) -> Result<Vec<PathBuf>, 
     Ok(out)
 }
 
+/// Metrics charted by [`run_compare`] (per queue), when present.
+pub const CHARTED: &[&str] = &[
+    "wait_s_p50",
+    "wait_s_p95",
+    "jct_s_p50",
+    "starved_min_s",
+    "min_share_reached_s_p50",
+    "preempted_containers",
+    "lost_container_s",
+];
+
+/// Splits a summary metric such as `wait_s.root.a_p50` into (`wait_s_p50`, `root.a`);
+/// whole-run metrics give (`name`, `all`).
+pub fn split_metric(name: &str) -> (String, String) {
+    let Some(i) = name.find(".root") else {
+        return (name.to_string(), "all".to_string());
+    };
+    let (base, rest) = (&name[..i], &name[i + 1..]);
+    for p in ["_p50", "_p95", "_p99"] {
+        if let Some(q) = rest.strip_suffix(p) {
+            return (format!("{base}{p}"), q.to_string());
+        }
+    }
+    (base.to_string(), rest.to_string())
+}
+
+/// Rows of one run's summary under the label `scheduler`.
+pub fn rows_of(scheduler: &str, metrics: &[(String, f64)]) -> Vec<ComparisonRow> {
+    metrics
+        .iter()
+        .map(|(name, value)| {
+            let (metric, queue) = split_metric(name);
+            ComparisonRow {
+                scheduler: scheduler.to_string(),
+                queue,
+                metric,
+                value: *value,
+            }
+        })
+        .collect()
+}
+
+/// `fairsim compare`: runs each scenario (the same workload under different schedulers),
+/// writes each run's files under `out/<label>/`, then `out/comparison.csv` and one chart
+/// per charted metric. Labels are the scheduler kinds (`fair`, `capacity`), made unique with
+/// the scenario name when two scenarios use the same scheduler.
+pub fn run_compare(
+    scenarios: &[fairsim_sim::Scenario],
+    seed: u64,
+    out: &Path,
+) -> Result<Vec<PathBuf>, crate::CliError> {
+    let kind = |s: &fairsim_sim::Scenario| match s.tree.scheduler {
+        fairsim_sim::tree::SchedulerKind::Fair => "fair",
+        fairsim_sim::tree::SchedulerKind::Capacity => "capacity",
+    };
+    let mut rows = Vec::new();
+    for sc in scenarios {
+        let mut label = kind(sc).to_string();
+        if scenarios.iter().filter(|o| kind(o) == kind(sc)).count() > 1 {
+            label = format!("{label}:{}", sc.name);
+        }
+        let dir = out.join(label.replace(':', "-"));
+        let summary = fairsim_sim::run_to_dir(sc, seed, &dir)
+            .map_err(|e| crate::CliError::Failed(format!("{}: {e}", sc.name)))?;
+        rows.extend(rows_of(&label, &summary.metrics));
+    }
+    std::fs::create_dir_all(out)
+        .map_err(|e| crate::CliError::Failed(format!("{}: {e}", out.display())))?;
+    let csv = out.join("comparison.csv");
+    write_rows(&csv, &rows).map_err(|e| crate::CliError::Failed(e.to_string()))?;
+    let charted: Vec<ComparisonRow> = rows
+        .iter()
+        .filter(|r| r.queue != "all" && CHARTED.contains(&r.metric.as_str()))
+        .cloned()
+        .collect();
+    let mut files = vec![csv];
+    files.extend(draw_all(&charted, out).map_err(|e| crate::CliError::Failed(e.to_string()))?);
+    Ok(files)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,6 +284,22 @@ mod tests {
             metric: m.into(),
             value: v,
         }
+    }
+
+    #[test]
+    fn metric_names_split_into_metric_and_queue() {
+        assert_eq!(
+            split_metric("wait_s.root.a.b_p95"),
+            ("wait_s_p95".to_string(), "root.a.b".to_string())
+        );
+        assert_eq!(
+            split_metric("preempted_containers.root.b"),
+            ("preempted_containers".to_string(), "root.b".to_string())
+        );
+        assert_eq!(
+            split_metric("jain_index"),
+            ("jain_index".to_string(), "all".to_string())
+        );
     }
 
     #[test]

@@ -87,6 +87,21 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Run the same workload under several schedulers (one scenario file each) and write
+    /// `comparison.csv` plus one chart per metric (PNG and SVG), each run's files in a
+    /// sub-directory.
+    Compare {
+        /// Scenario files (TOML), e.g. one with a fair-scheduler.xml and one with a
+        /// capacity-scheduler.xml.
+        #[arg(required = true, num_args = 2..)]
+        scenarios: Vec<PathBuf>,
+        /// Base seed of the runs' random streams (synthetic workloads).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output directory.
+        #[arg(long, default_value = "results/compare")]
+        out: PathBuf,
+    },
     /// Check a scenario (.toml) or an allocation file (fair-scheduler.xml or
     /// capacity-scheduler.xml, whose queue tree is printed); warnings go to stderr, errors
     /// exit with code 2.
@@ -237,6 +252,21 @@ fn run(cli: Cli) -> Result<String, CliError> {
             seed,
             out,
         } => run_scenario(&scenario, seed, out),
+        Command::Compare {
+            scenarios,
+            seed,
+            out,
+        } => {
+            let loaded = scenarios
+                .iter()
+                .map(|p| load_scenario(p))
+                .collect::<Result<Vec<_>, _>>()?;
+            let files = fairsim_bench_runner::compare::run_compare(&loaded, seed, &out)?;
+            Ok(files
+                .iter()
+                .map(|f| format!("wrote {}\n", f.display()))
+                .collect())
+        }
         Command::Validate(args) if args.file.extension().is_some_and(|e| e == "toml") => {
             let scenario = load_scenario(&args.file)?;
             Ok(format!(

@@ -652,7 +652,9 @@ impl<'a> Simulation<'a> {
             acc.starved_min_episodes += 1;
             acc.starved_min_since = now;
         }
-        if !starved_min && acc.starved_min {
+        // Episodes of zero length (a container released and replaced in the same
+        // millisecond) are not a wait.
+        if !starved_min && acc.starved_min && now > acc.starved_min_since {
             acc.min_share_reached_ms.push(now - acc.starved_min_since);
         }
         acc.starved_min = starved_min;

@@ -1,0 +1,60 @@
+//! `fairsim compare` on the bundled comparison scenario: both schedulers run the same
+//! workload; the table and the charts name both.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn bundled(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenarios/compare")
+        .join(name)
+}
+
+#[test]
+fn compare_writes_one_table_and_charts_with_both_schedulers() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+        .arg("compare")
+        .arg(bundled("fair.toml"))
+        .arg(bundled("capacity.toml"))
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = std::fs::read_to_string(dir.path().join("comparison.csv")).expect("table");
+    assert!(table.starts_with("scheduler,queue,metric,value\n"));
+    for s in [
+        "fair,root.adhoc,wait_s_p50,",
+        "capacity,root.adhoc,wait_s_p50,",
+    ] {
+        assert!(table.contains(s), "missing {s}");
+    }
+    // Preemption happened under both, from the elastic batch queue only.
+    let value = |prefix: &str| -> f64 {
+        table
+            .lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no {prefix}"))
+    };
+    assert!(value("fair,root.etl,preempted_containers,") > 0.0);
+    assert!(value("capacity,root.etl,preempted_containers,") > 0.0);
+    assert_eq!(value("fair,root.adhoc,preempted_containers,"), 0.0);
+    for stem in ["compare-wait_s_p50", "compare-preempted_containers"] {
+        let svg = std::fs::read_to_string(dir.path().join(format!("{stem}.svg"))).expect("svg");
+        assert!(
+            svg.contains(">fair<") || svg.contains("fair"),
+            "legend names fair"
+        );
+        assert!(svg.contains("capacity"), "legend names capacity");
+        assert!(dir.path().join(format!("{stem}.png")).is_file());
+    }
+    // Each run's own files are there too.
+    assert!(dir.path().join("fair/apps.csv").is_file());
+    assert!(dir.path().join("capacity/summary.csv").is_file());
+}
