@@ -255,7 +255,7 @@ pub fn run_compare(
             label = format!("{label}:{}", sc.name);
         }
         let dir = out.join(label.replace(':', "-"));
-        let summary = fairsim_sim::run_to_dir(sc, seed, &dir)
+        let summary = fairsim_sim::run_to_dir(sc, seed, 0, &dir)
             .map_err(|e| crate::CliError::Failed(format!("{}: {e}", sc.name)))?;
         rows.extend(rows_of(&label, &summary.metrics));
     }

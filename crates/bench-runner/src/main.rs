@@ -83,6 +83,10 @@ enum Command {
         /// Base seed of the run's random stream (synthetic workloads).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Run index: 0 for a single run; a sweep's run index (with its seed and the sweep
+        /// point's scenario) reproduces that run of the sweep exactly.
+        #[arg(long, default_value_t = 0)]
+        run_index: u64,
         /// Output directory (default: `results/<scenario name>`).
         #[arg(long)]
         out: Option<PathBuf>,
@@ -168,13 +172,21 @@ fn load_scenario(path: &Path) -> Result<fairsim_sim::Scenario, CliError> {
     Ok(scenario)
 }
 
-fn run_scenario(path: &Path, seed: u64, out: Option<PathBuf>) -> Result<String, CliError> {
+fn run_scenario(
+    path: &Path,
+    seed: u64,
+    run_index: u64,
+    out: Option<PathBuf>,
+) -> Result<String, CliError> {
     let scenario = load_scenario(path)?;
     let out = out.unwrap_or_else(|| PathBuf::from("results").join(&scenario.name));
-    let summary = fairsim_sim::run_to_dir(&scenario, seed, &out).map_err(|e| match e {
-        fairsim_sim::SimError::Invalid(_) => CliError::Input(format!("{}: {e}", path.display())),
-        _ => CliError::Failed(e.to_string()),
-    })?;
+    let summary =
+        fairsim_sim::run_to_dir(&scenario, seed, run_index, &out).map_err(|e| match e {
+            fairsim_sim::SimError::Invalid(_) => {
+                CliError::Input(format!("{}: {e}", path.display()))
+            }
+            _ => CliError::Failed(e.to_string()),
+        })?;
     let mut text = String::new();
     for (k, v) in &summary.metrics {
         text.push_str(&format!("{k} = {}\n", fairsim_sim::recorder::fmt_f64(*v)));
@@ -250,8 +262,9 @@ fn run(cli: Cli) -> Result<String, CliError> {
         Command::Run {
             scenario,
             seed,
+            run_index,
             out,
-        } => run_scenario(&scenario, seed, out),
+        } => run_scenario(&scenario, seed, run_index, out),
         Command::Compare {
             scenarios,
             seed,

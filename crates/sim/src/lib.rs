@@ -25,13 +25,15 @@ pub use recorder::{FileRecorder, MemoryRecorder, NullRecorder, Recorder};
 pub use scenario::{Scenario, ScenarioError, load_scenario};
 pub use time::SimTime;
 
-/// Runs `scenario` with `seed` (run index 0) and writes `apps.csv`, `queues.csv`,
-/// `summary.json` and `summary.csv` into `out_dir` (each file written atomically).
+/// Runs `scenario` with `seed` and `run_index` (0 for a single run; a sweep's run index
+/// reproduces that run) and writes `apps.csv`, `queues.csv`, `summary.json` and `summary.csv`
+/// into `out_dir` (each file written atomically).
 pub fn run_to_dir(
     scenario: &Scenario,
     seed: u64,
+    run_index: u64,
     out_dir: impl AsRef<std::path::Path>,
 ) -> Result<RunSummary, SimError> {
     let mut rec = FileRecorder::new(out_dir.as_ref());
-    run(scenario, seed, 0, &mut rec)
+    run(scenario, seed, run_index, &mut rec)
 }

@@ -12,8 +12,8 @@ fn same_scenario_and_seed_give_byte_identical_files() {
     let sc = load_scenario(bundled()).unwrap();
     let d1 = tempfile::tempdir().unwrap();
     let d2 = tempfile::tempdir().unwrap();
-    run_to_dir(&sc, 42, d1.path()).unwrap();
-    run_to_dir(&sc, 42, d2.path()).unwrap();
+    run_to_dir(&sc, 42, 0, d1.path()).unwrap();
+    run_to_dir(&sc, 42, 0, d2.path()).unwrap();
     for f in ["apps.csv", "queues.csv", "summary.csv", "summary.json"] {
         let a = std::fs::read(d1.path().join(f)).unwrap();
         let b = std::fs::read(d2.path().join(f)).unwrap();
@@ -28,7 +28,7 @@ fn unwritable_output_leaves_no_half_written_file() {
     let d = tempfile::tempdir().unwrap();
     let blocker = d.path().join("out");
     std::fs::write(&blocker, b"a file, not a directory").unwrap();
-    let err = run_to_dir(&sc, 1, &blocker).unwrap_err().to_string();
+    let err = run_to_dir(&sc, 1, 0, &blocker).unwrap_err().to_string();
     assert!(err.contains("cannot write"), "{err}");
     let names: Vec<_> = std::fs::read_dir(d.path())
         .unwrap()
