@@ -160,3 +160,16 @@ fn min_share_and_fair_share_timeouts_act_separately_in_the_engine() {
     assert!((55_000..56_000).contains(&b[0]), "{b:?}");
     assert!((105_000..106_000).contains(&b[1]), "{b:?}");
 }
+
+#[test]
+fn preemption_runs_are_deterministic() {
+    for semantics in [Semantics::Hadoop27, Semantics::Hadoop33] {
+        let sc = scenario(semantics, true, MIN_SHARE);
+        let once = || {
+            let mut rec = MemoryRecorder::default();
+            let s = run(&sc, 7, 0, &mut rec).expect("runs");
+            (format!("{:?}", rec.decisions), format!("{:?}", s.metrics))
+        };
+        assert_eq!(once(), once(), "{semantics}");
+    }
+}
