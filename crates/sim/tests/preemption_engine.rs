@@ -173,3 +173,36 @@ fn preemption_runs_are_deterministic() {
         assert_eq!(once(), once(), "{semantics}");
     }
 }
+
+/// Hadoop 3.x reserves only for starved apps: a 4096 MB container of a starved `b` on a
+/// cluster full of `a`'s 1024 MB tasks.
+fn big_container_run(preemption: bool) -> (usize, Vec<u64>) {
+    let mut sc = scenario(Semantics::Hadoop33, preemption, MIN_SHARE);
+    sc.cluster.nodes = 2;
+    sc.cluster.node_memory_mb = 4 * C;
+    sc.cluster.node_vcores = 4;
+    let mut big = app(20_000, "b", 1);
+    big.stages[0][0].size = Resource::new(4 * C, 1);
+    sc.workload = Workload::Trace(vec![app(0, "a", 8), big]);
+    let mut rec = MemoryRecorder::default();
+    run(&sc, 1, 0, &mut rec).expect("runs");
+    let reserved = rec
+        .decisions
+        .iter()
+        .filter(|d| d.app == 1 && d.kind == DecisionKind::Reserved)
+        .count();
+    (reserved, allocation_times(&rec, 1))
+}
+
+#[test]
+fn hadoop33_reserves_only_for_starved_apps() {
+    let (reserved, got) = big_container_run(false);
+    assert_eq!(
+        reserved, 0,
+        "not starved without preemption: no reservation"
+    );
+    assert!(got.is_empty());
+    let (reserved, got) = big_container_run(true);
+    assert!(reserved > 0, "starved: the other node is reserved");
+    assert_eq!(got.len(), 1, "b's container runs once a node is freed");
+}

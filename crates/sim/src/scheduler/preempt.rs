@@ -461,6 +461,64 @@ impl Simulation<'_> {
         got
     }
 
+    /// Hadoop 3.x's reservation rules (§5.5): the app is starved (fair-share or min-share),
+    /// the container is at least the reservation threshold (2 × the 1024 MB / 1 vcore
+    /// increment allocation), the node does not hold preempted resources for the app, and
+    /// for a rack-local or off-switch request the app holds fewer reservations in the rack
+    /// (or cluster) than ceil(nodes × 0.05).
+    pub(crate) fn may_reserve_33(
+        &self,
+        app: u32,
+        size: Resource,
+        node: u32,
+        locality: crate::app::Locality,
+    ) -> bool {
+        let PreemptState::Fs33 { fs, .. } = &self.preempt else {
+            return false;
+        };
+        if fs.apps[app as usize].starvation() == Resource::ZERO {
+            return false;
+        }
+        let threshold = Resource::new(2 * 1024, 2);
+        let calc = self
+            .tree
+            .get(self.apps[app as usize].queue)
+            .policy
+            .calculator();
+        if calc.less_than(self.cluster.total, size, threshold) {
+            return false;
+        }
+        if self.held_for[node as usize] == Some(app) {
+            return false;
+        }
+        let rack = self.cluster.nodes[node as usize].rack;
+        let (held, nodes) = match locality {
+            crate::app::Locality::NodeLocal => return true,
+            crate::app::Locality::RackLocal => {
+                let in_rack = |n: &&crate::cluster::Node| n.rack == rack;
+                (
+                    self.cluster
+                        .nodes
+                        .iter()
+                        .filter(in_rack)
+                        .filter(|n| n.reservation.is_some_and(|r| r.app == app))
+                        .count(),
+                    self.cluster.nodes.iter().filter(in_rack).count(),
+                )
+            }
+            crate::app::Locality::OffSwitch => (
+                self.cluster
+                    .nodes
+                    .iter()
+                    .filter(|n| n.reservation.is_some_and(|r| r.app == app))
+                    .count(),
+                self.cluster.nodes.len(),
+            ),
+        };
+        let allowed = (nodes as f64 * 0.05).ceil() as usize;
+        held < allowed
+    }
+
     fn preempt_capacity(&mut self) {
         let pc = self.sc.scheduler.pcpp_config();
         let now = self.now.0;

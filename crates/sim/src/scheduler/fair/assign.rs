@@ -18,9 +18,11 @@
 //!   node-local, rack-local then off-switch as in `FSAppAttempt.assignContainer`; the first
 //!   priority that reaches a "try" returns its result.
 //! * A container that does not fit the node: 2.7 reserves the node unless that would push
-//!   the queue or an ancestor over maxResources. 3.3 reserves only for starved apps;
-//!   fairsim does not model starvation yet, so in 3.3 mode no reservation is ever made
-//!   (documented simplification).
+//!   the queue or an ancestor over maxResources. 3.3 reserves only for starved apps (so
+//!   only with preemption on, which computes starvation), for containers of at least twice
+//!   the increment allocation, not on a node holding preempted resources for the app, and
+//!   within the reservable-nodes ratio (0.05) for rack-local and off-switch requests
+//!   (`scheduler::preempt::may_reserve_33`).
 //! * maxResources: 2.7 checks only that current usage fits (one-container overshoot);
 //!   3.3 also requires usage + container to fit the leaf and every ancestor.
 
@@ -358,7 +360,14 @@ impl Simulation<'_> {
         };
         let leaf = self.apps[i].queue;
         if !size.fits_in(self.cluster.nodes[n].available()) {
-            if self.semantics == Semantics::Hadoop33 || !self.fits_in_max_share(leaf, size) {
+            let may_reserve = match self.semantics {
+                Semantics::Hadoop27 => self.fits_in_max_share(leaf, size),
+                Semantics::Hadoop33 => {
+                    self.fits_in_max_share(leaf, size)
+                        && self.may_reserve_33(a, size, node, locality)
+                }
+            };
+            if !may_reserve {
                 return Outcome::Nothing;
             }
             self.cluster.nodes[n].reservation = Some(Reservation {
