@@ -87,7 +87,7 @@ enum Command {
         /// point's scenario) reproduces that run of the sweep exactly.
         #[arg(long, default_value_t = 0)]
         run_index: u64,
-        /// Output directory (default: `results/<scenario name>`).
+        /// Output directory (default: `results/NAME`, NAME being the scenario's name).
         #[arg(long)]
         out: Option<PathBuf>,
     },
