@@ -95,3 +95,80 @@ fn a_property_for_an_unknown_queue_exits_2_naming_it() {
         "{err}"
     );
 }
+
+#[test]
+fn a_scenario_with_a_bad_capacity_file_exits_2_naming_the_property() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write(
+        dir.path(),
+        "capacity-scheduler.xml",
+        &conf(&[
+            ("root.queues", "a,b"),
+            ("root.a.capacity", "70"),
+            ("root.b.capacity", "70"),
+        ]),
+    );
+    write(
+        dir.path(),
+        "trace.csv",
+        "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,duration_ms,priority,hosts\n\
+         x,0,a,u,0,0,0,1,1024,1,1000,1,\n",
+    );
+    let sc = write(
+        dir.path(),
+        "s.toml",
+        "[cluster]\nnodes = 2\nnode_memory_mb = 4096\nnode_vcores = 4\n\
+         [allocation]\nfile = \"capacity-scheduler.xml\"\n[workload]\ncsv = \"trace.csv\"\n",
+    );
+    let out = fairsim(&[
+        "run",
+        sc.to_str().expect("utf-8 path"),
+        "--out",
+        dir.path().join("out").to_str().expect("utf-8 path"),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("yarn.scheduler.capacity.root"), "{err}");
+    assert!(err.contains("sum to 140"), "{err}");
+}
+
+#[test]
+fn a_capacity_scenario_runs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write(
+        dir.path(),
+        "capacity-scheduler.xml",
+        &conf(&[
+            ("root.queues", "a,b"),
+            ("root.a.capacity", "50"),
+            ("root.b.capacity", "50"),
+        ]),
+    );
+    write(
+        dir.path(),
+        "trace.csv",
+        "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,duration_ms,priority,hosts\n\
+         x,0,a,u,1024,1,0,4,1024,1,1000,1,\n\
+         y,0,b,u,1024,1,0,4,1024,1,1000,1,\n",
+    );
+    let sc = write(
+        dir.path(),
+        "s.toml",
+        "[cluster]\nnodes = 2\nnode_memory_mb = 4096\nnode_vcores = 4\n\
+         [allocation]\nfile = \"capacity-scheduler.xml\"\n[workload]\ncsv = \"trace.csv\"\n",
+    );
+    let out_dir = dir.path().join("out");
+    let out = fairsim(&[
+        "run",
+        sc.to_str().expect("utf-8 path"),
+        "--out",
+        out_dir.to_str().expect("utf-8 path"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("apps_finished = 2"), "{stdout}");
+}
