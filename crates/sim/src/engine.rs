@@ -850,13 +850,18 @@ impl<'a> Simulation<'a> {
                 .iter()
                 .map(|&ms| ms as f64 / 1000.0)
                 .collect();
-            if !reached.is_empty() {
-                crate::metrics::push_percentiles(
-                    &mut m,
-                    &format!("min_share_reached_s.{name}"),
-                    reached,
-                );
-            }
+            // Every run reports the same metrics (sweeps need it): a queue that never fell
+            // below its min share waited 0 s.
+            let reached = if reached.is_empty() {
+                vec![0.0]
+            } else {
+                reached
+            };
+            crate::metrics::push_percentiles(
+                &mut m,
+                &format!("min_share_reached_s.{name}"),
+                reached,
+            );
         }
         app_metrics(&mut m, &records);
         let summary = RunSummary {

@@ -206,3 +206,16 @@ fn hadoop33_reserves_only_for_starved_apps() {
     assert!(reserved > 0, "starved: the other node is reserved");
     assert_eq!(got.len(), 1, "b's container runs once a node is freed");
 }
+
+#[test]
+fn every_run_reports_the_same_metrics_with_or_without_preemption() {
+    let names = |preemption: bool| -> Vec<String> {
+        let sc = scenario(Semantics::Hadoop27, preemption, MIN_SHARE);
+        let mut rec = MemoryRecorder::default();
+        let s = run(&sc, 1, 0, &mut rec).expect("runs");
+        s.metrics.into_iter().map(|(n, _)| n).collect()
+    };
+    let (off, on) = (names(false), names(true));
+    assert_eq!(off, on, "sweeps need one metric set");
+    assert!(on.iter().any(|n| n == "min_share_reached_s.root.a_p50"));
+}
