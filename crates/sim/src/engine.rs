@@ -845,11 +845,15 @@ impl<'a> Simulation<'a> {
                 });
             m.push((format!("preempted_containers.{name}"), n as f64));
             m.push((format!("lost_container_s.{name}"), lost as f64 / 1000.0));
-            let reached: Vec<f64> = acc
+            let mut reached: Vec<f64> = acc
                 .min_share_reached_ms
                 .iter()
                 .map(|&ms| ms as f64 / 1000.0)
                 .collect();
+            // An episode still open at the end counts with the time waited so far.
+            if acc.starved_min && self.now.0 > acc.starved_min_since {
+                reached.push((self.now.0 - acc.starved_min_since) as f64 / 1000.0);
+            }
             // Every run reports the same metrics (sweeps need it): a queue that never fell
             // below its min share waited 0 s.
             let reached = if reached.is_empty() {

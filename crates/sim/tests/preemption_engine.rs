@@ -218,4 +218,9 @@ fn every_run_reports_the_same_metrics_with_or_without_preemption() {
     let (off, on) = (names(false), names(true));
     assert_eq!(off, on, "sweeps need one metric set");
     assert!(on.iter().any(|n| n == "min_share_reached_s.root.a_p50"));
+    // Without preemption b waits from 20 s to the end (150 s) and is still below.
+    let sc = scenario(Semantics::Hadoop27, false, MIN_SHARE);
+    let s = run(&sc, 1, 0, &mut MemoryRecorder::default()).expect("runs");
+    let waited = metric(&s, "min_share_reached_s.root.b_p50");
+    assert!((129.0..=130.0).contains(&waited), "{waited}");
 }
