@@ -81,25 +81,9 @@ pub fn pick_leaf(
     from: QueueId,
     accepts: &mut dyn FnMut(QueueId) -> bool,
 ) -> Option<QueueId> {
-    let calc = tree.resource_calculator;
-    if !fits_maximum(
-        calc,
-        cluster,
-        usage[from.idx()],
-        required,
-        caps.maximum(from, cluster),
-    ) {
-        return None;
-    }
-    if tree.get(from).is_leaf {
-        return accepts(from).then_some(from);
-    }
-    for child in children_by_use(tree, caps, cluster, usage, from) {
-        if let Some(leaf) = pick_leaf(tree, caps, cluster, usage, required, child, accepts) {
-            return Some(leaf);
-        }
-    }
-    None
+    leaf_order(tree, caps, cluster, usage, required, from)
+        .into_iter()
+        .find(|&q| accepts(q))
 }
 
 /// Every leaf under `from` in the order a node offer visits them (least-used children

@@ -539,40 +539,41 @@ impl Simulation<'_> {
         let n_q = self.tree.len();
         let mut current = vec![Resource::ZERO; n_q];
         let mut pending = vec![Resource::ZERO; n_q];
-        for (i, a) in self.apps.iter().enumerate() {
-            if a.phase != AppPhase::Runnable {
-                continue;
-            }
+        for a in self.apps.iter().filter(|a| a.phase == AppPhase::Runnable) {
             let q = a.queue.idx();
             current[q] = current[q].saturating_add(a.usage);
             pending[q] = pending[q].saturating_add(a.requests.outstanding(false));
-            let _ = i;
         }
         let mut qs =
             crate::capacity::ideal::temp_queues(&self.tree, &caps, cluster, &current, &pending);
         crate::capacity::ideal::compute_ideal(&self.tree, calc, cluster, &pc, &mut qs);
         let mut selected: Vec<u64> = Vec::new();
         let mut slot_of: BTreeMap<u64, u32> = BTreeMap::new();
-        for q in self.leaves() {
-            let mut apps: BTreeMap<u32, CsApp> = BTreeMap::new();
-            for (slot, c) in self.containers.iter().enumerate() {
-                if !c.live || self.apps[c.app as usize].queue != q {
-                    continue;
-                }
-                slot_of.insert(c.id, slot as u32);
-                apps.entry(c.app)
-                    .or_insert_with(|| CsApp {
-                        id: u64::from(c.app) + 1,
-                        containers: Vec::new(),
-                    })
-                    .containers
-                    .push(CsContainer {
-                        id: c.id,
-                        priority: c.priority,
-                        size: c.size,
-                        is_am: c.is_am,
-                    });
+        // One pass over the containers: per leaf, per app (by submission order).
+        let mut by_leaf: BTreeMap<u32, BTreeMap<u32, CsApp>> = BTreeMap::new();
+        for (slot, c) in self.containers.iter().enumerate() {
+            if !c.live {
+                continue;
             }
+            slot_of.insert(c.id, slot as u32);
+            by_leaf
+                .entry(self.apps[c.app as usize].queue.0)
+                .or_default()
+                .entry(c.app)
+                .or_insert_with(|| CsApp {
+                    id: u64::from(c.app) + 1,
+                    containers: Vec::new(),
+                })
+                .containers
+                .push(CsContainer {
+                    id: c.id,
+                    priority: c.priority,
+                    size: c.size,
+                    is_am: c.is_am,
+                });
+        }
+        for q in self.leaves() {
+            let apps = by_leaf.remove(&q.0).unwrap_or_default();
             let apps: Vec<CsApp> = apps.into_values().collect();
             let am_fraction = self.tree.get(q).maximum_am_resource_fraction.unwrap_or(0.1);
             let am_limit = crate::capacity::scale(cluster, caps.absolute[q.idx()] * am_fraction);
