@@ -96,11 +96,25 @@ impl BarChart {
         BarChart {
             title: format!("{metric}: {} compared", schedulers.join(" vs ")),
             x_label: "queue".into(),
-            y_label: metric_label(metric),
+            y_label: comparison_label(metric),
             categories,
             series,
         }
     }
+}
+
+/// The axis label of a comparison metric: percentile suffixes keep the base's unit, counts
+/// are containers.
+fn comparison_label(metric: &str) -> String {
+    let base = ["_p50", "_p95", "_p99"]
+        .iter()
+        .find_map(|p| metric.strip_suffix(p))
+        .unwrap_or(metric);
+    if base.ends_with("_containers") {
+        return format!("{metric} (containers)");
+    }
+    let with_unit = metric_label(base);
+    with_unit.replacen(base, metric, 1)
 }
 
 impl Chart for BarChart {
@@ -317,6 +331,12 @@ mod tests {
         let chart = BarChart::for_metric(&rows, "wait_p50_s");
         assert_eq!(chart.categories, vec!["root.a", "root.b"]);
         assert_eq!(chart.series[1], ("capacity".to_string(), vec![5.0, 4.0]));
+        assert_eq!(chart.y_label, "wait_p50_s (s)");
+        assert_eq!(comparison_label("wait_s_p95"), "wait_s_p95 (s)");
+        assert_eq!(
+            comparison_label("preempted_containers"),
+            "preempted_containers (containers)"
+        );
         let files = draw_all(&rows, dir.path()).expect("draw");
         assert_eq!(files.len(), 2);
         let svg = std::fs::read_to_string(&files[1]).expect("svg");
