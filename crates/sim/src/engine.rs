@@ -15,6 +15,27 @@
 //! exactly the heartbeat the unskipped simulation would have processed next. Completed
 //! containers are reported by their own events, which do not depend on heartbeats being
 //! scheduled.
+//!
+//! # Quiescence
+//!
+//! A run without `end_ms` ends when every app finished or was rejected, or when no future
+//! event can change anything while apps are still unfinished (the run has *stalled*). YARN
+//! hangs in such states too; fairsim stops and reports the unfinished apps
+//! ([`RunSummary::stalled_at`], `apps_unfinished`). Examples: AM containers that hold every
+//! vcore of the cluster while each waits for a task container (the fair policy's maxAMShare
+//! check compares memory only), or an AM larger than maxAMShare × its queue's fair share
+//! with nothing running that could free or move resources.
+//!
+//! The test, at each update tick: no task container is running (no completion pending), every
+//! app has arrived, and no request can still change its delay-scheduling path (thresholds
+//! off, no node or rack request, or already relaxed to off-switch). Then demands, usage and
+//! fair shares cannot change until a decision is made, and a heartbeat's outcome depends only
+//! on them. The first tick that sees this with no decision, arrival or completion since
+//! starts a watch; when a later tick at least one heartbeat
+//! interval after it sees no progress either, every node has been offered to every app with
+//! those fixed inputs and nothing came of it, so nothing ever will. With `end_ms` the run
+//! goes on to the end (heartbeats keep coming, as in YARN) and `stalled_at` still records when
+//! it stalled.
 
 use crate::app::{AppPhase, AppRecord, AppSpec, RequestTable};
 use crate::cluster::{Cluster, NodeId};
@@ -164,6 +185,16 @@ pub struct Simulation<'a> {
     pub(crate) incremental: bool,
     pub(crate) first_arrival: Option<SimTime>,
     pub(crate) last_finish: SimTime,
+    /// Task containers whose completion event is pending.
+    pub(crate) in_flight: u64,
+    /// Apps whose arrival has been processed.
+    pub(crate) n_arrived: usize,
+    /// Decisions, arrivals and completions so far: anything that can change a later decision.
+    pub(crate) progress: u64,
+    /// Quiescence watch: the first update tick after the last progress, and the progress then.
+    pub(crate) quiet: Option<(SimTime, u64)>,
+    /// When the run was found stalled (see the module docs).
+    pub(crate) stalled_at: Option<SimTime>,
 }
 
 /// Java's `String.compareTo` order of `names`, as ranks.
@@ -253,6 +284,11 @@ impl<'a> Simulation<'a> {
             incremental: conf.ordering == Ordering::Incremental,
             first_arrival: None,
             last_finish: SimTime::ZERO,
+            in_flight: 0,
+            n_arrived: 0,
+            progress: 0,
+            quiet: None,
+            stalled_at: None,
         };
         sim.init_queues();
         sim.init_apps();
@@ -435,10 +471,24 @@ impl<'a> Simulation<'a> {
     /// Handles one event; true when the run must stop.
     fn step(&mut self, event: Event) -> bool {
         match event {
-            Event::ContainerFinished { container } => self.on_container_finished(container),
-            Event::AppArrived { app } => self.on_app_arrived(app),
+            Event::ContainerFinished { container } => {
+                self.in_flight -= 1;
+                self.progress += 1;
+                self.on_container_finished(container);
+            }
+            Event::AppArrived { app } => {
+                self.n_arrived += 1;
+                self.progress += 1;
+                self.on_app_arrived(app);
+            }
             Event::UpdateTick => {
                 self.update();
+                if self.stalled() {
+                    self.stalled_at.get_or_insert(self.now);
+                    if self.sc.end_ms.is_none() {
+                        return true;
+                    }
+                }
                 if !self.drained() {
                     let next = self.now.plus(self.sc.scheduler.update_interval_ms);
                     self.events.push(next, Event::UpdateTick);
@@ -463,6 +513,45 @@ impl<'a> Simulation<'a> {
     /// Every app arrived and finished (or was rejected).
     fn drained(&self) -> bool {
         self.n_closed == self.apps.len()
+    }
+
+    /// Called at each update tick: true when apps are unfinished and no future event can
+    /// change anything (see "Quiescence" in the module docs).
+    fn stalled(&mut self) -> bool {
+        if self.drained()
+            || self.in_flight > 0
+            || self.n_arrived < self.apps.len()
+            || !self.delay_settled()
+        {
+            self.quiet = None;
+            return false;
+        }
+        match self.quiet {
+            Some((since, progress)) if progress == self.progress => {
+                self.now.since(since) >= self.cluster.heartbeat_ms
+            }
+            _ => {
+                self.quiet = Some((self.now, self.progress));
+                false
+            }
+        }
+    }
+
+    /// No outstanding request can still change the path delay scheduling gives it.
+    fn delay_settled(&self) -> bool {
+        let conf = &self.sc.scheduler;
+        if conf.locality_threshold_node < 0.0 || conf.locality_threshold_rack < 0.0 {
+            return true;
+        }
+        self.apps
+            .iter()
+            .filter(|a| a.phase == AppPhase::Runnable)
+            .flat_map(|a| a.requests.by_priority.iter())
+            .all(|p| {
+                p.any == 0
+                    || !p.has_local_requests()
+                    || p.allowed == Some(crate::app::Locality::OffSwitch)
+            })
     }
 
     fn on_heartbeat(&mut self, node: u32) {
@@ -783,6 +872,7 @@ impl<'a> Simulation<'a> {
             events: self.counters.events,
             assignments: self.counters.assignments,
             end: self.now,
+            stalled_at: self.stalled_at,
         };
         self.recorder.apps(&records);
         self.recorder.finish(&summary)?;

@@ -32,6 +32,9 @@ pub struct RunSummary {
     pub assignments: u64,
     /// Simulated time at the end.
     pub end: SimTime,
+    /// When the run stalled: apps unfinished and no future event able to change anything
+    /// (see `engine`'s module docs). `None` when every app finished or was rejected.
+    pub stalled_at: Option<SimTime>,
 }
 
 impl RunSummary {
@@ -53,6 +56,9 @@ impl RunSummary {
         top.insert("events".into(), self.events.into());
         top.insert("assignments".into(), self.assignments.into());
         top.insert("end_ms".into(), self.end.0.into());
+        if let Some(t) = self.stalled_at {
+            top.insert("stalled_at_ms".into(), t.0.into());
+        }
         top.insert("metrics".into(), serde_json::Value::Object(m));
         let mut s = serde_json::to_string_pretty(&serde_json::Value::Object(top))
             .unwrap_or_else(|_| "{}".into());

@@ -359,6 +359,7 @@ impl Simulation<'_> {
                 size,
             });
             self.counters.reservations += 1;
+            self.progress += 1;
             self.recorder.decision(&Decision {
                 time: self.now,
                 node,
@@ -407,6 +408,7 @@ impl Simulation<'_> {
         self.pending_changed(a, -1);
         self.add_usage(leaf, size, 1);
         self.reorder_app(a);
+        self.progress += 1;
         self.recorder.decision(&Decision {
             time: now,
             node,
@@ -431,6 +433,7 @@ impl Simulation<'_> {
     /// Releases the reservation held on `node`.
     pub(crate) fn unreserve(&mut self, node: u32) {
         if let Some(r) = self.cluster.nodes[node as usize].reservation.take() {
+            self.progress += 1;
             self.recorder.decision(&Decision {
                 time: self.now,
                 node,

@@ -177,6 +177,7 @@ impl Simulation<'_> {
         let t = self
             .cluster
             .heartbeat_at_or_after(crate::cluster::NodeId(node), end);
+        self.in_flight += 1;
         self.events
             .push(t, Event::ContainerFinished { container: slot });
     }
