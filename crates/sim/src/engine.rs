@@ -109,6 +109,11 @@ pub(crate) struct QueueState {
     /// Incremental ordering: children (parent) or pending runnable apps (leaf).
     pub ordered: BTreeSet<(OrderKey, u32, u32)>,
     pub acc: LeafAcc,
+    /// Leaf: the runnable apps' fair shares must be recomputed at the next update (the
+    /// runnable set, a weight or the leaf's fair share changed).
+    pub app_shares_dirty: bool,
+    /// Leaf: Σ demand of its runnable and waiting apps, as of the last update.
+    pub app_demand: Resource,
 }
 
 /// Per-app state (Hadoop's `FSAppAttempt`).
@@ -134,6 +139,8 @@ pub(crate) struct AppState {
     pub name_rank: u32,
     pub in_set: bool,
     pub rejected: Option<String>,
+    /// Usage or requests changed since the last update (listed in `dirty_apps`).
+    pub demand_dirty: bool,
     /// Resolved locality hints per stage and group.
     pub hints: Vec<Vec<(Vec<u32>, Vec<u32>)>>,
 }
@@ -195,6 +202,11 @@ pub struct Simulation<'a> {
     pub(crate) quiet: Option<(SimTime, u64)>,
     /// When the run was found stalled (see the module docs).
     pub(crate) stalled_at: Option<SimTime>,
+    /// Scratch buffers of the update thread, kept to avoid allocating on every tick.
+    pub(crate) share_scratch: Vec<Schedulable>,
+    pub(crate) reorder_scratch: Vec<u32>,
+    /// Apps whose demand must be recomputed at the next update.
+    pub(crate) dirty_apps: Vec<u32>,
 }
 
 /// Java's `String.compareTo` order of `names`, as ranks.
@@ -289,6 +301,9 @@ impl<'a> Simulation<'a> {
             progress: 0,
             quiet: None,
             stalled_at: None,
+            share_scratch: Vec::new(),
+            reorder_scratch: Vec::new(),
+            dirty_apps: Vec::new(),
         };
         sim.init_queues();
         sim.init_apps();
@@ -343,6 +358,8 @@ impl<'a> Simulation<'a> {
             child_list: conf.children.iter().map(|c| c.0).collect(),
             ordered: BTreeSet::new(),
             acc: LeafAcc::default(),
+            app_shares_dirty: false,
+            app_demand: Resource::ZERO,
         }
     }
 
@@ -445,6 +462,7 @@ impl<'a> Simulation<'a> {
                 name_rank: ranks[i],
                 in_set: false,
                 rejected: None,
+                demand_dirty: false,
                 hints,
             });
         }
@@ -579,6 +597,16 @@ impl<'a> Simulation<'a> {
                 t = t.plus(self.cluster.heartbeat_ms);
             }
             self.events.push(t, ev);
+        }
+    }
+
+    /// Marks app `a`'s demand for recomputation at the next update (its usage or requests
+    /// changed).
+    pub(crate) fn demand_changed(&mut self, a: u32) {
+        let app = &mut self.apps[a as usize];
+        if !app.demand_dirty {
+            app.demand_dirty = true;
+            self.dirty_apps.push(a);
         }
     }
 

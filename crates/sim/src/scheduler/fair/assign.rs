@@ -405,6 +405,7 @@ impl Simulation<'_> {
             app.first_container = Some(now);
         }
         self.counters.assignments += 1;
+        self.demand_changed(a);
         self.pending_changed(a, -1);
         self.add_usage(leaf, size, 1);
         self.reorder_app(a);
