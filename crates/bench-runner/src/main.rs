@@ -83,7 +83,7 @@ enum Command {
         /// Base seed of the run's random stream (synthetic workloads).
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Output directory (default: results/<scenario name>).
+        /// Output directory (default: results/NAME, NAME being the scenario's name).
         #[arg(long)]
         out: Option<PathBuf>,
     },
