@@ -207,6 +207,9 @@ pub struct Simulation<'a> {
     pub(crate) reorder_scratch: Vec<u32>,
     /// Apps whose demand must be recomputed at the next update.
     pub(crate) dirty_apps: Vec<u32>,
+    /// The queues' instantaneous fair shares and the active flags they were computed for
+    /// (cleared when queues are created).
+    pub(crate) queue_share_cache: Option<(Vec<bool>, Vec<Resource>)>,
 }
 
 /// Java's `String.compareTo` order of `names`, as ranks.
@@ -304,6 +307,7 @@ impl<'a> Simulation<'a> {
             share_scratch: Vec::new(),
             reorder_scratch: Vec::new(),
             dirty_apps: Vec::new(),
+            queue_share_cache: None,
         };
         sim.init_queues();
         sim.init_apps();
@@ -373,6 +377,7 @@ impl<'a> Simulation<'a> {
 
     /// Recomputes name ranks and rebuilds every parent's ordered set (after queues change).
     pub(crate) fn rerank_queues(&mut self) {
+        self.queue_share_cache = None;
         let names: Vec<&str> = self.tree.queues.iter().map(|q| q.name.as_str()).collect();
         let ranks = java_ranks(&names);
         for (i, (q, r)) in self.queues.iter_mut().zip(ranks).enumerate() {

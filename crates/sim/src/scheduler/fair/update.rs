@@ -83,13 +83,24 @@ impl Simulation<'_> {
         }
         self.tree.roll_up(self.cluster.total, &mut loads);
         let cluster = self.cluster.total;
-        let shares = self.tree.fair_shares(
-            self.semantics,
-            ShareKind::Instantaneous,
-            cluster,
-            &loads,
-            ShareCap::MaxShare,
-        );
+        // Capped by max shares only, the queues' fair shares depend on which queues are
+        // active (weights, min and max shares and the cluster are fixed; demand and usage are
+        // not read): they are recomputed only when the set of active queues changes.
+        let active: Vec<bool> = loads.iter().map(|l| l.active).collect();
+        let shares = match &self.queue_share_cache {
+            Some((a, s)) if *a == active => s.clone(),
+            _ => {
+                let s = self.tree.fair_shares(
+                    self.semantics,
+                    ShareKind::Instantaneous,
+                    cluster,
+                    &loads,
+                    ShareCap::MaxShare,
+                );
+                self.queue_share_cache = Some((active, s.clone()));
+                s
+            }
+        };
         let ideal = self.tree.fair_shares(
             self.semantics,
             ShareKind::Instantaneous,
