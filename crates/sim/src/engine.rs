@@ -28,9 +28,10 @@
 //!
 //! The test, at each update tick: no task container is running (no completion pending), every
 //! app has arrived, and no request can still change its delay-scheduling path (thresholds
-//! off, no node or rack request, or already relaxed to off-switch). Then demands, usage and
-//! fair shares cannot change until a decision is made, and a heartbeat's outcome depends only
-//! on them. The first tick that sees this with no decision, arrival or completion since
+//! off, no node or rack request, already relaxed to off-switch, or never offered). Then
+//! demands, usage and fair shares cannot change until a decision is made, and a heartbeat's
+//! outcome depends only on them. Progress is any decision, arrival, completion or change of a
+//! request's allowed locality level. The first tick that sees this with no progress since
 //! starts a watch; when a later tick at least one heartbeat
 //! interval after it sees no progress either, every node has been offered to every app with
 //! those fixed inputs and nothing came of it, so nothing ever will. With `end_ms` the run
@@ -196,7 +197,8 @@ pub struct Simulation<'a> {
     pub(crate) in_flight: u64,
     /// Apps whose arrival has been processed.
     pub(crate) n_arrived: usize,
-    /// Decisions, arrivals and completions so far: anything that can change a later decision.
+    /// Decisions, arrivals, completions and locality-level changes so far: anything that can
+    /// change a later decision.
     pub(crate) progress: u64,
     /// Quiescence watch: the first update tick after the last progress, and the progress then.
     pub(crate) quiet: Option<(SimTime, u64)>,
@@ -571,9 +573,11 @@ impl<'a> Simulation<'a> {
             .filter(|a| a.phase == AppPhase::Runnable)
             .flat_map(|a| a.requests.by_priority.iter())
             .all(|p| {
+                // A request never offered (no level yet) stays so unless a level change,
+                // which counts as progress, shows it was offered.
                 p.any == 0
                     || !p.has_local_requests()
-                    || p.allowed == Some(crate::app::Locality::OffSwitch)
+                    || matches!(p.allowed, None | Some(crate::app::Locality::OffSwitch))
             })
     }
 

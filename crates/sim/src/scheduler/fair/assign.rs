@@ -265,6 +265,9 @@ impl Simulation<'_> {
         let p = &mut self.apps[a as usize].requests.by_priority[idx];
         let Some(allowed) = p.allowed else {
             p.allowed = Some(Locality::NodeLocal);
+            // A level change can make a later offer succeed: it counts as progress for the
+            // quiescence watch (see the engine's module docs).
+            self.progress += 1;
             return Locality::NodeLocal;
         };
         if allowed == Locality::OffSwitch {
@@ -282,6 +285,7 @@ impl Simulation<'_> {
                 Locality::OffSwitch
             });
             p.opportunities = 0;
+            self.progress += 1;
         }
         p.allowed.unwrap_or(Locality::OffSwitch)
     }
