@@ -218,19 +218,13 @@ pub const CHARTED: &[&str] = &[
     "lost_container_s",
 ];
 
-/// Splits a summary metric such as `wait_s.root.a_p50` into (`wait_s_p50`, `root.a`);
-/// whole-run metrics give (`name`, `all`).
+/// Splits a summary metric such as `wait_s_p50.root.a` (metric first, then the queue) into
+/// (`wait_s_p50`, `root.a`); whole-run metrics give (`name`, `all`).
 pub fn split_metric(name: &str) -> (String, String) {
-    let Some(i) = name.find(".root") else {
-        return (name.to_string(), "all".to_string());
-    };
-    let (base, rest) = (&name[..i], &name[i + 1..]);
-    for p in ["_p50", "_p95", "_p99"] {
-        if let Some(q) = rest.strip_suffix(p) {
-            return (format!("{base}{p}"), q.to_string());
-        }
+    match name.find(".root") {
+        Some(i) => (name[..i].to_string(), name[i + 1..].to_string()),
+        None => (name.to_string(), "all".to_string()),
     }
-    (base.to_string(), rest.to_string())
 }
 
 /// Rows of one run's summary under the label `scheduler`.
@@ -303,7 +297,7 @@ mod tests {
     #[test]
     fn metric_names_split_into_metric_and_queue() {
         assert_eq!(
-            split_metric("wait_s.root.a.b_p95"),
+            split_metric("wait_s_p95.root.a.b"),
             ("wait_s_p95".to_string(), "root.a.b".to_string())
         );
         assert_eq!(

@@ -191,6 +191,12 @@ fn run_scenario(
     for (k, v) in &summary.metrics {
         text.push_str(&format!("{k} = {}\n", fairsim_sim::recorder::fmt_f64(*v)));
     }
+    if let Some(t) = summary.stalled_at {
+        text.push_str(&format!(
+            "stalled at {} s: unfinished apps that no future event can help (YARN would hang)\n",
+            t.secs_f64()
+        ));
+    }
     text.push_str(&format!("wrote {}\n", out.display()));
     Ok(text)
 }

@@ -15,6 +15,28 @@
 //! exactly the heartbeat the unskipped simulation would have processed next. Completed
 //! containers are reported by their own events, which do not depend on heartbeats being
 //! scheduled.
+//!
+//! # Quiescence
+//!
+//! A run without `end_ms` ends when every app finished or was rejected, or when no future
+//! event can change anything while apps are still unfinished (the run has *stalled*). YARN
+//! hangs in such states too; fairsim stops and reports the unfinished apps
+//! ([`RunSummary::stalled_at`], `apps_unfinished`). Examples: AM containers that hold every
+//! vcore of the cluster while each waits for a task container (the fair policy's maxAMShare
+//! check compares memory only), or an AM larger than maxAMShare × its queue's fair share
+//! with nothing running that could free or move resources.
+//!
+//! The test, at each update tick: no task container is running (no completion pending), every
+//! app has arrived, and no request can still change its delay-scheduling path (thresholds
+//! off, no node or rack request, already relaxed to off-switch, or never offered). Then
+//! demands, usage and fair shares cannot change until a decision is made, and a heartbeat's
+//! outcome depends only on them. Progress is any decision, arrival, completion or change of a
+//! request's allowed locality level. The first tick that sees this with no progress since
+//! starts a watch; when a later tick at least one heartbeat
+//! interval after it sees no progress either, every node has been offered to every app with
+//! those fixed inputs and nothing came of it, so nothing ever will. With `end_ms` the run
+//! goes on to the end (heartbeats keep coming, as in YARN) and `stalled_at` still records when
+//! it stalled.
 
 use crate::app::{AppPhase, AppRecord, AppSpec, RequestTable};
 use crate::cluster::{Cluster, NodeId};
@@ -98,6 +120,11 @@ pub(crate) struct QueueState {
     /// Incremental ordering: children (parent) or pending runnable apps (leaf).
     pub ordered: BTreeSet<(OrderKey, u32, u32)>,
     pub acc: LeafAcc,
+    /// Leaf: the runnable apps' fair shares must be recomputed at the next update (the
+    /// runnable set, a weight or the leaf's fair share changed).
+    pub app_shares_dirty: bool,
+    /// Leaf: Σ demand of its runnable and waiting apps, as of the last update.
+    pub app_demand: Resource,
 }
 
 /// Per-app state (Hadoop's `FSAppAttempt`).
@@ -123,6 +150,8 @@ pub(crate) struct AppState {
     pub name_rank: u32,
     pub in_set: bool,
     pub rejected: Option<String>,
+    /// Usage or requests changed since the last update (listed in `dirty_apps`).
+    pub demand_dirty: bool,
     /// Resolved locality hints per stage and group.
     pub hints: Vec<Vec<(Vec<u32>, Vec<u32>)>>,
     /// Containers of this app killed by preemption.
@@ -188,6 +217,25 @@ pub struct Simulation<'a> {
     pub(crate) held_for: Vec<Option<u32>>,
     /// Capacity Scheduler state (absolute capacities), when the tree is a capacity tree.
     pub(crate) capacity: Option<crate::capacity::Capacities>,
+    /// Task containers whose completion event is pending.
+    pub(crate) in_flight: u64,
+    /// Apps whose arrival has been processed.
+    pub(crate) n_arrived: usize,
+    /// Decisions, arrivals, completions and locality-level changes so far: anything that can
+    /// change a later decision.
+    pub(crate) progress: u64,
+    /// Quiescence watch: the first update tick after the last progress, and the progress then.
+    pub(crate) quiet: Option<(SimTime, u64)>,
+    /// When the run was found stalled (see the module docs).
+    pub(crate) stalled_at: Option<SimTime>,
+    /// Scratch buffers of the update thread, kept to avoid allocating on every tick.
+    pub(crate) share_scratch: Vec<Schedulable>,
+    pub(crate) reorder_scratch: Vec<u32>,
+    /// Apps whose demand must be recomputed at the next update.
+    pub(crate) dirty_apps: Vec<u32>,
+    /// The queues' instantaneous fair shares and the active flags they were computed for
+    /// (cleared when queues are created).
+    pub(crate) queue_share_cache: Option<(Vec<bool>, Vec<Resource>)>,
 }
 
 /// Java's `String.compareTo` order of `names`, as ranks.
@@ -281,6 +329,15 @@ impl<'a> Simulation<'a> {
             preempt: crate::scheduler::preempt::PreemptState::Off,
             held_for: vec![None; n_nodes],
             capacity: None,
+            in_flight: 0,
+            n_arrived: 0,
+            progress: 0,
+            quiet: None,
+            stalled_at: None,
+            share_scratch: Vec::new(),
+            reorder_scratch: Vec::new(),
+            dirty_apps: Vec::new(),
+            queue_share_cache: None,
         };
         sim.init_queues();
         sim.init_apps();
@@ -336,6 +393,8 @@ impl<'a> Simulation<'a> {
             child_list: conf.children.iter().map(|c| c.0).collect(),
             ordered: BTreeSet::new(),
             acc: LeafAcc::default(),
+            app_shares_dirty: false,
+            app_demand: Resource::ZERO,
         }
     }
 
@@ -349,6 +408,7 @@ impl<'a> Simulation<'a> {
 
     /// Recomputes name ranks and rebuilds every parent's ordered set (after queues change).
     pub(crate) fn rerank_queues(&mut self) {
+        self.queue_share_cache = None;
         let names: Vec<&str> = self.tree.queues.iter().map(|q| q.name.as_str()).collect();
         let ranks = java_ranks(&names);
         for (i, (q, r)) in self.queues.iter_mut().zip(ranks).enumerate() {
@@ -438,6 +498,7 @@ impl<'a> Simulation<'a> {
                 name_rank: ranks[i],
                 in_set: false,
                 rejected: None,
+                demand_dirty: false,
                 hints,
                 preempted: 0,
                 lost_work_ms: 0,
@@ -467,22 +528,35 @@ impl<'a> Simulation<'a> {
     fn step(&mut self, event: Event) -> bool {
         match event {
             Event::ContainerFinished { container } => {
+                self.in_flight -= 1;
                 // A killed container's completion may still be queued: its slot is dead.
                 if self.containers[container as usize].live {
+                    self.progress += 1;
                     self.on_container_finished(container);
                 }
             }
             Event::ContainerKilled { container, id } => {
                 let c = self.containers[container as usize];
                 if c.live && c.id == id {
+                    self.progress += 1;
                     self.kill_container(container);
                 }
             }
-            Event::AppArrived { app } => self.on_app_arrived(app),
+            Event::AppArrived { app } => {
+                self.n_arrived += 1;
+                self.progress += 1;
+                self.on_app_arrived(app);
+            }
             Event::UpdateTick => {
                 self.before_update();
                 self.update();
                 self.after_update();
+                if self.stalled() {
+                    self.stalled_at.get_or_insert(self.now);
+                    if self.sc.end_ms.is_none() {
+                        return true;
+                    }
+                }
                 if !self.drained() {
                     let next = self.now.plus(self.sc.scheduler.update_interval_ms);
                     self.events.push(next, Event::UpdateTick);
@@ -507,6 +581,47 @@ impl<'a> Simulation<'a> {
     /// Every app arrived and finished (or was rejected).
     fn drained(&self) -> bool {
         self.n_closed == self.apps.len()
+    }
+
+    /// Called at each update tick: true when apps are unfinished and no future event can
+    /// change anything (see "Quiescence" in the module docs).
+    fn stalled(&mut self) -> bool {
+        if self.drained()
+            || self.in_flight > 0
+            || self.n_arrived < self.apps.len()
+            || !self.delay_settled()
+        {
+            self.quiet = None;
+            return false;
+        }
+        match self.quiet {
+            Some((since, progress)) if progress == self.progress => {
+                self.now.since(since) >= self.cluster.heartbeat_ms
+            }
+            _ => {
+                self.quiet = Some((self.now, self.progress));
+                false
+            }
+        }
+    }
+
+    /// No outstanding request can still change the path delay scheduling gives it.
+    fn delay_settled(&self) -> bool {
+        let conf = &self.sc.scheduler;
+        if conf.locality_threshold_node < 0.0 || conf.locality_threshold_rack < 0.0 {
+            return true;
+        }
+        self.apps
+            .iter()
+            .filter(|a| a.phase == AppPhase::Runnable)
+            .flat_map(|a| a.requests.by_priority.iter())
+            .all(|p| {
+                // A request never offered (no level yet) stays so unless a level change,
+                // which counts as progress, shows it was offered.
+                p.any == 0
+                    || !p.has_local_requests()
+                    || matches!(p.allowed, None | Some(crate::app::Locality::OffSwitch))
+            })
     }
 
     fn on_heartbeat(&mut self, node: u32) {
@@ -534,6 +649,16 @@ impl<'a> Simulation<'a> {
                 t = t.plus(self.cluster.heartbeat_ms);
             }
             self.events.push(t, ev);
+        }
+    }
+
+    /// Marks app `a`'s demand for recomputation at the next update (its usage or requests
+    /// changed).
+    pub(crate) fn demand_changed(&mut self, a: u32) {
+        let app = &mut self.apps[a as usize];
+        if !app.demand_dirty {
+            app.demand_dirty = true;
+            self.dirty_apps.push(a);
         }
     }
 
@@ -861,11 +986,7 @@ impl<'a> Simulation<'a> {
             } else {
                 reached
             };
-            crate::metrics::push_percentiles(
-                &mut m,
-                &format!("min_share_reached_s.{name}"),
-                reached,
-            );
+            crate::metrics::push_percentiles(&mut m, "min_share_reached_s", Some(name), reached);
         }
         app_metrics(&mut m, &records);
         let summary = RunSummary {
@@ -873,6 +994,7 @@ impl<'a> Simulation<'a> {
             events: self.counters.events,
             assignments: self.counters.assignments,
             end: self.now,
+            stalled_at: self.stalled_at,
         };
         self.recorder.apps(&records);
         self.recorder.finish(&summary)?;

@@ -14,8 +14,9 @@
 //!   `starved_fair_s.<queue>`: time with `usage < threshold × fair share`
 //!   (fairSharePreemptionThreshold).
 //! - `util_memory`, `util_vcores`: allocated resource-time / (capacity × makespan window).
-//! - `wait_*`, `jct_*`, `slowdown_*`: percentiles (nearest rank) over finished apps, overall
-//!   and per queue; slowdown is bounded (`max(1, jct / max(alone, 10 s))`).
+//! - `wait_s_pN`, `jct_s_pN`, `slowdown_pN` (N = 50, 95, 99): percentiles (nearest rank) over
+//!   finished apps, overall, and per queue as `wait_s_p50.<queue>`; slowdown is bounded
+//!   (`max(1, jct / max(alone, 10 s))`).
 
 use crate::app::AppRecord;
 use crate::time::SimTime;
@@ -32,6 +33,9 @@ pub struct RunSummary {
     pub assignments: u64,
     /// Simulated time at the end.
     pub end: SimTime,
+    /// When the run stalled: apps unfinished and no future event able to change anything
+    /// (see `engine`'s module docs). `None` when every app finished or was rejected.
+    pub stalled_at: Option<SimTime>,
 }
 
 impl RunSummary {
@@ -53,6 +57,9 @@ impl RunSummary {
         top.insert("events".into(), self.events.into());
         top.insert("assignments".into(), self.assignments.into());
         top.insert("end_ms".into(), self.end.0.into());
+        if let Some(t) = self.stalled_at {
+            top.insert("stalled_at_ms".into(), t.0.into());
+        }
         top.insert("metrics".into(), serde_json::Value::Object(m));
         let mut s = serde_json::to_string_pretty(&serde_json::Value::Object(top))
             .unwrap_or_else(|_| "{}".into());
@@ -156,10 +163,21 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
-pub(crate) fn push_percentiles(out: &mut Vec<(String, f64)>, prefix: &str, mut v: Vec<f64>) {
+/// `<metric>_p50`, `_p95`, `_p99`, followed by `.<queue>` for a queue's own percentiles (the
+/// same form as `starved_min_s.<queue>`: metric first, then the queue).
+pub(crate) fn push_percentiles(
+    out: &mut Vec<(String, f64)>,
+    metric: &str,
+    queue: Option<&str>,
+    mut v: Vec<f64>,
+) {
     v.sort_by(f64::total_cmp);
     for p in [50.0, 95.0, 99.0] {
-        out.push((format!("{prefix}_p{}", p as u32), percentile(&v, p)));
+        let name = match queue {
+            Some(q) => format!("{metric}_p{}.{q}", p as u32),
+            None => format!("{metric}_p{}", p as u32),
+        };
+        out.push((name, percentile(&v, p)));
     }
 }
 
@@ -181,18 +199,18 @@ pub fn app_metrics(out: &mut Vec<(String, f64)>, apps: &[AppRecord]) {
         )
     };
     let (w, j, s) = collect(&|_| true);
-    push_percentiles(out, "wait_s", w);
-    push_percentiles(out, "jct_s", j);
-    push_percentiles(out, "slowdown", s);
+    push_percentiles(out, "wait_s", None, w);
+    push_percentiles(out, "jct_s", None, j);
+    push_percentiles(out, "slowdown", None, s);
     let mut queues: BTreeMap<&str, ()> = BTreeMap::new();
     for a in &finished {
         queues.insert(&a.queue, ());
     }
     for q in queues.keys() {
         let (w, j, s) = collect(&|a: &AppRecord| a.queue == *q);
-        push_percentiles(out, &format!("wait_s.{q}"), w);
-        push_percentiles(out, &format!("jct_s.{q}"), j);
-        push_percentiles(out, &format!("slowdown.{q}"), s);
+        push_percentiles(out, "wait_s", Some(q), w);
+        push_percentiles(out, "jct_s", Some(q), j);
+        push_percentiles(out, "slowdown", Some(q), s);
     }
 }
 
@@ -206,6 +224,32 @@ mod tests {
         assert_eq!(percentile(&v, 50.0), 5.0);
         assert_eq!(percentile(&v, 95.0), 10.0);
         assert!(percentile(&[], 50.0).is_nan());
+    }
+
+    #[test]
+    fn per_queue_percentiles_are_named_metric_then_queue() {
+        let rec = AppRecord {
+            index: 0,
+            name: "a".into(),
+            queue: "root.q".into(),
+            user: "u".into(),
+            arrival: SimTime(0),
+            first_container: Some(SimTime(1_000)),
+            finish: Some(SimTime(20_000)),
+            containers: 1,
+            alone_ms: 10_000,
+            rejected: None,
+            preempted_containers: 0,
+            lost_work_ms: 0,
+        };
+        let mut m = Vec::new();
+        app_metrics(&mut m, &[rec]);
+        let names: Vec<&str> = m.iter().map(|(k, _)| k.as_str()).collect();
+        assert!(names.contains(&"wait_s_p50"));
+        assert!(names.contains(&"wait_s_p50.root.q"));
+        assert!(names.contains(&"jct_s_p99.root.q"));
+        assert!(names.contains(&"slowdown_p95.root.q"));
+        assert!(!names.iter().any(|n| n.starts_with("wait_s.")));
     }
 
     #[test]

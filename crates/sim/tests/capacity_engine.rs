@@ -135,5 +135,5 @@ fn preemption_reclaims_the_guarantee_and_no_more() {
     // First selected at the 21 s round, killed at the first round more than 15 s later.
     let first_kill_lost = metric(&s, "lost_container_s.root.a");
     assert!(first_kill_lost > 3.0 * 38.0, "{first_kill_lost}");
-    assert!(metric(&s, "min_share_reached_s.root.b_p50") > 15.0);
+    assert!(metric(&s, "min_share_reached_s_p50.root.b") > 15.0);
 }

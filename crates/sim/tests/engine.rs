@@ -338,3 +338,68 @@ fn default_placement_creates_the_specified_queue() {
     assert_eq!(rec.apps[0].queue, "root.fresh");
     assert!(rec.apps[0].finish.is_some());
 }
+
+fn managed(arrival: u64, queue: &str, count: u32, mb: i64) -> AppSpec {
+    AppSpec {
+        am: Some(Resource::new(512, 1)),
+        ..app(arrival, queue, "u", count, mb, 10_000)
+    }
+}
+
+/// Four AMs of 512 MB/1 vcore on one 4096 MB/4 vcore node: maxAMShare (0.5 × 4096 MB, memory
+/// only under the fair policy) admits all four, they hold every vcore, and each waits for a
+/// task container that can never fit. YARN hangs here; the run stops and says so.
+#[test]
+fn ams_holding_every_vcore_stall_the_run_with_apps_unfinished() {
+    let apps = (0..4).map(|_| managed(0, "q", 2, 1024)).collect();
+    let sc = scenario(1, Resource::new(4096, 4), two_queue_tree(&["q"]), apps);
+    let mut rec = MemoryRecorder::default();
+    let s = run(&sc, 1, 0, &mut rec).unwrap();
+    assert_eq!(allocations(&rec, 4), vec![1, 1, 1, 1]);
+    assert_eq!(s.get("apps_unfinished"), Some(4.0));
+    let stalled = s.stalled_at.expect("the run must report that it stalled");
+    assert_eq!(s.end, stalled);
+    // Found within a few update ticks of the last decision (the fourth AM at 3 s).
+    assert!(stalled <= SimTime(6_000), "{stalled}");
+    assert!(s.to_json().contains("\"stalled_at_ms\""));
+}
+
+/// An AM above maxAMShare × its queue's fair share never starts (nothing else runs, so the
+/// fair share never grows): the run stops at once instead of heartbeating forever.
+#[test]
+fn am_above_max_am_share_of_the_fair_share_stalls_the_run() {
+    let mut tree = two_queue_tree(&["q"]);
+    let q = tree.find("root.q").unwrap();
+    tree.get_mut(q).max_am_share = 0.1;
+    let apps = vec![managed(0, "q", 1, 1024)];
+    let sc = scenario(1, Resource::new(4096, 4), tree, apps);
+    let mut rec = MemoryRecorder::default();
+    let s = run(&sc, 1, 0, &mut rec).unwrap();
+    assert!(rec.decisions.is_empty());
+    assert_eq!(s.get("apps_unfinished"), Some(1.0));
+    assert!(s.stalled_at.is_some_and(|t| t <= SimTime(3_000)));
+}
+
+/// With `end_ms` a stalled run still goes on to the end (heartbeats keep coming, as in
+/// YARN), and reports when it stalled.
+#[test]
+fn stalled_run_with_an_end_time_runs_to_the_end_and_reports_the_stall() {
+    let apps = (0..4).map(|_| managed(0, "q", 2, 1024)).collect();
+    let mut sc = scenario(1, Resource::new(4096, 4), two_queue_tree(&["q"]), apps);
+    sc.end_ms = Some(60_000);
+    let mut rec = MemoryRecorder::default();
+    let s = run(&sc, 1, 0, &mut rec).unwrap();
+    assert_eq!(s.end, SimTime(60_000));
+    assert!(s.stalled_at.is_some_and(|t| t <= SimTime(6_000)));
+}
+
+/// A run that finishes every app is not stalled, even when it idles to `end_ms`.
+#[test]
+fn finished_run_is_not_stalled() {
+    let apps = vec![managed(0, "q", 2, 1024)];
+    let mut sc = scenario(1, Resource::new(4096, 4), two_queue_tree(&["q"]), apps);
+    sc.end_ms = Some(60_000);
+    let s = run(&sc, 1, 0, &mut MemoryRecorder::default()).unwrap();
+    assert_eq!(s.get("apps_unfinished"), Some(0.0));
+    assert_eq!(s.stalled_at, None);
+}

@@ -98,7 +98,7 @@ fn hadoop27_min_share_regained_within_timeout_two_intervals_and_kill_wait() {
     assert!((4.0 * 54.0..=4.0 * 55.0).contains(&lost), "{lost}");
     // a asked again for its killed tasks: 8 + 4 allocations, never more than 8 live.
     assert_eq!(allocation_times(&rec, 0).len(), 8);
-    assert!(metric(&s, "min_share_reached_s.root.b_p50") > 35.0);
+    assert!(metric(&s, "min_share_reached_s_p50.root.b") > 35.0);
 }
 
 #[test]
@@ -217,10 +217,10 @@ fn every_run_reports_the_same_metrics_with_or_without_preemption() {
     };
     let (off, on) = (names(false), names(true));
     assert_eq!(off, on, "sweeps need one metric set");
-    assert!(on.iter().any(|n| n == "min_share_reached_s.root.a_p50"));
+    assert!(on.iter().any(|n| n == "min_share_reached_s_p50.root.a"));
     // Without preemption b waits from 20 s to the end (150 s) and is still below.
     let sc = scenario(Semantics::Hadoop27, false, MIN_SHARE);
     let s = run(&sc, 1, 0, &mut MemoryRecorder::default()).expect("runs");
-    let waited = metric(&s, "min_share_reached_s.root.b_p50");
+    let waited = metric(&s, "min_share_reached_s_p50.root.b");
     assert!((129.0..=130.0).contains(&waited), "{waited}");
 }

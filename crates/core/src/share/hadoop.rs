@@ -53,6 +53,30 @@ fn share_f64(item: &ShareItem, r: f64, min: f64, max: f64) -> f64 {
     java_min(java_max(item.weight as f64 * r, min), max)
 }
 
+/// The open items as runs of identical consecutive items: `(index of the first, length)`.
+///
+/// Identical items get identical shares, and every share is non-negative, so a run adds
+/// `length × share` to a planned total: with Java's int wrap (2.7) that is the same as
+/// adding the share `length` times, and with long saturation (3.3) too. A leaf of many
+/// apps of equal weight is then one run, and each bisection step costs one evaluation
+/// instead of one per app.
+fn runs(items: &[ShareItem], open: &[usize]) -> Vec<(usize, u64)> {
+    let same = |a: &ShareItem, b: &ShareItem| {
+        a.weight.to_bits() == b.weight.to_bits()
+            && a.min == b.min
+            && a.max == b.max
+            && a.active == b.active
+    };
+    let mut out: Vec<(usize, u64)> = Vec::new();
+    for &i in open {
+        match out.last_mut() {
+            Some((first, n)) if same(&items[*first], &items[i]) => *n += 1,
+            _ => out.push((i, 1)),
+        }
+    }
+    out
+}
+
 /// The doubling and bisection, generic over how a planned total is summed.
 fn search(mut used: impl FnMut(f64) -> std::cmp::Ordering) -> f64 {
     use std::cmp::Ordering::*;
@@ -107,10 +131,12 @@ fn hadoop27(kind: ShareKind, items: &[ShareItem], total: i64) -> Vec<i64> {
         let it = &items[i];
         share_f64(it, r, narrow(it.min) as f64, narrow(it.max) as f64) as i32
     };
+    let groups = runs(items, &open);
     let r = search(|r| {
         let mut used: i32 = 0;
-        for &i in &open {
-            used = used.wrapping_add(share(i, r));
+        for &(i, n) in &groups {
+            // n additions of the same int wrap to n × share modulo 2^32.
+            used = used.wrapping_add(share(i, r).wrapping_mul(n as u32 as i32));
         }
         used.cmp(&target)
     });
@@ -148,10 +174,13 @@ fn hadoop33(kind: ShareKind, items: &[ShareItem], total: i64) -> Vec<i64> {
         let it = &items[i];
         share_f64(it, r, it.min as f64, it.max as f64) as i64
     };
+    let groups = runs(items, &open);
     let r = search(|r| {
         let mut used: i64 = 0;
-        for &i in &open {
-            used = used.saturating_add(share(i, r));
+        for &(i, n) in &groups {
+            // Shares are non-negative: n saturating additions saturate the product.
+            let n = i64::try_from(n).unwrap_or(i64::MAX);
+            used = used.saturating_add(share(i, r).saturating_mul(n));
             if used == i64::MAX {
                 break;
             }

@@ -624,6 +624,10 @@ impl Simulation<'_> {
         app.live -= 1;
         app.preempted += 1;
         app.lost_work_ms += lost;
+        // Its task is asked for again: usage and requests changed.
+        let a = c.app;
+        self.demand_changed(a);
+        let app = &mut self.apps[a as usize];
         app.requests.add(
             c.priority,
             c.size,

@@ -275,6 +275,9 @@ impl Simulation<'_> {
         let p = &mut self.apps[a as usize].requests.by_priority[idx];
         let Some(allowed) = p.allowed else {
             p.allowed = Some(Locality::NodeLocal);
+            // A level change can make a later offer succeed: it counts as progress for the
+            // quiescence watch (see the engine's module docs).
+            self.progress += 1;
             return Locality::NodeLocal;
         };
         if allowed == Locality::OffSwitch {
@@ -292,6 +295,7 @@ impl Simulation<'_> {
                 Locality::OffSwitch
             });
             p.opportunities = 0;
+            self.progress += 1;
         }
         p.allowed.unwrap_or(Locality::OffSwitch)
     }
@@ -376,6 +380,7 @@ impl Simulation<'_> {
                 size,
             });
             self.counters.reservations += 1;
+            self.progress += 1;
             self.recorder.decision(&Decision {
                 time: self.now,
                 node,
@@ -428,9 +433,11 @@ impl Simulation<'_> {
             app.first_container = Some(now);
         }
         self.counters.assignments += 1;
+        self.demand_changed(a);
         self.pending_changed(a, -1);
         self.add_usage(leaf, size, 1);
         self.reorder_app(a);
+        self.progress += 1;
         self.recorder.decision(&Decision {
             time: now,
             node,
@@ -455,6 +462,7 @@ impl Simulation<'_> {
     /// Releases the reservation held on `node`.
     pub(crate) fn unreserve(&mut self, node: u32) {
         if let Some(r) = self.cluster.nodes[node as usize].reservation.take() {
+            self.progress += 1;
             self.recorder.decision(&Decision {
                 time: self.now,
                 node,

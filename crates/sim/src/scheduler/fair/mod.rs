@@ -103,6 +103,7 @@ impl Simulation<'_> {
             );
             app.stage_remaining += group.count as u64;
         }
+        self.demand_changed(a);
         let delta = (self.apps[i].requests.pending - before) as i64;
         if self.apps[i].phase == AppPhase::Runnable {
             self.pending_changed(a, delta);
@@ -140,6 +141,7 @@ impl Simulation<'_> {
         app.sched.usage = app.usage;
         app.live -= 1;
         let leaf = app.queue;
+        self.demand_changed(c.app);
         self.add_usage(leaf, c.size, -1);
         self.reorder_app(c.app);
     }
@@ -162,6 +164,9 @@ impl Simulation<'_> {
         if was_runnable && pending > 0 {
             self.pending_changed(a, -(pending as i64));
         }
+        // It leaves its leaf's lists: its demand leaves the leaf's sum.
+        let q = &mut self.queues[leaf.idx()];
+        q.app_demand = q.app_demand.saturating_sub(self.apps[i].demand);
         self.apps[i].phase = AppPhase::Finished;
         self.apps[i].finish = Some(self.now);
         self.last_finish = self.now;
@@ -178,6 +183,7 @@ impl Simulation<'_> {
         let t = self
             .cluster
             .heartbeat_at_or_after(crate::cluster::NodeId(node), end);
+        self.in_flight += 1;
         self.events
             .push(t, Event::ContainerFinished { container: slot });
     }

@@ -54,6 +54,7 @@ impl Simulation<'_> {
     /// A newly placed app: runnable or waiting.
     pub(crate) fn submit(&mut self, a: u32) {
         let (leaf, user) = (self.apps[a as usize].queue, self.apps[a as usize].user);
+        self.demand_changed(a);
         if self.can_be_runnable(leaf, user) {
             self.make_runnable(a);
         } else {
@@ -78,6 +79,7 @@ impl Simulation<'_> {
             q = self.tree.get(id).parent;
         }
         self.queues[leaf.idx()].runnable_apps.push(a);
+        self.queues[leaf.idx()].app_shares_dirty = true;
         let pending = self.apps[a as usize].requests.pending;
         self.pending_changed(a, pending as i64);
         self.reorder_app(a);
@@ -101,6 +103,7 @@ impl Simulation<'_> {
         if let Some(pos) = list.iter().position(|&x| x == a) {
             list.remove(pos);
         }
+        self.queues[leaf.idx()].app_shares_dirty = true;
         let mut lists: Vec<Vec<u32>> = Vec::new();
         if let Some(h) = highest {
             self.gather_waiting(h, &mut lists);

@@ -12,7 +12,7 @@ use crate::app::AppPhase;
 use crate::engine::Simulation;
 use crate::tree::{QueueId, QueueLoad};
 use fairsim_core::share::policy_shares;
-use fairsim_core::{AppWeight, Resource, Schedulable, Semantics, ShareCap, ShareKind};
+use fairsim_core::{AppWeight, Schedulable, Semantics, ShareCap, ShareKind};
 
 impl Simulation<'_> {
     /// One run of the update thread.
@@ -25,18 +25,56 @@ impl Simulation<'_> {
         };
         let n_q = self.queues.len();
         let mut loads = vec![QueueLoad::default(); n_q];
-        for (i, app) in self.apps.iter_mut().enumerate() {
-            if !matches!(app.phase, AppPhase::Runnable | AppPhase::Waiting) {
-                continue;
+        // App demands change only when an app's usage or requests change, and weights only
+        // with its demand (sizebasedweight) or its age (booster): only apps marked since the
+        // last tick are recomputed (every submitted, unfinished app when a booster is on), and
+        // each leaf keeps the sum of its runnable and waiting apps' demands up to date.
+        if self.sc.scheduler.booster.is_some() {
+            for i in 0..n_q {
+                let q = &self.queues[i];
+                for &a in q.runnable_apps.iter().chain(&q.waiting_apps) {
+                    if !self.apps[a as usize].demand_dirty {
+                        self.apps[a as usize].demand_dirty = true;
+                        self.dirty_apps.push(a);
+                    }
+                }
             }
-            app.demand = app
+        }
+        let mut reorder = std::mem::take(&mut self.reorder_scratch);
+        reorder.clear();
+        let dirty = std::mem::take(&mut self.dirty_apps);
+        for &a in &dirty {
+            let app = &mut self.apps[a as usize];
+            app.demand_dirty = false;
+            let runnable = match app.phase {
+                AppPhase::Runnable => true,
+                AppPhase::Waiting => false,
+                _ => continue,
+            };
+            let demand = app
                 .usage
                 .saturating_add(app.requests.outstanding(all_levels));
-            let age = self.now.since(self.specs[i].arrival);
-            app.sched.demand = app.demand;
-            app.sched.weight = weight.weight(app.demand.memory_mb, 1, age);
-            let l = &mut loads[app.queue.idx()];
-            l.demand = l.demand.saturating_add(app.demand);
+            let age = self.now.since(self.specs[a as usize].arrival);
+            let w = weight.weight(demand.memory_mb, 1, age);
+            let q = &mut self.queues[app.queue.idx()];
+            q.app_demand = q
+                .app_demand
+                .saturating_sub(app.demand)
+                .saturating_add(demand);
+            if runnable && (app.sched.demand != demand || app.sched.weight != w) {
+                q.app_shares_dirty |= app.sched.weight != w;
+                reorder.push(a);
+            }
+            app.demand = demand;
+            app.sched.demand = demand;
+            app.sched.weight = w;
+        }
+        self.dirty_apps = dirty;
+        self.dirty_apps.clear();
+        for (i, l) in loads.iter_mut().enumerate() {
+            if self.tree.queues[i].is_leaf {
+                l.demand = self.queues[i].app_demand;
+            }
         }
         for (i, l) in loads.iter_mut().enumerate() {
             let q = &self.queues[i];
@@ -45,13 +83,24 @@ impl Simulation<'_> {
         }
         self.tree.roll_up(self.cluster.total, &mut loads);
         let cluster = self.cluster.total;
-        let shares = self.tree.fair_shares(
-            self.semantics,
-            ShareKind::Instantaneous,
-            cluster,
-            &loads,
-            ShareCap::MaxShare,
-        );
+        // Capped by max shares only, the queues' fair shares depend on which queues are
+        // active (weights, min and max shares and the cluster are fixed; demand and usage are
+        // not read): they are recomputed only when the set of active queues changes.
+        let active: Vec<bool> = loads.iter().map(|l| l.active).collect();
+        let shares = match &self.queue_share_cache {
+            Some((a, s)) if *a == active => s.clone(),
+            _ => {
+                let s = self.tree.fair_shares(
+                    self.semantics,
+                    ShareKind::Instantaneous,
+                    cluster,
+                    &loads,
+                    ShareCap::MaxShare,
+                );
+                self.queue_share_cache = Some((active, s.clone()));
+                s
+            }
+        };
         let ideal = self.tree.fair_shares(
             self.semantics,
             ShareKind::Instantaneous,
@@ -62,21 +111,42 @@ impl Simulation<'_> {
         for i in 0..n_q {
             let q = &mut self.queues[i];
             q.demand = loads[i].demand;
+            q.app_shares_dirty |= q.fair_share != shares[i];
             q.fair_share = shares[i];
             q.ideal_share = ideal[i];
             q.sched.demand = q.demand;
             q.sched.active = loads[i].active;
         }
-        // Leaf apps' instantaneous shares.
+        // Leaf apps' instantaneous shares: their inputs are the leaf's fair share and its
+        // runnable apps' weights (apps have no min share and no max share), so a leaf is
+        // recomputed only when one of these changed.
+        let mut list = std::mem::take(&mut self.share_scratch);
         for i in 0..n_q {
-            if !self.tree.queues[i].is_leaf || self.queues[i].runnable_apps.is_empty() {
+            if !self.tree.queues[i].is_leaf
+                || self.queues[i].runnable_apps.is_empty()
+                || !self.queues[i].app_shares_dirty
+            {
                 continue;
             }
-            let list: Vec<Schedulable> = self.queues[i]
-                .runnable_apps
-                .iter()
-                .map(|&a| self.apps[a as usize].sched.clone())
-                .collect();
+            self.queues[i].app_shares_dirty = false;
+            let apps = &self.queues[i].runnable_apps;
+            list.truncate(apps.len());
+            // The share computation reads weights, min and max shares, demand, activity and
+            // start times, never names: the list is filled without copying them.
+            for (k, &a) in apps.iter().enumerate() {
+                let sched = &self.apps[a as usize].sched;
+                if k == list.len() {
+                    list.push(Schedulable::new(String::new()));
+                }
+                let slot = &mut list[k];
+                slot.weight = sched.weight;
+                slot.start_time_ms = sched.start_time_ms;
+                slot.min_share = sched.min_share;
+                slot.max_share = sched.max_share;
+                slot.demand = sched.demand;
+                slot.usage = sched.usage;
+                slot.active = sched.active;
+            }
             let policy = self.tree.queues[i].policy;
             let split = policy_shares(
                 self.semantics,
@@ -91,27 +161,22 @@ impl Simulation<'_> {
                 self.apps[a as usize].fair_share = s;
             }
         }
+        self.share_scratch = list;
         // Keys depend on demand and weight: refresh every order.
         for i in 1..n_q {
             self.requeue(QueueId(i as u32));
         }
-        if self.incremental {
-            for i in 0..n_q {
-                if !self.tree.queues[i].is_leaf {
-                    continue;
-                }
-                let apps = self.queues[i].runnable_apps.clone();
-                for a in apps {
-                    self.reorder_app(a);
-                }
-            }
+        // Apps' keys change here only through demand and weight (usage changes re-key an app
+        // when they happen).
+        for &a in &reorder {
+            self.reorder_app(a);
         }
+        self.reorder_scratch = reorder;
         for i in 0..n_q {
             if self.tree.queues[i].is_leaf {
                 self.metrics_refresh_leaf(QueueId(i as u32));
             }
         }
         self.metrics_resum();
-        let _ = Resource::ZERO;
     }
 }
