@@ -24,8 +24,8 @@ use fairsim_sim::{Recorder, RunSummary, run};
 use std::time::{Duration, Instant};
 
 /// Expected decision checksums at full scale (update when a behaviour change is intended).
-const CHECKSUM_DAY: u64 = 0xfa88_540e_02af_838f;
-const CHECKSUM_ONE_LEAF: u64 = 0x4662_aff3_fdc8_3719;
+const CHECKSUM_DAY: u64 = 0x1fe1_a865_cfe6_730f;
+const CHECKSUM_ONE_LEAF: u64 = 0xcd96_1ae5_3503_64f9;
 
 /// Hashes every decision (FNV-1a over its fields) and counts them.
 #[derive(Default)]
