@@ -23,7 +23,8 @@ use fairsim_sim::workload::synthetic::{Dist, QueueStream, SyntheticSpec};
 use fairsim_sim::{Recorder, RunSummary, run};
 use std::time::{Duration, Instant};
 
-/// Expected decision checksums at full scale (update when a behaviour change is intended).
+/// Expected checksums (every decision, then every summary metric) at full scale: update them
+/// when a behaviour change is intended or a metric is added.
 const CHECKSUM_DAY: u64 = 0x1fe1_a865_cfe6_730f;
 const CHECKSUM_ONE_LEAF: u64 = 0xcd96_1ae5_3503_64f9;
 
