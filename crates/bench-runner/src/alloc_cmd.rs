@@ -5,7 +5,6 @@
 //! input.
 
 use clap::{Args, ValueEnum};
-use fairsim_core::share::{ShareCap, ShareKind};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::alloc::{AllocError, LoadedAlloc, Missing, load_any_file, parse_resource};
 use fairsim_sim::tree::{QueueId, QueueTree, ResourceSpec, SchedulerKind};
@@ -134,20 +133,7 @@ pub fn compute_shares(
             tree.loads_from_demands(cluster, &all)
         }
     };
-    let steady = tree.fair_shares(
-        semantics,
-        ShareKind::Steady,
-        cluster,
-        &loads,
-        ShareCap::MaxShare,
-    );
-    let fair = tree.fair_shares(
-        semantics,
-        ShareKind::Instantaneous,
-        cluster,
-        &loads,
-        ShareCap::MaxShare,
-    );
+    let (steady, fair) = tree.steady_and_fair_shares(semantics, cluster, &loads);
     tree.queues
         .iter()
         .enumerate()

@@ -8,8 +8,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::plot::{
-    Chart, DrawError, PlotError, de, label_font, metric_label, padded, save, series_color,
-    title_font,
+    Chart, DrawError, PlotError, de, draw_legend, label_font, metric_label, padded, save,
+    series_color, title_font,
 };
 use crate::results::write_atomic;
 
@@ -169,14 +169,7 @@ impl Chart for BarChart {
                 .label(name)
                 .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 16, y + 6)], c.filled()));
         }
-        chart
-            .configure_series_labels()
-            .label_font(label_font())
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(de)?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
     }
 }

@@ -2,7 +2,6 @@
 //! instantaneous fair shares, printing the time of each step (median of several runs) and
 //! checking the result, so the benchmark is also a correctness test.
 
-use fairsim_core::share::{ShareCap, ShareKind};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::alloc::parse_fair_scheduler_xml;
 use fairsim_sim::tree::QueueId;
@@ -59,20 +58,7 @@ fn main() {
                 .map(|id| (id, Resource::new(4096, 4)))
                 .collect();
             let loads = tree.loads_from_demands(cluster, &demands);
-            let steady = tree.fair_shares(
-                semantics,
-                ShareKind::Steady,
-                cluster,
-                &loads,
-                ShareCap::MaxShare,
-            );
-            let fair = tree.fair_shares(
-                semantics,
-                ShareKind::Instantaneous,
-                cluster,
-                &loads,
-                ShareCap::MaxShare,
-            );
+            let (steady, fair) = tree.steady_and_fair_shares(semantics, cluster, &loads);
             let t2 = Instant::now();
             load_t.push(t1 - t0);
             share_t.push(t2 - t1);

@@ -313,6 +313,31 @@ impl QueueTree {
         loads
     }
 
+    /// Steady and instantaneous fair shares of every queue (YARN's max-share cap), as
+    /// `fairsim shares --alloc` reports them.
+    pub fn steady_and_fair_shares(
+        &self,
+        semantics: Semantics,
+        cluster: Resource,
+        loads: &[QueueLoad],
+    ) -> (Vec<Resource>, Vec<Resource>) {
+        let steady = self.fair_shares(
+            semantics,
+            ShareKind::Steady,
+            cluster,
+            loads,
+            ShareCap::MaxShare,
+        );
+        let fair = self.fair_shares(
+            semantics,
+            ShareKind::Instantaneous,
+            cluster,
+            loads,
+            ShareCap::MaxShare,
+        );
+        (steady, fair)
+    }
+
     /// Depth of a queue: 0 for root.
     pub fn depth(&self, id: QueueId) -> usize {
         let mut d = 0;

@@ -3,7 +3,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{Chart, DrawError, de, label_font, padded, series_color, title_font};
+use super::{Chart, DrawError, de, draw_legend, label_font, padded, series_color, title_font};
 use crate::sweep::{AppRecord, RunDetail};
 
 /// Empirical CDFs of one quantity, one per queue.
@@ -102,14 +102,7 @@ impl Chart for Cdf {
                     PathElement::new(vec![(x, y), (x + 24, y)], c.stroke_width(2))
                 });
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .label_font(label_font())
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(de)?;
+        draw_legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         Ok(())
     }
 }

@@ -5,8 +5,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{
-    Chart, DrawError, PlotError, de, label_font, metric_label, padded, param_label, series_color,
-    title_font,
+    Chart, DrawError, PlotError, de, draw_legend, label_font, metric_label, padded, param_label,
+    series_color, title_font,
 };
 use crate::results::parse_f64;
 use crate::sweep::output::RunsTable;
@@ -191,14 +191,7 @@ impl Chart for LineChart {
                     PathElement::new(vec![(x, y), (x + 24, y)], c.stroke_width(3))
                 });
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(label_font())
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(de)?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
     }
 }

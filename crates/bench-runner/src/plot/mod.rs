@@ -126,6 +126,26 @@ pub(crate) fn label_font() -> TextStyle<'static> {
     (FONT, 18).into_font().into()
 }
 
+/// Draws the series legend at `position`, framed on a translucent white box (every chart's
+/// legend looks the same).
+pub(crate) fn draw_legend<'a, DB, CT>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> Result<(), DrawError>
+where
+    DB: DrawingBackend + 'a,
+    CT: CoordTranslate,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .label_font(label_font())
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(de)
+}
+
 /// The colour of series `i`.
 pub(crate) fn series_color(i: usize) -> RGBColor {
     const COLORS: [RGBColor; 8] = [

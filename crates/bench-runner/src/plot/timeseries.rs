@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{Chart, DrawError, de, label_font, padded, series_color, title_font};
+use super::{Chart, DrawError, de, draw_legend, label_font, padded, series_color, title_font};
 use crate::sweep::RunDetail;
 
 /// One line of a time series chart.
@@ -170,14 +170,7 @@ impl Chart for TimeSeries {
                 PathElement::new(pts, c.stroke_width(2))
             });
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(label_font())
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(de)?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
     }
 }
