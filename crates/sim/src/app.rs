@@ -44,6 +44,26 @@ pub struct AppSpec {
     pub am: Option<Resource>,
     /// Stages of task groups, run one after the other.
     pub stages: Vec<Vec<TaskGroup>>,
+    /// Times the trace recorded for this job on the real cluster (Rumen, SLS `job.end.ms`),
+    /// compared with the simulated ones in `apps.csv` and the summary.
+    pub recorded: Option<Recorded>,
+}
+
+/// A job's submission and finish as the trace recorded them, in ms on the trace's clock
+/// (shifted like the arrival, so `start_ms` is the arrival).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Recorded {
+    /// Recorded submission.
+    pub start_ms: u64,
+    /// Recorded finish.
+    pub finish_ms: u64,
+}
+
+impl Recorded {
+    /// Recorded run time (submission to finish), ms.
+    pub fn runtime_ms(&self) -> u64 {
+        self.finish_ms.saturating_sub(self.start_ms)
+    }
 }
 
 impl AppSpec {

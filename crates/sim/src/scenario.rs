@@ -49,9 +49,12 @@
 //! max_am_share = 0.5
 //! policy = "drf"                    # fair, drf or fifo (fifo on leaves only)
 //!
-//! [workload]                        # exactly one of: csv, sls, synthetic
+//! [workload]                        # exactly one of: csv, sls, rumen, synthetic
 //! csv = "trace.csv"                 # native CSV trace (docs/traces.md)
-//! # sls = "sls-jobs.json"           # Hadoop SLS JSON trace
+//! # sls = "sls-jobs.json"           # Hadoop SLS JSON trace (or a list of files)
+//! # rumen = "job-history.json"      # Rumen job history (or a list of files)
+//! # sls_container_memory_mb = 1024  # SLS's yarn.sls.container.* and yarn.sls.am.container.*
+//! # sls_am_memory_mb = 1024         # (and _vcores): sizes where SLS and Rumen traces give none
 //! # [workload.synthetic] ...        # see workload::synthetic::SyntheticSpec
 //!
 //! [outputs]
@@ -62,7 +65,7 @@ use crate::app::AppSpec;
 use crate::tree::QueueTree;
 use crate::tree::{QueueId, ResourceSpec};
 use crate::workload::synthetic::SyntheticSpec;
-use crate::workload::{WorkloadError, csv::read_csv_trace, sls::read_sls_trace};
+use crate::workload::{SlsDefaults, TraceRead, WorkloadError, csv::read_csv_trace};
 use fairsim_core::{Booster, Policy, Resource, Semantics};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -418,8 +421,86 @@ fn apply_overrides(
 #[serde(deny_unknown_fields)]
 struct RawWorkload {
     csv: Option<PathBuf>,
-    sls: Option<PathBuf>,
+    sls: Option<OneOrMany>,
+    rumen: Option<OneOrMany>,
     synthetic: Option<SyntheticSpec>,
+    sls_container_memory_mb: Option<i64>,
+    sls_container_vcores: Option<i64>,
+    sls_am_memory_mb: Option<i64>,
+    sls_am_vcores: Option<i64>,
+}
+
+/// One file or a list of files (SLS reads several traces into one run).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(PathBuf),
+    Many(Vec<PathBuf>),
+}
+
+impl OneOrMany {
+    fn paths(&self, base: &Path) -> Vec<PathBuf> {
+        match self {
+            OneOrMany::One(p) => vec![base.join(p)],
+            OneOrMany::Many(ps) => ps.iter().map(|p| base.join(p)).collect(),
+        }
+    }
+}
+
+impl RawWorkload {
+    fn sls_defaults(
+        &self,
+        invalid: &dyn Fn(&str, &str) -> ScenarioError,
+    ) -> Result<SlsDefaults, ScenarioError> {
+        let d = SlsDefaults::default();
+        let mut out = d;
+        for (key, value, slot) in [
+            (
+                "workload.sls_container_memory_mb",
+                self.sls_container_memory_mb,
+                &mut out.container.memory_mb,
+            ),
+            (
+                "workload.sls_container_vcores",
+                self.sls_container_vcores,
+                &mut out.container.vcores,
+            ),
+            (
+                "workload.sls_am_memory_mb",
+                self.sls_am_memory_mb,
+                &mut out.am.memory_mb,
+            ),
+            (
+                "workload.sls_am_vcores",
+                self.sls_am_vcores,
+                &mut out.am.vcores,
+            ),
+        ] {
+            if let Some(v) = value {
+                if v <= 0 {
+                    return Err(invalid(key, "must be at least 1"));
+                }
+                *slot = v;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Reads the trace files of a scenario's `[workload]` (several files of one kind are one
+/// workload, stably sorted by arrival).
+fn read_traces(
+    paths: &[PathBuf],
+    read: impl Fn(&Path) -> Result<TraceRead, WorkloadError>,
+) -> Result<TraceRead, WorkloadError> {
+    let mut all = TraceRead::default();
+    for p in paths {
+        let r = read(p)?;
+        all.apps.extend(r.apps);
+        all.warnings.extend(r.warnings);
+    }
+    all.apps.sort_by_key(|a| a.arrival);
+    Ok(all)
 }
 
 #[derive(Debug, Deserialize)]
@@ -483,19 +564,38 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
     let loaded = crate::alloc::load_any_file(&alloc_path, raw.scheduler.semantics)
         .map_err(|e| ScenarioError::Allocation(e.to_string()))?;
     let mut tree = loaded.tree;
+    let mut warnings = loaded.warnings;
     apply_overrides(&mut tree, &raw.queues, &invalid)?;
-    let workload = match (&raw.workload.csv, &raw.workload.sls, raw.workload.synthetic) {
-        (Some(p), None, None) => Workload::Trace(read_csv_trace(&base.join(p))?),
-        (None, Some(p), None) => Workload::Trace(read_sls_trace(&base.join(p))?),
-        (None, None, Some(s)) => {
+    let w = &raw.workload;
+    let defaults = w.sls_defaults(&invalid)?;
+    let mut trace = |t: TraceRead| {
+        warnings.extend(t.warnings);
+        Workload::Trace(t.apps)
+    };
+    let workload = match (&w.csv, &w.sls, &w.rumen, &w.synthetic) {
+        (Some(p), None, None, None) => Workload::Trace(read_csv_trace(&base.join(p))?),
+        (None, Some(p), None, None) => trace(read_traces(&p.paths(base), |p| {
+            crate::workload::sls::read_sls_trace(p, defaults)
+        })?),
+        (None, None, Some(p), None) => {
+            let opts = crate::workload::rumen::RumenOptions {
+                defaults,
+                semantics: raw.scheduler.semantics,
+            };
+            trace(crate::workload::rumen::read_rumen_traces(
+                &p.paths(base),
+                opts,
+            )?)
+        }
+        (None, None, None, Some(s)) => {
             s.validate()
                 .map_err(|m| invalid("workload.synthetic", &m))?;
-            Workload::Synthetic(s)
+            Workload::Synthetic(s.clone())
         }
         _ => {
             return Err(invalid(
                 "workload",
-                "give exactly one of `csv`, `sls` or `synthetic`",
+                "give exactly one of `csv`, `sls`, `rumen` or `synthetic`",
             ));
         }
     };
@@ -510,7 +610,7 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         cluster: raw.cluster,
         scheduler: raw.scheduler,
         tree,
-        warnings: loaded.warnings,
+        warnings,
         workload,
         end_ms: raw.end_ms,
         sample_interval_ms: raw.outputs.sample_interval_ms,

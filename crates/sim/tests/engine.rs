@@ -41,6 +41,7 @@ fn app(arrival: u64, queue: &str, user: &str, count: u32, mb: i64, dur: u64) -> 
             priority: 1,
             hosts: vec![],
         }]],
+        recorded: None,
     }
 }
 

@@ -24,6 +24,7 @@ fn app(arrival: u64, queue: &str, count: u32) -> AppSpec {
             priority: 1,
             hosts: vec![],
         }]],
+        recorded: None,
     }
 }
 

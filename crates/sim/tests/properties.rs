@@ -78,6 +78,7 @@ fn build(c: &Case, ordering: Ordering) -> Scenario {
                 priority: 10,
                 hosts: vec![],
             }]],
+            recorded: None,
         })
         .collect();
     apps.sort_by_key(|a| a.arrival);

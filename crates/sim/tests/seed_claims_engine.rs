@@ -27,6 +27,7 @@ fn app(name: &str, arrival: u64, queue: &str, count: u32, duration_ms: u64) -> A
             priority: 1,
             hosts: vec![],
         }]],
+        recorded: None,
     }
 }
 

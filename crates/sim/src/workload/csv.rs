@@ -131,6 +131,7 @@ pub fn parse_csv_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, Workload
                 user: rec.get(3).unwrap_or("").to_string(),
                 am: (am_mem > 0).then_some(Resource::new(am_mem, am_vc)),
                 stages: Vec::new(),
+                recorded: None,
             });
             last_id = Some(id);
         }

@@ -1,201 +1,352 @@
-//! Hadoop SLS JSON traces (`sls-jobs.json`): a stream of job objects, `//` comments allowed.
+//! Hadoop SLS JSON traces (`sls-jobs.json`): a stream of job objects, `//` comments allowed,
+//! read one object at a time in a single pass (linear in the file's size).
 //!
-//! Read per job: `job.start.ms` (arrival; default 0), `job.queue.name` (default `default`),
-//! `job.user` (default `default`), `job.id`, `job.count` (replicas, default 1),
-//! `am.memory-mb`/`am.vcores` (default 1024 MB / 1 vcore; every SLS job is managed) and
-//! `job.tasks`. Per task group: `count` (default 1), `container.memory-mb` (default 1024),
-//! `container.vcores` (default 1), `container.duration.ms` or `duration.ms` or
+//! Read per job: `job.start.ms` (arrival; default 0), `job.end.ms` (the recorded finish,
+//! optional), `job.queue.name` (default `default`), `job.user` (default `default`), `job.id`,
+//! `job.count` (replicas, at least 1), `am.memory-mb`/`am.vcores` (default: the AM size of
+//! [`SlsDefaults`]; every SLS job is managed) and `job.tasks`. Per task group: `count`
+//! (at least 1, as SLS reads it), `container.memory-mb` / `container.vcores` (default: the
+//! container size of [`SlsDefaults`]), `container.duration.ms` or `duration.ms` or
 //! `container.end.ms − container.start.ms`, `container.priority` (default 20),
 //! `container.type` (`map`: stage 0; `reduce`: stage 1), `container.host` (a locality hint).
-//! A cluster header object (`num.nodes`, `num.racks`) is skipped; other keys are ignored.
+//! A cluster header object (`num.nodes`, `num.racks`) is skipped.
 //!
-//! Unlike the native CSV, SLS traces need not be sorted: jobs are stably sorted by
-//! `job.start.ms`. A negative or non-integer time is an error naming the line.
+//! Read but not modelled, named in one warning with counts: `am.type` other than
+//! `mapreduce`, `job.label.expression`, `container.execution.type`,
+//! `container.allocation.id`, `container.request.delay`, other resource types (`am.X`,
+//! `container.X`), `container.type` other than map or reduce, and unknown keys.
+//!
+//! A file that is not an SLS job trace (a Rumen history, a SYNTH file, a nodes file, an
+//! array) is refused with what it looks like. Unlike the native CSV, SLS traces need not be
+//! sorted: jobs are stably sorted by `job.start.ms`.
 
-use super::WorkloadError;
-use crate::app::{AppSpec, TaskGroup};
+use super::json_stream::{Next, ObjectStream};
+use super::{Ignored, SlsDefaults, TraceRead, WorkloadError, looks_like};
+use crate::app::{AppSpec, Recorded, TaskGroup};
 use crate::time::SimTime;
 use fairsim_core::Resource;
-use serde_json::Value;
+use serde_json::{Map, Value};
+use std::io::BufRead;
 use std::path::Path;
 
 /// Reads an SLS JSON trace from `path`.
-pub fn read_sls_trace(path: &Path) -> Result<Vec<AppSpec>, WorkloadError> {
-    let text = std::fs::read_to_string(path).map_err(|source| WorkloadError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    parse_sls_trace(&text, path)
+pub fn read_sls_trace(path: &Path, defaults: SlsDefaults) -> Result<TraceRead, WorkloadError> {
+    parse_sls(path, super::open(path)?, defaults)
 }
 
-/// Blanks `//` comments outside strings, keeping offsets (and so line numbers) intact.
-fn strip_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_str = false;
-    let mut escaped = false;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if in_str {
-            out.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_str = false;
-            }
-        } else if c == '"' {
-            in_str = true;
-            out.push(c);
-        } else if c == '/' && chars.peek() == Some(&'/') {
-            out.push(' ');
-            for d in chars.by_ref() {
-                if d == '\n' {
-                    out.push('\n');
-                    break;
-                }
-                out.push(if d.is_ascii() { ' ' } else { d });
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Parses SLS JSON trace text (`path` is for messages).
-pub fn parse_sls_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, WorkloadError> {
-    let clean = strip_comments(text);
-    let line_of = |offset: usize| clean[..offset.min(clean.len())].matches('\n').count() as u64 + 1;
-    let stream = serde_json::Deserializer::from_str(&clean).into_iter::<Value>();
+/// Parses an SLS JSON trace from `reader` (`name` is for messages).
+pub fn parse_sls<R: BufRead>(
+    name: &Path,
+    reader: R,
+    defaults: SlsDefaults,
+) -> Result<TraceRead, WorkloadError> {
+    let mut stream = ObjectStream::with_comments(reader);
     let mut apps: Vec<AppSpec> = Vec::new();
-    let mut stream = stream;
+    let mut ignored = Ignored::default();
+    let perr = |line: u64, field: &str, message: String| WorkloadError::Parse {
+        path: name.to_path_buf(),
+        line,
+        field: field.to_string(),
+        message,
+    };
+    let io = |e: std::io::Error| WorkloadError::Io {
+        path: name.to_path_buf(),
+        source: e,
+    };
     loop {
-        let start = stream.byte_offset();
-        let Some(item) = stream.next() else { break };
-        let v = item.map_err(|e| WorkloadError::Parse {
-            path: path.to_path_buf(),
-            line: e.line() as u64,
-            field: "json".into(),
-            message: e.to_string(),
-        })?;
-        // The object's own line: skip leading whitespace from `start`.
-        let skip = clean[start..].len() - clean[start..].trim_start().len();
-        let line = line_of(start + skip);
-        let perr = |field: &str, message: String| WorkloadError::Parse {
-            path: path.to_path_buf(),
-            line,
-            field: field.to_string(),
-            message,
+        let line = match stream.next_start().map_err(io)? {
+            Next::End => break,
+            Next::Object(line) => line,
+            Next::Other(b'[', line) => {
+                return Err(perr(
+                    line,
+                    "json",
+                    "this is a JSON array; an SLS job trace is a stream of job objects \
+                     (`{...} {...}`), read with `sls = ...`"
+                        .into(),
+                ));
+            }
+            Next::Other(b, line) => {
+                return Err(perr(
+                    line,
+                    "json",
+                    format!(
+                        "expected a job object, found `{}`",
+                        char::from(b).escape_default()
+                    ),
+                ));
+            }
         };
-        let Some(obj) = v.as_object() else {
-            return Err(perr("json", "expected a job object".into()));
-        };
+        let obj: Map<String, Value> = stream
+            .read()
+            .map_err(|e| perr(e.line, &e.field, e.message))?;
         if !obj.contains_key("job.tasks") && obj.contains_key("num.nodes") {
             continue;
         }
-        let int = |o: &serde_json::Map<String, Value>, key: &str, default: i64| match o.get(key) {
-            None => Ok(default),
-            Some(Value::Number(n)) => n
-                .as_i64()
-                .filter(|x| *x >= 0)
-                .ok_or_else(|| perr(key, format!("`{n}` is not a non-negative integer"))),
-            Some(Value::String(s)) => s
-                .trim()
-                .parse::<i64>()
-                .ok()
-                .filter(|x| *x >= 0)
-                .ok_or_else(|| perr(key, format!("`{s}` is not a non-negative integer"))),
-            Some(other) => Err(perr(key, format!("`{other}` is not an integer"))),
-        };
-        let string = |key: &str, default: &str| {
-            obj.get(key)
-                .and_then(Value::as_str)
-                .unwrap_or(default)
-                .to_string()
-        };
-        let arrival = int(obj, "job.start.ms", 0)? as u64;
-        let replicas = int(obj, "job.count", 1)?.max(1);
-        let am = Resource::new(int(obj, "am.memory-mb", 1024)?, int(obj, "am.vcores", 1)?);
-        let mut stages: Vec<Vec<TaskGroup>> = vec![Vec::new()];
-        if let Some(tasks) = obj.get("job.tasks") {
-            let Some(tasks) = tasks.as_array() else {
-                return Err(perr("job.tasks", "expected a list".into()));
-            };
-            for t in tasks {
-                let Some(t) = t.as_object() else {
-                    return Err(perr("job.tasks", "expected task objects".into()));
-                };
-                let duration = if t.contains_key("container.duration.ms") {
-                    int(t, "container.duration.ms", 0)?
-                } else if t.contains_key("duration.ms") {
-                    int(t, "duration.ms", 0)?
-                } else {
-                    let s = int(t, "container.start.ms", 0)?;
-                    let e = int(t, "container.end.ms", s)?;
-                    if e < s {
-                        return Err(perr(
-                            "container.end.ms",
-                            format!("time goes backwards: end {e} before start {s}"),
-                        ));
-                    }
-                    e - s
-                };
-                let stage = match t.get("container.type").and_then(Value::as_str) {
-                    Some("reduce") => 1,
-                    _ => 0,
-                };
-                if stages.len() <= stage {
-                    stages.resize(stage + 1, Vec::new());
-                }
-                let prio = match t.get("container.priority") {
-                    None => 20,
-                    Some(Value::Number(n)) => n
-                        .as_i64()
-                        .ok_or_else(|| perr("container.priority", format!("`{n}`")))?,
-                    Some(other) => {
-                        return Err(perr("container.priority", format!("`{other}`")));
-                    }
-                };
-                stages[stage].push(TaskGroup {
-                    count: int(t, "count", 1)? as u32,
-                    size: Resource::new(
-                        int(t, "container.memory-mb", 1024)?,
-                        int(t, "container.vcores", 1)?,
-                    ),
-                    duration_ms: duration as u64,
-                    priority: prio as i32,
-                    hosts: t
-                        .get("container.host")
-                        .and_then(Value::as_str)
-                        .map(|h| vec![h.to_string()])
-                        .unwrap_or_default(),
-                });
-            }
+        if !obj.keys().any(|k| k.starts_with("job.")) {
+            let what = looks_like(obj.keys().map(String::as_str))
+                .unwrap_or("an object without any `job.` key");
+            return Err(perr(
+                line,
+                "json",
+                format!("not an SLS job trace: this looks like {what}"),
+            ));
         }
-        let base = string("job.id", &format!("job_{}", apps.len()));
-        for r in 0..replicas {
-            apps.push(AppSpec {
-                name: if replicas > 1 {
-                    format!("{base}_{r}")
-                } else {
-                    base.clone()
-                },
-                arrival: SimTime(arrival),
-                queue: string("job.queue.name", "default"),
-                user: string("job.user", "default"),
-                am: Some(am),
-                stages: stages.clone(),
-            });
-        }
+        read_job(&obj, apps.len(), defaults, &mut ignored, &mut apps)
+            .map_err(|(field, message)| perr(line, &field, message))?;
     }
     apps.sort_by_key(|a| a.arrival);
-    Ok(apps)
+    let warnings = ignored
+        .warning(name, "fields fairsim does not model, ignored")
+        .into_iter()
+        .collect();
+    Ok(TraceRead { apps, warnings })
+}
+
+type FieldError = (String, String);
+
+/// A non-negative integer field (SLS reads numbers from their text, so `"5000"` is 5000).
+fn int(o: &Map<String, Value>, key: &str, default: i64) -> Result<i64, FieldError> {
+    let bad = |v: &dyn std::fmt::Display| {
+        (
+            key.to_string(),
+            format!("`{v}` is not a non-negative integer"),
+        )
+    };
+    match o.get(key) {
+        None => Ok(default),
+        Some(Value::Number(n)) => n.as_i64().filter(|x| *x >= 0).ok_or_else(|| bad(n)),
+        Some(Value::String(s)) => s
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .filter(|x| *x >= 0)
+            .ok_or_else(|| bad(s)),
+        Some(other) => Err(bad(other)),
+    }
+}
+
+fn text(o: &Map<String, Value>, key: &str, default: &str) -> Result<String, FieldError> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(default.to_string()),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(Value::Number(n)) => Ok(n.to_string()),
+        Some(other) => Err((key.to_string(), format!("`{other}` is not a string"))),
+    }
+}
+
+const JOB_KEYS: [&str; 11] = [
+    "job.start.ms",
+    "job.end.ms",
+    "job.queue.name",
+    "job.user",
+    "job.id",
+    "job.count",
+    "job.tasks",
+    "am.memory-mb",
+    "am.vcores",
+    "num.nodes",
+    "num.racks",
+];
+
+const TASK_KEYS: [&str; 10] = [
+    "count",
+    "container.host",
+    "container.start.ms",
+    "container.end.ms",
+    "container.duration.ms",
+    "duration.ms",
+    "container.priority",
+    "container.type",
+    "container.memory-mb",
+    "container.vcores",
+];
+
+fn note_unmodelled_job_keys(obj: &Map<String, Value>, ignored: &mut Ignored) {
+    for (k, v) in obj {
+        if JOB_KEYS.contains(&k.as_str()) {
+            continue;
+        }
+        match k.as_str() {
+            "am.type" => {
+                if v.as_str() != Some("mapreduce") {
+                    ignored.add("am.type other than mapreduce (run as mapreduce)");
+                }
+            }
+            "job.label.expression" => ignored.add("job.label.expression (node labels)"),
+            k if k.starts_with("am.") => ignored.add(format!("{k} (resource type)")),
+            k => ignored.add(format!("unknown job key `{k}`")),
+        }
+    }
+}
+
+fn note_unmodelled_task_keys(t: &Map<String, Value>, ignored: &mut Ignored) {
+    for k in t.keys() {
+        if TASK_KEYS.contains(&k.as_str()) {
+            continue;
+        }
+        match k.as_str() {
+            "container.execution.type" | "container.allocation.id" | "container.request.delay" => {
+                ignored.add(k.clone())
+            }
+            k if k.starts_with("container.") => ignored.add(format!("{k} (resource type)")),
+            k => ignored.add(format!("unknown task key `{k}`")),
+        }
+    }
+}
+
+fn read_job(
+    obj: &Map<String, Value>,
+    index: usize,
+    defaults: SlsDefaults,
+    ignored: &mut Ignored,
+    apps: &mut Vec<AppSpec>,
+) -> Result<(), FieldError> {
+    note_unmodelled_job_keys(obj, ignored);
+    let arrival = int(obj, "job.start.ms", 0)? as u64;
+    let recorded = match obj.get("job.end.ms") {
+        None => None,
+        Some(_) => {
+            let end = int(obj, "job.end.ms", 0)? as u64;
+            if end < arrival {
+                return Err((
+                    "job.end.ms".into(),
+                    format!("time goes backwards: end {end} before job.start.ms {arrival}"),
+                ));
+            }
+            Some(Recorded {
+                start_ms: arrival,
+                finish_ms: end,
+            })
+        }
+    };
+    let replicas = int(obj, "job.count", 1)?.max(1);
+    let am = Resource::new(
+        int(obj, "am.memory-mb", defaults.am.memory_mb)?,
+        int(obj, "am.vcores", defaults.am.vcores)?,
+    );
+    let mut stages: Vec<Vec<TaskGroup>> = vec![Vec::new()];
+    if let Some(tasks) = obj.get("job.tasks") {
+        let Some(tasks) = tasks.as_array() else {
+            return Err(("job.tasks".into(), "expected a list of task objects".into()));
+        };
+        for (i, t) in tasks.iter().enumerate() {
+            let Some(t) = t.as_object() else {
+                return Err((format!("job.tasks[{i}]"), "expected a task object".into()));
+            };
+            let (stage, group) = read_task(t, defaults, ignored)
+                .map_err(|(f, m)| (format!("job.tasks[{i}].{f}"), m))?;
+            if stages.len() <= stage {
+                stages.resize(stage + 1, Vec::new());
+            }
+            stages[stage].push(group);
+        }
+    }
+    let base = text(obj, "job.id", &format!("job_{index}"))?;
+    let queue = text(obj, "job.queue.name", "default")?;
+    let user = text(obj, "job.user", "default")?;
+    for r in 0..replicas {
+        apps.push(AppSpec {
+            name: if replicas > 1 {
+                format!("{base}_{r}")
+            } else {
+                base.clone()
+            },
+            arrival: SimTime(arrival),
+            queue: queue.clone(),
+            user: user.clone(),
+            am: Some(am),
+            stages: stages.clone(),
+            recorded,
+        });
+    }
+    Ok(())
+}
+
+fn read_task(
+    t: &Map<String, Value>,
+    defaults: SlsDefaults,
+    ignored: &mut Ignored,
+) -> Result<(usize, TaskGroup), FieldError> {
+    note_unmodelled_task_keys(t, ignored);
+    let duration = if t.contains_key("container.duration.ms") {
+        int(t, "container.duration.ms", 0)?
+    } else if t.contains_key("duration.ms") {
+        int(t, "duration.ms", 0)?
+    } else {
+        let s = int(t, "container.start.ms", 0)?;
+        let e = int(t, "container.end.ms", s)?;
+        if e < s {
+            return Err((
+                "container.end.ms".into(),
+                format!("time goes backwards: end {e} before start {s}"),
+            ));
+        }
+        e - s
+    };
+    let stage = match t.get("container.type").and_then(Value::as_str) {
+        None | Some("map") => 0,
+        Some("reduce") => 1,
+        Some(_) => {
+            ignored.add("container.type other than map or reduce (run as map)");
+            0
+        }
+    };
+    let priority = match t.get("container.priority") {
+        None => 20,
+        Some(v) => {
+            let s = match v {
+                Value::String(s) => s.trim().to_string(),
+                other => other.to_string(),
+            };
+            s.parse::<i32>().map_err(|_| {
+                (
+                    "container.priority".to_string(),
+                    format!("`{s}` is not an integer"),
+                )
+            })?
+        }
+    };
+    let count = int(t, "count", 1)?.max(1);
+    let count = u32::try_from(count).map_err(|_| {
+        (
+            "count".to_string(),
+            format!("{count} is above {}", u32::MAX),
+        )
+    })?;
+    let hosts = match t.get("container.host") {
+        None | Some(Value::Null) => vec![],
+        Some(Value::String(h)) if h.trim().is_empty() => vec![],
+        Some(Value::String(h)) => vec![h.trim().to_string()],
+        Some(other) => {
+            return Err((
+                "container.host".into(),
+                format!("`{other}` is not a host name"),
+            ));
+        }
+    };
+    Ok((
+        stage,
+        TaskGroup {
+            count,
+            size: Resource::new(
+                int(t, "container.memory-mb", defaults.container.memory_mb)?,
+                int(t, "container.vcores", defaults.container.vcores)?,
+            ),
+            duration_ms: duration as u64,
+            priority,
+            hosts,
+        },
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(text: &str) -> Result<TraceRead, WorkloadError> {
+        parse_sls(Path::new("j.json"), text.as_bytes(), SlsDefaults::default())
+    }
 
     #[test]
     fn reads_jobs_with_comments_and_sorts() {
@@ -206,7 +357,7 @@ mod tests {
                  { "container.start.ms": 10, "container.end.ms": 20, "container.type": "reduce" } ] }
 { "job.start.ms": 0, "job.queue.name": "sls_queue_2", "job.tasks": [] }
 "#;
-        let apps = parse_sls_trace(text, Path::new("j.json")).unwrap();
+        let apps = parse(text).unwrap().apps;
         assert_eq!(apps.len(), 2);
         assert_eq!(apps[0].queue, "sls_queue_2");
         assert_eq!(apps[1].stages[1][0].duration_ms, 10);
@@ -215,12 +366,82 @@ mod tests {
     #[test]
     fn bad_field_names_line() {
         let text = "{ \"job.start.ms\": 0, \"job.tasks\": [] }\n\n{ \"job.start.ms\": -5, \"job.tasks\": [] }\n";
-        let e = parse_sls_trace(text, Path::new("j.json"))
-            .unwrap_err()
-            .to_string();
+        let e = parse(text).unwrap_err().to_string();
         assert_eq!(
             e,
             "j.json:3: job.start.ms: `-5` is not a non-negative integer"
+        );
+    }
+
+    #[test]
+    fn a_bad_task_field_names_its_task() {
+        let text =
+            "{ \"job.start.ms\": 0,\n \"job.tasks\": [ {\"count\": 1}, {\"count\": \"x\"} ] }\n";
+        let e = parse(text).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "j.json:1: job.tasks[1].count: `x` is not a non-negative integer"
+        );
+    }
+
+    #[test]
+    fn other_files_are_refused_with_what_they_look_like() {
+        for (text, says) in [
+            ("[ {\"job.start.ms\": 0} ]", "JSON array"),
+            ("{\"jobID\": \"job_1\", \"submitTime\": 5}", "`rumen = ...`"),
+            ("{\"num_jobs\": 3, \"workloads\": []}", "`synth = ...`"),
+            (
+                "{\"rack\": \"r1\", \"nodes\": [{\"node\": \"n1\"}]}",
+                "SLS nodes file",
+            ),
+        ] {
+            let e = parse(text).unwrap_err().to_string();
+            assert!(e.starts_with("j.json:1: json: "), "{e}");
+            assert!(e.contains(says), "{e}");
+        }
+    }
+
+    #[test]
+    fn unmodelled_fields_are_one_warning_with_counts() {
+        let text = r#"
+{ "job.start.ms": 0, "am.type": "stream", "job.label.expression": "gpu", "am.gpu": 1,
+  "job.tasks": [ { "container.execution.type": "OPPORTUNISTIC", "container.request.delay": 5 },
+                 { "container.execution.type": "GUARANTEED", "container.gpu": 2 } ] }
+{ "job.start.ms": 1, "am.type": "mapreduce", "job.tasks": [ { "count": 3 } ] }
+"#;
+        let r = parse(text).unwrap();
+        assert_eq!(
+            r.warnings,
+            vec![
+                "j.json: fields fairsim does not model, ignored: am.gpu (resource type) (1), \
+                 am.type other than mapreduce (run as mapreduce) (1), \
+                 container.execution.type (2), container.gpu (resource type) (1), \
+                 container.request.delay (1), job.label.expression (node labels) (1)"
+                    .to_string()
+            ]
+        );
+        assert_eq!(r.apps[1].stages[0][0].count, 3);
+    }
+
+    #[test]
+    fn job_end_is_kept_as_the_recorded_finish() {
+        let r = parse(
+            r#"{ "job.start.ms": 1000, "job.end.ms": 61000, "job.tasks": [ {"count": 0} ] }"#,
+        )
+        .unwrap();
+        let rec = r.apps[0].recorded.unwrap();
+        assert_eq!(
+            (rec.start_ms, rec.finish_ms, rec.runtime_ms()),
+            (1000, 61000, 60000)
+        );
+        // SLS reads `count` as at least 1.
+        assert_eq!(r.apps[0].stages[0][0].count, 1);
+        let e = parse(r#"{ "job.start.ms": 1000, "job.end.ms": 5, "job.tasks": [] }"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("j.json:1: job.end.ms: time goes backwards"),
+            "{e}"
         );
     }
 }

@@ -251,6 +251,7 @@ impl SyntheticSpec {
                     user,
                     am: q.am.then_some(Resource::new(q.am_mb, q.am_vcores)),
                     stages,
+                    recorded: None,
                 });
             }
         }

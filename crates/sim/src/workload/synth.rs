@@ -1,0 +1,1 @@
+//! SLS SYNTH generator files (`syn.json`).

@@ -1,0 +1,157 @@
+//! Hadoop's SLS inputs end to end: small files written in the formats of hadoop-sls's
+//! samples (a Rumen job history, SLS JSON traces with comments and a cluster header) are
+//! loaded from a scenario and run; counts, sizes, queues, users, arrivals and hosts are
+//! checked against values counted by hand from the files.
+
+use fairsim_core::Resource;
+use fairsim_sim::app::AppSpec;
+use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
+use fairsim_sim::scenario::{Scenario, Workload, load_scenario};
+use fairsim_sim::{SimTime, run};
+use std::path::Path;
+
+fn load(name: &str) -> Scenario {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/traces")
+        .join(name);
+    load_scenario(&p).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn apps(sc: &Scenario) -> &[AppSpec] {
+    match &sc.workload {
+        Workload::Trace(a) => a,
+        other => panic!("not a trace: {other:?}"),
+    }
+}
+
+/// (app, size) of every allocation.
+fn allocations(sc: &Scenario) -> Vec<(u32, Resource)> {
+    let mut rec = MemoryRecorder::default();
+    let summary = run(sc, 1, 0, &mut rec).unwrap();
+    assert_eq!(summary.stalled_at, None);
+    rec.decisions
+        .iter()
+        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
+        .map(|d| (d.app, d.size))
+        .collect()
+}
+
+#[test]
+fn rumen_history_runs_with_its_last_attempts_hosts_and_sls_sizes() {
+    let sc = load("rumen.toml");
+    let a = apps(&sc);
+    assert_eq!(a.len(), 2);
+    // Job 1 is the first submitted: time 0; job 2 came 15 s later.
+    assert_eq!(
+        a.iter()
+            .map(|x| (
+                x.name.as_str(),
+                x.arrival,
+                x.queue.as_str(),
+                x.user.as_str()
+            ))
+            .collect::<Vec<_>>(),
+        vec![
+            ("job_1500000000000_0001", SimTime(0), "sls_queue_1", "alice"),
+            (
+                "job_1500000000000_0002",
+                SimTime(15_000),
+                "sls_queue_2",
+                "bob"
+            ),
+        ]
+    );
+    // 3 maps and 1 reduce; the first map's last attempt ran 17 s on n2.
+    let maps: Vec<(u64, &str)> = a[0].stages[0]
+        .iter()
+        .map(|g| (g.duration_ms, g.hosts[0].as_str()))
+        .collect();
+    assert_eq!(
+        maps,
+        vec![
+            (17_000, "/default-rack/n2.example.com"),
+            (12_000, "/default-rack/n3.example.com"),
+            (8_000, "/default-rack/n1.example.com"),
+        ]
+    );
+    assert_eq!(a[0].stages[1][0].duration_ms, 30_000);
+    assert_eq!(
+        a[0].stages[1][0].hosts,
+        vec!["/default-rack/n4.example.com"]
+    );
+    assert_eq!((a[0].n_tasks(), a[1].n_tasks()), (4, 2));
+    let rec: Vec<(u64, u64)> = a
+        .iter()
+        .map(|x| {
+            let r = x.recorded.unwrap();
+            (r.start_ms, r.finish_ms)
+        })
+        .collect();
+    assert_eq!(rec, vec![(0, 60_000), (15_000, 45_000)]);
+    // Every container (2 AMs + 6 tasks) is SLS's default 1024 MB / 1 vcore.
+    let allocs = allocations(&sc);
+    assert_eq!(allocs.len(), 8);
+    assert!(allocs.iter().all(|(_, s)| *s == Resource::new(1024, 1)));
+    assert_eq!(allocs.iter().filter(|(app, _)| *app == 0).count(), 5);
+}
+
+#[test]
+fn sls_traces_from_two_files_merge_sorted_with_replicas_and_sizes() {
+    let sc = load("sls.toml");
+    let a = apps(&sc);
+    // job_b ×2 at 0, job_c at 2 s (second file), job_a at 5 s; the header is skipped.
+    assert_eq!(
+        a.iter()
+            .map(|x| (
+                x.name.as_str(),
+                x.arrival.0,
+                x.queue.as_str(),
+                x.user.as_str()
+            ))
+            .collect::<Vec<_>>(),
+        vec![
+            ("job_b_0", 0, "sls_queue_2", "default"),
+            ("job_b_1", 0, "sls_queue_2", "default"),
+            ("job_c", 2000, "default", "dave"),
+            ("job_a", 5000, "sls_queue_1", "carol"),
+        ]
+    );
+    let job_a = &a[3];
+    assert_eq!(job_a.stages[0][0].count, 2);
+    assert_eq!(job_a.stages[0][0].size, Resource::new(2048, 2));
+    assert_eq!(job_a.stages[0][0].duration_ms, 10_000);
+    assert_eq!(
+        job_a.stages[0][0].hosts,
+        vec!["/default-rack/n1.example.com"]
+    );
+    assert_eq!(job_a.stages[1][0].size, Resource::new(1024, 1));
+    assert_eq!(job_a.recorded.map(|r| r.runtime_ms()), Some(60_000));
+    assert_eq!(a[0].am, Some(Resource::new(512, 1)));
+    assert_eq!(a[2].recorded, None);
+    // One warning for the unmodelled execution type.
+    assert_eq!(
+        sc.warnings
+            .iter()
+            .filter(|w| w.contains("container.execution.type (1)"))
+            .count(),
+        1,
+        "{:?}",
+        sc.warnings
+    );
+    // 4 AMs + job_a 3 tasks + job_b 3 tasks ×2 + job_c 1 task.
+    let allocs = allocations(&sc);
+    assert_eq!(allocs.len(), 4 + 3 + 6 + 1);
+    let mb: i64 = allocs.iter().map(|(_, s)| s.memory_mb).sum();
+    assert_eq!(mb, 2 * 512 + 2 * 1024 + 2 * 2048 + 1024 + 6 * 1024 + 4096);
+}
+
+#[test]
+fn a_rumen_file_given_as_sls_is_refused_naming_the_key_that_reads_it() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/traces/not-sls.toml");
+    let e = load_scenario(&p).unwrap_err().to_string();
+    assert!(
+        e.contains("rumen-2jobs.json:1: json: not an SLS job trace"),
+        "{e}"
+    );
+    assert!(e.contains("`rumen = ...`"), "{e}");
+}
