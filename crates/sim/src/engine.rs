@@ -900,6 +900,17 @@ impl<'a> Simulation<'a> {
             "apps_unfinished".into(),
             (records.len() - finished - rejected) as f64,
         ));
+        m.push((
+            "apps_never_started".into(),
+            records
+                .iter()
+                .filter(|r| r.rejected.is_none() && r.first_container.is_none())
+                .count() as f64,
+        ));
+        m.push((
+            "stalled".into(),
+            if self.stalled_at.is_some() { 1.0 } else { 0.0 },
+        ));
         m.push(("sim_time_s".into(), self.now.secs_f64()));
         m.push(("makespan_s".into(), makespan_ms as f64 / 1000.0));
         m.push((
@@ -988,7 +999,11 @@ impl<'a> Simulation<'a> {
             };
             crate::metrics::push_percentiles(&mut m, "min_share_reached_s", Some(name), reached);
         }
-        app_metrics(&mut m, &records);
+        let leaf_names: Vec<&str> = by_name
+            .iter()
+            .map(|l| self.tree.get(**l).name.as_str())
+            .collect();
+        app_metrics(&mut m, &records, self.now, &leaf_names);
         let summary = RunSummary {
             metrics: m,
             events: self.counters.events,

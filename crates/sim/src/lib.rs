@@ -7,6 +7,7 @@
 pub mod alloc;
 pub mod app;
 pub mod capacity;
+pub mod catalogue;
 pub mod cluster;
 pub mod engine;
 pub mod event;

@@ -14,13 +14,13 @@
 //!   `starved_fair_s.<queue>`: time with `usage < threshold × fair share`
 //!   (fairSharePreemptionThreshold).
 //! - `util_memory`, `util_vcores`: allocated resource-time / (capacity × makespan window).
-//! - `wait_s_pN`, `jct_s_pN`, `slowdown_pN` (N = 50, 95, 99): percentiles (nearest rank) over
-//!   finished apps, overall, and per queue as `wait_s_p50.<queue>`; slowdown is bounded
-//!   (`max(1, jct / max(alone, 10 s))`).
+//! - `wait_s_pN`, `jct_s_pN`, `slowdown_pN` (N = 50, 95, 99): censored percentiles (nearest
+//!   rank) over every accepted app, overall, and per queue as `wait_s_p50.<queue>`; slowdown is
+//!   bounded (`max(1, jct / max(alone, 10 s))`). The method and every metric's unit and range
+//!   are in [`crate::catalogue`].
 
 use crate::app::AppRecord;
 use crate::time::SimTime;
-use std::collections::BTreeMap;
 
 /// The result of one run: metrics as an ordered list of `(name, value)` plus counters.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -181,36 +181,133 @@ pub(crate) fn push_percentiles(
     }
 }
 
-/// Wait, JCT and slowdown percentiles, overall and per queue (queues in name order).
-pub fn app_metrics(out: &mut Vec<(String, f64)>, apps: &[AppRecord]) {
-    let finished: Vec<&AppRecord> = apps.iter().filter(|a| a.finish.is_some()).collect();
-    let collect = |sel: &dyn Fn(&AppRecord) -> bool| {
-        let f: Vec<&&AppRecord> = finished.iter().filter(|a| sel(a)).collect();
-        (
-            f.iter()
-                .filter_map(|a| a.wait_ms())
-                .map(|x| x as f64 / 1000.0)
-                .collect::<Vec<_>>(),
-            f.iter()
-                .filter_map(|a| a.jct_ms())
-                .map(|x| x as f64 / 1000.0)
-                .collect::<Vec<_>>(),
-            f.iter().filter_map(|a| a.slowdown()).collect::<Vec<_>>(),
-        )
+/// One app's wait, completion time and slowdown as the percentiles see them: exact when the
+/// event happened, otherwise censored at the run's end (`true` marks a censored value).
+#[derive(Debug, Clone, Copy)]
+struct Observed {
+    wait: (f64, bool),
+    jct: (f64, bool),
+    slowdown: (f64, bool),
+}
+
+fn observe(a: &AppRecord, end: SimTime) -> Observed {
+    let secs = |ms: u64| ms as f64 / 1000.0;
+    let so_far = end.since(a.arrival);
+    let wait = match a.wait_ms() {
+        Some(w) => (secs(w), false),
+        None => (secs(so_far), true),
     };
-    let (w, j, s) = collect(&|_| true);
-    push_percentiles(out, "wait_s", None, w);
-    push_percentiles(out, "jct_s", None, j);
-    push_percentiles(out, "slowdown", None, s);
-    let mut queues: BTreeMap<&str, ()> = BTreeMap::new();
-    for a in &finished {
-        queues.insert(&a.queue, ());
+    let (jct_ms, censored) = match a.jct_ms() {
+        Some(j) => (j, false),
+        None => (so_far, true),
+    };
+    let slowdown = (jct_ms as f64 / a.alone_ms.max(10_000) as f64).max(1.0);
+    Observed {
+        wait,
+        jct: (secs(jct_ms), censored),
+        slowdown: (slowdown, censored),
     }
-    for q in queues.keys() {
-        let (w, j, s) = collect(&|a: &AppRecord| a.queue == *q);
-        push_percentiles(out, "wait_s", Some(q), w);
-        push_percentiles(out, "jct_s", Some(q), j);
-        push_percentiles(out, "slowdown", Some(q), s);
+}
+
+/// Nearest-rank percentile of `(value, censored)` pairs (see the catalogue's "Percentiles"):
+/// the value at rank `ceil(p/100 · n)` after sorting by value, exact values before censored
+/// ones at equal values, and whether that value is censored. `(NaN, false)` when empty.
+pub fn censored_percentile(sorted: &[(f64, bool)], p: f64) -> (f64, bool) {
+    if sorted.is_empty() {
+        return (f64::NAN, false);
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+fn push_censored(
+    out: &mut Vec<(String, f64)>,
+    flags: &mut Vec<(String, f64)>,
+    metric: &str,
+    queue: Option<&str>,
+    mut v: Vec<(f64, bool)>,
+) {
+    v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    for p in [50u32, 95, 99] {
+        let (value, censored) = censored_percentile(&v, f64::from(p));
+        let (name, flag) = match queue {
+            Some(q) => (
+                format!("{metric}_p{p}.{q}"),
+                format!("{metric}_p{p}_censored.{q}"),
+            ),
+            None => (format!("{metric}_p{p}"), format!("{metric}_p{p}_censored")),
+        };
+        out.push((name, value));
+        flags.push((flag, if censored { 1.0 } else { 0.0 }));
+    }
+}
+
+/// App counts (per queue) and censored wait, JCT and slowdown percentiles, overall and per
+/// leaf queue (`leaves` in name order), each followed by its `_censored` flags. `end` is when
+/// the run ended. Rejected apps and apps not yet submitted at the end are left out of the
+/// percentiles; every accepted app counts in them, finished or not.
+pub fn app_metrics(
+    out: &mut Vec<(String, f64)>,
+    apps: &[AppRecord],
+    end: SimTime,
+    leaves: &[&str],
+) {
+    let scope = |out: &mut Vec<(String, f64)>, queue: Option<&str>| {
+        let mine: Vec<&AppRecord> = apps
+            .iter()
+            .filter(|a| queue.is_none_or(|q| a.queue == q))
+            .collect();
+        let name = |m: &str| match queue {
+            Some(q) => format!("{m}.{q}"),
+            None => m.to_string(),
+        };
+        if queue.is_some() {
+            let count =
+                |f: &dyn Fn(&AppRecord) -> bool| mine.iter().filter(|a| f(a)).count() as f64;
+            out.push((name("apps"), mine.len() as f64));
+            out.push((name("apps_finished"), count(&|a| a.finish.is_some())));
+            out.push((name("apps_rejected"), count(&|a| a.rejected.is_some())));
+            out.push((
+                name("apps_unfinished"),
+                count(&|a| a.rejected.is_none() && a.finish.is_none()),
+            ));
+            out.push((
+                name("apps_never_started"),
+                count(&|a| a.rejected.is_none() && a.first_container.is_none()),
+            ));
+        }
+        let observed: Vec<Observed> = mine
+            .iter()
+            .filter(|a| a.rejected.is_none() && a.arrival <= end)
+            .map(|a| observe(a, end))
+            .collect();
+        let mut flags = Vec::new();
+        push_censored(
+            out,
+            &mut flags,
+            "wait_s",
+            queue,
+            observed.iter().map(|o| o.wait).collect(),
+        );
+        push_censored(
+            out,
+            &mut flags,
+            "jct_s",
+            queue,
+            observed.iter().map(|o| o.jct).collect(),
+        );
+        push_censored(
+            out,
+            &mut flags,
+            "slowdown",
+            queue,
+            observed.iter().map(|o| o.slowdown).collect(),
+        );
+        out.append(&mut flags);
+    };
+    scope(out, None);
+    for q in leaves {
+        scope(out, Some(q));
     }
 }
 
@@ -243,13 +340,49 @@ mod tests {
             lost_work_ms: 0,
         };
         let mut m = Vec::new();
-        app_metrics(&mut m, &[rec]);
+        app_metrics(&mut m, &[rec], SimTime(30_000), &["root.q"]);
         let names: Vec<&str> = m.iter().map(|(k, _)| k.as_str()).collect();
         assert!(names.contains(&"wait_s_p50"));
         assert!(names.contains(&"wait_s_p50.root.q"));
         assert!(names.contains(&"jct_s_p99.root.q"));
         assert!(names.contains(&"slowdown_p95.root.q"));
         assert!(!names.iter().any(|n| n.starts_with("wait_s.")));
+    }
+
+    #[test]
+    fn an_app_that_never_started_counts_with_its_time_so_far() {
+        let rec = |i: u32, arrival: u64, first: Option<u64>, finish: Option<u64>| AppRecord {
+            index: i,
+            name: format!("a{i}"),
+            queue: "root.q".into(),
+            user: "u".into(),
+            arrival: SimTime(arrival),
+            first_container: first.map(SimTime),
+            finish: finish.map(SimTime),
+            containers: 1,
+            alone_ms: 10_000,
+            rejected: None,
+            preempted_containers: 0,
+            lost_work_ms: 0,
+        };
+        // Two apps waited 1 s and 2 s; the third never started by 100 s (arrived at 10 s).
+        let apps = [
+            rec(0, 0, Some(1_000), Some(20_000)),
+            rec(1, 0, Some(2_000), Some(30_000)),
+            rec(2, 10_000, None, None),
+        ];
+        let mut m = Vec::new();
+        app_metrics(&mut m, &apps, SimTime(100_000), &["root.q"]);
+        let get = |k: &str| m.iter().find(|(n, _)| n == k).unwrap().1;
+        assert_eq!(get("wait_s_p50"), 2.0);
+        assert_eq!(get("wait_s_p50_censored"), 0.0);
+        assert_eq!(get("wait_s_p95"), 90.0, "censored at the end: 100 s - 10 s");
+        assert_eq!(get("wait_s_p95_censored"), 1.0);
+        assert_eq!(get("jct_s_p95.root.q"), 90.0);
+        assert_eq!(get("slowdown_p95.root.q"), 9.0);
+        assert_eq!(get("apps_never_started.root.q"), 1.0);
+        assert_eq!(get("apps_unfinished.root.q"), 1.0);
+        assert_eq!(get("apps_finished.root.q"), 2.0);
     }
 
     #[test]

@@ -130,7 +130,8 @@ fn naive_and_incremental_ordering_decide_identically_and_keep_invariants() {
             prop_assert_eq!(&a.decisions, &b.decisions);
             let unfinished = sa.get("apps_unfinished").unwrap_or(0.0);
             prop_assert!(unfinished == 0.0 || sa.stalled_at == Some(sa.end));
-            prop_assert_eq!(sa, sb);
+            // JSON text: a queue without apps has NaN percentiles, which never equal themselves.
+            prop_assert_eq!(sa.to_json(), sb.to_json());
             Ok(())
         })
         .unwrap();
