@@ -7,10 +7,14 @@ use std::path::{Path, PathBuf};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::plot::{
-    Chart, DrawError, PlotError, de, draw_legend, label_font, metric_label, padded, save,
-    series_color, title_font,
-};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::plot::axes::{Axis, cartesian};
+use crate::plot::frame::{LegendEntry, Mark, hatch, legend_right, text_style, titled};
+use crate::plot::heatmap::capitalised;
+use crate::plot::labels;
+use crate::plot::ticks::value_label;
+use crate::plot::{Chart, DrawError, PlotError, de, save, series_color};
 use crate::results::write_atomic;
 
 /// One cell of the comparison: a metric of one queue (or `all`) under one scheduler.
@@ -51,18 +55,21 @@ pub fn read_rows(path: &Path) -> Result<Vec<ComparisonRow>, PlotError> {
         .collect()
 }
 
-/// A grouped bar chart: for each category one bar per series.
+/// A grouped bar chart: for each category one bar per series, each bar labelled with its
+/// value; a missing value is a hatched stub marked `n/a`, never a bar of height zero.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BarChart {
     /// Chart title.
     pub title: String,
+    /// What the bars are, under the title.
+    pub subtitle: String,
     /// x axis description.
     pub x_label: String,
     /// y axis description, with unit.
     pub y_label: String,
     /// The groups, left to right.
     pub categories: Vec<String>,
-    /// `(legend entry, one value per category)`; NaN leaves a gap.
+    /// `(legend entry, one value per category)`; NaN is a missing value.
     pub series: Vec<(String, Vec<f64>)>,
 }
 
@@ -93,28 +100,20 @@ impl BarChart {
                 (s.clone(), values)
             })
             .collect();
+        let m = labels::metric(metric);
         BarChart {
-            title: format!("{metric}: {} compared", schedulers.join(" vs ")),
+            title: format!(
+                "{} per queue: {}",
+                capitalised(&m.name),
+                schedulers.join(" vs ")
+            ),
+            subtitle: "one run per scheduler on the same workload and seed".to_string(),
             x_label: "queue".into(),
-            y_label: comparison_label(metric),
+            y_label: m.axis(),
             categories,
             series,
         }
     }
-}
-
-/// The axis label of a comparison metric: percentile suffixes keep the base's unit, counts
-/// are containers.
-fn comparison_label(metric: &str) -> String {
-    let base = ["_p50", "_p95", "_p99"]
-        .iter()
-        .find_map(|p| metric.strip_suffix(p))
-        .unwrap_or(metric);
-    if base.ends_with("_containers") {
-        return format!("{metric} (containers)");
-    }
-    let with_unit = metric_label(base);
-    with_unit.replacen(base, metric, 1)
 }
 
 impl Chart for BarChart {
@@ -123,53 +122,82 @@ impl Chart for BarChart {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        let missing = self
+            .series
+            .iter()
+            .flat_map(|s| &s.1)
+            .any(|v| !v.is_finite());
+        let mut subtitle = self.subtitle.clone();
+        if missing {
+            subtitle += "; hatched n/a: no value";
+        }
+        let body = titled(root, &self.title, &subtitle)?;
+        let entries: Vec<LegendEntry> = self
+            .series
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| LegendEntry::new(name, series_color(i), Mark::Block))
+            .collect();
+        let area = legend_right(&body, "scheduler", &entries)?;
         let values = self.series.iter().flat_map(|s| &s.1).copied();
         let hi = values.filter(|v| v.is_finite()).fold(0.0f64, f64::max);
-        let (_, y1) = padded(0.0, hi);
+        // Room above the tallest bar for its value.
+        let y1 = if hi > 0.0 { hi * 1.12 } else { 1.0 };
         let n = self.categories.len().max(1) as f64;
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, title_font())
-            .margin(20)
-            .x_label_area_size(60)
-            .y_label_area_size(90)
-            .build_cartesian_2d(-0.5..n - 0.5, 0.0..y1)
-            .map_err(de)?;
-        let categories = self.categories.clone();
-        let x_fmt = move |v: &f64| {
-            if (v - v.round()).abs() < 1e-9 && *v >= 0.0 {
-                categories
-                    .get(v.round() as usize)
-                    .cloned()
-                    .unwrap_or_default()
-            } else {
-                String::new()
-            }
-        };
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_desc(&self.x_label)
-            .y_desc(&self.y_label)
-            .x_labels(self.categories.len() * 2 + 1)
-            .x_label_formatter(&x_fmt)
-            .axis_desc_style(label_font())
-            .label_style(label_font())
-            .draw()
-            .map_err(de)?;
+        let x = Axis::at(
+            (-0.5, n - 0.5),
+            self.categories
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (i as f64, c.clone()))
+                .collect(),
+            &self.x_label,
+        );
+        let y = Axis::numeric(0.0, y1, 8, &self.y_label);
+        let mut chart = cartesian(&area, &x, &y)?;
         let k = self.series.len().max(1) as f64;
         let width = 0.8 / k;
-        for (i, (name, vals)) in self.series.iter().enumerate() {
+        let above = Pos::new(HPos::Center, VPos::Bottom);
+        let base = root.get_base_pixel();
+        for (i, (_, vals)) in self.series.iter().enumerate() {
             let c = series_color(i);
-            let left = |x: usize| x as f64 - 0.4 + i as f64 * width;
-            chart
-                .draw_series(vals.iter().enumerate().filter(|(_, v)| v.is_finite()).map(
-                    |(x, &v)| Rectangle::new([(left(x), 0.0), (left(x) + width, v)], c.filled()),
-                ))
-                .map_err(de)?
-                .label(name)
-                .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 16, y + 6)], c.filled()));
+            for (x, &v) in vals.iter().enumerate() {
+                let left = x as f64 - 0.4 + i as f64 * width;
+                let mid = left + width / 2.0;
+                let top = if v.is_finite() {
+                    chart
+                        .draw_series(std::iter::once(Rectangle::new(
+                            [(left, 0.0), (left + width, v)],
+                            c.filled(),
+                        )))
+                        .map_err(de)?;
+                    // A zero bar still shows as a line on the axis.
+                    chart
+                        .draw_series(std::iter::once(PathElement::new(
+                            vec![(left, 0.0), (left + width, 0.0)],
+                            c.stroke_width(3),
+                        )))
+                        .map_err(de)?;
+                    v
+                } else {
+                    let stub = y1 * 0.06;
+                    let a = chart.backend_coord(&(left, stub));
+                    let b = chart.backend_coord(&(left + width, 0.0));
+                    let rel = |p: (i32, i32)| (p.0 - base.0, p.1 - base.1);
+                    hatch(root, rel(a), rel(b), c)?;
+                    stub
+                };
+                let label = if v.is_finite() {
+                    value_label(v)
+                } else {
+                    "n/a".to_string()
+                };
+                let style = text_style().pos(above);
+                let (px, py) = chart.backend_coord(&(mid, top));
+                root.draw_text(&label, &style, (px - base.0, py - base.1 - 3))
+                    .map_err(de)?;
+            }
         }
-        draw_legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
     }
 }
@@ -319,10 +347,12 @@ mod tests {
         assert_eq!(chart.categories, vec!["root.a", "root.b"]);
         assert_eq!(chart.series[1], ("capacity".to_string(), vec![5.0, 4.0]));
         assert_eq!(chart.y_label, "wait_p50_s (s)");
-        assert_eq!(comparison_label("wait_s_p95"), "wait_s_p95 (s)");
+        let chart = BarChart::for_metric(&[row("fair", "root.a", "wait_s_p95", 2.0)], "wait_s_p95");
+        assert_eq!(chart.y_label, "p95 wait (s)");
+        assert_eq!(chart.title, "P95 wait per queue: fair");
         assert_eq!(
-            comparison_label("preempted_containers"),
-            "preempted_containers (containers)"
+            labels::metric("preempted_containers").axis(),
+            "preempted containers (containers)"
         );
         let files = draw_all(&rows, dir.path()).expect("draw");
         assert_eq!(files.len(), 2);

@@ -1,56 +1,109 @@
-//! Empirical distribution functions of wait and completion times, one line per queue.
+//! Empirical distribution functions of wait and completion times, one line per queue. The
+//! fraction counts every app of the queue that was admitted, so apps that never started or
+//! finished keep a curve below 1 instead of vanishing from it.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{Chart, DrawError, de, draw_legend, label_font, padded, series_color, title_font};
+use super::axes::{Axis, cartesian};
+use super::frame::{LegendEntry, Mark, legend_right, titled};
+use super::{Chart, DrawError, de, padded, series_color};
 use crate::sweep::{AppRecord, RunDetail};
+
+/// One queue's curve.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CdfSeries {
+    /// Queue name.
+    pub queue: String,
+    /// The observed values, sorted.
+    pub values: Vec<f64>,
+    /// Apps the fraction is taken over (at least `values.len()`).
+    pub total: usize,
+}
 
 /// Empirical CDFs of one quantity, one per queue.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cdf {
     /// Chart title.
     pub title: String,
+    /// What the fraction is taken over, under the title.
+    pub subtitle: String,
     /// x axis description, with unit.
     pub x_label: String,
-    /// `(queue, sorted samples)`.
-    pub series: Vec<(String, Vec<f64>)>,
+    /// The curves.
+    pub series: Vec<CdfSeries>,
 }
 
 impl Cdf {
-    fn per_queue(detail: &RunDetail, value: impl Fn(&AppRecord) -> f64) -> Vec<(String, Vec<f64>)> {
-        let mut series: Vec<(String, Vec<f64>)> = Vec::new();
-        for a in &detail.apps {
-            let v = value(a);
-            if !v.is_finite() {
-                continue;
-            }
-            match series.iter_mut().find(|s| s.0 == a.queue) {
-                Some(s) => s.1.push(v),
-                None => series.push((a.queue.clone(), vec![v])),
+    /// Curves from `(queue, value)` pairs, `None` for an app without the value (never
+    /// started, never finished); queues by name.
+    pub fn per_queue(values: impl Iterator<Item = (String, Option<f64>)>) -> Vec<CdfSeries> {
+        let mut series: Vec<CdfSeries> = Vec::new();
+        for (queue, v) in values {
+            let i = match series.iter().position(|s| s.queue == queue) {
+                Some(i) => i,
+                None => {
+                    series.push(CdfSeries {
+                        queue,
+                        values: Vec::new(),
+                        total: 0,
+                    });
+                    series.len() - 1
+                }
+            };
+            series[i].total += 1;
+            if let Some(v) = v.filter(|v| v.is_finite()) {
+                series[i].values.push(v);
             }
         }
         for s in &mut series {
-            s.1.sort_by(f64::total_cmp);
+            s.values.sort_by(f64::total_cmp);
         }
+        series.sort_by(|a, b| a.queue.cmp(&b.queue));
         series
     }
 
-    /// Wait (arrival to first container) per queue.
+    fn from_records(detail: &RunDetail, f: impl Fn(&AppRecord) -> f64) -> Vec<CdfSeries> {
+        Cdf::per_queue(detail.apps.iter().map(|a| (a.queue.clone(), Some(f(a)))))
+    }
+
+    /// Wait (arrival to first container) per queue, of a sweep's charted run (its finished apps).
     pub fn waits(detail: &RunDetail, run: u64) -> Cdf {
+        Cdf::wait_chart(
+            Cdf::from_records(detail, |a| a.wait_s),
+            &format!("run {run}"),
+            "finished apps",
+        )
+    }
+
+    /// Job completion time (arrival to finish) per queue, of a sweep's charted run.
+    pub fn completions(detail: &RunDetail, run: u64) -> Cdf {
+        Cdf::completion_chart(
+            Cdf::from_records(detail, |a| a.completion_s),
+            &format!("run {run}"),
+            "finished apps",
+        )
+    }
+
+    /// The wait chart of `series`, taken over `over` (e.g. `admitted apps`).
+    pub fn wait_chart(series: Vec<CdfSeries>, which: &str, over: &str) -> Cdf {
         Cdf {
-            title: format!("Wait time CDF per queue, run {run}"),
+            title: format!("Wait time distribution per queue, {which}"),
+            subtitle: format!(
+                "fraction of each queue's {over} whose first container came within the time"
+            ),
             x_label: "wait, arrival to first container (s)".to_string(),
-            series: Self::per_queue(detail, |a| a.wait_s),
+            series,
         }
     }
 
-    /// Job completion time (arrival to finish) per queue.
-    pub fn completions(detail: &RunDetail, run: u64) -> Cdf {
+    /// The completion-time chart of `series`, taken over `over`.
+    pub fn completion_chart(series: Vec<CdfSeries>, which: &str, over: &str) -> Cdf {
         Cdf {
-            title: format!("Completion time CDF per queue, run {run}"),
+            title: format!("Completion time distribution per queue, {which}"),
+            subtitle: format!("fraction of each queue's {over} finished within the time"),
             x_label: "job completion time, arrival to finish (s)".to_string(),
-            series: Self::per_queue(detail, |a| a.completion_s),
+            series,
         }
     }
 }
@@ -61,48 +114,48 @@ impl Chart for Cdf {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        let body = titled(root, &self.title, &self.subtitle)?;
+        let entries: Vec<LegendEntry> = self
+            .series
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let label = if s.values.len() == s.total {
+                    format!("{} ({} apps)", s.queue, s.total)
+                } else {
+                    format!("{} ({} of {} apps)", s.queue, s.values.len(), s.total)
+                };
+                LegendEntry::new(label, series_color(i), Mark::Line)
+            })
+            .collect();
+        let area = legend_right(&body, "queue", &entries)?;
         let hi = self
             .series
             .iter()
-            .filter_map(|s| s.1.last().copied())
+            .filter_map(|s| s.values.last().copied())
             .fold(0.0_f64, f64::max);
-        let lo = self
-            .series
-            .iter()
-            .filter_map(|s| s.1.first().copied())
-            .fold(0.0_f64, f64::min);
-        let (x0, x1) = padded(lo, hi);
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, title_font())
-            .margin(20)
-            .x_label_area_size(60)
-            .y_label_area_size(90)
-            .build_cartesian_2d(x0.max(lo.min(0.0))..x1, 0.0..1.02)
-            .map_err(de)?;
-        chart
-            .configure_mesh()
-            .x_desc(&self.x_label)
-            .y_desc("fraction of apps (ratio)")
-            .axis_desc_style(label_font())
-            .label_style(label_font())
-            .draw()
-            .map_err(de)?;
-        for (i, (queue, xs)) in self.series.iter().enumerate() {
-            let n = xs.len() as f64;
-            let steps = xs
+        let (_, x1) = padded(0.0, hi);
+        let x = Axis::numeric(0.0, x1, 10, &self.x_label);
+        // A little room above 1 so that a complete curve does not hide in the frame.
+        let mut y = Axis::numeric(0.0, 1.0, 5, "fraction of apps (0 to 1)");
+        y.range.1 = 1.03;
+        let mut chart = cartesian(&area, &x, &y)?;
+        for (i, s) in self.series.iter().enumerate() {
+            let n = s.total.max(1) as f64;
+            let mut steps: Vec<(f64, f64)> = s
+                .values
                 .iter()
                 .enumerate()
-                .flat_map(|(k, &x)| [(x, k as f64 / n), (x, (k + 1) as f64 / n)]);
-            let c = series_color(i);
+                .flat_map(|(k, &x)| [(x, k as f64 / n), (x, (k + 1) as f64 / n)])
+                .collect();
+            // The curve runs on to the right edge at the fraction reached.
+            if let Some(&(_, f)) = steps.last() {
+                steps.push((x1, f));
+            }
             chart
-                .draw_series(LineSeries::new(steps, c.stroke_width(2)))
-                .map_err(de)?
-                .label(format!("{queue} ({} apps)", xs.len()))
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 24, y)], c.stroke_width(2))
-                });
+                .draw_series(LineSeries::new(steps, series_color(i).stroke_width(2)))
+                .map_err(de)?;
         }
-        draw_legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         Ok(())
     }
 }

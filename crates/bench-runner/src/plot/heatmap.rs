@@ -1,10 +1,16 @@
-//! Heatmap of one metric's mean over two axes (e.g. queue weight × minShare), with a colour bar as its legend.
+//! Heatmap of one metric's mean over two sweep axes (e.g. queue weight × minShare): every
+//! cell annotated with its value, cells without runs hatched, a labelled colour bar.
 
 use plotters::coord::Shift;
-use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{Chart, DrawError, PlotError, de, label_font, metric_label, param_label, title_font};
+use super::axes::{Axis, cartesian};
+use super::frame::{hatch, text_style, titled};
+use super::labels;
+use super::ticks::value_label;
+use super::{Chart, DrawError, PlotError, de, seeds_phrase};
+use crate::results::parse_f64;
 use crate::sweep::output::RunsTable;
 
 /// Cells of a metric over two categorical axes.
@@ -12,6 +18,8 @@ use crate::sweep::output::RunsTable;
 pub struct Heatmap {
     /// Chart title.
     pub title: String,
+    /// What the cells are (mean over how many seeds), under the title.
+    pub subtitle: String,
     /// x axis description, with unit.
     pub x_label: String,
     /// y axis description, with unit.
@@ -26,12 +34,19 @@ pub struct Heatmap {
     pub cells: Vec<Vec<Option<f64>>>,
 }
 
-fn first_seen(values: impl Iterator<Item = String>) -> Vec<String> {
+/// Distinct values in first-seen order, numbers sorted ascending (so axes read low to high).
+fn axis_values(values: impl Iterator<Item = String>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for v in values {
         if !out.contains(&v) {
             out.push(v);
         }
+    }
+    if out.iter().all(|v| parse_f64(v).is_some_and(f64::is_finite)) {
+        out.sort_by(|a, b| {
+            let (a, b) = (parse_f64(a).unwrap_or(0.0), parse_f64(b).unwrap_or(0.0));
+            a.total_cmp(&b)
+        });
     }
     out
 }
@@ -53,21 +68,27 @@ impl Heatmap {
         let mi = table
             .metric_index(metric)
             .ok_or_else(|| PlotError::Input(format!("no metric `{metric}`")))?;
-        let x_values = first_seen(table.rows.iter().map(|r| r.axis_values[xi].clone()));
-        let y_values = first_seen(table.rows.iter().map(|r| r.axis_values[yi].clone()));
+        let x_values = axis_values(table.rows.iter().map(|r| r.axis_values[xi].clone()));
+        let y_values = axis_values(table.rows.iter().map(|r| r.axis_values[yi].clone()));
         let mut sums = vec![vec![(0.0, 0usize); x_values.len()]; y_values.len()];
         for r in &table.rows {
-            let cx = x_values
-                .iter()
-                .position(|v| *v == r.axis_values[xi])
-                .expect("seen");
-            let cy = y_values
-                .iter()
-                .position(|v| *v == r.axis_values[yi])
-                .expect("seen");
-            sums[cy][cx].0 += r.metrics[mi];
-            sums[cy][cx].1 += 1;
+            let v = r.metrics[mi];
+            if !v.is_finite() {
+                continue;
+            }
+            let cx = x_values.iter().position(|v| *v == r.axis_values[xi]);
+            let cy = y_values.iter().position(|v| *v == r.axis_values[yi]);
+            if let (Some(cx), Some(cy)) = (cx, cy) {
+                sums[cy][cx].0 += v;
+                sums[cy][cx].1 += 1;
+            }
         }
+        let counts: Vec<usize> = sums
+            .iter()
+            .flatten()
+            .map(|c| c.1)
+            .filter(|&n| n > 0)
+            .collect();
         let cells = sums
             .into_iter()
             .map(|row| {
@@ -76,16 +97,23 @@ impl Heatmap {
                     .collect()
             })
             .collect();
-        let averaged = if table.axes.len() > 2 {
-            ", mean over seeds and other axes"
+        let m = labels::metric(metric);
+        let others = if table.axes.len() > 2 {
+            " and the other axes"
         } else {
-            ", mean over seeds"
+            ""
         };
         Ok(Heatmap {
-            title: format!("{metric} by {x} and {y}{averaged}"),
-            x_label: param_label(x),
-            y_label: param_label(y),
-            value_label: metric_label(metric),
+            title: format!(
+                "{} by {} and {}",
+                capitalised(&m.name),
+                labels::param_short(x),
+                labels::param_short(y)
+            ),
+            subtitle: format!("each cell: mean over {}{others}", seeds_phrase(&counts)),
+            x_label: labels::param(x),
+            y_label: labels::param(y),
+            value_label: format!("mean {}", m.axis()),
             x_values,
             y_values,
             cells,
@@ -111,11 +139,36 @@ impl Heatmap {
             (lo, hi)
         }
     }
+
+    fn has_missing(&self) -> bool {
+        self.cells
+            .iter()
+            .flatten()
+            .any(|c| c.is_none_or(|v| !v.is_finite()))
+    }
+}
+
+/// `text` with its first letter in upper case.
+pub(crate) fn capitalised(text: &str) -> String {
+    let mut c = text.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
 }
 
 fn color(v: f64, lo: f64, hi: f64) -> RGBColor {
     ViridisRGB.get_color_normalized(v, lo, hi)
 }
+
+/// Black or white, whichever reads better on `c`.
+fn ink_on(c: RGBColor) -> RGBColor {
+    let lum = 0.299 * c.0 as f64 + 0.587 * c.1 as f64 + 0.114 * c.2 as f64;
+    if lum > 140.0 { BLACK } else { WHITE }
+}
+
+/// Width of the colour bar's panel, pixels.
+const BAR_PANEL: u32 = 190;
 
 impl Chart for Heatmap {
     fn title(&self) -> &str {
@@ -123,71 +176,63 @@ impl Chart for Heatmap {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
-        let root = root.titled(&self.title, title_font()).map_err(de)?;
-        let (w, _) = root.dim_in_pixel();
-        let (main, legend) = root.split_horizontally(w.saturating_sub(150));
+        let mut subtitle = self.subtitle.clone();
+        if self.has_missing() {
+            subtitle += "; hatched: no runs";
+        }
+        let body = titled(root, &self.title, &subtitle)?;
+        let (w, _) = body.dim_in_pixel();
+        let (main, legend) = body.split_horizontally(w.saturating_sub(BAR_PANEL));
         let (lo, hi) = self.range();
-        let (nx, ny) = (self.x_values.len() as u32, self.y_values.len() as u32);
-        let mut chart = ChartBuilder::on(&main)
-            .margin(15)
-            .x_label_area_size(60)
-            .y_label_area_size(90)
-            .build_cartesian_2d((0..nx - 1).into_segmented(), (0..ny - 1).into_segmented())
-            .map_err(de)?;
-        let xs = &self.x_values;
-        let ys = &self.y_values;
-        let label = |values: &[String], v: &SegmentValue<u32>| match v {
-            SegmentValue::CenterOf(i) => values.get(*i as usize).cloned().unwrap_or_default(),
-            _ => String::new(),
+        let (nx, ny) = (self.x_values.len(), self.y_values.len());
+        let cat = |values: &[String]| {
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (i as f64, v.clone()))
+                .collect::<Vec<_>>()
         };
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_labels(xs.len() + 1)
-            .y_labels(ys.len() + 1)
-            .x_label_formatter(&|v| label(xs, v))
-            .y_label_formatter(&|v| label(ys, v))
-            .x_desc(&self.x_label)
-            .y_desc(&self.y_label)
-            .axis_desc_style(label_font())
-            .label_style(label_font())
-            .draw()
-            .map_err(de)?;
-        let missing = RGBColor(220, 220, 220);
-        chart
-            .draw_series(self.cells.iter().enumerate().flat_map(|(y, row)| {
-                row.iter().enumerate().map(move |(x, v)| {
-                    let fill = v
-                        .filter(|v| v.is_finite())
-                        .map_or(missing, |v| color(v, lo, hi));
-                    let (x, y) = (x as u32, y as u32);
-                    Rectangle::new(
-                        [
-                            (SegmentValue::Exact(x), SegmentValue::Exact(y)),
-                            (SegmentValue::Exact(x + 1), SegmentValue::Exact(y + 1)),
-                        ],
-                        fill.filled(),
-                    )
-                })
-            }))
-            .map_err(de)?;
+        let x_axis = Axis::at((-0.5, nx as f64 - 0.5), cat(&self.x_values), &self.x_label);
+        let y_axis = Axis::at((-0.5, ny as f64 - 0.5), cat(&self.y_values), &self.y_label);
+        let mut chart = cartesian(&main, &x_axis, &y_axis)?;
+        let base = root.get_base_pixel();
+        let centred = Pos::new(HPos::Center, VPos::Center);
+        for (y, row) in self.cells.iter().enumerate() {
+            for (x, v) in row.iter().enumerate() {
+                let (fx, fy) = (x as f64, y as f64);
+                match v.filter(|v| v.is_finite()) {
+                    Some(v) => {
+                        let fill = color(v, lo, hi);
+                        chart
+                            .draw_series(std::iter::once(Rectangle::new(
+                                [(fx - 0.5, fy - 0.5), (fx + 0.5, fy + 0.5)],
+                                fill.filled(),
+                            )))
+                            .map_err(de)?;
+                        let ink = ink_on(fill);
+                        let style = text_style().color(&ink).pos(centred);
+                        chart
+                            .draw_series(std::iter::once(Text::new(
+                                value_label(v),
+                                (fx, fy),
+                                style,
+                            )))
+                            .map_err(de)?;
+                    }
+                    None => {
+                        let a = chart.backend_coord(&(fx - 0.5, fy + 0.5));
+                        let b = chart.backend_coord(&(fx + 0.5, fy - 0.5));
+                        let rel = |p: (i32, i32)| (p.0 - base.0, p.1 - base.1);
+                        hatch(root, rel(a), rel(b), RGBColor(150, 150, 150))?;
+                    }
+                }
+            }
+        }
 
-        // The legend: a colour bar from the lowest to the highest cell.
-        let mut bar = ChartBuilder::on(&legend)
-            .margin_top(15)
-            .margin_bottom(75)
-            .margin_right(10)
-            .y_label_area_size(85)
-            .caption(&self.value_label, label_font())
-            .build_cartesian_2d(0.0..1.0, lo..hi)
-            .map_err(de)?;
-        bar.configure_mesh()
-            .disable_mesh()
-            .disable_x_axis()
-            .y_labels(6)
-            .label_style(label_font())
-            .draw()
-            .map_err(de)?;
+        // The colour bar, with its own ticks and the metric (with unit) along it.
+        let bar_x = Axis::at((0.0, 1.0), Vec::new(), "");
+        let bar_y = Axis::numeric(lo, hi, 6, &self.value_label);
+        let mut bar = cartesian(&legend, &bar_x, &bar_y)?;
         let steps = 100;
         bar.draw_series((0..steps).map(|i| {
             let a = lo + (hi - lo) * i as f64 / steps as f64;

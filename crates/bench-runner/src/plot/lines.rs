@@ -1,13 +1,15 @@
-//! Line charts of a metric's mean over one axis with its 95% interval as a band, one line per combination of
-//! the other axes.
+//! Line charts of a metric's mean over one sweep axis with its 95% interval as a band (cut to
+//! the metric's range), one line per combination of the other axes. Ticks sit at the sweep's
+//! own values; a geometric axis (0.1, 0.2, 0.5, 1, 2) is drawn on a log scale.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{
-    Chart, DrawError, PlotError, de, draw_legend, label_font, metric_label, padded, param_label,
-    series_color, title_font,
-};
+use super::axes::{Axis, cartesian};
+use super::frame::{LegendEntry, Mark, legend_right, titled};
+use super::heatmap::capitalised;
+use super::labels;
+use super::{Chart, DrawError, PlotError, de, padded, seeds_phrase, series_color};
 use crate::results::parse_f64;
 use crate::sweep::output::RunsTable;
 
@@ -22,7 +24,7 @@ pub type Point = (f64, f64, Option<(f64, f64)>);
 pub struct Series {
     /// Legend entry.
     pub name: String,
-    /// `(x, mean, Some((lo, hi)))`, by increasing x.
+    /// `(x, mean, Some((lo, hi)))`, by increasing x; a NaN mean is a point without runs.
     pub points: Vec<Point>,
 }
 
@@ -31,14 +33,36 @@ pub struct Series {
 pub struct LineChart {
     /// Chart title.
     pub title: String,
+    /// What the lines and bands are, under the title.
+    pub subtitle: String,
     /// x axis description, with unit.
     pub x_label: String,
     /// y axis description, with unit.
     pub y_label: String,
-    /// For a non-numeric axis, the category names at x = 0, 1, 2, ...
-    pub x_categories: Option<Vec<String>>,
+    /// The x axis's ticks: position and label (the sweep's values as written).
+    pub x_ticks: Vec<(f64, String)>,
+    /// Whether x positions are log10 of the values.
+    pub log_x: bool,
+    /// The legend's heading (what the lines differ in).
+    pub legend_heading: String,
     /// The lines.
     pub series: Vec<Series>,
+    /// The range the metric can take (bands are cut to it).
+    pub y_bounds: (Option<f64>, Option<f64>),
+}
+
+/// Whether positive `values` (ascending) are spaced more evenly on a log scale than on a
+/// linear one, and span at least a factor of 10.
+fn prefers_log(values: &[f64]) -> bool {
+    if values.len() < 3 || values[0] <= 0.0 || values[values.len() - 1] / values[0] < 10.0 {
+        return false;
+    }
+    let spread = |xs: Vec<f64>| {
+        let gaps: Vec<f64> = xs.windows(2).map(|w| w[1] - w[0]).collect();
+        let mean = gaps.iter().sum::<f64>() / gaps.len() as f64;
+        gaps.iter().map(|g| (g - mean).abs()).sum::<f64>() / (gaps.len() as f64 * mean)
+    };
+    spread(values.iter().map(|v| v.log10()).collect()) < spread(values.to_vec())
 }
 
 impl LineChart {
@@ -60,27 +84,47 @@ impl LineChart {
         let numeric = categories
             .iter()
             .all(|c| parse_f64(c).is_some_and(f64::is_finite));
+        let mut sorted: Vec<f64> = if numeric {
+            categories.iter().filter_map(|c| parse_f64(c)).collect()
+        } else {
+            Vec::new()
+        };
+        sorted.sort_by(f64::total_cmp);
+        let log_x = numeric && prefers_log(&sorted);
         let x_of = |cell: &str| {
             if numeric {
-                parse_f64(cell).expect("checked numeric")
+                let v = parse_f64(cell).expect("checked numeric");
+                if log_x { v.log10() } else { v }
             } else {
                 categories.iter().position(|c| c == cell).expect("seen") as f64
             }
         };
+        let x_ticks = categories.iter().map(|c| (x_of(c), c.clone())).collect();
+        let m = labels::metric(metric);
         let mut series: Vec<Series> = Vec::new();
         let mut dropped = 0;
+        let mut counts = Vec::new();
         for p in &summary {
+            // With one other axis the legend's heading names it and entries give its values.
             let others: Vec<String> = (0..table.axes.len())
                 .filter(|&i| i != xi)
-                .map(|i| format!("{}={}", table.axes[i], p.axis_values[i]))
+                .map(|i| {
+                    if table.axes.len() == 2 {
+                        labels::value_with_unit(&table.axes[i], &p.axis_values[i])
+                    } else {
+                        labels::param_value(&table.axes[i], &p.axis_values[i])
+                    }
+                })
                 .collect();
             let name = if others.is_empty() {
-                "mean, 95% interval".to_string()
+                "mean".to_string()
             } else {
                 others.join(", ")
             };
-            let m = p.moments[mi];
-            let point = (x_of(&p.axis_values[xi]), m.mean, m.ci95);
+            let mo = p.moments[mi];
+            counts.push(mo.n);
+            let band = mo.ci95.map(|(lo, hi)| (m.clamp(lo), m.clamp(hi)));
+            let point = (x_of(&p.axis_values[xi]), mo.mean, band);
             match series.iter().position(|s| s.name == name) {
                 Some(i) => series[i].points.push(point),
                 None if series.len() < MAX_SERIES => series.push(Series {
@@ -93,16 +137,40 @@ impl LineChart {
         for s in &mut series {
             s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
         }
-        let mut title = format!("{metric} against {x} (mean and 95% interval over seeds)");
+        let mut title = format!(
+            "{} against {}",
+            capitalised(&m.name),
+            labels::param_short(x)
+        );
         if dropped > 0 {
             title += &format!(", first {MAX_SERIES} lines");
         }
+        let bound = match (m.min, m.max) {
+            (Some(lo), Some(hi)) => format!(", cut to {lo} to {hi}"),
+            (Some(lo), None) => format!(", cut at {lo}"),
+            _ => String::new(),
+        };
+        let mut x_label = labels::param(x);
+        if log_x {
+            x_label += ", log scale";
+        }
         Ok(LineChart {
             title,
-            x_label: param_label(x),
-            y_label: metric_label(metric),
-            x_categories: (!numeric).then_some(categories),
+            subtitle: format!(
+                "mean over {}, band: 95% interval of the mean{bound}",
+                seeds_phrase(&counts)
+            ),
+            x_label,
+            y_label: m.axis(),
+            x_ticks,
+            log_x,
+            legend_heading: match table.axes.len() {
+                1 => String::new(),
+                2 => labels::param_short(&table.axes[1 - xi]),
+                _ => "lines".to_string(),
+            },
             series,
+            y_bounds: (m.min, m.max),
         })
     }
 
@@ -119,7 +187,15 @@ impl LineChart {
                 y = (y.0.min(v), y.1.max(v));
             }
         }
-        (padded(x.0, x.1), padded(y.0, y.1))
+        let (mut y0, mut y1) = padded(y.0, y.1);
+        // Padding never takes the axis past what the metric can be.
+        if let Some(lo) = self.y_bounds.0 {
+            y0 = y0.max(lo.min(y.0));
+        }
+        if let Some(hi) = self.y_bounds.1 {
+            y1 = y1.min(hi.max(y.1));
+        }
+        (padded(x.0, x.1), (y0, y1))
     }
 }
 
@@ -129,33 +205,32 @@ impl Chart for LineChart {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        let mut subtitle = self.subtitle.clone();
+        let missing = self
+            .series
+            .iter()
+            .flat_map(|s| &s.points)
+            .any(|p| !p.1.is_finite());
+        if missing {
+            subtitle += "; gaps: no runs";
+        }
+        let body = titled(root, &self.title, &subtitle)?;
+        let mut entries: Vec<LegendEntry> = self
+            .series
+            .iter()
+            .enumerate()
+            .map(|(i, s)| LegendEntry::new(&s.name, series_color(i), Mark::Line))
+            .collect();
+        entries.push(LegendEntry::new(
+            "95% interval",
+            RGBColor(110, 110, 110),
+            Mark::Band,
+        ));
+        let area = legend_right(&body, &self.legend_heading, &entries)?;
         let ((x0, x1), (y0, y1)) = self.ranges();
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, title_font())
-            .margin(20)
-            .x_label_area_size(60)
-            .y_label_area_size(90)
-            .build_cartesian_2d(x0..x1, y0..y1)
-            .map_err(de)?;
-        let categories = self.x_categories.clone();
-        let x_fmt = move |v: &f64| match &categories {
-            None => format!("{v}"),
-            Some(c) if (v - v.round()).abs() < 1e-9 && *v >= 0.0 => {
-                c.get(v.round() as usize).cloned().unwrap_or_default()
-            }
-            Some(_) => String::new(),
-        };
-        let n_x_labels = self.x_categories.as_ref().map_or(10, |c| c.len() * 2 + 1);
-        chart
-            .configure_mesh()
-            .x_desc(&self.x_label)
-            .y_desc(&self.y_label)
-            .x_labels(n_x_labels)
-            .x_label_formatter(&x_fmt)
-            .axis_desc_style(label_font())
-            .label_style(label_font())
-            .draw()
-            .map_err(de)?;
+        let x_axis = Axis::at((x0, x1), self.x_ticks.clone(), &self.x_label);
+        let y_axis = Axis::numeric(y0, y1, 8, &self.y_label);
+        let mut chart = cartesian(&area, &x_axis, &y_axis)?;
         for (i, s) in self.series.iter().enumerate() {
             let c = series_color(i);
             let band: Vec<(f64, f64, f64)> = s
@@ -170,7 +245,7 @@ impl Chart for LineChart {
                     .chain(band.iter().rev().map(|p| (p.0, p.1)))
                     .collect();
                 chart
-                    .draw_series(std::iter::once(Polygon::new(outline, c.mix(0.18).filled())))
+                    .draw_series(std::iter::once(Polygon::new(outline, c.mix(0.15).filled())))
                     .map_err(de)?;
             } else {
                 // Error bars where a band cannot be drawn (single point or missing intervals).
@@ -180,18 +255,28 @@ impl Chart for LineChart {
                     }))
                     .map_err(de)?;
             }
-            chart
-                .draw_series(
-                    LineSeries::new(s.points.iter().map(|p| (p.0, p.1)), c.stroke_width(3))
-                        .point_size(4),
-                )
-                .map_err(de)?
-                .label(&s.name)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 24, y)], c.stroke_width(3))
-                });
+            // A point without runs breaks the line rather than dropping to zero.
+            for run in s.points.split(|p| !p.1.is_finite()) {
+                chart
+                    .draw_series(
+                        LineSeries::new(run.iter().map(|p| (p.0, p.1)), c.stroke_width(3))
+                            .point_size(4),
+                    )
+                    .map_err(de)?;
+            }
         }
-        draw_legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn geometric_sweeps_get_a_log_axis() {
+        assert!(prefers_log(&[0.1, 0.2, 0.5, 1.0, 2.0]));
+        assert!(!prefers_log(&[0.0, 8192.0, 16384.0, 32768.0]));
+        assert!(!prefers_log(&[1.0, 2.0, 3.0, 4.0]));
     }
 }

@@ -1,13 +1,22 @@
-//! Charts of sweeps and runs, each written as PNG and SVG with a title, labelled axes (with units) and a legend.
+//! Charts of sweeps and runs, each written as PNG and SVG, ready for a report: a title
+//! saying what varies and over how many seeds, axes in words with units, round ticks, the
+//! legend beside the plot, missing values drawn unlike zeros.
 //!
-//! Chart data are plain structs (`heatmap::Heatmap`, `lines::LineChart`, `timeseries::TimeSeries`, `cdf::Cdf`)
-//! built from CSV tables, then drawn by one generic [`Chart::draw`] onto either backend. Text uses the DejaVu
+//! Chart data are plain structs (`heatmap::Heatmap`, `lines::LineChart`, `usage::UsageChart`,
+//! `timeseries::TimeSeries`, `cdf::Cdf`) built from tables, then drawn by one generic
+//! [`Chart::draw`] onto either backend. `frame` (title, legend panel), `axes` and `ticks`
+//! are shared by every chart; `labels` names metrics and parameters. Text uses the DejaVu
 //! font compiled into the binary, registered once per process, so no system fonts are needed.
 
+pub mod axes;
 pub mod cdf;
+pub mod frame;
 pub mod heatmap;
+pub mod labels;
 pub mod lines;
+pub mod ticks;
 pub mod timeseries;
+pub mod usage;
 
 use std::path::{Path, PathBuf};
 use std::sync::Once;
@@ -116,36 +125,6 @@ pub fn save<C: Chart>(chart: &C, stem: &Path) -> Result<[PathBuf; 2], PlotError>
     Ok([png, svg])
 }
 
-/// The title style of every chart.
-pub(crate) fn title_font() -> TextStyle<'static> {
-    (FONT, 26).into_font().style(FontStyle::Bold).into()
-}
-
-/// The style of axis descriptions and legends.
-pub(crate) fn label_font() -> TextStyle<'static> {
-    (FONT, 18).into_font().into()
-}
-
-/// Draws the series legend at `position`, framed on a translucent white box (every chart's
-/// legend looks the same).
-pub(crate) fn draw_legend<'a, DB, CT>(
-    chart: &mut ChartContext<'a, DB, CT>,
-    position: SeriesLabelPosition,
-) -> Result<(), DrawError>
-where
-    DB: DrawingBackend + 'a,
-    CT: CoordTranslate,
-{
-    chart
-        .configure_series_labels()
-        .position(position)
-        .label_font(label_font())
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(de)
-}
-
 /// The colour of series `i`.
 pub(crate) fn series_color(i: usize) -> RGBColor {
     const COLORS: [RGBColor; 8] = [
@@ -178,49 +157,16 @@ pub(crate) fn padded(lo: f64, hi: f64) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
-/// A metric's axis description with its unit, read from the name's suffix (`_s`, `_ms`, `_mb`, `_vcores`).
-pub fn metric_label(name: &str) -> String {
-    let unit = if name.ends_with("_ms") {
-        "ms"
-    } else if name.ends_with("_s") {
-        "s"
-    } else if name.ends_with("_mb") {
-        "MB"
-    } else if name.ends_with("_vcores") {
-        "vcores"
-    } else if name.contains("jain")
-        || name.contains("ratio")
-        || name.contains("fraction")
-        || name.contains("share")
-    {
-        "ratio"
+/// "10 seeds", or "4 to 10 seeds" when points ran different numbers of seeds.
+pub(crate) fn seeds_phrase(counts: &[usize]) -> String {
+    let lo = counts.iter().copied().min().unwrap_or(0);
+    let hi = counts.iter().copied().max().unwrap_or(0);
+    let noun = |n: usize| if n == 1 { "seed" } else { "seeds" };
+    if lo == hi {
+        format!("{lo} {}", noun(lo))
     } else {
-        "as reported"
-    };
-    format!("{name} ({unit})")
-}
-
-/// A parameter's axis description with its unit, from the last key of its path.
-pub fn param_label(path: &str) -> String {
-    let key = path.rsplit('.').next().unwrap_or(path).to_ascii_lowercase();
-    let unit = if key.contains("weight") || key.contains("factor") || key.contains("threshold") {
-        "unitless"
-    } else if key.ends_with("_s") || key.contains("timeout") {
-        "s"
-    } else if key.ends_with("_ms") || key.contains("interval") {
-        "ms"
-    } else if key.ends_with("mb")
-        || key.contains("memory")
-        || key.contains("share")
-        || key.contains("resources")
-    {
-        "MB"
-    } else if key.contains("nodes") {
-        "nodes"
-    } else {
-        "scenario units"
-    };
-    format!("{path} ({unit})")
+        format!("{lo} to {hi} seeds")
+    }
 }
 
 /// A metric name made safe for a file name.
@@ -296,7 +242,7 @@ pub fn draw_sweep(
         let run = charts.run;
         if !detail.queues.is_empty() {
             written.extend(save(
-                &timeseries::TimeSeries::usage_vs_fair_share(&detail, run),
+                &usage::UsageChart::from_detail(&detail, run),
                 &run_dir.join("usage"),
             )?);
             written.extend(save(

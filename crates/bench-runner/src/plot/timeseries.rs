@@ -1,11 +1,13 @@
-//! Time series of one run: queue usage against fair share, and Jain's fairness index over time.
+//! Lines over simulated time: Jain's fairness index and cluster utilisation.
 
 use std::collections::BTreeMap;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{Chart, DrawError, de, draw_legend, label_font, padded, series_color, title_font};
+use super::axes::{Axis, cartesian};
+use super::frame::{LegendEntry, Mark, legend_right, titled};
+use super::{Chart, DrawError, de, padded, series_color};
 use crate::sweep::RunDetail;
 
 /// One line of a time series chart.
@@ -13,12 +15,10 @@ use crate::sweep::RunDetail;
 pub struct TimeLine {
     /// Legend entry.
     pub name: String,
-    /// `(time, value)` points by increasing time.
+    /// `(time in seconds, value)` points by increasing time.
     pub points: Vec<(f64, f64)>,
-    /// Colour index; lines of one queue share it.
+    /// Colour index.
     pub color: usize,
-    /// Dashed (fair share) or solid (usage).
-    pub dashed: bool,
 }
 
 /// Lines over simulated time.
@@ -26,73 +26,84 @@ pub struct TimeLine {
 pub struct TimeSeries {
     /// Chart title.
     pub title: String,
+    /// What is drawn, under the title.
+    pub subtitle: String,
     /// y axis description, with unit.
     pub y_label: String,
     /// Fixed y range, or `None` to fit the data.
     pub y_range: Option<(f64, f64)>,
-    /// The lines.
+    /// The lines (a legend is drawn when there are several).
     pub lines: Vec<TimeLine>,
 }
 
-impl TimeSeries {
-    /// Each queue's memory usage (solid) and instantaneous fair share (dashed) over time.
-    pub fn usage_vs_fair_share(detail: &RunDetail, run: u64) -> TimeSeries {
-        let mut queues: Vec<&str> = Vec::new();
-        for s in &detail.queues {
-            if !queues.contains(&s.queue.as_str()) {
-                queues.push(&s.queue);
-            }
-        }
-        let mut lines = Vec::new();
-        for (i, q) in queues.iter().enumerate() {
-            let samples = detail.queues.iter().filter(|s| s.queue == *q);
-            lines.push(TimeLine {
-                name: format!("{q} usage"),
-                points: samples.clone().map(|s| (s.time_s, s.usage_mb)).collect(),
-                color: i,
-                dashed: false,
-            });
-            lines.push(TimeLine {
-                name: format!("{q} fair share"),
-                points: samples.map(|s| (s.time_s, s.fair_share_mb)).collect(),
-                color: i,
-                dashed: true,
-            });
-        }
-        TimeSeries {
-            title: format!("Queue usage against fair share, run {run}"),
-            y_label: "memory (MB)".to_string(),
-            y_range: None,
-            lines,
-        }
+/// The time axis of a run lasting `t1` seconds: minutes past two hours, hours past two days.
+pub fn time_axis(t1: f64) -> (f64, &'static str) {
+    if t1 > 2.0 * 86_400.0 {
+        (3600.0, "h")
+    } else if t1 > 7200.0 {
+        (60.0, "min")
+    } else {
+        (1.0, "s")
     }
+}
 
-    /// Jain's index over the active queues (fair share > 0) of usage / fair share, at each sample time.
+impl TimeSeries {
+    /// Jain's index over the active queues (fair share > 0) of usage / fair share, at each
+    /// sample time of a sweep's charted run.
     pub fn jain_over_time(detail: &RunDetail, run: u64) -> TimeSeries {
+        let leaves = super::usage::leaves(detail.queues.iter().map(|s| s.queue.as_str()));
         let mut by_time: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
         for s in &detail.queues {
-            if s.fair_share_mb > 0.0 {
+            if s.fair_share_mb > 0.0 && leaves.contains(&s.queue.as_str()) {
                 by_time
                     .entry(s.time_s.to_bits())
                     .or_default()
                     .push(s.usage_mb / s.fair_share_mb);
             }
         }
-        let mut points: Vec<(f64, f64)> = by_time
+        let points = by_time
             .into_iter()
             .filter_map(|(t, xs)| jain_index(&xs).map(|j| (f64::from_bits(t), j)))
             .collect();
+        TimeSeries::jain(points, &format!("run {run}"))
+    }
+
+    /// Jain's index from `(time, index)` points.
+    pub fn jain(mut points: Vec<(f64, f64)>, which: &str) -> TimeSeries {
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
         TimeSeries {
-            title: format!("Jain's fairness index over time, run {run}"),
-            y_label: "Jain's index of usage / fair share (ratio)".to_string(),
-            y_range: Some((0.0, 1.05)),
+            title: format!("Jain's fairness index over time, {which}"),
+            subtitle: "over leaf queues with a fair share, of usage / instantaneous fair share; 1 is perfectly fair"
+                .to_string(),
+            y_label: "Jain's fairness index (0 to 1)".to_string(),
+            y_range: Some((0.0, 1.0)),
             lines: vec![TimeLine {
-                name: "Jain's index, active queues".to_string(),
+                name: "Jain's index".to_string(),
                 points,
                 color: 0,
-                dashed: false,
             }],
+        }
+    }
+
+    /// Memory and vcore utilisation from `(time, memory, vcores)` fractions.
+    pub fn utilisation(points: &[(f64, f64, f64)], which: &str) -> TimeSeries {
+        TimeSeries {
+            title: format!("Cluster utilisation over time, {which}"),
+            subtitle: "allocated / cluster capacity, at each sample".to_string(),
+            y_label: "utilisation (fraction of the cluster)".to_string(),
+            y_range: Some((0.0, 1.0)),
+            lines: vec![
+                TimeLine {
+                    name: "memory".to_string(),
+                    points: points.iter().map(|p| (p.0, p.1)).collect(),
+                    color: 0,
+                },
+                TimeLine {
+                    name: "vcores".to_string(),
+                    points: points.iter().map(|p| (p.0, p.2)).collect(),
+                    color: 1,
+                },
+            ],
         }
     }
 }
@@ -110,6 +121,16 @@ impl Chart for TimeSeries {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        let body = titled(root, &self.title, &self.subtitle)?;
+        let entries: Vec<LegendEntry> = if self.lines.len() > 1 {
+            self.lines
+                .iter()
+                .map(|l| LegendEntry::new(&l.name, series_color(l.color), Mark::Line))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let area = legend_right(&body, "", &entries)?;
         let all = self.lines.iter().flat_map(|l| &l.points);
         let (t0, t1, v0, v1) = all.fold(
             (
@@ -120,57 +141,29 @@ impl Chart for TimeSeries {
             ),
             |r, p| (r.0.min(p.0), r.1.max(p.0), r.2.min(p.1), r.3.max(p.1)),
         );
+        let (scale, unit) = time_axis(t1);
         let (t0, t1) = if t0.is_finite() && t1 > t0 {
-            (t0, t1)
+            (t0 / scale, t1 / scale)
         } else {
             padded(t0, t1)
         };
         let (y0, y1) = self.y_range.unwrap_or_else(|| padded(v0.min(0.0), v1));
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, title_font())
-            .margin(20)
-            .x_label_area_size(60)
-            .y_label_area_size(90)
-            .build_cartesian_2d(t0..t1, y0..y1)
-            .map_err(de)?;
-        chart
-            .configure_mesh()
-            .x_desc("simulated time (s)")
-            .y_desc(&self.y_label)
-            .axis_desc_style(label_font())
-            .label_style(label_font())
-            .draw()
-            .map_err(de)?;
+        let x = Axis::numeric(t0, t1, 10, format!("simulated time ({unit})"));
+        let mut y = Axis::numeric(y0, y1, 8, &self.y_label);
+        if self.y_range.is_some_and(|r| r.1 == 1.0) {
+            // A little room above 1 so that a line at 1 does not hide in the frame.
+            y.range.1 = 1.03;
+        }
+        let mut chart = cartesian(&area, &x, &y)?;
         for line in &self.lines {
             let c = series_color(line.color);
-            let anno = if line.dashed {
-                chart
-                    .draw_series(DashedLineSeries::new(
-                        line.points.iter().copied(),
-                        10,
-                        6,
-                        c.stroke_width(2),
-                    ))
-                    .map_err(de)?
-            } else {
-                chart
-                    .draw_series(LineSeries::new(
-                        line.points.iter().copied(),
-                        c.stroke_width(2),
-                    ))
-                    .map_err(de)?
-            };
-            let dashed = line.dashed;
-            anno.label(&line.name).legend(move |(x, y)| {
-                let pts = if dashed {
-                    vec![(x, y), (x + 8, y)]
-                } else {
-                    vec![(x, y), (x + 24, y)]
-                };
-                PathElement::new(pts, c.stroke_width(2))
-            });
+            chart
+                .draw_series(LineSeries::new(
+                    line.points.iter().map(|&(t, v)| (t / scale, v)),
+                    c.stroke_width(2),
+                ))
+                .map_err(de)?;
         }
-        draw_legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
     }
 }

@@ -1,0 +1,253 @@
+//! The frame every chart shares: a title wrapped to the canvas (never clipped), an optional
+//! subtitle, and a legend in its own panel right of the plotting area, so it never covers
+//! data.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::{DrawError, FONT, de};
+
+/// How a legend entry is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// A solid line.
+    Line,
+    /// A thin solid line.
+    Thin,
+    /// A dashed line.
+    Dashed,
+    /// A dotted line.
+    Dotted,
+    /// A filled box (bars).
+    Block,
+    /// A pale box (interval bands).
+    Band,
+    /// A hatched box (missing values).
+    Missing,
+}
+
+/// One legend entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegendEntry {
+    /// Its text.
+    pub label: String,
+    /// Its colour.
+    pub color: RGBColor,
+    /// How its sample is drawn.
+    pub mark: Mark,
+}
+
+impl LegendEntry {
+    /// An entry.
+    pub fn new(label: impl Into<String>, color: RGBColor, mark: Mark) -> LegendEntry {
+        LegendEntry {
+            label: label.into(),
+            color,
+            mark,
+        }
+    }
+}
+
+/// Font size of titles, pixels.
+const TITLE_SIZE: u32 = 24;
+/// Font size of subtitles, legends and axis text, pixels.
+pub const TEXT_SIZE: u32 = 17;
+/// Width of a legend's sample mark, pixels.
+const MARK_W: i32 = 30;
+/// The widest a legend panel may be, as a fraction of the canvas.
+const MAX_LEGEND_SHARE: f64 = 0.34;
+
+fn title_style() -> TextStyle<'static> {
+    (FONT, TITLE_SIZE).into_font().style(FontStyle::Bold).into()
+}
+
+/// The style of subtitles, legends and axis text.
+pub fn text_style() -> TextStyle<'static> {
+    (FONT, TEXT_SIZE).into_font().into()
+}
+
+/// Splits `text` into lines no wider than `width` pixels in `style` (a single word wider
+/// than that is cut with an ellipsis, the only place text is ever shortened).
+pub fn wrap<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    style: &TextStyle,
+    width: u32,
+) -> Result<Vec<String>, DrawError> {
+    let fits = |s: &str| -> Result<bool, DrawError> {
+        Ok(area.estimate_text_size(s, style).map_err(de)?.0 <= width)
+    };
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let candidate = if line.is_empty() {
+            word.to_string()
+        } else {
+            format!("{line} {word}")
+        };
+        if fits(&candidate)? || line.is_empty() {
+            line = candidate;
+        } else {
+            lines.push(std::mem::replace(&mut line, word.to_string()));
+        }
+    }
+    lines.push(line);
+    for l in &mut lines {
+        while !fits(l)? && l.chars().count() > 2 {
+            l.pop();
+            l.pop();
+            l.push('…');
+        }
+    }
+    Ok(lines)
+}
+
+/// Draws `title` (bold, wrapped) and `subtitle` (grey) centred at the top of `root`; returns
+/// the area below them.
+pub fn titled<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    subtitle: &str,
+) -> Result<DrawingArea<DB, Shift>, DrawError> {
+    let (w, _) = root.dim_in_pixel();
+    let max_w = w.saturating_sub(40);
+    let mut y = 12i32;
+    let centre = (w / 2) as i32;
+    let top = Pos::new(HPos::Center, VPos::Top);
+    let ts = title_style().pos(top);
+    for line in wrap(root, title, &ts, max_w)? {
+        root.draw_text(&line, &ts, (centre, y)).map_err(de)?;
+        y += TITLE_SIZE as i32 + 6;
+    }
+    if !subtitle.is_empty() {
+        let grey = RGBColor(80, 80, 80);
+        let ss = text_style().color(&grey).pos(top);
+        for line in wrap(root, subtitle, &ss, max_w)? {
+            root.draw_text(&line, &ss, (centre, y)).map_err(de)?;
+            y += TEXT_SIZE as i32 + 5;
+        }
+    }
+    Ok(root.split_vertically(y + 8).1)
+}
+
+/// Splits `area` into a plotting area and, on its right, a legend panel just wide enough for
+/// `entries` (labels wrapped if they would take more than a third of the canvas); draws the
+/// legend and returns the plotting area. No entries: the whole area.
+pub fn legend_right<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    heading: &str,
+    entries: &[LegendEntry],
+) -> Result<DrawingArea<DB, Shift>, DrawError> {
+    if entries.is_empty() {
+        return Ok(area.clone());
+    }
+    let (w, _) = area.dim_in_pixel();
+    let style = text_style();
+    let max_text = ((w as f64 * MAX_LEGEND_SHARE) as u32).saturating_sub(MARK_W as u32 + 30);
+    let mut widest = area.estimate_text_size(heading, &style).map_err(de)?.0;
+    let mut wrapped = Vec::new();
+    for e in entries {
+        let lines = wrap(area, &e.label, &style, max_text)?;
+        for l in &lines {
+            widest = widest.max(area.estimate_text_size(l, &style).map_err(de)?.0);
+        }
+        wrapped.push(lines);
+    }
+    let panel_w = widest + MARK_W as u32 + 34;
+    let (plot, panel) = area.split_horizontally(w.saturating_sub(panel_w));
+    let line_h = TEXT_SIZE as i32 + 6;
+    let mut y = 30;
+    let left = Pos::new(HPos::Left, VPos::Center);
+    if !heading.is_empty() {
+        let hs = TextStyle::from((FONT, TEXT_SIZE).into_font().style(FontStyle::Bold)).pos(left);
+        panel.draw_text(heading, &hs, (8, y)).map_err(de)?;
+        y += line_h + 2;
+    }
+    for (e, lines) in entries.iter().zip(&wrapped) {
+        draw_mark(&panel, e, (8, y))?;
+        for (i, l) in lines.iter().enumerate() {
+            panel
+                .draw_text(l, &style.pos(left), (8 + MARK_W + 8, y + i as i32 * line_h))
+                .map_err(de)?;
+        }
+        y += line_h * lines.len() as i32 + 4;
+    }
+    Ok(plot)
+}
+
+fn draw_mark<DB: DrawingBackend>(
+    panel: &DrawingArea<DB, Shift>,
+    e: &LegendEntry,
+    (x, y): (i32, i32),
+) -> Result<(), DrawError> {
+    let c = e.color;
+    let segment = |x0: i32, x1: i32, width: u32| {
+        panel
+            .draw(&PathElement::new(
+                vec![(x0, y), (x1, y)],
+                c.stroke_width(width),
+            ))
+            .map_err(de)
+    };
+    match e.mark {
+        Mark::Line => segment(x, x + MARK_W, 3),
+        Mark::Thin => segment(x, x + MARK_W, 1),
+        Mark::Dashed => {
+            segment(x, x + 11, 2)?;
+            segment(x + 18, x + MARK_W, 2)
+        }
+        Mark::Dotted => {
+            for k in 0..5 {
+                segment(x + k * 7, x + k * 7 + 3, 2)?;
+            }
+            Ok(())
+        }
+        Mark::Block | Mark::Band => {
+            let fill = if e.mark == Mark::Band {
+                c.mix(0.25).filled()
+            } else {
+                c.filled()
+            };
+            panel
+                .draw(&Rectangle::new([(x, y - 7), (x + MARK_W, y + 7)], fill))
+                .map_err(de)
+        }
+        Mark::Missing => hatch(panel, (x, y - 7), (x + MARK_W, y + 7), c),
+    }
+}
+
+/// Fills the pixel rectangle `a`..`b` with diagonal hatching in `c`, framed: how every
+/// chart shows a value that is missing (as opposed to zero).
+pub fn hatch<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    a: (i32, i32),
+    b: (i32, i32),
+    c: RGBColor,
+) -> Result<(), DrawError> {
+    let (x0, y0, x1, y1) = (a.0.min(b.0), a.1.min(b.1), a.0.max(b.0), a.1.max(b.1));
+    area.draw(&Rectangle::new([(x0, y0), (x1, y1)], WHITE.filled()))
+        .map_err(de)?;
+    let h = y1 - y0;
+    let mut s = x0 - h;
+    while s < x1 {
+        // The segment from (s, y1) to (s + h, y0), cut to the box.
+        let (mut ax, mut ay, mut bx, mut by) = (s, y1, s + h, y0);
+        if ax < x0 {
+            ay -= x0 - ax;
+            ax = x0;
+        }
+        if bx > x1 {
+            by += bx - x1;
+            bx = x1;
+        }
+        area.draw(&PathElement::new(
+            vec![(ax, ay), (bx, by)],
+            c.stroke_width(1),
+        ))
+        .map_err(de)?;
+        s += 8;
+    }
+    area.draw(&Rectangle::new([(x0, y0), (x1, y1)], c.stroke_width(1)))
+        .map_err(de)
+}
