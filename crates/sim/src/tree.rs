@@ -208,6 +208,34 @@ pub struct QueueTree {
     /// Capacity Scheduler: `yarn.scheduler.capacity.resource-calculator` (memory only by
     /// default). The Fair Scheduler's queues compare by their policy instead.
     pub resource_calculator: Calculator,
+    /// What a queue created at run time (by a placement rule) takes from the file.
+    pub new_queue_defaults: NewQueueDefaults,
+}
+
+/// The file's defaults for queues it does not name, as YARN applies them to a queue a
+/// placement rule creates (`AllocationConfiguration` getters with no entry for the queue).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewQueueDefaults {
+    /// `defaultQueueSchedulingPolicy` (parents keep fair when it is fifo).
+    pub policy: Policy,
+    /// `queueMaxAppsDefault`.
+    pub max_running_apps: Option<u32>,
+    /// `queueMaxAMShareDefault`.
+    pub max_am_share: f32,
+    /// `queueMaxResourcesDefault` (hadoop-3.3 only; the parent's `maxChildResources`
+    /// wins over it).
+    pub max_resources: Option<ResourceSpec>,
+}
+
+impl Default for NewQueueDefaults {
+    fn default() -> Self {
+        NewQueueDefaults {
+            policy: Policy::Fair,
+            max_running_apps: None,
+            max_am_share: 0.5,
+            max_resources: None,
+        }
+    }
 }
 
 /// Per-queue inputs to a share computation.
@@ -387,20 +415,38 @@ impl QueueTree {
             ],
             scheduler: SchedulerKind::Fair,
             resource_calculator: Calculator::MemoryOnly,
+            new_queue_defaults: NewQueueDefaults::default(),
         }
     }
 
     /// Appends a queue named `parent.short` under `parent` (which becomes a parent queue)
     /// and returns its id. Ids stay "parents before children"; a queue added after the tree
     /// was built is appended at the end rather than at its pre-order place.
+    ///
+    /// The new queue takes what YARN gives a queue the file does not name: the file's
+    /// defaults ([`NewQueueDefaults`]), the parent's `maxChildResources` as its max, and the
+    /// parent's preemption timeouts, threshold and `allowPreemptionFrom` (Hadoop's
+    /// `FSQueue.updatePreemptionVariables` inherits what the file leaves unset).
     pub fn add_queue(&mut self, parent: QueueId, short: &str, is_leaf: bool) -> QueueId {
         let id = QueueId(self.queues.len() as u32);
-        let name = format!("{}.{}", self.queues[parent.idx()].name, short);
+        let pc = &self.queues[parent.idx()];
+        let d = &self.new_queue_defaults;
+        let name = format!("{}.{}", pc.name, short);
         let mut q = QueueConf::new(name, Some(parent));
         q.is_leaf = is_leaf;
-        if let Some(max) = self.queues[parent.idx()].max_child_resources {
+        q.policy = match d.policy {
+            Policy::Fifo if !is_leaf => Policy::Fair,
+            p => p,
+        };
+        q.max_running_apps = d.max_running_apps;
+        q.max_am_share = d.max_am_share;
+        if let Some(max) = pc.max_child_resources.or(d.max_resources) {
             q.max_resources = max;
         }
+        q.min_share_preemption_timeout_ms = pc.min_share_preemption_timeout_ms;
+        q.fair_share_preemption_timeout_ms = pc.fair_share_preemption_timeout_ms;
+        q.fair_share_preemption_threshold = pc.fair_share_preemption_threshold;
+        q.allow_preemption_from = pc.allow_preemption_from;
         self.queues.push(q);
         let p = &mut self.queues[parent.idx()];
         p.is_leaf = false;

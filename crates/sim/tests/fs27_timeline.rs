@@ -56,6 +56,7 @@ fn tree(s: &Setup) -> QueueTree {
         placement: Vec::new(),
         scheduler: SchedulerKind::Fair,
         resource_calculator: fairsim_core::Calculator::MemoryOnly,
+        new_queue_defaults: Default::default(),
     }
 }
 

@@ -63,6 +63,7 @@ fn tree(s: &Setup) -> QueueTree {
         placement: Vec::new(),
         scheduler: SchedulerKind::Fair,
         resource_calculator: Calculator::MemoryOnly,
+        new_queue_defaults: Default::default(),
     }
 }
 

@@ -45,6 +45,7 @@ fn flat_tree(kind: SchedulerKind, caps: &[(f64, f64)]) -> QueueTree {
         placement: Vec::new(),
         scheduler: kind,
         resource_calculator: Calculator::MemoryOnly,
+        new_queue_defaults: Default::default(),
     }
 }
 

@@ -52,6 +52,7 @@ fn tree(kind: SchedulerKind, leaves: &[Running]) -> QueueTree {
         placement: Vec::new(),
         scheduler: kind,
         resource_calculator: Calculator::MemoryOnly,
+        new_queue_defaults: Default::default(),
     }
 }
 

@@ -165,6 +165,7 @@ pub fn parse(text: &str, file: &str) -> Result<LoadedAlloc, AllocError> {
         placement: Vec::new(),
         scheduler: SchedulerKind::Capacity,
         resource_calculator,
+        new_queue_defaults: Default::default(),
     };
     Ok(LoadedAlloc {
         tree,

@@ -5,7 +5,7 @@ use super::placement;
 use super::resource_string::{Missing, parse_resource};
 use super::xml::{Reader, parse_document};
 use super::{AllocError, LoadedAlloc};
-use crate::tree::{QueueConf, QueueId, QueueTree, ResourceSpec, SchedulerKind};
+use crate::tree::{NewQueueDefaults, QueueConf, QueueId, QueueTree, ResourceSpec, SchedulerKind};
 use fairsim_core::{Policy, Resource, Semantics};
 use roxmltree::Node;
 use std::collections::{BTreeMap, HashSet};
@@ -195,6 +195,12 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
         placement: placement_rules.unwrap_or_else(placement::default_policy),
         scheduler: SchedulerKind::Fair,
         resource_calculator: fairsim_core::Calculator::MemoryOnly,
+        new_queue_defaults: NewQueueDefaults {
+            policy: d.policy,
+            max_running_apps: d.queue_max_apps,
+            max_am_share: d.queue_max_am_share,
+            max_resources: d.queue_max_resources,
+        },
     };
     Ok(LoadedAlloc {
         tree,

@@ -98,6 +98,7 @@ pub(crate) mod testing {
             placement: Vec::new(),
             scheduler: SchedulerKind::Capacity,
             resource_calculator: Calculator::MemoryOnly,
+            new_queue_defaults: Default::default(),
         }
     }
 }

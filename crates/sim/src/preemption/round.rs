@@ -34,6 +34,13 @@ impl Fs27 {
         }
     }
 
+    /// Queue `q`, created at `now`, gets clocks started now.
+    pub fn queue_added(&mut self, q: QueueId, now: u64) {
+        if self.clocks.len() <= q.idx() {
+            self.clocks.resize(q.idx() + 1, LeafStarvation27::new(now));
+        }
+    }
+
     /// `updateStarvationStats`: at the start of an update, with the loads and fair shares
     /// as the previous update left them.
     pub fn update_clocks(&mut self, now: u64, leaves: &[(QueueId, LeafLoad27)]) {
@@ -105,6 +112,13 @@ impl Fs33 {
             leaves: vec![LeafStarvation33::new(now); n_queues],
             apps: vec![AppStarvation33::new(now); n_apps],
             starved: StarvedApps::new(),
+        }
+    }
+
+    /// Queue `q`, created at `now`, gets a min-share clock started now.
+    pub fn queue_added(&mut self, q: QueueId, now: u64) {
+        if self.leaves.len() <= q.idx() {
+            self.leaves.resize(q.idx() + 1, LeafStarvation33::new(now));
         }
     }
 

@@ -594,6 +594,7 @@ mod tests {
             placement: Vec::new(),
             scheduler: SchedulerKind::Fair,
             resource_calculator: Calculator::MemoryOnly,
+            new_queue_defaults: Default::default(),
         }
     }
 

@@ -86,6 +86,23 @@ impl Simulation<'_> {
         };
     }
 
+    /// Queue `q` was created at run time (by a placement rule): the preemption state and
+    /// the capacities grow to cover it. Its starvation clocks start now, as a new
+    /// `FSLeafQueue` starts them at construction.
+    pub(crate) fn preempt_queue_added(&mut self, q: QueueId) {
+        let now = self.now.0;
+        match &mut self.preempt {
+            PreemptState::Off | PreemptState::Capacity { .. } => {}
+            PreemptState::Fs27(fs) => fs.queue_added(q, now),
+            PreemptState::Fs33 { fs, .. } => fs.queue_added(q, now),
+        }
+        if self.capacity.is_some() {
+            let caps = crate::capacity::Capacities::of(&self.tree);
+            self.queues[q.idx()].min_share = caps.guaranteed(q, self.cluster.total);
+            self.capacity = Some(caps);
+        }
+    }
+
     /// An app was submitted (Hadoop 3.x starts its fair-share clock).
     pub(crate) fn preempt_app_submitted(&mut self, a: u32) {
         let now = self.now.0;

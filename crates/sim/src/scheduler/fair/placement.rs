@@ -2,9 +2,10 @@
 //!
 //! Rules are tried in order. Workloads carry no groups, so `primaryGroup` uses the user name
 //! as the group and `secondaryGroupExistingQueue` always continues (documented deviation).
-//! A queue created by a rule is a new leaf with default settings under its parent (the
-//! parent's `maxChildResources` as its maxResources); missing intermediate queues are
-//! created as parents. An app placed on a parent queue, or left unplaced by every rule, is
+//! A queue created by a rule is a new leaf under its parent with the settings YARN gives a
+//! queue the file does not name (`QueueTree::add_queue`: the file's defaults, the parent's
+//! `maxChildResources` and preemption settings); missing intermediate queues are created as
+//! parents. The preemption state grows to cover it. An app placed on a parent queue, or left unplaced by every rule, is
 //! rejected and counted in the outputs (`apps_rejected`, `status` in apps.csv).
 
 use crate::engine::Simulation;
@@ -121,6 +122,7 @@ impl Simulation<'_> {
                     let state = self.new_queue_state(q);
                     self.queues.push(state);
                     self.queues[cur.idx()].child_list.push(q.0);
+                    self.preempt_queue_added(q);
                     q
                 }
             };
