@@ -26,6 +26,7 @@ fn app(arrival: u64, queue: &str, count: u32, mb: i64) -> AppSpec {
             priority: 1,
             hosts: vec![],
         }]],
+        recorded: None,
     }
 }
 
