@@ -43,7 +43,7 @@ use crate::cluster::{Cluster, NodeId};
 use crate::event::{Event, EventKey, EventQueue};
 use crate::metrics::{Integrals, LeafAcc, RunSummary, app_metrics};
 use crate::recorder::{QueueSample, Recorder};
-use crate::scenario::{Ordering, Scenario, Workload};
+use crate::scenario::{Ordering, Scenario};
 use crate::time::SimTime;
 use crate::tree::{QueueId, QueueTree};
 use fairsim_core::{Comparator, OrderKey, Resource, Schedulable, Semantics};
@@ -287,13 +287,7 @@ impl<'a> Simulation<'a> {
         if cluster.nodes.is_empty() {
             return Err(SimError::Invalid("the cluster has no node".into()));
         }
-        let specs = match &sc.workload {
-            Workload::Trace(apps) => apps.clone(),
-            Workload::Synthetic(spec) => {
-                let mut rng = crate::workload::synthetic::run_rng(seed, run_index);
-                spec.generate(&mut rng)
-            }
-        };
+        let specs = sc.workload.apps(seed, run_index);
         let n_nodes = cluster.nodes.len();
         let mut sim = Simulation {
             sc,

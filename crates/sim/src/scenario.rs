@@ -49,10 +49,12 @@
 //! max_am_share = 0.5
 //! policy = "drf"                    # fair, drf or fifo (fifo on leaves only)
 //!
-//! [workload]                        # exactly one of: csv, sls, rumen, synthetic
+//! [workload]                        # exactly one of: csv, sls, rumen, synth, synthetic
 //! csv = "trace.csv"                 # native CSV trace (docs/traces.md)
 //! # sls = "sls-jobs.json"           # Hadoop SLS JSON trace (or a list of files)
 //! # rumen = "job-history.json"      # Rumen job history (or a list of files)
+//! # synth = "syn.json"              # SLS SYNTH generator, drawn from the run's seed
+//! # synth_task_time_unit = "ms"     # SYNTH task `time`: "ms" (SLS's code) or "s" (its docs)
 //! # sls_container_memory_mb = 1024  # SLS's yarn.sls.container.* and yarn.sls.am.container.*
 //! # sls_am_memory_mb = 1024         # (and _vcores): sizes where SLS and Rumen traces give none
 //! # [workload.synthetic] ...        # see workload::synthetic::SyntheticSpec
@@ -224,6 +226,20 @@ pub enum Workload {
     Trace(Vec<AppSpec>),
     /// Apps drawn per run from (seed, run index).
     Synthetic(SyntheticSpec),
+    /// Apps drawn per run from (seed, run index) by an SLS SYNTH file.
+    Synth(crate::workload::synth::SynthSpec),
+}
+
+impl Workload {
+    /// The apps of run `run_index` of base seed `seed` (a trace's apps whatever the seed).
+    pub fn apps(&self, seed: u64, run_index: u64) -> Vec<AppSpec> {
+        let rng = || crate::workload::synthetic::run_rng(seed, run_index);
+        match self {
+            Workload::Trace(apps) => apps.clone(),
+            Workload::Synthetic(spec) => spec.generate(&mut rng()),
+            Workload::Synth(spec) => spec.generate(&mut rng()),
+        }
+    }
 }
 
 /// A loaded, validated scenario.
@@ -423,6 +439,9 @@ struct RawWorkload {
     csv: Option<PathBuf>,
     sls: Option<OneOrMany>,
     rumen: Option<OneOrMany>,
+    synth: Option<PathBuf>,
+    #[serde(default)]
+    synth_task_time_unit: crate::workload::synth::TaskTimeUnit,
     synthetic: Option<SyntheticSpec>,
     sls_container_memory_mb: Option<i64>,
     sls_container_vcores: Option<i64>,
@@ -572,7 +591,26 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         warnings.extend(t.warnings);
         Workload::Trace(t.apps)
     };
+    let given = [
+        w.csv.is_some(),
+        w.sls.is_some(),
+        w.rumen.is_some(),
+        w.synth.is_some(),
+        w.synthetic.is_some(),
+    ];
+    if given.iter().filter(|g| **g).count() != 1 {
+        return Err(invalid(
+            "workload",
+            "give exactly one of `csv`, `sls`, `rumen`, `synth` or `synthetic`",
+        ));
+    }
     let workload = match (&w.csv, &w.sls, &w.rumen, &w.synthetic) {
+        _ if w.synth.is_some() => {
+            let p = base.join(w.synth.as_ref().expect("checked above"));
+            let spec = crate::workload::synth::read_synth(&p, defaults, w.synth_task_time_unit)?;
+            warnings.extend(spec.warnings.iter().cloned());
+            Workload::Synth(spec)
+        }
         (Some(p), None, None, None) => Workload::Trace(read_csv_trace(&base.join(p))?),
         (None, Some(p), None, None) => trace(read_traces(&p.paths(base), |p| {
             crate::workload::sls::read_sls_trace(p, defaults)
@@ -592,12 +630,7 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
                 .map_err(|m| invalid("workload.synthetic", &m))?;
             Workload::Synthetic(s.clone())
         }
-        _ => {
-            return Err(invalid(
-                "workload",
-                "give exactly one of `csv`, `sls`, `rumen` or `synthetic`",
-            ));
-        }
+        _ => unreachable!("exactly one workload kind was checked above"),
     };
     let name = raw.name.unwrap_or_else(|| {
         path.file_stem()

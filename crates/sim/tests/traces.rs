@@ -155,3 +155,94 @@ fn a_rumen_file_given_as_sls_is_refused_naming_the_key_that_reads_it() {
     );
     assert!(e.contains("`rumen = ...`"), "{e}");
 }
+
+#[test]
+fn synth_draws_workloads_classes_and_sizes_from_the_runs_seed() {
+    let sc = load("synth.toml");
+    let a = sc.workload.apps(5, 0);
+    assert_eq!(a.len(), 6);
+    assert_eq!(a, sc.workload.apps(5, 0), "same seed, same jobs");
+    assert_ne!(a, sc.workload.apps(6, 0), "another seed, other jobs");
+    // Arrivals: whole seconds in the bucket [10 s, 20 s), shifted so the first is 0.
+    assert_eq!(a[0].arrival, SimTime(0));
+    assert!(
+        a.iter()
+            .all(|x| x.arrival.0 % 1000 == 0 && x.arrival.0 <= 9000)
+    );
+    assert!(a.windows(2).all(|w| w[0].arrival <= w[1].arrival));
+    let mut containers = 0;
+    for (i, x) in a.iter().enumerate() {
+        assert_eq!(x.am, Some(Resource::new(1024, 1)));
+        containers += 1 + x.n_tasks();
+        match x.user.as_str() {
+            "alice" => {
+                assert_eq!(
+                    (x.queue.as_str(), x.name.clone()),
+                    ("sls_queue_1", format!("sort_{i:06}"))
+                );
+                let m = &x.stages[0][0];
+                assert_eq!(
+                    (m.count, m.size, m.duration_ms, m.priority),
+                    (3, Resource::new(2048, 2), 4000, 20)
+                );
+                // Memory and vcores are raised to SLS's minimum of 1024 MB and 1 vcore.
+                let r = &x.stages[1][0];
+                assert_eq!(
+                    (r.count, r.size, r.duration_ms, r.priority),
+                    (1, Resource::new(1024, 1), 6000, 10)
+                );
+            }
+            "bob" => {
+                assert_eq!(
+                    (x.queue.as_str(), x.name.clone()),
+                    ("sls_queue_2", format!("grep_{i:06}"))
+                );
+                assert_eq!(x.stages.len(), 1);
+                assert_eq!(
+                    (x.stages[0][0].count, x.stages[0][0].duration_ms),
+                    (2, 1000)
+                );
+            }
+            other => panic!("user {other}"),
+        }
+    }
+    let allocs = allocations(&sc);
+    let a5 = sc.workload.apps(1, 0);
+    assert_eq!(
+        allocs.len() as u64,
+        a5.iter().map(|x| 1 + x.n_tasks()).sum::<u64>()
+    );
+    assert!(containers > 6);
+    assert!(
+        sc.warnings
+            .iter()
+            .any(|w| w.contains("rand_seed (jobs are drawn from the run's seed)"))
+    );
+}
+
+#[test]
+fn synth_flat_fields_are_lognormal_maps_and_reduces_with_sls_priorities() {
+    let sc = load("synth-flat.toml");
+    let a = sc.workload.apps(1, 0);
+    assert_eq!(a.len(), 20);
+    let maps: u64 = a
+        .iter()
+        .map(|x| x.stages[0].iter().map(|g| g.count as u64).sum::<u64>())
+        .sum();
+    // 20 jobs of log-normal(mean 5, sd 1) maps: about 100.
+    assert!((80..=120).contains(&maps), "{maps}");
+    for x in &a {
+        assert_eq!(
+            (x.queue.as_str(), x.user.as_str()),
+            ("sls_queue_1", "foobar")
+        );
+        for g in &x.stages[0] {
+            assert_eq!((g.size, g.priority), (Resource::new(1024, 1), 20));
+            assert_eq!(g.duration_ms % 1000, 0, "task times read as seconds");
+        }
+        for g in x.stages.get(1).into_iter().flatten() {
+            assert_eq!((g.size, g.priority), (Resource::new(2048, 2), 10));
+        }
+    }
+    assert!(allocations(&sc).len() > 100);
+}

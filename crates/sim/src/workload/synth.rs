@@ -1,1 +1,731 @@
-//! SLS SYNTH generator files (`syn.json`).
+//! SLS SYNTH generator files (`syn.json`, SLS's `--tracetype=SYNTH`): workloads chosen by
+//! weight, each with a queue, job classes chosen by weight and time buckets of arrivals;
+//! per job class, task counts, run times, memory and vcores as distributions given by mean
+//! and standard deviation, for maps and reduces separately. Drawn as SLS's
+//! `SynthTraceJobProducer` and `SynthJob` draw them, from the run's seeded stream, so the
+//! same seed gives the same jobs (the file's `rand_seed` is not used).
+//!
+//! Per job: a workload by `workload_weight`; an arrival from `time_distribution` (a bucket by
+//! `weight`, then uniform whole seconds from its `time` to the next bucket's); a job class
+//! by `class_weight`; for each task type, a count, a memory size (at least 1024 MB) and a
+//! vcore count (at least 1) per job, and a run time per task. Jobs are named
+//! `<class_name>_<NNNNNN>` in arrival order; arrivals are shifted as SLS shifts them (see
+//! [`SynthSpec::generate`]).
+//!
+//! A sample is `{"val": v}` (constant), `{"val": mean, "std": sd}` (log-normal with that
+//! mean and standard deviation, SLS's default; `"dist": "NORM"` for a normal), or
+//! `{"discrete": [...], "weights": [...]}`. The older flat fields (`mtasks_avg`,
+//! `mtasks_stddev`, `mtime_avg`, `map_max_memory_avg`, …) are log-normal samples with
+//! priorities 20 (maps) and 10 (reduces). A standard deviation of 0 means mean / 6, as in
+//! SLS. Every mistake is refused with the line and the field's path.
+
+use super::synthetic::uniform;
+use super::{SlsDefaults, WorkloadError};
+use crate::app::{AppSpec, TaskGroup};
+use crate::time::SimTime;
+use fairsim_core::Resource;
+use rand_chacha::ChaCha8Rng;
+use serde::de::{Error as _, IgnoredAny};
+use serde::{Deserialize, Deserializer};
+use std::path::Path;
+
+/// Largest `num_jobs` accepted.
+pub const MAX_JOBS: u64 = 10_000_000;
+/// Largest task count one draw may give (a larger draw is cut to this).
+pub const MAX_TASKS_PER_DRAW: f64 = 1_000_000.0;
+
+/// How a SYNTH task's `time` is read: SLS's code runs it as milliseconds; its documentation
+/// and the file comments call it seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TaskTimeUnit {
+    /// Milliseconds, as SLS's code runs it.
+    #[default]
+    Ms,
+    /// Seconds, as SLS's documentation says.
+    S,
+}
+
+/// A parsed SYNTH file, ready to draw jobs from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SynthSpec {
+    num_jobs: u64,
+    workloads: Vec<Workload>,
+    defaults: SlsDefaults,
+    time_unit: TaskTimeUnit,
+    /// What the file holds that fairsim does not model.
+    pub warnings: Vec<String>,
+}
+
+/// One value SLS draws.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Sample {
+    /// Always this value.
+    Const(f64),
+    /// Log-normal with these log-space parameters.
+    LogNormal {
+        /// Mean of the log.
+        mu: f64,
+        /// Standard deviation of the log.
+        sigma: f64,
+    },
+    /// Normal.
+    Normal {
+        /// Mean.
+        mean: f64,
+        /// Standard deviation.
+        std: f64,
+    },
+    /// One of these values, by weight.
+    Discrete {
+        /// Values.
+        values: Vec<f64>,
+        /// Weights (sum > 0).
+        weights: Vec<f64>,
+    },
+}
+
+fn standard_normal(rng: &mut ChaCha8Rng) -> f64 {
+    let (u1, u2) = (uniform(rng), uniform(rng));
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+/// The index `SynthUtils.getWeighted` picks: the first whose running sum exceeds
+/// `u × total`.
+fn weighted(weights: &[f64], rng: &mut ChaCha8Rng) -> usize {
+    let total: f64 = weights.iter().sum();
+    let r = uniform(rng) * total;
+    let mut cur = 0.0;
+    for (i, w) in weights.iter().enumerate() {
+        cur += w;
+        if cur > r {
+            return i;
+        }
+    }
+    weights.len() - 1
+}
+
+impl Sample {
+    /// A distribution with this mean and standard deviation, as `SynthUtils` builds it.
+    fn dist(mean: f64, std: f64, normal: bool) -> Result<Sample, String> {
+        if !mean.is_finite() || !std.is_finite() || mean < 0.0 || std < 0.0 {
+            return Err(format!(
+                "mean {mean} and standard deviation {std} must be finite and not negative"
+            ));
+        }
+        // SLS fails on a mean of 0 (it builds no distribution); 0 is what was meant.
+        if mean == 0.0 {
+            return Ok(Sample::Const(0.0));
+        }
+        let std = if std == 0.0 { mean / 6.0 } else { std };
+        if normal {
+            return Ok(Sample::Normal { mean, std });
+        }
+        let sigma2 = (std * std / (mean * mean)).ln_1p();
+        Ok(Sample::LogNormal {
+            mu: mean.ln() - 0.5 * sigma2,
+            sigma: sigma2.sqrt(),
+        })
+    }
+
+    /// One draw.
+    pub fn draw(&self, rng: &mut ChaCha8Rng) -> f64 {
+        match self {
+            Sample::Const(v) => *v,
+            Sample::LogNormal { mu, sigma } => (mu + sigma * standard_normal(rng)).exp(),
+            Sample::Normal { mean, std } => mean + std * standard_normal(rng),
+            Sample::Discrete { values, weights } => values[weighted(weights, rng)],
+        }
+    }
+
+    /// One draw rounded as Java's `Math.round` (half up).
+    fn draw_round(&self, rng: &mut ChaCha8Rng) -> f64 {
+        (self.draw(rng) + 0.5).floor()
+    }
+}
+
+#[derive(Deserialize)]
+struct RawSample {
+    val: Option<f64>,
+    std: Option<f64>,
+    dist: Option<String>,
+    discrete: Option<Vec<serde_json::Value>>,
+    weights: Option<Vec<f64>>,
+}
+
+impl<'de> Deserialize<'de> for Sample {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = RawSample::deserialize(d)?;
+        let err = |m: &dyn std::fmt::Display| D::Error::custom(m);
+        match (raw.val, raw.std) {
+            (Some(v), None) => {
+                if raw.dist.is_some() || raw.discrete.is_some() || raw.weights.is_some() {
+                    return Err(err(
+                        &"a constant (`val` alone) takes no `dist`, `discrete` or `weights`",
+                    ));
+                }
+                if !v.is_finite() {
+                    return Err(err(&"`val` must be finite"));
+                }
+                Ok(Sample::Const(v))
+            }
+            (Some(v), Some(s)) => {
+                if raw.discrete.is_some() || raw.weights.is_some() {
+                    return Err(err(
+                        &"a distribution (`val`, `std`) takes no `discrete` or `weights`",
+                    ));
+                }
+                let normal = match raw.dist.as_deref() {
+                    None | Some("LOGNORM") => false,
+                    Some("NORM") => true,
+                    Some(other) => {
+                        return Err(err(&format!(
+                            "`dist` is `{other}`; expected LOGNORM or NORM"
+                        )));
+                    }
+                };
+                Sample::dist(v, s, normal).map_err(|m| err(&m))
+            }
+            (None, Some(_)) => Err(err(&"`std` without `val`")),
+            (None, None) => {
+                let Some(discrete) = raw.discrete else {
+                    return Err(err(&"give `val` (and `std`) or `discrete`"));
+                };
+                let values = discrete
+                    .iter()
+                    .map(|v| {
+                        match v {
+                            serde_json::Value::Number(n) => n.as_f64(),
+                            serde_json::Value::String(s) => s.trim().parse::<f64>().ok(),
+                            _ => None,
+                        }
+                        .filter(|x| x.is_finite())
+                        .ok_or_else(|| err(&format!("discrete value `{v}` is not a number")))
+                    })
+                    .collect::<Result<Vec<f64>, _>>()?;
+                let weights = raw.weights.unwrap_or_else(|| vec![1.0; values.len()]);
+                if values.is_empty() || weights.len() != values.len() {
+                    return Err(err(
+                        &"`discrete` needs values, and as many `weights` as values",
+                    ));
+                }
+                check_weights(&weights).map_err(|m| err(&m))?;
+                Ok(Sample::Discrete { values, weights })
+            }
+        }
+    }
+}
+
+fn check_weights(weights: &[f64]) -> Result<(), String> {
+    if weights.iter().any(|w| !w.is_finite() || *w < 0.0) {
+        return Err("weights must be finite and not negative".into());
+    }
+    if weights.iter().sum::<f64>() <= 0.0 {
+        return Err("the weights sum to 0: nothing can be chosen".into());
+    }
+    Ok(())
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct TaskDef {
+    kind: String,
+    count: Sample,
+    time: Sample,
+    memory: Sample,
+    vcores: Sample,
+    priority: i32,
+}
+
+#[derive(Deserialize)]
+struct RawTaskDef {
+    #[serde(rename = "type")]
+    kind: String,
+    count: Sample,
+    time: Sample,
+    max_memory: Sample,
+    max_vcores: Sample,
+    #[serde(default)]
+    priority: i32,
+    execution_type: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct JobClass {
+    name: String,
+    user: String,
+    weight: f64,
+    tasks: Vec<TaskDef>,
+    unmodelled: Vec<&'static str>,
+}
+
+fn weight<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    let w = f64::deserialize(d)?;
+    if !w.is_finite() || w < 0.0 {
+        return Err(D::Error::custom(format!(
+            "weight {w} must be finite and not negative"
+        )));
+    }
+    Ok(w)
+}
+
+#[derive(Deserialize)]
+struct RawJobClass {
+    class_name: Option<String>,
+    user_name: Option<String>,
+    #[serde(deserialize_with = "weight")]
+    class_weight: f64,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    reservation: Option<Sample>,
+    deadline_factor: Option<IgnoredAny>,
+    duration: Option<IgnoredAny>,
+    params: Option<IgnoredAny>,
+    tasks: Option<Vec<RawTaskDef>>,
+    #[serde(default)]
+    chance_of_reservation: f64,
+    #[serde(default)]
+    mtasks_avg: f64,
+    #[serde(default)]
+    mtasks_stddev: f64,
+    #[serde(default)]
+    rtasks_avg: f64,
+    #[serde(default)]
+    rtasks_stddev: f64,
+    #[serde(default)]
+    mtime_avg: f64,
+    #[serde(default)]
+    mtime_stddev: f64,
+    #[serde(default)]
+    rtime_avg: f64,
+    #[serde(default)]
+    rtime_stddev: f64,
+    #[serde(default)]
+    map_max_memory_avg: f64,
+    #[serde(default)]
+    map_max_memory_stddev: f64,
+    #[serde(default)]
+    reduce_max_memory_avg: f64,
+    #[serde(default)]
+    reduce_max_memory_stddev: f64,
+    #[serde(default)]
+    map_max_vcores_avg: f64,
+    #[serde(default)]
+    map_max_vcores_stddev: f64,
+    #[serde(default)]
+    reduce_max_vcores_avg: f64,
+    #[serde(default)]
+    reduce_max_vcores_stddev: f64,
+    map_execution_type: Option<String>,
+    reduce_execution_type: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for JobClass {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let r = RawJobClass::deserialize(d)?;
+        let _ = (&r.deadline_factor, &r.duration, &r.params);
+        let mut unmodelled = Vec::new();
+        if r.kind.as_deref().is_some_and(|k| k != "mapreduce") {
+            unmodelled.push("job type other than mapreduce (run as mapreduce)");
+        }
+        let reserves = r.chance_of_reservation > 0.0
+            || r.reservation
+                .as_ref()
+                .is_some_and(|s| *s != Sample::Const(0.0));
+        if reserves {
+            unmodelled.push("reservations and deadlines");
+        }
+        let not_guaranteed = |t: &Option<String>| t.as_deref().is_some_and(|t| t != "GUARANTEED");
+        let tasks = match r.tasks {
+            Some(ts) => {
+                let mut out = Vec::new();
+                for t in ts {
+                    if not_guaranteed(&t.execution_type) {
+                        unmodelled.push("execution types other than GUARANTEED");
+                    }
+                    if t.kind != "map" && t.kind != "reduce" {
+                        unmodelled.push("task types other than map and reduce (run as maps)");
+                    }
+                    out.push(TaskDef {
+                        kind: t.kind,
+                        count: t.count,
+                        time: t.time,
+                        memory: t.max_memory,
+                        vcores: t.max_vcores,
+                        priority: t.priority,
+                    });
+                }
+                out
+            }
+            None => {
+                if not_guaranteed(&r.map_execution_type) || not_guaranteed(&r.reduce_execution_type)
+                {
+                    unmodelled.push("execution types other than GUARANTEED");
+                }
+                let s = |m: f64, sd: f64, what: &str| {
+                    Sample::dist(m, sd, false).map_err(|e| D::Error::custom(format!("{what}: {e}")))
+                };
+                vec![
+                    TaskDef {
+                        kind: "map".into(),
+                        count: s(r.mtasks_avg, r.mtasks_stddev, "mtasks")?,
+                        time: s(r.mtime_avg, r.mtime_stddev, "mtime")?,
+                        memory: s(
+                            r.map_max_memory_avg,
+                            r.map_max_memory_stddev,
+                            "map_max_memory",
+                        )?,
+                        vcores: s(
+                            r.map_max_vcores_avg,
+                            r.map_max_vcores_stddev,
+                            "map_max_vcores",
+                        )?,
+                        priority: 20,
+                    },
+                    TaskDef {
+                        kind: "reduce".into(),
+                        count: s(r.rtasks_avg, r.rtasks_stddev, "rtasks")?,
+                        time: s(r.rtime_avg, r.rtime_stddev, "rtime")?,
+                        memory: s(
+                            r.reduce_max_memory_avg,
+                            r.reduce_max_memory_stddev,
+                            "reduce_max_memory",
+                        )?,
+                        vcores: s(
+                            r.reduce_max_vcores_avg,
+                            r.reduce_max_vcores_stddev,
+                            "reduce_max_vcores",
+                        )?,
+                        priority: 10,
+                    },
+                ]
+            }
+        };
+        Ok(JobClass {
+            name: r.class_name.unwrap_or_else(|| "job".into()),
+            user: r.user_name.unwrap_or_else(|| "default".into()),
+            weight: r.class_weight,
+            tasks,
+            unmodelled,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+struct TimeSample {
+    time: u32,
+    #[serde(deserialize_with = "weight")]
+    weight: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+struct Workload {
+    #[serde(deserialize_with = "weight")]
+    workload_weight: f64,
+    queue_name: String,
+    #[serde(deserialize_with = "job_classes")]
+    job_classes: Vec<JobClass>,
+    #[serde(deserialize_with = "time_distribution")]
+    time_distribution: Vec<TimeSample>,
+}
+
+fn job_classes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<JobClass>, D::Error> {
+    let v = Vec::<JobClass>::deserialize(d)?;
+    check_weights(&v.iter().map(|c| c.weight).collect::<Vec<_>>())
+        .map_err(|e| D::Error::custom(format!("class_weight: {e}")))?;
+    Ok(v)
+}
+
+fn time_distribution<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<TimeSample>, D::Error> {
+    let v = Vec::<TimeSample>::deserialize(d)?;
+    check_weights(&v.iter().map(|c| c.weight).collect::<Vec<_>>())
+        .map_err(|e| D::Error::custom(format!("weight: {e}")))?;
+    Ok(v)
+}
+
+fn workloads<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Workload>, D::Error> {
+    let v = Vec::<Workload>::deserialize(d)?;
+    check_weights(&v.iter().map(|c| c.workload_weight).collect::<Vec<_>>())
+        .map_err(|e| D::Error::custom(format!("workload_weight: {e}")))?;
+    Ok(v)
+}
+
+fn num_jobs<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let n = u64::deserialize(d)?;
+    if n > MAX_JOBS {
+        return Err(D::Error::custom(format!(
+            "{n} jobs is above the limit of {MAX_JOBS}"
+        )));
+    }
+    Ok(n)
+}
+
+#[derive(Deserialize)]
+struct RawTrace {
+    #[serde(deserialize_with = "num_jobs")]
+    num_jobs: u64,
+    #[serde(deserialize_with = "workloads")]
+    workloads: Vec<Workload>,
+    num_nodes: Option<IgnoredAny>,
+    nodes_per_rack: Option<IgnoredAny>,
+    rand_seed: Option<IgnoredAny>,
+    // Keys of the other SLS inputs, to say what a wrong file looks like.
+    #[serde(rename = "jobID")]
+    rumen: Option<IgnoredAny>,
+    #[serde(rename = "job.tasks")]
+    sls: Option<IgnoredAny>,
+    #[serde(rename = "job.start.ms")]
+    sls_start: Option<IgnoredAny>,
+    rack: Option<IgnoredAny>,
+}
+
+/// Reads a SYNTH file from `path`.
+pub fn read_synth(
+    path: &Path,
+    defaults: SlsDefaults,
+    time_unit: TaskTimeUnit,
+) -> Result<SynthSpec, WorkloadError> {
+    let bytes = std::fs::read(path).map_err(|source| WorkloadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_synth(path, &bytes, defaults, time_unit)
+}
+
+/// Parses a SYNTH file's bytes (`name` is for messages).
+pub fn parse_synth(
+    name: &Path,
+    bytes: &[u8],
+    defaults: SlsDefaults,
+    time_unit: TaskTimeUnit,
+) -> Result<SynthSpec, WorkloadError> {
+    let perr = |line: u64, field: String, message: String| WorkloadError::Parse {
+        path: name.to_path_buf(),
+        line,
+        field,
+        message,
+    };
+    // Say what another SLS input looks like before complaining about missing keys.
+    if let Ok(serde_json::Value::Object(m)) = serde_json::from_slice::<serde_json::Value>(bytes)
+        && !m.contains_key("workloads")
+        && let Some(what) = super::looks_like(m.keys().map(String::as_str))
+    {
+        return Err(perr(
+            1,
+            "json".into(),
+            format!("not an SLS SYNTH file: this looks like {what}"),
+        ));
+    }
+    let json_err = |path: String, inner: serde_json::Error| {
+        let msg = inner.to_string();
+        let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
+        let field = if path.is_empty() || path == "." {
+            "json".into()
+        } else {
+            path
+        };
+        perr(inner.line() as u64, field, msg.to_string())
+    };
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let raw: RawTrace = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        json_err(path, e.into_inner())
+    })?;
+    de.end().map_err(|e| json_err(String::new(), e))?;
+    let _ = (&raw.rumen, &raw.sls, &raw.sls_start, &raw.rack);
+    let mut notes: Vec<&str> = Vec::new();
+    if raw.num_nodes.is_some() || raw.nodes_per_rack.is_some() {
+        notes.push("num_nodes and nodes_per_rack (the cluster is the scenario's)");
+    }
+    if raw.rand_seed.is_some() {
+        notes.push("rand_seed (jobs are drawn from the run's seed)");
+    }
+    for w in &raw.workloads {
+        for c in &w.job_classes {
+            notes.extend(c.unmodelled.iter().copied());
+        }
+    }
+    notes.push("task host hints (SLS draws them from its node map's order)");
+    notes.sort_unstable();
+    notes.dedup();
+    let warnings = vec![format!(
+        "{}: SYNTH fields fairsim does not model, ignored: {}",
+        name.display(),
+        notes.join(", ")
+    )];
+    Ok(SynthSpec {
+        num_jobs: raw.num_jobs,
+        workloads: raw.workloads,
+        defaults,
+        time_unit,
+        warnings,
+    })
+}
+
+impl SynthSpec {
+    /// Draws the jobs of one run, sorted by arrival, as SLS does: for each of `num_jobs`, a
+    /// workload, an arrival and a job class by weight, then its tasks. Arrivals are then
+    /// shifted as SLS shifts them: the first job with a non-zero submission time becomes
+    /// time 0 for it and every later job (so jobs at 0 before it stay at 0).
+    pub fn generate(&self, rng: &mut ChaCha8Rng) -> Vec<AppSpec> {
+        let wl_weights: Vec<f64> = self.workloads.iter().map(|w| w.workload_weight).collect();
+        let mut jobs: Vec<(u64, AppSpec)> = Vec::with_capacity(self.num_jobs as usize);
+        for _ in 0..self.num_jobs {
+            let wl = &self.workloads[weighted(&wl_weights, rng)];
+            let submit_ms = submission_s(&wl.time_distribution, rng) * 1000;
+            let cw: Vec<f64> = wl.job_classes.iter().map(|c| c.weight).collect();
+            let class = &wl.job_classes[weighted(&cw, rng)];
+            let mut stages: Vec<Vec<TaskGroup>> = vec![Vec::new()];
+            for t in &class.tasks {
+                let n = t.count.draw_round(rng).clamp(0.0, MAX_TASKS_PER_DRAW) as u32;
+                let mb = t.memory.draw_round(rng).max(1024.0).min(i64::MAX as f64) as i64;
+                let vc = t.vcores.draw_round(rng).max(1.0).min(i64::MAX as f64) as i64;
+                let stage = usize::from(t.kind == "reduce");
+                if stages.len() <= stage {
+                    stages.resize(stage + 1, Vec::new());
+                }
+                let group = &mut stages[stage];
+                for _ in 0..n {
+                    let time = t.time.draw_round(rng).max(0.0);
+                    let ms = match self.time_unit {
+                        TaskTimeUnit::Ms => time,
+                        TaskTimeUnit::S => time * 1000.0,
+                    }
+                    .min(u64::MAX as f64 / 2.0) as u64;
+                    // Tasks in a row with the same size and time are one group.
+                    match group.last_mut() {
+                        Some(g)
+                            if g.duration_ms == ms
+                                && g.size == Resource::new(mb, vc)
+                                && g.priority == t.priority =>
+                        {
+                            g.count += 1
+                        }
+                        _ => group.push(TaskGroup {
+                            count: 1,
+                            size: Resource::new(mb, vc),
+                            duration_ms: ms,
+                            priority: t.priority,
+                            hosts: Vec::new(),
+                        }),
+                    }
+                }
+            }
+            jobs.push((
+                submit_ms,
+                AppSpec {
+                    name: class.name.clone(),
+                    arrival: SimTime(0),
+                    queue: wl.queue_name.clone(),
+                    user: class.user.clone(),
+                    am: Some(self.defaults.am),
+                    stages,
+                    recorded: None,
+                },
+            ));
+        }
+        jobs.sort_by_key(|(t, _)| *t);
+        let mut baseline = 0u64;
+        jobs.into_iter()
+            .enumerate()
+            .map(|(i, (t, mut app))| {
+                if baseline == 0 {
+                    baseline = t;
+                }
+                app.arrival = SimTime(t.saturating_sub(baseline));
+                app.name = format!("{}_{i:06}", app.name);
+                app
+            })
+            .collect()
+    }
+}
+
+/// A submission time in seconds: a bucket by weight, then uniform whole seconds up to the
+/// next bucket's time (`Workload.generateSubmissionTime`).
+fn submission_s(buckets: &[TimeSample], rng: &mut ChaCha8Rng) -> u64 {
+    let w: Vec<f64> = buckets.iter().map(|b| b.weight).collect();
+    let i = weighted(&w, rng);
+    let start = buckets[i].time as u64;
+    let end = buckets.get(i + 1).map_or(start, |b| b.time as u64);
+    let range = end.saturating_sub(start);
+    if range > 0 {
+        start + ((uniform(rng) * range as f64) as u64).min(range - 1)
+    } else {
+        start
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workload::synthetic::run_rng;
+
+    fn parse(text: &str) -> Result<SynthSpec, WorkloadError> {
+        parse_synth(
+            Path::new("syn.json"),
+            text.as_bytes(),
+            SlsDefaults::default(),
+            TaskTimeUnit::Ms,
+        )
+    }
+
+    #[test]
+    fn lognormal_keeps_the_mean_and_standard_deviation() {
+        let s = Sample::dist(10.0, 2.0, false).unwrap();
+        let mut rng = run_rng(7, 0);
+        let n = 200_000;
+        let xs: Vec<f64> = (0..n).map(|_| s.draw(&mut rng)).collect();
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64;
+        assert!((mean - 10.0).abs() < 0.05, "{mean}");
+        assert!((var.sqrt() - 2.0).abs() < 0.05, "{}", var.sqrt());
+        // A standard deviation of 0 is mean / 6, as in SLS.
+        assert_eq!(
+            Sample::dist(6.0, 0.0, true).unwrap(),
+            Sample::Normal {
+                mean: 6.0,
+                std: 1.0
+            }
+        );
+    }
+
+    #[test]
+    fn weighted_choice_follows_the_weights() {
+        let mut rng = run_rng(3, 0);
+        let mut counts = [0u32; 3];
+        for _ in 0..30_000 {
+            counts[weighted(&[1.0, 0.0, 2.0], &mut rng)] += 1;
+        }
+        assert_eq!(counts[1], 0);
+        assert!(
+            (counts[2] as f64 / counts[0] as f64 - 2.0).abs() < 0.1,
+            "{counts:?}"
+        );
+    }
+
+    #[test]
+    fn mistakes_name_line_and_path() {
+        let text = "{\n \"num_jobs\": 2,\n \"workloads\": [ {\n  \"workload_weight\": 1, \"queue_name\": \"q\",\n  \"job_classes\": [ { \"class_weight\": -1 } ],\n  \"time_distribution\": [ {\"time\": 0, \"weight\": 1} ] } ] }";
+        let e = parse(text).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "syn.json:5: workloads[0].job_classes[0].class_weight: weight -1 must be"
+            ),
+            "{e}"
+        );
+        let text = r#"{ "num_jobs": 1, "workloads": [ { "workload_weight": 1, "queue_name": "q",
+  "job_classes": [ { "class_weight": 1, "tasks": [ { "type": "map", "count": {"val": 2, "std": 1, "dist": "UNIFORM"},
+     "time": {"val": 1}, "max_memory": {"val": 1}, "max_vcores": {"val": 1} } ] } ],
+  "time_distribution": [ {"time": 0, "weight": 0} ] } ] }"#;
+        let e = parse(text).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "syn.json:2: workloads[0].job_classes[0].tasks[0].count: `dist` is `UNIFORM`"
+            ),
+            "{e}"
+        );
+        let e = parse("{\"job.start.ms\": 0, \"job.tasks\": []}")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("looks like an SLS JSON job trace"), "{e}");
+    }
+}

@@ -22,7 +22,7 @@ pub fn run_rng(seed: u64, run_index: u64) -> ChaCha8Rng {
 }
 
 /// A uniform draw in (0, 1).
-fn uniform(rng: &mut ChaCha8Rng) -> f64 {
+pub(crate) fn uniform(rng: &mut ChaCha8Rng) -> f64 {
     ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
 }
 
