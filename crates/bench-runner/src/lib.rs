@@ -1,10 +1,12 @@
-//! Library side of the `fairsim` command: parameter sweeps over many seeds, their statistics and their charts.
+//! Library side of the `fairsim` command: parameter sweeps over many seeds, capacity plans, their statistics and
+//! their charts.
 //!
 //! The simulator is reached only through the [`sweep::RunOne`] trait, so sweeps, shards, resumption and charts
 //! work (and are tested) with any runner.
 
 pub mod compare;
 pub mod error;
+pub mod plan;
 pub mod plot;
 pub mod progress;
 pub mod results;

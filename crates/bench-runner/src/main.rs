@@ -6,6 +6,7 @@ mod snapshot;
 mod snapshot_cmd;
 
 use clap::{Parser, Subcommand};
+use fairsim_bench_runner::plan::{PlanArgs, run_plan};
 use fairsim_bench_runner::plot::{PlotArgs, run_plot};
 use fairsim_bench_runner::sim_runner::SimRunner;
 use fairsim_bench_runner::sweep::fake::FakeRunner;
@@ -116,6 +117,11 @@ enum Command {
     Merge(MergeArgs),
     /// Redraw a sweep's charts from its CSV files.
     Plot(PlotArgs),
+    /// Capacity planning: the smallest node count, node size, min share, max share or weight
+    /// meeting every service-level objective, per workload growth step (bisection over the
+    /// range, checked at the answer's neighbours). Writes plan.csv, answer.json and a chart
+    /// per objective; prints the answer in one sentence. See docs/planning.md.
+    Plan(PlanArgs),
     /// The order in which the policy offers resources, with the reason for each place.
     Rank {
         /// Snapshot file, or `-` for standard input.
@@ -212,6 +218,7 @@ fn run(cli: Cli) -> Result<String, CliError> {
         Command::Sweep(args) => run_sweep(&args, runner).map(|()| String::new()),
         Command::Merge(args) => run_merge(&args).map(|()| String::new()),
         Command::Plot(args) => run_plot(&args).map(|()| String::new()),
+        Command::Plan(args) => run_plan(&args, runner),
         Command::Shares {
             snapshot,
             alloc,

@@ -170,7 +170,7 @@ pub(crate) fn seeds_phrase(counts: &[usize]) -> String {
 }
 
 /// A metric name made safe for a file name.
-fn file_stem(name: &str) -> String {
+pub(crate) fn file_stem(name: &str) -> String {
     name.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '_' {

@@ -198,7 +198,7 @@ impl Plan {
 
 /// 64-bit FNV-1a, a small stable hash for fingerprints (std's hashers are not promised stable).
 #[derive(Debug)]
-struct Fnv1a(u64);
+pub(crate) struct Fnv1a(pub(crate) u64);
 
 impl Default for Fnv1a {
     fn default() -> Self {
@@ -207,7 +207,7 @@ impl Default for Fnv1a {
 }
 
 impl Fnv1a {
-    fn write(&mut self, bytes: &[u8]) {
+    pub(crate) fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 ^= u64::from(b);
             self.0 = self.0.wrapping_mul(0x0100_0000_01b3);

@@ -170,18 +170,18 @@ struct RawLines {
 }
 
 /// Builds errors that point into one file's text.
-struct Locator<'a> {
-    file: String,
-    text: &'a str,
+pub(crate) struct Locator<'a> {
+    pub(crate) file: String,
+    pub(crate) text: &'a str,
 }
 
 impl Locator<'_> {
-    fn line_of(&self, span: Range<usize>) -> usize {
+    pub(crate) fn line_of(&self, span: Range<usize>) -> usize {
         let end = span.start.min(self.text.len());
         self.text[..end].matches('\n').count() + 1
     }
 
-    fn err(
+    pub(crate) fn err(
         &self,
         span: Option<Range<usize>>,
         key: Option<&str>,
@@ -195,12 +195,12 @@ impl Locator<'_> {
         }
     }
 
-    fn toml_err(&self, e: &toml::de::Error) -> SpecError {
+    pub(crate) fn toml_err(&self, e: &toml::de::Error) -> SpecError {
         self.err(e.span(), None, e.message().trim_end())
     }
 }
 
-fn read(path: &Path) -> Result<String, SpecError> {
+pub(crate) fn read(path: &Path) -> Result<String, SpecError> {
     std::fs::read_to_string(path).map_err(|source| SpecError::Read {
         file: path.display().to_string(),
         source,
@@ -424,7 +424,10 @@ fn expand_range(r: &RawRange) -> Result<Vec<toml::Value>, String> {
     }
 }
 
-fn parse_seeds(loc: &Locator<'_>, seeds: &Spanned<toml::Value>) -> Result<Vec<u64>, SpecError> {
+pub(crate) fn parse_seeds(
+    loc: &Locator<'_>,
+    seeds: &Spanned<toml::Value>,
+) -> Result<Vec<u64>, SpecError> {
     let bad = |m: &str| loc.err(Some(seeds.span()), Some("seeds"), m);
     let as_u64 = |v: &toml::Value| v.as_integer().and_then(|i| u64::try_from(i).ok());
     match seeds.get_ref() {

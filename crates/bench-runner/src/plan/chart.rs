@@ -1,0 +1,230 @@
+//! One chart per objective: the objective's metric against the variable at every evaluated candidate (the value
+//! compared with the bound as a line, the seeds' mean as a dashed line; filled markers where the objective held),
+//! the bound drawn across, and each growth step's answer marked by a vertical line.
+
+use std::path::{Path, PathBuf};
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::plot::axes::{Axis, cartesian};
+use crate::plot::frame::{LegendEntry, Mark, legend_right, titled};
+use crate::plot::{self, Chart, DrawError, PlotError, de};
+
+use super::PlanResult;
+use super::objective::{Comparison, with_unit};
+use super::spec::PlanSpec;
+
+/// One growth step's points: `(x, compared value, mean, held)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepSeries {
+    /// Legend entry.
+    pub name: String,
+    /// Points by increasing x.
+    pub points: Vec<(f64, f64, f64, bool)>,
+    /// The step's answer, if feasible: x and its description.
+    pub answer: Option<(f64, String)>,
+}
+
+/// An objective against the variable.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectiveChart {
+    /// Chart title.
+    pub title: String,
+    /// What the chart shows, under the title.
+    pub subtitle: String,
+    /// x axis description, with unit.
+    pub x_label: String,
+    /// y axis description, with unit.
+    pub y_label: String,
+    /// The objective's bound and its legend entry.
+    pub bound: (f64, String),
+    /// One series per growth step.
+    pub steps: Vec<StepSeries>,
+}
+
+impl ObjectiveChart {
+    /// The chart of objective `which` of a finished plan.
+    pub fn new(spec: &PlanSpec, result: &PlanResult, which: usize) -> ObjectiveChart {
+        let o = &spec.objectives[which];
+        let v = &spec.variable;
+        let what = match o.comparison {
+            Comparison::AtMost => format!("upper {} bound of the mean", conf(spec)),
+            Comparison::AtLeast => format!("lower {} bound of the mean", conf(spec)),
+            Comparison::Equal => "mean".into(),
+        };
+        let many = spec.growth.len() > 1;
+        let steps = spec
+            .growth
+            .iter()
+            .enumerate()
+            .map(|(g, &growth)| {
+                let points = result
+                    .candidates
+                    .iter()
+                    .filter(|c| c.growth_idx == g)
+                    .map(|c| {
+                        let vd = &c.verdicts[which];
+                        (v.grid.as_f64(c.index), vd.value, vd.mean, vd.held)
+                    })
+                    .filter(|p| p.1.is_finite())
+                    .collect();
+                let name = if many {
+                    format!("{what}, {}x arrivals", crate::results::fmt_f64(growth))
+                } else {
+                    what.clone()
+                };
+                let answer = result.steps[g]
+                    .outcome
+                    .answer
+                    .map(|a| (v.grid.as_f64(a), v.describe(a)));
+                StepSeries {
+                    name,
+                    points,
+                    answer,
+                }
+            })
+            .collect();
+        let unit = v.kind.unit();
+        ObjectiveChart {
+            title: format!("{} against {}", labels_title(o), v.column()),
+            subtitle: format!(
+                "{}; {} seed{}; objective {}",
+                what,
+                spec.seeds.len(),
+                if spec.seeds.len() == 1 { "" } else { "s" },
+                o.formula()
+            ),
+            x_label: match unit {
+                "" => format!("{} (unitless)", v.column()),
+                u if u == v.column() => u.to_string(),
+                u => format!("{} ({u})", v.column()),
+            },
+            y_label: plot::labels::metric(&o.column()).axis(),
+            bound: (
+                o.bound,
+                format!(
+                    "objective: {} {}",
+                    o.comparison.symbol(),
+                    with_unit(&o.metric, o.bound)
+                ),
+            ),
+            steps,
+        }
+    }
+
+    fn ranges(&self) -> ((f64, f64), (f64, f64)) {
+        let mut x = (f64::INFINITY, f64::NEG_INFINITY);
+        let mut y = (self.bound.0, self.bound.0);
+        for s in &self.steps {
+            for &(px, val, mean, _) in &s.points {
+                x = (x.0.min(px), x.1.max(px));
+                for v in [val, mean].into_iter().filter(|v| v.is_finite()) {
+                    y = (y.0.min(v), y.1.max(v));
+                }
+            }
+        }
+        (plot::padded(x.0, x.1), plot::padded(y.0, y.1))
+    }
+}
+
+/// The objective's metric in words, from the catalogue (`Wait time, p95: root.A`).
+fn labels_title(o: &super::objective::Objective) -> String {
+    plot::labels::metric(&o.column()).name
+}
+
+fn conf(spec: &PlanSpec) -> String {
+    format!(
+        "{}%",
+        crate::results::fmt_f64((spec.confidence * 100.0 * 1e6).round() / 1e6)
+    )
+}
+
+impl Chart for ObjectiveChart {
+    fn title(&self) -> &str {
+        &self.title
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        let body = titled(root, &self.title, &self.subtitle)?;
+        let red = RGBColor(214, 39, 40);
+        let mut entries = vec![LegendEntry::new(&self.bound.1, red, Mark::Dashed)];
+        for (i, s) in self.steps.iter().enumerate() {
+            let c = step_color(i);
+            entries.push(LegendEntry::new(&s.name, c, Mark::Line));
+            entries.push(LegendEntry::new("mean over the seeds", c, Mark::Dotted));
+            if let Some((_, text)) = &s.answer {
+                entries.push(LegendEntry::new(format!("answer: {text}"), c, Mark::Dashed));
+            }
+        }
+        let area = legend_right(&body, "filled: objective held", &entries)?;
+        let ((x0, x1), (y0, y1)) = self.ranges();
+        let x_axis = Axis::numeric(x0, x1, 10, &self.x_label);
+        let y_axis = Axis::numeric(y0, y1, 8, &self.y_label);
+        let mut chart = cartesian(&area, &x_axis, &y_axis)?;
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(x0, self.bound.0), (x1, self.bound.0)],
+                12,
+                6,
+                red.stroke_width(3),
+            ))
+            .map_err(de)?;
+        for (i, s) in self.steps.iter().enumerate() {
+            let c = step_color(i);
+            chart
+                .draw_series(DottedLineSeries::new(
+                    s.points.iter().map(|p| (p.0, p.2)),
+                    2,
+                    6,
+                    move |p| Circle::new(p, 1, c.filled()),
+                ))
+                .map_err(de)?;
+            chart
+                .draw_series(LineSeries::new(
+                    s.points.iter().map(|p| (p.0, p.1)),
+                    c.stroke_width(3),
+                ))
+                .map_err(de)?;
+            chart
+                .draw_series(s.points.iter().map(|&(x, y, _, held)| {
+                    let style = if held { c.filled() } else { c.stroke_width(2) };
+                    Circle::new((x, y), 6, style)
+                }))
+                .map_err(de)?;
+            if let Some((ax, _)) = &s.answer {
+                chart
+                    .draw_series(DashedLineSeries::new(
+                        [(*ax, y0), (*ax, y1)],
+                        8,
+                        5,
+                        c.stroke_width(2),
+                    ))
+                    .map_err(de)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The colour of growth step `i` (never the bound's red).
+fn step_color(i: usize) -> RGBColor {
+    plot::series_color(if i >= 3 { i + 1 } else { i })
+}
+
+/// Draws `objective-<metric column>.png` and `.svg` for every objective; returns the files written.
+pub fn draw_all(
+    spec: &PlanSpec,
+    result: &PlanResult,
+    out: &Path,
+) -> Result<Vec<PathBuf>, PlotError> {
+    let mut written = Vec::new();
+    for (i, o) in spec.objectives.iter().enumerate() {
+        let chart = ObjectiveChart::new(spec, result, i);
+        written.extend(plot::save(
+            &chart,
+            &out.join(format!("objective-{}", plot::file_stem(&o.column()))),
+        )?);
+    }
+    Ok(written)
+}

@@ -1,0 +1,370 @@
+//! `fairsim plan`: the smallest value of one decision variable (node count, node size, a queue's min share,
+//! max share or weight) that meets every service-level objective, for each workload growth step.
+//!
+//! `spec` reads the plan file, `variable` and `growth` turn a grid index into a scenario, `search` picks the grid
+//! points to evaluate (bisection, or every point), `objective` judges a candidate over the seeds, `output` writes
+//! `plan.csv`, `answer.json` and the answer sentence, `chart` draws each objective against the variable. Runs go
+//! through the sweep's [`RunOne`] seam on a rayon pool, round by round; each round's points are fixed by what
+//! earlier rounds found, never by the thread count, and every finished run is journaled like a sweep's, so a
+//! plan's files are the same bytes for any `--jobs` and after `--resume`.
+
+pub mod chart;
+pub mod growth;
+pub mod objective;
+pub mod output;
+pub mod search;
+pub mod spec;
+pub mod variable;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::error::CliError;
+use crate::progress;
+use crate::sweep::resume::Journal;
+use crate::sweep::spec::SpecError;
+use crate::sweep::{RunOne, RunRecord, SweepError};
+
+use objective::Verdict;
+use search::{Mode, Outcome, Search};
+use spec::PlanSpec;
+
+/// `fairsim plan`: find the smallest value of a variable that meets every objective.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PlanArgs {
+    /// The plan file (TOML): a base scenario, a variable and its range, objectives, seeds; see docs/planning.md.
+    pub plan_file: PathBuf,
+    /// Worker threads [default: one per CPU].
+    #[arg(long, short = 'j')]
+    pub jobs: Option<usize>,
+    /// Output directory [default: results/NAME/, NAME being the plan's name].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Reuse the runs an interrupted invocation with the same plan file and output directory already finished.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// One candidate: a growth step and a grid index, judged over every seed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    /// Index into the plan's growth factors.
+    pub growth_idx: usize,
+    /// Index into the variable's grid.
+    pub index: u64,
+    /// Per objective, per seed: the run's value of the objective's metric (`None`: not reported).
+    pub samples: Vec<Vec<Option<f64>>>,
+    /// Per objective: whether it held.
+    pub verdicts: Vec<Verdict>,
+    /// Whether every objective held.
+    pub feasible: bool,
+}
+
+impl Candidate {
+    /// The objective with the smallest margin relative to its bound (the binding one at an answer).
+    pub fn binding(&self, spec: &PlanSpec) -> usize {
+        let rel: Vec<f64> = spec
+            .objectives
+            .iter()
+            .zip(&self.verdicts)
+            .map(|(o, v)| o.relative_margin(v))
+            .collect();
+        (0..rel.len())
+            .min_by(|&a, &b| rel[a].total_cmp(&rel[b]).then(a.cmp(&b)))
+            .expect("a plan has at least one objective")
+    }
+
+    /// The smallest relative margin over the objectives (how close to feasible the candidate is).
+    pub fn worst_margin(&self, spec: &PlanSpec) -> f64 {
+        let b = self.binding(spec);
+        let m = spec.objectives[b].relative_margin(&self.verdicts[b]);
+        if m.is_nan() { f64::NEG_INFINITY } else { m }
+    }
+}
+
+/// The answer for one growth step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepResult {
+    /// The arrival-rate multiplier.
+    pub growth: f64,
+    /// What the evaluated points say.
+    pub outcome: Outcome,
+    /// When nothing evaluated is feasible: the grid index closest to feasible (largest worst margin).
+    pub best_seen: Option<u64>,
+}
+
+/// Everything a plan found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanResult {
+    /// Every candidate evaluated, by growth step then grid index.
+    pub candidates: Vec<Candidate>,
+    /// One answer per growth step, in the plan's order.
+    pub steps: Vec<StepResult>,
+    /// Runs the plan needed (candidates × seeds).
+    pub runs: u64,
+    /// Runs a full sweep of the same range would need.
+    pub full_sweep_runs: u64,
+}
+
+impl PlanResult {
+    /// The candidate at (growth step, grid index), if it was evaluated.
+    pub fn candidate(&self, growth_idx: usize, index: u64) -> Option<&Candidate> {
+        self.candidates
+            .iter()
+            .find(|c| c.growth_idx == growth_idx && c.index == index)
+    }
+}
+
+/// Runs `fairsim plan` and returns the answer sentences for stdout.
+pub fn run_plan(args: &PlanArgs, runner: &dyn RunOne) -> Result<String, CliError> {
+    let spec = PlanSpec::load(&args.plan_file)?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| Path::new("results").join(&spec.name));
+    let result = plan_into(&spec, runner, &out, args.jobs, args.resume)?;
+    output::write_all(&spec, &result, &out)?;
+    eprintln!(
+        "{} candidates ({} runs; a full sweep of the range needs {}) written to {}",
+        result.candidates.len(),
+        result.runs,
+        result.full_sweep_runs,
+        out.display()
+    );
+    Ok(output::sentences(&spec, &result)
+        .into_iter()
+        .map(|s| s + "\n")
+        .collect())
+}
+
+/// The run identifier of (growth step, grid index, seed slot): the journal's run index.
+fn run_id(spec: &PlanSpec, g: usize, i: u64, k: usize) -> u64 {
+    (g as u64 * spec.variable.grid.len() + i) * spec.seeds.len() as u64 + k as u64
+}
+
+/// Searches every growth step of `spec`, running candidates through `runner`; journals runs under `out`.
+pub fn plan_into(
+    spec: &PlanSpec,
+    runner: &dyn RunOne,
+    out: &Path,
+    jobs: Option<usize>,
+    resume: bool,
+) -> Result<PlanResult, SweepError> {
+    std::fs::create_dir_all(out).map_err(|source| SweepError::Io {
+        path: out.to_path_buf(),
+        source,
+    })?;
+    let len = spec.variable.grid.len();
+    let n_seeds = spec.seeds.len();
+    let n_growth = spec.growth.len();
+    let full_sweep_runs = len * n_seeds as u64 * n_growth as u64;
+    let (journal, done) = Journal::open(
+        &out.join("journal.jsonl"),
+        &spec.fingerprint,
+        full_sweep_runs,
+        resume,
+    )?;
+    let mut done: BTreeMap<u64, RunRecord> = done.into_iter().map(|r| (r.run_index, r)).collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .thread_name(|i| format!("fairsim-plan-{i}"))
+        .build()
+        .map_err(|e| SweepError::Inconsistent(format!("cannot start worker threads: {e}")))?;
+    let per_step = match spec.mode {
+        Mode::Full => len,
+        Mode::Bisect => (3 + u64::from(64 - len.leading_zeros())).min(len),
+    };
+    let bar = progress::runs_bar(per_step * (n_seeds * n_growth) as u64, 0);
+    let scenario_dir = spec.base_path.parent().unwrap_or(Path::new(""));
+
+    let mut searches: Vec<Search> = (0..n_growth).map(|_| Search::new(len, spec.mode)).collect();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut runs_used = 0u64;
+    let mut first_round = true;
+    loop {
+        let wanted: Vec<(usize, u64)> = searches
+            .iter()
+            .enumerate()
+            .flat_map(|(g, s)| s.next().into_iter().map(move |i| (g, i)))
+            .collect();
+        if wanted.is_empty() {
+            break;
+        }
+        let ids: Vec<u64> = wanted
+            .iter()
+            .flat_map(|&(g, i)| (0..n_seeds).map(move |k| (g, i, k)))
+            .map(|(g, i, k)| run_id(spec, g, i, k))
+            .collect();
+        runs_used += ids.len() as u64;
+        bar.inc(ids.iter().filter(|id| done.contains_key(id)).count() as u64);
+        let pending: Vec<u64> = ids
+            .iter()
+            .copied()
+            .filter(|id| !done.contains_key(id))
+            .collect();
+        let fresh = pool.install(|| {
+            pending
+                .par_iter()
+                .map(|&id| {
+                    let r = run_candidate(spec, runner, scenario_dir, id, &journal);
+                    bar.inc(1);
+                    r
+                })
+                .collect::<Result<Vec<_>, _>>()
+        });
+        let fresh = match fresh {
+            Ok(f) => f,
+            Err(e) => {
+                bar.finish_and_clear();
+                return Err(e);
+            }
+        };
+        done.extend(fresh.into_iter().map(|r| (r.run_index, r)));
+        for &(g, i) in &wanted {
+            let records: Vec<&RunRecord> = (0..n_seeds)
+                .map(|k| &done[&run_id(spec, g, i, k)])
+                .collect();
+            let c = judge(spec, g, i, &records);
+            searches[g].record(i, c.feasible);
+            candidates.push(c);
+        }
+        if first_round {
+            check_metrics_reported(spec, &done)?;
+            first_round = false;
+        }
+    }
+    bar.finish_and_clear();
+    journal.remove()?;
+    candidates.sort_by_key(|c| (c.growth_idx, c.index));
+    let steps = searches
+        .iter()
+        .enumerate()
+        .map(|(g, s)| {
+            let outcome = s.outcome();
+            let best_seen = if outcome.answer.is_some() {
+                None
+            } else {
+                candidates
+                    .iter()
+                    .filter(|c| c.growth_idx == g)
+                    .max_by(|a, b| {
+                        a.worst_margin(spec)
+                            .total_cmp(&b.worst_margin(spec))
+                            .then(b.index.cmp(&a.index))
+                    })
+                    .map(|c| c.index)
+            };
+            StepResult {
+                growth: spec.growth[g],
+                outcome,
+                best_seen,
+            }
+        })
+        .collect();
+    Ok(PlanResult {
+        candidates,
+        steps,
+        runs: runs_used,
+        full_sweep_runs,
+    })
+}
+
+/// Runs one (growth step, grid index, seed) and journals it.
+///
+/// Every candidate runs seed slot `k` with run index `k`, so the workload's random stream is the same for every
+/// candidate of a seed (common random numbers): candidates differ by the variable, not by the workload drawn.
+fn run_candidate(
+    spec: &PlanSpec,
+    runner: &dyn RunOne,
+    scenario_dir: &Path,
+    id: u64,
+    journal: &Journal,
+) -> Result<RunRecord, SweepError> {
+    let n_seeds = spec.seeds.len() as u64;
+    let len = spec.variable.grid.len();
+    let k = id % n_seeds;
+    let i = (id / n_seeds) % len;
+    let g = (id / n_seeds / len) as usize;
+    let mut scenario = spec.variable.apply(&spec.base, i);
+    growth::apply_growth(&mut scenario, spec.growth[g]);
+    let seed = spec.seeds[k as usize];
+    let metrics = runner
+        .run_one(&scenario, scenario_dir, seed, k)
+        .map_err(|source| SweepError::Run {
+            run_index: id,
+            seed,
+            point: format!(
+                "{}={}, growth {}",
+                spec.variable.column(),
+                spec.variable.grid.cell(i),
+                spec.growth[g]
+            ),
+            source,
+        })?;
+    let record = RunRecord {
+        run_index: id,
+        seed,
+        metrics,
+    };
+    journal.append(&record)?;
+    Ok(record)
+}
+
+/// Judges one candidate from its seeds' runs.
+fn judge(spec: &PlanSpec, g: usize, i: u64, records: &[&RunRecord]) -> Candidate {
+    let mut samples = Vec::with_capacity(spec.objectives.len());
+    let mut verdicts = Vec::with_capacity(spec.objectives.len());
+    for o in &spec.objectives {
+        let column = o.column();
+        let s: Vec<Option<f64>> = records
+            .iter()
+            .map(|r| r.metrics.iter().find(|m| m.0 == column).map(|m| m.1))
+            .collect();
+        verdicts.push(o.judge(&s, spec.confidence));
+        samples.push(s);
+    }
+    Candidate {
+        growth_idx: g,
+        index: i,
+        feasible: verdicts.iter().all(|v| v.held),
+        samples,
+        verdicts,
+    }
+}
+
+/// An objective whose metric no run reports is a mistake in the plan file, not an infeasible candidate.
+fn check_metrics_reported(
+    spec: &PlanSpec,
+    done: &BTreeMap<u64, RunRecord>,
+) -> Result<(), SweepError> {
+    for (o, line) in spec.objectives.iter().zip(&spec.objective_lines) {
+        let column = o.column();
+        let reported = done
+            .values()
+            .any(|r| r.metrics.iter().any(|m| m.0 == column));
+        if !reported {
+            let Some(first) = done.values().next() else {
+                continue;
+            };
+            let mut names: Vec<&str> = first
+                .metrics
+                .iter()
+                .map(|m| m.0.as_str())
+                .filter(|n| o.queue.is_none() || n.ends_with(o.queue.as_deref().unwrap_or("")))
+                .collect();
+            names.truncate(40);
+            return Err(SweepError::Spec(SpecError::Invalid {
+                file: spec.file.display().to_string(),
+                line: Some(*line),
+                key: Some("objective.metric".into()),
+                message: format!(
+                    "no run reports `{column}`; the runs report: {}",
+                    names.join(", ")
+                ),
+            }));
+        }
+    }
+    Ok(())
+}

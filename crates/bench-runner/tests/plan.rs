@@ -1,0 +1,518 @@
+//! `fairsim plan` on scenarios whose answer is known by construction (node count, min share, growth), a
+//! non-monotone objective, determinism across thread counts, resumption, and bad plan files.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use fairsim_bench_runner::plan::spec::PlanSpec;
+use fairsim_bench_runner::plan::{PlanResult, output, plan_into};
+use fairsim_bench_runner::sim_runner::SimRunner;
+use fairsim_bench_runner::{RunError, RunOne};
+
+/// Two leaves: A with a tiny weight (it gets nothing beyond its min share while B wants more), B with weight 1.
+const ALLOC: &str = r#"<?xml version="1.0"?>
+<allocations>
+  <queue name="A"><weight>0.001</weight></queue>
+  <queue name="B"><weight>1.0</weight></queue>
+</allocations>
+"#;
+
+/// 37 one-container apps (1024 MB, no AM) that run for 10,000 s each, arriving over about three minutes: a
+/// node of 8192 MB holds 8 of them, so ceil(37 / 8) = 5 nodes run every app at once and 4 nodes leave 5 apps
+/// queued for 10,000 s. At twice the arrivals (74 apps), ceil(74 / 8) = 10 nodes.
+const NODES_SCENARIO: &str = r#"
+[cluster]
+nodes = 2
+node_memory_mb = 8192
+node_vcores = 8
+
+[allocation]
+file = "fs.xml"
+
+[[workload.synthetic.queues]]
+queue = "B"
+apps = 37
+mean_interarrival_ms = 5000
+tasks = { dist = "constant", value = 1 }
+duration_ms = { dist = "constant", value = 10000000 }
+am = false
+"#;
+
+const NODES_PLAN: &str = r#"
+base = "scenario.toml"
+seeds = [1, 2]
+growth = [1.0, 2.0]
+
+[variable]
+kind = "nodes"
+from = 1
+to = 24
+
+[[objective]]
+metric = "wait_s_p99"
+at_most = 60
+"#;
+
+/// At time 0, A submits ten one-container apps and B one app of 64 containers, on 32 slots of 1024 MB, all for
+/// 600 s. A is served first while it is below its min share (usage < min(minShare, demand)) and never after
+/// (its weight is tiny), so A runs k apps where k is the smallest count with k * 1024 >= minShare. All ten run
+/// at once exactly when 9 * 1024 < minShare, so the smallest min share is 9217 MB.
+const MIN_SHARE_SCENARIO: &str = r#"
+[cluster]
+nodes = 4
+node_memory_mb = 8192
+node_vcores = 8
+
+[allocation]
+file = "fs.xml"
+
+[[workload.synthetic.queues]]
+queue = "A"
+apps = 10
+mean_interarrival_ms = 0
+tasks = { dist = "constant", value = 1 }
+duration_ms = { dist = "constant", value = 600000 }
+am = false
+
+[[workload.synthetic.queues]]
+queue = "B"
+apps = 1
+mean_interarrival_ms = 0
+tasks = { dist = "constant", value = 64 }
+duration_ms = { dist = "constant", value = 600000 }
+am = false
+"#;
+
+const MIN_SHARE_PLAN: &str = r#"
+base = "scenario.toml"
+seeds = [1, 2]
+
+[variable]
+kind = "min_share"
+queue = "A"
+from = 0
+to = 32768
+
+[[objective]]
+metric = "wait_s_p99"
+queue = "A"
+at_most = 60
+"#;
+
+/// Writes the allocation file, a scenario and a plan into a fresh directory.
+fn fixture(scenario: &str, plan: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("fs.xml"), ALLOC).unwrap();
+    std::fs::write(dir.path().join("scenario.toml"), scenario).unwrap();
+    let file = dir.path().join("plan.toml");
+    std::fs::write(&file, plan).unwrap();
+    (dir, file)
+}
+
+fn answer_cell(spec: &PlanSpec, r: &PlanResult, g: usize) -> Option<String> {
+    r.steps[g]
+        .outcome
+        .answer
+        .map(|a| spec.variable.grid.cell(a))
+}
+
+fn evaluated(r: &PlanResult, spec: &PlanSpec, g: usize) -> Vec<(String, bool)> {
+    r.candidates
+        .iter()
+        .filter(|c| c.growth_idx == g)
+        .map(|c| (spec.variable.grid.cell(c.index), c.feasible))
+        .collect()
+}
+
+#[test]
+fn node_count_is_the_nodes_the_workload_needs_at_each_growth_step() {
+    let (dir, file) = fixture(NODES_SCENARIO, NODES_PLAN);
+    let spec = PlanSpec::load(&file).unwrap();
+    let r = plan_into(&spec, &SimRunner, &dir.path().join("out"), Some(2), false).unwrap();
+    assert_eq!(answer_cell(&spec, &r, 0).as_deref(), Some("5"));
+    assert_eq!(answer_cell(&spec, &r, 1).as_deref(), Some("10"));
+    for (g, below, at, above) in [(0, "4", "5", "6"), (1, "9", "10", "11")] {
+        let seen = evaluated(&r, &spec, g);
+        for (v, ok) in [(below, false), (at, true), (above, true)] {
+            assert!(
+                seen.contains(&(v.to_string(), ok)),
+                "growth step {g}: {v} nodes should be evaluated and {}: {seen:?}",
+                if ok { "feasible" } else { "infeasible" }
+            );
+        }
+        assert!(r.steps[g].outcome.monotone);
+    }
+    // Bisection: far fewer runs than the 2 growth steps x 24 values x 2 seeds of a full sweep.
+    assert_eq!(r.full_sweep_runs, 96);
+    assert!(r.runs <= 2 * 8 * 2, "{} runs", r.runs);
+    let sentences = output::sentences(&spec, &r);
+    assert!(
+        sentences[0].starts_with(
+            "at 1x arrivals: smallest cluster meeting all objectives: 5 nodes (binding: wait_s_p99 = "
+        ),
+        "{}",
+        sentences[0]
+    );
+    assert!(
+        sentences[1].contains("at 2x arrivals: smallest cluster meeting all objectives: 10 nodes")
+    );
+}
+
+#[test]
+fn min_share_is_one_mb_above_nine_containers() {
+    let (dir, file) = fixture(MIN_SHARE_SCENARIO, MIN_SHARE_PLAN);
+    let spec = PlanSpec::load(&file).unwrap();
+    let out = dir.path().join("out");
+    let r = plan_into(&spec, &SimRunner, &out, Some(2), false).unwrap();
+    assert_eq!(answer_cell(&spec, &r, 0).as_deref(), Some("9217"));
+    let seen = evaluated(&r, &spec, 0);
+    assert!(seen.contains(&("9216".into(), false)), "{seen:?}");
+    assert!(seen.contains(&("9218".into(), true)), "{seen:?}");
+    // 32,769 values, found in 2 ends + 15 halvings + 1 neighbour.
+    assert!(r.candidates.len() <= 18, "{}", r.candidates.len());
+    output::write_all(&spec, &r, &out).unwrap();
+    let answer: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("answer.json")).unwrap()).unwrap();
+    let a = &answer["answers"][0];
+    assert_eq!(a["status"], "feasible");
+    assert_eq!(a["value"], 9217);
+    assert_eq!(a["binding"]["metric"], "wait_s_p99");
+    assert_eq!(a["binding"]["queue"], "root.A");
+    assert!(a["binding"]["margin"].as_f64().unwrap() > 0.0);
+    let csv = std::fs::read_to_string(out.join("plan.csv")).unwrap();
+    assert!(csv.starts_with(
+        "growth,min_memory_mb.root.A,wait_s_p99.root.A_seed1,wait_s_p99.root.A_seed2,wait_s_p99.root.A_mean,wait_s_p99.root.A_bound,wait_s_p99.root.A_held,feasible\n"
+    ));
+    assert!(csv.contains("\n1,9217,"), "{csv}");
+    for ext in ["png", "svg"] {
+        let chart = out.join(format!("objective-wait_s_p99_root_A.{ext}"));
+        assert!(
+            std::fs::metadata(&chart).unwrap().len() > 1000,
+            "{}",
+            chart.display()
+        );
+    }
+}
+
+/// Memory utilisation of the 37 long one-container apps of `NODES_SCENARIO` on n nodes of 8 slots: they run in
+/// ceil(37 / 8n) waves of 10,000 s, so utilisation is about 37 / (8n * waves): 0.925 on 1 node, 0.77 on 2 and 3,
+/// 0.58 on 4, 0.925 on 5, then 37 / 8n. "At least 0.9" holds on 1 and 5 nodes only.
+#[test]
+fn an_objective_that_falls_back_to_infeasible_is_reported_as_not_monotone() {
+    let plan = r#"
+base = "scenario.toml"
+seeds = [1, 2]
+search = "full"
+
+[variable]
+kind = "nodes"
+from = 1
+to = 8
+
+[[objective]]
+metric = "util_memory"
+at_least = 0.9
+"#;
+    let (dir, file) = fixture(NODES_SCENARIO, plan);
+    let spec = PlanSpec::load(&file).unwrap();
+    let r = plan_into(&spec, &SimRunner, &dir.path().join("full"), Some(2), false).unwrap();
+    let o = &r.steps[0].outcome;
+    assert!(!o.monotone);
+    assert_eq!(o.feasible_intervals, vec![(0, 0), (4, 4)]);
+    let s = output::sentences(&spec, &r);
+    assert!(
+        s[0].starts_with(
+            "smallest cluster meeting all objectives: 1 node (binding: util_memory = "
+        ),
+        "{}",
+        s[0]
+    );
+    assert!(
+        s[0].ends_with(
+            "; not monotone in nodes over the evaluated points: feasible on [1, 1], [5, 5]"
+        ),
+        "{}",
+        s[0]
+    );
+    // Bisection sees a feasible bottom under an infeasible top and says so too.
+    std::fs::write(
+        &file,
+        plan.replace("search = \"full\"", "search = \"bisect\""),
+    )
+    .unwrap();
+    let spec = PlanSpec::load(&file).unwrap();
+    let r = plan_into(
+        &spec,
+        &SimRunner,
+        &dir.path().join("bisect"),
+        Some(2),
+        false,
+    )
+    .unwrap();
+    assert!(!r.steps[0].outcome.monotone);
+    assert_eq!(r.steps[0].outcome.feasible_intervals, vec![(0, 0)]);
+}
+
+/// A stand-in for the simulator: `wait_s_p95` is a function of the node count (and slightly of the seed).
+struct Curve {
+    f: fn(i64) -> f64,
+    calls: AtomicU64,
+}
+
+impl RunOne for Curve {
+    fn run_one(
+        &self,
+        scenario: &toml::Value,
+        _dir: &Path,
+        seed: u64,
+        _run_index: u64,
+    ) -> Result<Vec<(String, f64)>, RunError> {
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        let nodes = scenario["cluster"]["nodes"].as_integer().unwrap();
+        Ok(vec![
+            ("apps".into(), 1.0),
+            ("wait_s_p95".into(), (self.f)(nodes) + seed as f64 * 0.01),
+        ])
+    }
+}
+
+const CURVE_SCENARIO: &str = "[cluster]\nnodes = 1\nnode_memory_mb = 8192\nnode_vcores = 8\n\n[allocation]\nfile = \"fs.xml\"\n\n[workload]\nsynthetic = { queues = [{ queue = \"A\", apps = 1, mean_interarrival_ms = 1, tasks = { dist = \"constant\", value = 1 }, duration_ms = { dist = \"constant\", value = 1 } }] }\n";
+
+fn curve_plan(search: &str) -> String {
+    format!(
+        "base = \"scenario.toml\"\nseeds = [1, 2, 3]\nsearch = \"{search}\"\n\n[variable]\nkind = \"nodes\"\nfrom = 1\nto = 100\n\n[[objective]]\nmetric = \"wait_s_p95\"\nat_most = 10\n"
+    )
+}
+
+#[test]
+fn a_full_search_reports_every_feasible_interval() {
+    let (dir, file) = fixture(CURVE_SCENARIO, &curve_plan("full"));
+    let spec = PlanSpec::load(&file).unwrap();
+    // Feasible on 20..=29 and from 60 on.
+    let runner = Curve {
+        f: |n| {
+            if (20..30).contains(&n) || n >= 60 {
+                5.0
+            } else {
+                50.0
+            }
+        },
+        calls: AtomicU64::new(0),
+    };
+    let r = plan_into(&spec, &runner, &dir.path().join("out"), Some(2), false).unwrap();
+    let o = &r.steps[0].outcome;
+    assert!(!o.monotone);
+    let cells: Vec<(String, String)> = o
+        .feasible_intervals
+        .iter()
+        .map(|&(a, b)| (spec.variable.grid.cell(a), spec.variable.grid.cell(b)))
+        .collect();
+    assert_eq!(
+        cells,
+        vec![("20".into(), "29".into()), ("60".into(), "100".into())]
+    );
+    assert_eq!(runner.calls.load(Ordering::Relaxed), 300);
+}
+
+#[test]
+fn files_are_identical_for_any_jobs_and_after_resume() {
+    let (dir, file) = fixture(CURVE_SCENARIO, &curve_plan("bisect"));
+    let spec = PlanSpec::load(&file).unwrap();
+    let curve = || Curve {
+        f: |n| 500.0 / n as f64,
+        calls: AtomicU64::new(0),
+    };
+    let write = |name: &str, jobs: usize, resume: bool, runner: &Curve| {
+        let out = dir.path().join(name);
+        let r = plan_into(&spec, runner, &out, Some(jobs), resume).unwrap();
+        output::write_all(&spec, &r, &out).unwrap();
+        assert_eq!(answer_cell(&spec, &r, 0).as_deref(), Some("51"));
+        (
+            std::fs::read(out.join("plan.csv")).unwrap(),
+            std::fs::read(out.join("answer.json")).unwrap(),
+        )
+    };
+    let one = write("one", 1, false, &curve());
+    let two = write("two", 2, false, &curve());
+    assert!(
+        one == two,
+        "plan.csv or answer.json differ between 1 and 2 jobs"
+    );
+
+    // An interrupted plan leaves its journal; keep its first 9 lines (header and 8 runs) and resume.
+    let resumed = dir.path().join("resumed");
+    std::fs::create_dir_all(&resumed).unwrap();
+    let partial = dir.path().join("partial");
+    let runner = Failing {
+        after: 8,
+        inner: curve(),
+        done: AtomicU64::new(0),
+    };
+    assert!(plan_into(&spec, &runner, &partial, Some(1), false).is_err());
+    let journal = std::fs::read_to_string(partial.join("journal.jsonl")).unwrap();
+    assert_eq!(journal.lines().count(), 9);
+    std::fs::copy(partial.join("journal.jsonl"), resumed.join("journal.jsonl")).unwrap();
+    let again = curve();
+    let three = write("resumed", 2, true, &again);
+    assert!(one == three, "a resumed plan wrote different files");
+    let total = spec.seeds.len() as u64 * one.0.iter().filter(|&&b| b == b'\n').count() as u64
+        - spec.seeds.len() as u64;
+    assert_eq!(again.calls.load(Ordering::Relaxed), total - 8);
+}
+
+/// Fails every run after the first `after`.
+struct Failing {
+    after: u64,
+    inner: Curve,
+    done: AtomicU64,
+}
+
+impl RunOne for Failing {
+    fn run_one(
+        &self,
+        scenario: &toml::Value,
+        dir: &Path,
+        seed: u64,
+        run_index: u64,
+    ) -> Result<Vec<(String, f64)>, RunError> {
+        if self.done.fetch_add(1, Ordering::SeqCst) >= self.after {
+            return Err(RunError::new("interrupted"));
+        }
+        self.inner.run_one(scenario, dir, seed, run_index)
+    }
+}
+
+fn fairsim(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_fairsim"))
+        .current_dir(dir)
+        .env("CI", "true")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_command_prints_the_answer_and_says_infeasible_in_range() {
+    let (dir, _) = fixture(MIN_SHARE_SCENARIO, MIN_SHARE_PLAN);
+    let out = fairsim(
+        dir.path(),
+        &["plan", "plan.toml", "--out", "o", "--jobs", "2"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.starts_with("smallest min share of root.A meeting all objectives: 9217 MB (binding: wait_s_p99 of root.A = "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with(" s <= 60 s at 95% over 2 seeds)\n"),
+        "{stdout}"
+    );
+
+    let small = MIN_SHARE_PLAN.replace("to = 32768", "to = 8192");
+    std::fs::write(dir.path().join("small.toml"), small).unwrap();
+    let out = fairsim(dir.path(), &["plan", "small.toml", "--out", "s"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.starts_with("infeasible in range: no min share of root.A from 0 MB to 8192 MB meets all objectives; best seen: 8192 MB"),
+        "{stdout}"
+    );
+    let answer = std::fs::read_to_string(dir.path().join("s/answer.json")).unwrap();
+    assert!(
+        answer.contains("\"status\": \"infeasible in range\""),
+        "{answer}"
+    );
+}
+
+/// Runs `fairsim plan` on a plan file and returns its stderr, asserting exit code 2 and an empty stdout.
+fn bad_plan(scenario: &str, plan: &str) -> String {
+    let (dir, _) = fixture(scenario, plan);
+    let out = fairsim(dir.path(), &["plan", "plan.toml", "--out", "o"]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty());
+    stderr
+}
+
+#[test]
+fn bad_plan_files_exit_2_naming_file_line_and_key() {
+    for (plan, line, key, what) in [
+        (
+            MIN_SHARE_PLAN.replace("kind = \"min_share\"", "kind = \"cores\""),
+            6,
+            "variable.kind",
+            "unknown variable kind `cores`",
+        ),
+        (
+            MIN_SHARE_PLAN.replace("queue = \"A\"\nfrom", "queue = \"nope\"\nfrom"),
+            7,
+            "variable.queue",
+            "no queue `root.nope`",
+        ),
+        (
+            MIN_SHARE_PLAN.replace("at_most = 60", "at_most = 60\nat_least = 1"),
+            12,
+            "objective",
+            "exactly one of",
+        ),
+        (
+            MIN_SHARE_PLAN.replace("seeds = [1, 2]", "seeds = [1, 2]\nconfidence = 1.5"),
+            4,
+            "confidence",
+            "above 0.5 and below 1",
+        ),
+        (
+            MIN_SHARE_PLAN.replace("from = 0", "from = -5"),
+            8,
+            "variable.from",
+            "at least 0",
+        ),
+        (
+            MIN_SHARE_PLAN.replace("seeds = [1, 2]", "seeds = [1, 2]\ngrowth = [1.0, 0]"),
+            4,
+            "growth",
+            "positive",
+        ),
+        (
+            MIN_SHARE_PLAN.replace("metric = \"wait_s_p99\"", "metric = \"wiat_s_p99\""),
+            12,
+            "objective.metric",
+            "`wiat_s_p99` is not a per-queue metric of the catalogue",
+        ),
+    ] {
+        let stderr = bad_plan(MIN_SHARE_SCENARIO, &plan);
+        let want = format!("plan.toml:{line}: key `{key}`: ");
+        assert!(stderr.contains(&want), "want {want}: {stderr}");
+        assert!(stderr.contains(what), "want {what}: {stderr}");
+    }
+    // A trace workload has no rate to grow.
+    let trace = NODES_SCENARIO
+        .split("[[workload")
+        .next()
+        .unwrap()
+        .to_string()
+        + "[workload]\ncsv = \"t.csv\"\n";
+    let (dir, _) = fixture(&trace, NODES_PLAN);
+    std::fs::write(
+        dir.path().join("t.csv"),
+        "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,duration_ms,priority,hosts\na1,0,B,u,1024,1,0,1,1024,1,1000,20,\n",
+    )
+    .unwrap();
+    let out = fairsim(dir.path(), &["plan", "plan.toml", "--out", "o"]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("plan.toml:4: key `growth`: "), "{stderr}");
+    assert!(stderr.contains("synthetic workload"), "{stderr}");
+}
