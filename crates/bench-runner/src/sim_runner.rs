@@ -1,7 +1,8 @@
 //! The simulator behind the sweep runner: one sweep point (a scenario as TOML) and one seed in,
 //! the run's metrics (and, for the charted run, its queue samples and apps) out.
 
-use crate::sweep::{AppRecord, QueueSample, RunDetail, RunError, RunOne, RunOutput};
+use crate::sweep::{AppRecord, PointError, QueueSample, RunDetail, RunError, RunOne, RunOutput};
+use fairsim_sim::catalogue;
 use fairsim_sim::{MemoryRecorder, Recorder, Scenario};
 use std::path::Path;
 
@@ -28,7 +29,44 @@ fn run(
     Ok(summary.metrics.clone())
 }
 
+/// Whether a run of `scenario` reports `name`: a catalogued metric, and for a per-queue
+/// metric a leaf queue of the scenario's tree.
+fn check_metric(scenario: &Scenario, name: &str) -> Result<(), String> {
+    let Some(r) = catalogue::lookup(name) else {
+        return Err("not a metric of the catalogue (see docs/outputs.md)".to_string());
+    };
+    match r.queue {
+        Some(q)
+            if !scenario
+                .tree
+                .queues
+                .iter()
+                .any(|c| c.is_leaf && c.name == q) =>
+        {
+            Err(format!("`{q}` is not a leaf queue of the scenario"))
+        }
+        _ => Ok(()),
+    }
+}
+
 impl RunOne for SimRunner {
+    fn check_point(
+        &self,
+        value: &toml::Value,
+        dir: &Path,
+        metrics: &[&str],
+    ) -> Result<(), PointError> {
+        let scenario = scenario_of(value, dir).map_err(|e| PointError::Scenario(e.message))?;
+        // Building the simulation runs the checks a run makes before its first event.
+        fairsim_sim::Simulation::new(&scenario, 0, 0, &mut fairsim_sim::NullRecorder)
+            .map_err(|e| PointError::Scenario(e.to_string()))?;
+        for (index, name) in metrics.iter().enumerate() {
+            check_metric(&scenario, name)
+                .map_err(|message| PointError::Metric { index, message })?;
+        }
+        Ok(())
+    }
+
     fn run_one(
         &self,
         value: &toml::Value,

@@ -266,12 +266,13 @@ pub fn run(
 }
 
 impl<'a> Simulation<'a> {
-    /// Builds the initial state: cluster, queues, apps (synthetic ones drawn from
-    /// (seed, run index)), and the first events.
+    /// Builds the initial state: cluster, queues, apps (synthetic ones drawn from the seed
+    /// alone; `run_index` is for the scheduler's own randomness, which has none today), and
+    /// the first events.
     pub fn new(
         sc: &'a Scenario,
         seed: u64,
-        run_index: u64,
+        _run_index: u64,
         recorder: &'a mut dyn Recorder,
     ) -> Result<Simulation<'a>, SimError> {
         let conf = &sc.scheduler;
@@ -287,7 +288,8 @@ impl<'a> Simulation<'a> {
         if cluster.nodes.is_empty() {
             return Err(SimError::Invalid("the cluster has no node".into()));
         }
-        let specs = sc.workload.apps(seed, run_index);
+        // The seed alone: every sweep point replays the same workload per seed.
+        let specs = sc.workload.apps(seed);
         let n_nodes = cluster.nodes.len();
         let mut sim = Simulation {
             sc,

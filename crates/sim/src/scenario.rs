@@ -224,16 +224,17 @@ impl Default for SchedulerConf {
 pub enum Workload {
     /// Apps read from a trace at load time.
     Trace(Vec<AppSpec>),
-    /// Apps drawn per run from (seed, run index).
+    /// Apps drawn per run from the seed.
     Synthetic(SyntheticSpec),
-    /// Apps drawn per run from (seed, run index) by an SLS SYNTH file.
+    /// Apps drawn per run from the seed by an SLS SYNTH file.
     Synth(crate::workload::synth::SynthSpec),
 }
 
 impl Workload {
-    /// The apps of run `run_index` of base seed `seed` (a trace's apps whatever the seed).
-    pub fn apps(&self, seed: u64, run_index: u64) -> Vec<AppSpec> {
-        let rng = || crate::workload::synthetic::run_rng(seed, run_index);
+    /// The apps of a run with seed `seed` (a trace's apps whatever the seed). The run index
+    /// plays no part: every point of a sweep replays the same workload per seed.
+    pub fn apps(&self, seed: u64) -> Vec<AppSpec> {
+        let rng = || crate::workload::synthetic::workload_rng(seed);
         match self {
             Workload::Trace(apps) => apps.clone(),
             Workload::Synthetic(spec) => spec.generate(&mut rng()),

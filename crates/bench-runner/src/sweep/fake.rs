@@ -7,7 +7,10 @@ use std::time::Duration;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{AppRecord, QueueSample, RunDetail, RunError, RunOne, RunOutput};
+use super::{AppRecord, PointError, QueueSample, RunDetail, RunError, RunOne, RunOutput};
+
+/// The metrics the fake runner reports, in order.
+const METRICS: [&str; 3] = ["jain", "wait_p95_s", "checksum"];
 
 /// Metrics that depend on the seed and on every number in the scenario, computed after `work` random draws.
 #[derive(Debug, Clone, Default)]
@@ -67,15 +70,25 @@ impl FakeRunner {
         let noise: f64 = rng.random();
         let jain = (0.6 + 0.4 * (x * 0.37).sin().abs()) * (0.95 + 0.05 * noise);
         let wait = 30.0 + 10.0 * (x * 0.11).cos() + 8.0 * noise;
-        Ok(vec![
-            ("jain".to_string(), jain),
-            ("wait_p95_s".to_string(), wait),
-            ("checksum".to_string(), (acc >> 11) as f64),
-        ])
+        Ok(METRICS
+            .iter()
+            .map(|m| m.to_string())
+            .zip([jain, wait, (acc >> 11) as f64])
+            .collect())
     }
 }
 
 impl RunOne for FakeRunner {
+    fn check_point(&self, _: &toml::Value, _: &Path, metrics: &[&str]) -> Result<(), PointError> {
+        match metrics.iter().position(|m| !METRICS.contains(m)) {
+            Some(index) => Err(PointError::Metric {
+                index,
+                message: format!("not among the runs' metrics ({})", METRICS.join(", ")),
+            }),
+            None => Ok(()),
+        }
+    }
+
     fn run_one(
         &self,
         scenario: &toml::Value,

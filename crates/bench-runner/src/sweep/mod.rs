@@ -3,6 +3,7 @@
 //! `spec` reads the sweep file, `plan` numbers the runs, `exec` runs them on rayon, `resume` journals finished
 //! runs, `shard` splits a sweep across machines, `merge` joins shards, `output` writes the result files.
 
+pub mod check;
 pub mod exec;
 pub mod fake;
 pub mod merge;
@@ -50,6 +51,32 @@ pub trait RunOne: Sync {
             detail: None,
         })
     }
+
+    /// Checks, without running it, that a sweep point's scenario can run and reports each of
+    /// `metrics`. The sweep calls this for every point before the first run, so a bad axis value
+    /// or metric name fails the sweep before any work or file. The default accepts everything.
+    fn check_point(
+        &self,
+        _scenario: &toml::Value,
+        _scenario_dir: &Path,
+        _metrics: &[&str],
+    ) -> Result<(), PointError> {
+        Ok(())
+    }
+}
+
+/// Why a sweep point cannot run, found before any run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PointError {
+    /// The point's scenario is invalid.
+    Scenario(String),
+    /// `metrics[index]` is not a metric the point reports.
+    Metric {
+        /// Its index in the list given to [`RunOne::check_point`].
+        index: usize,
+        /// Why, lowercase.
+        message: String,
+    },
 }
 
 /// Metrics of one run and, optionally, its detail.
@@ -215,6 +242,7 @@ pub fn sweep_into(
     resume: bool,
 ) -> Result<String, SweepError> {
     let plan = plan::Plan::new(spec);
+    check::check_points(spec, runner)?;
     std::fs::create_dir_all(out).map_err(|source| SweepError::Io {
         path: out.to_path_buf(),
         source,

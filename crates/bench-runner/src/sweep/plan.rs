@@ -24,36 +24,45 @@ pub enum Segment {
 pub struct ParamPath(pub Vec<Segment>);
 
 impl ParamPath {
-    /// Parses a dotted path; each part is a bare key optionally followed by `[index]` groups.
+    /// Parses a dotted path; each part is a bare key or a double-quoted key (which may hold
+    /// dots, as in `queues."root.B".weight`), optionally followed by `[index]` groups.
     pub fn parse(path: &str) -> Result<ParamPath, String> {
+        let bad = |what: &str| format!("malformed parameter path `{path}`: {what}");
         let mut segments = Vec::new();
-        for part in path.split('.') {
-            let (key, mut rest) = match part.find('[') {
-                Some(i) => (&part[..i], &part[i..]),
-                None => (part, ""),
-            };
+        let mut rest = path;
+        loop {
+            let key;
+            if let Some(quoted) = rest.strip_prefix('"') {
+                let close = quoted.find('"').ok_or_else(|| bad("unclosed quote"))?;
+                key = &quoted[..close];
+                rest = &quoted[close + 1..];
+            } else {
+                let end = rest.find(['.', '[']).unwrap_or(rest.len());
+                key = &rest[..end];
+                if key.contains('"') {
+                    return Err(bad("a quote inside a bare key"));
+                }
+                rest = &rest[end..];
+            }
             if key.is_empty() {
-                return Err(format!("malformed parameter path `{path}`: empty key"));
+                return Err(bad("empty key"));
             }
             segments.push(Segment::Key(key.to_string()));
-            while !rest.is_empty() {
-                let close = rest.find(']').filter(|_| rest.starts_with('['));
-                let Some(close) = close else {
-                    return Err(format!(
-                        "malformed parameter path `{path}`: expected `[index]`"
-                    ));
-                };
-                let index = rest[1..close].parse::<usize>().map_err(|_| {
-                    format!(
-                        "malformed parameter path `{path}`: bad index `{}`",
-                        &rest[1..close]
-                    )
-                })?;
+            while let Some(after) = rest.strip_prefix('[') {
+                let close = after.find(']').ok_or_else(|| bad("expected `[index]`"))?;
+                let index = after[..close]
+                    .parse::<usize>()
+                    .map_err(|_| bad(&format!("bad index `{}`", &after[..close])))?;
                 segments.push(Segment::Index(index));
-                rest = &rest[close + 1..];
+                rest = &after[close + 1..];
             }
+            if rest.is_empty() {
+                return Ok(ParamPath(segments));
+            }
+            rest = rest
+                .strip_prefix('.')
+                .ok_or_else(|| bad("expected `.` or `[index]`"))?;
         }
-        Ok(ParamPath(segments))
     }
 
     /// The value at this path, if the path exists.
@@ -76,9 +85,10 @@ impl ParamPath {
 impl fmt::Display for ParamPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, seg) in self.0.iter().enumerate() {
+            let dot = if i == 0 { "" } else { "." };
             match seg {
-                Segment::Key(k) if i == 0 => write!(f, "{k}")?,
-                Segment::Key(k) => write!(f, ".{k}")?,
+                Segment::Key(k) if k.contains(['.', '[', ']']) => write!(f, "{dot}\"{k}\"")?,
+                Segment::Key(k) => write!(f, "{dot}{k}")?,
                 Segment::Index(n) => write!(f, "[{n}]")?,
             }
         }
@@ -236,12 +246,22 @@ mod tests {
                     Segment::Key("nodes".into()),
                 ],
             ),
+            (
+                "queues.\"root.B\".weight",
+                vec![
+                    Segment::Key("queues".into()),
+                    Segment::Key("root.B".into()),
+                    Segment::Key("weight".into()),
+                ],
+            ),
         ] {
             let p = ParamPath::parse(text).unwrap();
             assert_eq!(p.0, segs);
             assert_eq!(p.to_string(), text);
         }
-        for bad in ["", "a..b", "a[x]", "a[1", ".a"] {
+        for bad in [
+            "", "a..b", "a[x]", "a[1", ".a", "a.\"b", "a.\"b\"c", "a.b\"c\"", "a.",
+        ] {
             assert!(ParamPath::parse(bad).is_err(), "{bad}");
         }
     }

@@ -31,6 +31,10 @@ use super::plan::{ParamPath, type_name};
 
 /// Largest number of values a `range` may expand to.
 const MAX_RANGE_VALUES: usize = 100_000;
+/// Most seeds a sweep may list or count.
+pub const MAX_SEEDS: u64 = 1_000_000;
+/// Most runs (axis points times seeds) a sweep may have.
+pub const MAX_RUNS: u64 = 10_000_000;
 
 /// An invalid sweep or scenario file. Its message names the file, the line (when known) and the key.
 #[derive(Debug, thiserror::Error)]
@@ -87,6 +91,19 @@ pub struct Axis {
     pub param: ParamPath,
     /// The values, in the order given; integers meant for a float parameter are already floats.
     pub values: Vec<toml::Value>,
+    /// The sweep file's line of each value (of the `range` for a range).
+    pub lines: Vec<usize>,
+}
+
+/// A metric the sweep file names, with where it names it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedMetric {
+    /// The metric's name (`wait_s_p95.root.A`).
+    pub name: String,
+    /// The key naming it (`metric`, `charts.lines.metrics`, `baseline`).
+    pub key: &'static str,
+    /// The sweep file's line.
+    pub line: usize,
 }
 
 /// What the charts of a sweep show. Stored in `sweep.json` so that `fairsim plot` redraws the same charts.
@@ -123,6 +140,10 @@ pub struct Spec {
     pub seeds: Vec<u64>,
     /// Chart choices.
     pub charts: ChartSpec,
+    /// Every metric the sweep file names, checked against the runner before any run.
+    pub metrics: Vec<NamedMetric>,
+    /// The line of the first axis (or of `base` without axes): where a point's error points.
+    pub first_axis_line: usize,
 }
 
 #[derive(Deserialize)]
@@ -133,7 +154,7 @@ struct RawSweep {
     seeds: Option<Spanned<toml::Value>>,
     #[serde(default)]
     axis: Vec<Spanned<RawAxis>>,
-    metric: Option<String>,
+    metric: Option<Spanned<String>>,
     charts: Option<RawCharts>,
 }
 
@@ -252,8 +273,16 @@ impl Spec {
             Some(s) => parse_seeds(&loc, s)?,
         };
 
+        let mut metrics = Vec::new();
+        if let Some(m) = &raw.metric {
+            metrics.push(NamedMetric {
+                name: m.get_ref().clone(),
+                key: "metric",
+                line: loc.line_of(m.span()),
+            });
+        }
         let mut charts = ChartSpec {
-            metric: raw.metric.clone(),
+            metric: raw.metric.as_ref().map(|m| m.get_ref().clone()),
             ..ChartSpec::default()
         };
         let is_axis = |p: &str| axes.iter().any(|a| a.path == p);
@@ -289,11 +318,32 @@ impl Spec {
                 }
                 charts.lines_x = l.get_ref().x.clone();
                 charts.lines_metrics = l.get_ref().metrics.clone();
+                for m in &charts.lines_metrics {
+                    metrics.push(NamedMetric {
+                        name: m.clone(),
+                        key: "charts.lines.metrics",
+                        line: loc.line_of(l.span()),
+                    });
+                }
             }
             charts.run = c.run.unwrap_or(0);
         }
-        let n_runs =
-            axes.iter().map(|a| a.values.len() as u64).product::<u64>() * seeds.len() as u64;
+        let n_runs = axes
+            .iter()
+            .try_fold(seeds.len() as u64, |n, a| {
+                n.checked_mul(a.values.len() as u64)
+            })
+            .filter(|&n| n <= MAX_RUNS);
+        let Some(n_runs) = n_runs else {
+            let sizes: Vec<String> = axes.iter().map(|a| a.values.len().to_string()).collect();
+            let msg = format!(
+                "too many runs: {} axis values times {} seeds exceed the limit of {MAX_RUNS} runs",
+                sizes.join(" x "),
+                seeds.len()
+            );
+            let span = raw.axis.first().map(|a| a.span());
+            return Err(loc.err(span, Some("axis"), msg));
+        };
         if charts.run >= n_runs {
             let msg = format!(
                 "run {} is out of range: the sweep has {n_runs} runs",
@@ -307,6 +357,10 @@ impl Spec {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "sweep".to_string())
         });
+        let first_axis_line = match raw.axis.first() {
+            Some(a) => loc.line_of(a.get_ref().path.span()),
+            None => loc.line_of(raw.base.span()),
+        };
         Ok(Spec {
             file: file.to_path_buf(),
             name,
@@ -316,6 +370,8 @@ impl Spec {
             axes,
             seeds,
             charts,
+            metrics,
+            first_axis_line,
         })
     }
 }
@@ -360,7 +416,9 @@ fn parse_axis(
         return Err(loc.err(Some(span), Some(&path), "empty axis: it has no values"));
     }
     let mut checked = Vec::with_capacity(values.len());
+    let mut lines = Vec::with_capacity(values.len());
     for (value, span) in values {
+        lines.push(loc.line_of(span.clone()));
         let value = match (&value, base_value) {
             (toml::Value::Integer(i), toml::Value::Float(_)) => toml::Value::Float(*i as f64),
             _ => value,
@@ -379,6 +437,7 @@ fn parse_axis(
         path,
         param,
         values: checked,
+        lines,
     })
 }
 
@@ -432,6 +491,12 @@ pub(crate) fn parse_seeds(
     let as_u64 = |v: &toml::Value| v.as_integer().and_then(|i| u64::try_from(i).ok());
     match seeds.get_ref() {
         toml::Value::Array(list) => {
+            if list.len() as u64 > MAX_SEEDS {
+                return Err(bad(&format!(
+                    "{} seeds exceed the limit of {MAX_SEEDS}",
+                    list.len()
+                )));
+            }
             let seeds: Option<Vec<u64>> = list.iter().map(as_u64).collect();
             let seeds = seeds.ok_or_else(|| bad("seeds must be non-negative integers"))?;
             if seeds.is_empty() {
@@ -455,6 +520,11 @@ pub(crate) fn parse_seeds(
             };
             if count == 0 {
                 return Err(bad("`count` must be a positive integer"));
+            }
+            if count > MAX_SEEDS {
+                return Err(bad(&format!(
+                    "`count` = {count} exceeds the limit of {MAX_SEEDS} seeds"
+                )));
             }
             (0..count)
                 .map(|i| base.checked_add(i).ok_or_else(|| bad("seed overflows u64")))
