@@ -348,11 +348,11 @@ mod tests {
         assert_eq!(chart.series[1], ("capacity".to_string(), vec![5.0, 4.0]));
         assert_eq!(chart.y_label, "wait_p50_s (s)");
         let chart = BarChart::for_metric(&[row("fair", "root.a", "wait_s_p95", 2.0)], "wait_s_p95");
-        assert_eq!(chart.y_label, "p95 wait (s)");
-        assert_eq!(chart.title, "P95 wait per queue: fair");
+        assert_eq!(chart.y_label, "Wait time, p95 (s)");
+        assert_eq!(chart.title, "Wait time, p95 per queue: fair");
         assert_eq!(
             labels::metric("preempted_containers").axis(),
-            "preempted containers (containers)"
+            "Containers preempted (count)"
         );
         let files = draw_all(&rows, dir.path()).expect("draw");
         assert_eq!(files.len(), 2);

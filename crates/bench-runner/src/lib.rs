@@ -10,6 +10,7 @@ pub mod plan;
 pub mod plot;
 pub mod progress;
 pub mod results;
+pub mod run_report;
 pub mod sim_runner;
 pub mod stats;
 pub mod sweep;

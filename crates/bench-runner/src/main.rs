@@ -77,7 +77,11 @@ enum Command {
         #[arg(long, value_enum, default_value = "max-share")]
         cap: CapArg,
     },
-    /// Simulate a scenario once and write apps.csv, queues.csv, summary.json and summary.csv.
+    /// Simulate a scenario once: write apps.csv, queues.csv, summary.json and summary.csv, draw
+    /// the run's charts (usage against fair share per queue, wait and completion-time
+    /// distributions, Jain's index and utilisation over time; PNG and SVG) and print a
+    /// headline (apps finished, unfinished and rejected, stalled or not, utilisation, Jain's
+    /// index, p50 and p95 wait per queue). Every metric is in summary.csv.
     Run {
         /// The scenario file (TOML); see README.md for its schema.
         scenario: PathBuf,
@@ -186,24 +190,12 @@ fn run_scenario(
 ) -> Result<String, CliError> {
     let scenario = load_scenario(path)?;
     let out = out.unwrap_or_else(|| PathBuf::from("results").join(&scenario.name));
-    let summary =
-        fairsim_sim::run_to_dir(&scenario, seed, run_index, &out).map_err(|e| match e {
-            fairsim_sim::SimError::Invalid(_) => {
-                CliError::Input(format!("{}: {e}", path.display()))
-            }
-            _ => CliError::Failed(e.to_string()),
-        })?;
-    let mut text = String::new();
-    for (k, v) in &summary.metrics {
-        text.push_str(&format!("{k} = {}\n", fairsim_sim::recorder::fmt_f64(*v)));
-    }
-    if let Some(t) = summary.stalled_at {
-        text.push_str(&format!(
-            "stalled at {} s: unfinished apps that no future event can help (YARN would hang)\n",
-            t.secs_f64()
-        ));
-    }
-    text.push_str(&format!("wrote {}\n", out.display()));
+    let (_, text) =
+        fairsim_bench_runner::run_report::run_with_charts(&scenario, seed, run_index, &out)
+            .map_err(|e| match e {
+                CliError::Input(m) => CliError::Input(format!("{}: {m}", path.display())),
+                other => other,
+            })?;
     Ok(text)
 }
 

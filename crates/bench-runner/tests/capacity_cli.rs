@@ -170,5 +170,5 @@ fn a_capacity_scenario_runs() {
         String::from_utf8_lossy(&out.stderr)
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("apps_finished = 2"), "{stdout}");
+    assert!(stdout.contains("apps: 2 finished"), "{stdout}");
 }

@@ -139,7 +139,7 @@ pub fn cartesian<'a, DB: DrawingBackend + 'a>(
         .margin_left(10)
         .margin_bottom(10)
         .margin_right(25)
-        .x_label_area_size(62)
+        .x_label_area_size(if x.desc.is_empty() { 34 } else { 62 })
         .y_label_area_size(widest_y + 48)
         .build_cartesian_2d(x.coord(), y.coord())
         .map_err(de)?;

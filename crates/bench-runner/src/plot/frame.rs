@@ -131,6 +131,19 @@ pub fn titled<DB: DrawingBackend>(
     Ok(root.split_vertically(y + 8).1)
 }
 
+/// Draws `text` in bold at the top left of `area` (a panel's name); returns the area below.
+pub fn caption<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+) -> Result<DrawingArea<DB, Shift>, DrawError> {
+    let style = TextStyle::from((FONT, TEXT_SIZE).into_font().style(FontStyle::Bold))
+        .pos(Pos::new(HPos::Left, VPos::Top));
+    let (w, _) = area.dim_in_pixel();
+    let line = wrap(area, text, &style, w.saturating_sub(20))?.remove(0);
+    area.draw_text(&line, &style, (10, 4)).map_err(de)?;
+    Ok(area.split_vertically(TEXT_SIZE as i32 + 10).1)
+}
+
 /// Splits `area` into a plotting area and, on its right, a legend panel just wide enough for
 /// `entries` (labels wrapped if they would take more than a third of the canvas); draws the
 /// legend and returns the plotting area. No entries: the whole area.

@@ -1,5 +1,6 @@
-//! What charts call metrics and sweep parameters: a human name, its unit and, for metrics,
-//! the range a value (and so an interval band) can take.
+//! What charts call metrics (from the metric catalogue, `fairsim_sim::catalogue`) and sweep
+//! parameters: a human name, its unit and, for metrics, the range a value (and so an
+//! interval band) can take.
 
 /// How a chart speaks of one metric.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,158 +36,27 @@ fn with_unit(name: &str, unit: &str) -> String {
     }
 }
 
-/// A base metric: (name, human name, unit, min, max).
-type BaseMetric = (
-    &'static str,
-    &'static str,
-    &'static str,
-    Option<f64>,
-    Option<f64>,
-);
-
-/// The base metrics a run reports. Percentile suffixes (`_p50`, `_p95`, `_p99`) and queue
-/// suffixes (`.root.a`) are added to these.
-const METRICS: &[BaseMetric] = &[
-    ("wait_s", "wait", "s", Some(0.0), None),
-    ("jct_s", "job completion time", "s", Some(0.0), None),
-    ("slowdown", "slowdown", "×", Some(1.0), None),
-    (
-        "min_share_reached_s",
-        "time to reach min share",
-        "s",
-        Some(0.0),
-        None,
-    ),
-    (
-        "jain_index",
-        "Jain's fairness index",
-        "0 to 1",
-        Some(0.0),
-        Some(1.0),
-    ),
-    (
-        "util_memory",
-        "memory utilisation",
-        "fraction",
-        Some(0.0),
-        Some(1.0),
-    ),
-    (
-        "util_vcores",
-        "vcore utilisation",
-        "fraction",
-        Some(0.0),
-        Some(1.0),
-    ),
-    (
-        "deviation_mean",
-        "mean deviation from ideal share",
-        "fraction of cluster",
-        Some(0.0),
-        None,
-    ),
-    (
-        "deviation_max",
-        "largest deviation from ideal share",
-        "fraction of cluster",
-        Some(0.0),
-        None,
-    ),
-    (
-        "starved_min_s",
-        "time below min share",
-        "s",
-        Some(0.0),
-        None,
-    ),
-    (
-        "starved_fair_s",
-        "time below fair-share threshold",
-        "s",
-        Some(0.0),
-        None,
-    ),
-    (
-        "starved_min_episodes",
-        "starvation episodes",
-        "count",
-        Some(0.0),
-        None,
-    ),
-    (
-        "preempted_containers",
-        "preempted containers",
-        "containers",
-        Some(0.0),
-        None,
-    ),
-    (
-        "lost_container_s",
-        "work lost to preemption",
-        "container-s",
-        Some(0.0),
-        None,
-    ),
-    ("makespan_s", "makespan", "s", Some(0.0), None),
-    ("sim_time_s", "simulated time", "s", Some(0.0), None),
-    (
-        "throughput_apps_per_hour",
-        "throughput",
-        "apps/h",
-        Some(0.0),
-        None,
-    ),
-    ("apps_finished", "apps finished", "apps", Some(0.0), None),
-    (
-        "apps_unfinished",
-        "apps unfinished",
-        "apps",
-        Some(0.0),
-        None,
-    ),
-    ("apps_rejected", "apps rejected", "apps", Some(0.0), None),
-    ("apps", "apps", "apps", Some(0.0), None),
-    (
-        "containers",
-        "containers allocated",
-        "containers",
-        Some(0.0),
-        None,
-    ),
-    ("reservations", "reservations", "count", Some(0.0), None),
-];
-
-/// How charts speak of metric `name` (`wait_s_p95.root.A`, `jain_index`, ...). A name
-/// fairsim does not know keeps itself as its name and a unit read from its suffix.
+/// How charts speak of metric `name` (`wait_s_p95.root.A`, `jain_index`, ...), from the
+/// metric catalogue. A name the catalogue does not hold keeps itself as its name and a unit
+/// read from its suffix.
 pub fn metric(name: &str) -> MetricText {
-    let (base, queue) = match name.find(".root") {
-        Some(i) => (&name[..i], Some(&name[i + 1..])),
-        None => (name, None),
-    };
-    let (stem, pct) = ["_p50", "_p95", "_p99"]
-        .iter()
-        .find_map(|p| base.strip_suffix(p).map(|s| (s, Some(&p[1..]))))
-        .unwrap_or((base, None));
-    let Some(&(_, human, unit, min, max)) = METRICS.iter().find(|m| m.0 == stem) else {
-        return MetricText {
+    match fairsim_sim::catalogue::lookup(name) {
+        Some(r) => MetricText {
+            name: r.title(),
+            unit: if r.metric.unit.on_axis() {
+                r.metric.unit.symbol().to_string()
+            } else {
+                String::new()
+            },
+            min: r.metric.min.is_finite().then_some(r.metric.min),
+            max: r.metric.max.is_finite().then_some(r.metric.max),
+        },
+        None => MetricText {
             name: name.to_string(),
             unit: unit_from_suffix(name).to_string(),
             min: None,
             max: None,
-        };
-    };
-    let mut text = match pct {
-        Some(p) => format!("{p} {human}"),
-        None => human.to_string(),
-    };
-    if let Some(q) = queue {
-        text = format!("{text} of {q}");
-    }
-    MetricText {
-        name: text,
-        unit: unit.to_string(),
-        min,
-        max,
+        },
     }
 }
 
@@ -285,13 +155,13 @@ mod tests {
     #[test]
     fn metrics_read_as_words_with_units_and_ranges() {
         let m = metric("wait_s_p95.root.A");
-        assert_eq!(m.axis(), "p95 wait of root.A (s)");
+        assert_eq!(m.axis(), "Wait time, p95: root.A (s)");
         assert_eq!(m.clamp(-3.0), 0.0);
         let j = metric("jain_index");
-        assert_eq!(j.axis(), "Jain's fairness index (0 to 1)");
+        assert_eq!(j.axis(), "Jain's fairness index");
         assert_eq!(j.clamp(1.2), 1.0);
         assert_eq!(metric("slowdown_p50").min, Some(1.0));
-        assert_eq!(metric("apps_finished").axis(), "apps finished (apps)");
+        assert_eq!(metric("apps_finished").axis(), "Apps finished (count)");
         assert_eq!(metric("custom_ms").axis(), "custom_ms (ms)");
         assert_eq!(metric("custom").axis(), "custom");
     }

@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axes::{Axis, cartesian};
-use super::frame::{LegendEntry, Mark, legend_right, titled};
+use super::frame::{LegendEntry, Mark, caption, legend_right, titled};
 use super::timeseries::time_axis;
 use super::{Chart, DrawError, de, padded};
 use crate::sweep::RunDetail;
@@ -95,7 +95,7 @@ impl UsageChart {
             kept = keep.into_iter().map(|i| kept[i].clone()).collect();
         }
         let what = if kept.iter().any(|p| p.steady_fair_share.is_some()) {
-            "memory used against instantaneous and steady fair share, with demand"
+            "memory used against instantaneous and steady fair share, with demand (cut at the top)"
         } else {
             "memory used against instantaneous fair share"
         };
@@ -161,8 +161,8 @@ impl Chart for UsageChart {
         let area = legend_right(&body, "", &self.legend())?;
         let n = self.panels.len().max(1);
         let cols = match n {
-            1 => 1,
-            2..=4 => 2,
+            1..=3 => 1,
+            4 => 2,
             _ => 3,
         };
         let rows = n.div_ceil(cols);
@@ -177,7 +177,7 @@ impl Chart for UsageChart {
             .panels
             .iter()
             .flat_map(|p| {
-                let extra = [p.steady_fair_share.as_ref(), p.demand.as_ref()];
+                let extra = [p.steady_fair_share.as_ref()];
                 p.usage
                     .iter()
                     .chain(&p.fair_share)
@@ -189,18 +189,22 @@ impl Chart for UsageChart {
         } else {
             (1.0, "MB")
         };
-        for (p, cell) in self.panels.iter().zip(&cells) {
-            let cell = titled(cell, &p.queue, "")?;
+        for (k, (p, cell)) in self.panels.iter().zip(&cells).enumerate() {
+            // Only the bottom row says what the time axis is.
+            let bottom = k + cols >= self.panels.len();
+            let cell = caption(cell, &p.queue)?;
+            // Demand can dwarf usage; the axis stops a little above what the queue had or was
+            // due, and demand runs off the top (the subtitle says so).
             let hi = [
                 Some(&p.usage),
                 Some(&p.fair_share),
                 p.steady_fair_share.as_ref(),
-                p.demand.as_ref(),
             ]
             .into_iter()
             .flatten()
             .flatten()
             .fold(0.0, |m: f64, &v| m.max(v))
+                * 1.5
                 / mem_scale;
             let (_, y1) = padded(0.0, hi.max(1.0 / mem_scale));
             let (t0, t1) = match (p.times.first(), p.times.last()) {
@@ -211,7 +215,11 @@ impl Chart for UsageChart {
                 t0,
                 t1,
                 if cols == 1 { 10 } else { 4 },
-                format!("time ({unit})"),
+                if bottom {
+                    format!("simulated time ({unit})")
+                } else {
+                    String::new()
+                },
             );
             let y = Axis::numeric(0.0, y1, 5, format!("memory ({mem_unit})"));
             let mut chart = cartesian(&cell, &x, &y)?;
@@ -223,8 +231,9 @@ impl Chart for UsageChart {
                     .collect()
             };
             if let Some(d) = &p.demand {
+                let capped: Vec<f64> = d.iter().map(|&v| v.min(y1 * mem_scale)).collect();
                 chart
-                    .draw_series(LineSeries::new(line(d), DEMAND.stroke_width(1)))
+                    .draw_series(LineSeries::new(line(&capped), DEMAND.stroke_width(1)))
                     .map_err(de)?;
             }
             if let Some(s) = &p.steady_fair_share {

@@ -1,0 +1,417 @@
+//! `fairsim run`'s own picture of a run: the charts (each leaf queue's usage against its
+//! instantaneous and steady fair shares with demand; wait and completion-time distributions
+//! per queue; Jain's index and utilisation over time) and a short headline in place of every
+//! metric.
+//!
+//! The engine pushes into a [`Tee`]: the run's usual files go to the file recorder, while
+//! [`RunTrace`] keeps what the charts need, at most [`MAX_SAMPLES`] sample times (every other
+//! one is dropped when full, so a long run keeps an even spread).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use fairsim_sim::recorder::{QueueSample, Recorder, RecorderError};
+use fairsim_sim::{RunSummary, Scenario, SimTime};
+
+use crate::plot::cdf::Cdf;
+use crate::plot::ticks::value_label;
+use crate::plot::timeseries::{TimeSeries, jain_index};
+use crate::plot::usage::{QueuePanel, UsageChart, leaves};
+use crate::plot::{PlotError, save};
+
+/// The most sample times a run's charts keep.
+pub const MAX_SAMPLES: usize = 2048;
+
+/// One queue at one kept sample time, memory in MB.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct Point {
+    usage: f64,
+    demand: f64,
+    steady: f64,
+    fair: f64,
+    ideal: f64,
+    usage_vcores: f64,
+}
+
+/// What the charts of one run need, kept while it runs.
+#[derive(Debug, Clone, Default)]
+pub struct RunTrace {
+    queues: Vec<String>,
+    times: Vec<f64>,
+    /// `rows[k][q]`: queue `q` at `times[k]`.
+    rows: Vec<Vec<Point>>,
+    /// Keep one sample in `stride`.
+    stride: u64,
+    seen: u64,
+    /// `(queue, wait s, completion s)` of every admitted app; `None` when it never happened.
+    apps: Vec<(String, Option<f64>, Option<f64>)>,
+}
+
+impl RunTrace {
+    fn sample(&mut self, t: SimTime, rows: &[QueueSample]) {
+        if self.stride == 0 {
+            self.stride = 1;
+        }
+        self.seen += 1;
+        if !(self.seen - 1).is_multiple_of(self.stride) {
+            return;
+        }
+        if self.queues.is_empty() {
+            self.queues = rows.iter().map(|r| r.queue.clone()).collect();
+        }
+        self.times.push(t.secs_f64());
+        self.rows.push(
+            rows.iter()
+                .map(|r| Point {
+                    usage: r.usage.memory_mb as f64,
+                    demand: r.demand.memory_mb as f64,
+                    steady: r.steady_fair_share.memory_mb as f64,
+                    fair: r.fair_share.memory_mb as f64,
+                    ideal: r.ideal_share.memory_mb as f64,
+                    usage_vcores: r.usage.vcores as f64,
+                })
+                .collect(),
+        );
+        if self.times.len() >= MAX_SAMPLES {
+            keep_even(&mut self.times);
+            keep_even(&mut self.rows);
+            self.stride *= 2;
+        }
+    }
+
+    fn panels(&self) -> Vec<QueuePanel> {
+        let leaves = leaves(self.queues.iter().map(String::as_str));
+        leaves
+            .iter()
+            .map(|&q| {
+                let i = self.queues.iter().position(|n| n == q).expect("a queue");
+                let col = |f: fn(&Point) -> f64| self.rows.iter().map(|r| f(&r[i])).collect();
+                QueuePanel {
+                    queue: q.to_string(),
+                    times: self.times.clone(),
+                    usage: col(|p| p.usage),
+                    fair_share: col(|p| p.fair),
+                    steady_fair_share: Some(col(|p| p.steady)),
+                    demand: Some(col(|p| p.demand)),
+                }
+            })
+            .collect()
+    }
+
+    /// Jain's index of usage / ideal share over the leaves with an ideal share, as the
+    /// `jain_index` metric takes it (here at sample times rather than between events).
+    fn jain(&self) -> Vec<(f64, f64)> {
+        let leaves = leaves(self.queues.iter().map(String::as_str));
+        let idx: Vec<usize> = leaves
+            .iter()
+            .filter_map(|q| self.queues.iter().position(|n| n == q))
+            .collect();
+        self.times
+            .iter()
+            .zip(&self.rows)
+            .filter_map(|(&t, row)| {
+                let xs: Vec<f64> = idx
+                    .iter()
+                    .map(|&i| row[i])
+                    .filter(|p| p.ideal > 0.0)
+                    .map(|p| p.usage / p.ideal)
+                    .collect();
+                jain_index(&xs).map(|j| (t, j))
+            })
+            .collect()
+    }
+
+    fn utilisation(&self, memory_mb: f64, vcores: f64) -> Vec<(f64, f64, f64)> {
+        let leaves = leaves(self.queues.iter().map(String::as_str));
+        let idx: Vec<usize> = leaves
+            .iter()
+            .filter_map(|q| self.queues.iter().position(|n| n == q))
+            .collect();
+        self.times
+            .iter()
+            .zip(&self.rows)
+            .map(|(&t, row)| {
+                let mem: f64 = idx.iter().map(|&i| row[i].usage).sum();
+                let vc: f64 = idx.iter().map(|&i| row[i].usage_vcores).sum();
+                (t, mem / memory_mb.max(1.0), vc / vcores.max(1.0))
+            })
+            .collect()
+    }
+}
+
+/// Keeps the elements at even positions (the first, third, ...).
+fn keep_even<T>(v: &mut Vec<T>) {
+    let mut i = 0;
+    v.retain(|_| {
+        i += 1;
+        i % 2 == 1
+    });
+}
+
+/// Passes everything to `inner` and keeps a [`RunTrace`].
+pub struct Tee<'a> {
+    /// The recorder writing the run's files.
+    pub inner: &'a mut dyn Recorder,
+    /// What the charts need.
+    pub trace: RunTrace,
+}
+
+impl Recorder for Tee<'_> {
+    fn decision(&mut self, d: &fairsim_sim::recorder::Decision) {
+        self.inner.decision(d);
+    }
+    fn wants_samples(&self) -> bool {
+        true
+    }
+    fn queue_samples(&mut self, t: SimTime, rows: &[QueueSample]) {
+        if self.inner.wants_samples() {
+            self.inner.queue_samples(t, rows);
+        }
+        self.trace.sample(t, rows);
+    }
+    fn apps(&mut self, apps: &[fairsim_sim::app::AppRecord]) {
+        self.inner.apps(apps);
+        self.trace.apps = apps
+            .iter()
+            .filter(|a| a.rejected.is_none())
+            .map(|a| {
+                let s = |ms: Option<u64>| ms.map(|v| v as f64 / 1000.0);
+                (a.queue.clone(), s(a.wait_ms()), s(a.jct_ms()))
+            })
+            .collect();
+    }
+    fn finish(&mut self, summary: &RunSummary) -> Result<(), RecorderError> {
+        self.inner.finish(summary)
+    }
+}
+
+/// Draws the run's charts into `dir` (`usage`, `wait-cdf`, `completion-cdf`, `jain`,
+/// `utilisation`, each `.png` and `.svg`); `which` names the run in titles.
+pub fn draw_run_charts(
+    trace: &RunTrace,
+    scenario: &Scenario,
+    which: &str,
+    dir: &Path,
+) -> Result<Vec<PathBuf>, PlotError> {
+    let mut out = Vec::new();
+    if !trace.times.is_empty() {
+        out.extend(save(
+            &UsageChart::new(trace.panels(), which),
+            &dir.join("usage"),
+        )?);
+        out.extend(save(
+            &TimeSeries::jain(trace.jain(), which),
+            &dir.join("jain"),
+        )?);
+        let c = &scenario.cluster;
+        let mem = c.nodes as f64 * c.node_memory_mb as f64;
+        let vc = c.nodes as f64 * c.node_vcores as f64;
+        out.extend(save(
+            &TimeSeries::utilisation(&trace.utilisation(mem, vc), which),
+            &dir.join("utilisation"),
+        )?);
+    }
+    if !trace.apps.is_empty() {
+        let waits = Cdf::per_queue(trace.apps.iter().map(|a| (a.0.clone(), a.1)));
+        let jcts = Cdf::per_queue(trace.apps.iter().map(|a| (a.0.clone(), a.2)));
+        out.extend(save(
+            &Cdf::wait_chart(waits, which, "admitted apps"),
+            &dir.join("wait-cdf"),
+        )?);
+        out.extend(save(
+            &Cdf::completion_chart(jcts, which, "admitted apps"),
+            &dir.join("completion-cdf"),
+        )?);
+    }
+    Ok(out)
+}
+
+/// A few lines saying how the run went: apps finished, unfinished and rejected; whether it
+/// stalled; utilisation and Jain's index; p50 and p95 wait per leaf queue (`≥` marks a
+/// censored percentile, a lower bound).
+pub fn headline(summary: &RunSummary, leaf_queues: &[String]) -> String {
+    let get = |k: &str| summary.get(k);
+    let n = |k: &str| get(k).map_or("?".to_string(), |v| format!("{v}"));
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "apps: {} finished, {} unfinished ({} never started), {} rejected, of {}",
+        n("apps_finished"),
+        n("apps_unfinished"),
+        n("apps_never_started"),
+        n("apps_rejected"),
+        n("apps")
+    );
+    let end = summary.end.secs_f64();
+    let _ = match summary.stalled_at {
+        Some(t) => writeln!(
+            s,
+            "stalled at {} s: apps unfinished and no future event can help them (YARN would hang)",
+            value_label(t.secs_f64())
+        ),
+        None => writeln!(s, "not stalled; simulated {} s", value_label(end)),
+    };
+    let v = |k: &str| get(k).map_or("n/a".to_string(), value_label);
+    let _ = writeln!(
+        s,
+        "utilisation: memory {}, vcores {}; Jain's fairness index {}",
+        v("util_memory"),
+        v("util_vcores"),
+        v("jain_index")
+    );
+    let pct = |k: &str, q: &str| {
+        let at_least = get(&format!("{k}_censored.{q}")) == Some(1.0);
+        let val = v(&format!("{k}.{q}"));
+        if at_least && val != "n/a" {
+            format!("≥ {val}")
+        } else {
+            val
+        }
+    };
+    let width = leaf_queues
+        .iter()
+        .map(|q| q.chars().count())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let _ = writeln!(
+        s,
+        "wait (s)  {:<width$}  {:>9}  {:>9}",
+        "queue", "p50", "p95"
+    );
+    for q in leaf_queues {
+        // A queue no app went to has no percentiles.
+        if !get(&format!("wait_s_p50.{q}")).is_some_and(f64::is_finite) {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            "          {q:<width$}  {:>9}  {:>9}",
+            pct("wait_s_p50", q),
+            pct("wait_s_p95", q)
+        );
+    }
+    s
+}
+
+/// Runs `scenario` into `out` (the usual files, then the charts) and returns the headline.
+pub fn run_with_charts(
+    scenario: &Scenario,
+    seed: u64,
+    run_index: u64,
+    out: &Path,
+) -> Result<(RunSummary, String), crate::CliError> {
+    let mut files = fairsim_sim::FileRecorder::new(out);
+    let mut tee = Tee {
+        inner: &mut files,
+        trace: RunTrace::default(),
+    };
+    let summary = fairsim_sim::run(scenario, seed, run_index, &mut tee).map_err(|e| match e {
+        fairsim_sim::SimError::Invalid(_) => crate::CliError::Input(e.to_string()),
+        _ => crate::CliError::Failed(e.to_string()),
+    })?;
+    let trace = tee.trace;
+    let which = format!("{}, seed {seed}", scenario.name);
+    let charts = draw_run_charts(&trace, scenario, &which, out)
+        .map_err(|e| crate::CliError::Failed(e.to_string()))?;
+    let leaves: Vec<String> = leaves(trace.queues.iter().map(String::as_str))
+        .into_iter()
+        .map(String::from)
+        .collect();
+    let mut text = headline(&summary, &leaves);
+    let _ = writeln!(
+        text,
+        "wrote {}: every metric in summary.csv, {} chart files",
+        out.display(),
+        charts.len()
+    );
+    Ok((summary, text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fairsim_core::Resource;
+
+    fn sample(queue: &str, usage: i64) -> QueueSample {
+        let r = |m| Resource {
+            memory_mb: m,
+            vcores: 1,
+        };
+        QueueSample {
+            queue: queue.into(),
+            usage: r(usage),
+            demand: r(usage),
+            min_share: r(0),
+            steady_fair_share: r(100),
+            fair_share: r(100),
+            ideal_share: r(100),
+            running_apps: 0,
+            pending_apps: 0,
+        }
+    }
+
+    #[test]
+    fn a_long_run_keeps_an_even_spread_of_samples() {
+        let mut t = RunTrace::default();
+        for k in 0..(3 * MAX_SAMPLES as u64) {
+            t.sample(SimTime(k * 1000), &[sample("root", 1), sample("root.a", 1)]);
+        }
+        assert!(t.times.len() < MAX_SAMPLES && t.times.len() >= MAX_SAMPLES / 2);
+        assert_eq!(t.times[0], 0.0);
+        let gaps: Vec<f64> = t.times.windows(2).map(|w| w[1] - w[0]).collect();
+        assert!(gaps.iter().all(|&g| g == gaps[0]), "even spacing");
+        assert_eq!(t.rows.len(), t.times.len());
+    }
+
+    #[test]
+    fn jain_uses_leaves_with_an_ideal_share() {
+        let mut t = RunTrace::default();
+        t.sample(
+            SimTime(0),
+            &[
+                sample("root", 150),
+                sample("root.a", 100),
+                sample("root.b", 50),
+            ],
+        );
+        let j = t.jain();
+        // (1 + 0.5)^2 / (2 * (1 + 0.25)) = 0.9
+        assert_eq!(j.len(), 1);
+        assert!((j[0].1 - 0.9).abs() < 1e-12, "{j:?}");
+    }
+
+    #[test]
+    fn the_headline_marks_censored_percentiles_and_stalls() {
+        let summary = RunSummary {
+            metrics: vec![
+                ("apps".into(), 10.0),
+                ("apps_finished".into(), 7.0),
+                ("apps_unfinished".into(), 3.0),
+                ("apps_never_started".into(), 1.0),
+                ("apps_rejected".into(), 0.0),
+                ("util_memory".into(), 0.8123),
+                ("util_vcores".into(), 0.5),
+                ("jain_index".into(), 0.93),
+                ("wait_s_p50.root.a".into(), 12.25),
+                ("wait_s_p50_censored.root.a".into(), 0.0),
+                ("wait_s_p95.root.a".into(), 300.0),
+                ("wait_s_p95_censored.root.a".into(), 1.0),
+            ],
+            stalled_at: Some(SimTime(5000)),
+            ..RunSummary::default()
+        };
+        let h = headline(&summary, &["root.a".to_string()]);
+        assert!(
+            h.contains("7 finished, 3 unfinished (1 never started), 0 rejected, of 10"),
+            "{h}"
+        );
+        assert!(h.contains("stalled at 5 s"), "{h}");
+        assert!(
+            h.contains("memory 0.81, vcores 0.5; Jain's fairness index 0.93"),
+            "{h}"
+        );
+        assert!(h.contains("12.2") && h.contains("≥ 300"), "{h}");
+        assert!(h.lines().count() <= 6, "a headline, not every metric: {h}");
+    }
+}

@@ -1,0 +1,5 @@
+//! Helpers shared by the integration tests.
+
+#![allow(dead_code, reason = "each test binary uses a different part")]
+
+pub mod svg;
