@@ -132,6 +132,31 @@ impl Calculator {
         }
     }
 
+    /// `a < b` by the single-type comparison Hadoop 3's `FSAppAttempt.isUsageBelowShare`
+    /// asks for (`compare(cluster, a, b, true)`): memory for the memory-only calculator;
+    /// for the dominant one, the two dominant shares alone, whatever resource each is
+    /// (equal resources are never below; a cluster with a zero component falls back to
+    /// the plain memory-then-vcores order, as Hadoop does for an invalid divisor).
+    pub fn less_than_single_type(self, cluster: Resource, a: Resource, b: Resource) -> bool {
+        match self {
+            Calculator::MemoryOnly => a.memory_mb < b.memory_mb,
+            Calculator::Dominant => {
+                if a == b {
+                    return false;
+                }
+                if cluster.memory_mb == 0 || cluster.vcores == 0 {
+                    return (a.memory_mb, a.vcores) < (b.memory_mb, b.vcores);
+                }
+                let dominant = |r: Resource| {
+                    let m = r.memory_mb as f64 / cluster.memory_mb as f64;
+                    let v = r.vcores as f64 / cluster.vcores as f64;
+                    m.max(v)
+                };
+                dominant(a) < dominant(b)
+            }
+        }
+    }
+
     /// `a < b` under this calculator.
     pub fn less_than(self, cluster: Resource, a: Resource, b: Resource) -> bool {
         self.compare(cluster, a, b).is_lt()
@@ -180,5 +205,25 @@ mod tests {
         let c = Resource::new(100, 10);
         // 10% memory vs 50% vcores: the vcores-heavy one is larger.
         assert!(Calculator::Dominant.greater_than(c, Resource::new(10, 5), Resource::new(40, 1)));
+    }
+
+    #[test]
+    fn single_type_comparison_reads_the_dominant_shares_alone() {
+        let c = Resource::new(100, 10);
+        let (usage, share) = (Resource::new(50, 2), Resource::new(50, 5));
+        // Dominant shares tie at 50%: not below by the single type, below by both types.
+        assert!(!Calculator::Dominant.less_than_single_type(c, usage, share));
+        assert!(Calculator::Dominant.less_than(c, usage, share));
+        // 40% (vcores) against 50% (memory): below, whichever resource dominates.
+        assert!(Calculator::Dominant.less_than_single_type(
+            c,
+            Resource::new(10, 4),
+            Resource::new(50, 1)
+        ));
+        assert!(!Calculator::Dominant.less_than_single_type(c, share, share));
+        assert!(Calculator::MemoryOnly.less_than_single_type(c, Resource::new(1, 9), share));
+        // A cluster without vcores: plain memory-then-vcores order.
+        let no_cpu = Resource::new(100, 0);
+        assert!(Calculator::Dominant.less_than_single_type(no_cpu, usage, share));
     }
 }

@@ -36,6 +36,7 @@
 //! natural_termination_factor = 0.2
 //! node_locality_delay = 40          # capacity: yarn.scheduler.capacity.node-locality-delay
 //! minimum_allocation_mb = 1024
+//! reservation_threshold_increment_multiple = 2.0   # 3.3: yarn.scheduler.reservation-threshold.increment-multiple
 //!
 //! [allocation]
 //! file = "fair-scheduler.xml"       # relative to the scenario file; a
@@ -161,6 +162,9 @@ pub struct SchedulerConf {
     pub node_locality_delay: i32,
     /// `yarn.scheduler.minimum-allocation-mb` (the Capacity Scheduler's user-limit step).
     pub minimum_allocation_mb: i64,
+    /// `yarn.scheduler.reservation-threshold.increment-multiple` (hadoop-3.3): the smallest
+    /// container that may reserve a node, as a multiple of the increment allocation.
+    pub reservation_threshold_increment_multiple: f64,
 }
 
 impl SchedulerConf {
@@ -215,6 +219,7 @@ impl Default for SchedulerConf {
             natural_termination_factor: 0.2,
             node_locality_delay: 40,
             minimum_allocation_mb: 1024,
+            reservation_threshold_increment_multiple: 2.0,
         }
     }
 }
@@ -571,6 +576,13 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
     }
     if raw.scheduler.heartbeat_ms == 0 {
         return Err(invalid("scheduler.heartbeat_ms", "must be at least 1"));
+    }
+    let multiple = raw.scheduler.reservation_threshold_increment_multiple;
+    if !(multiple.is_finite() && (0.0..=1e6).contains(&multiple)) {
+        return Err(invalid(
+            "scheduler.reservation_threshold_increment_multiple",
+            "must be a number from 0 to 1000000",
+        ));
     }
     if raw.scheduler.update_interval_ms == 0 {
         return Err(invalid(

@@ -198,3 +198,125 @@ fn a_queue_created_at_run_time_takes_the_default_scheduling_policy() {
     assert_eq!(b.len(), 8);
     assert!(c.iter().all(|&t| t >= 30_000), "{b:?} {c:?}");
 }
+
+// Item 2: Hadoop 3 reserves for an app starved as checked when the node is offered.
+
+fn reservations(rec: &MemoryRecorder, a: u32) -> Vec<(u64, u32)> {
+    rec.decisions
+        .iter()
+        .filter(|d| d.app == a && d.kind == DecisionKind::Reserved)
+        .map(|d| (d.time.0, d.node))
+        .collect()
+}
+
+/// Two 4 GB nodes; `a` runs `8 - b_small` tasks of 1 GB from t = 0; at 10 s one app of `b`
+/// asks for `b_small` tasks of 1 GB (priority 1), which take the free space, and one
+/// `b_mb` container (priority 2), which cannot fit. Returns b's reservations.
+fn reservation_run(preemption: bool, b_mb: i64, b_small: u32, multiple: f64) -> Vec<(u64, u32)> {
+    let xml = r#"<allocations><queue name="a"/><queue name="b"/></allocations>"#;
+    let mut b = app(10_000, "b", b_small, C);
+    let mut big = b.stages[0][0].clone();
+    big.count = 1;
+    big.size = Resource::new(b_mb, 1);
+    big.priority = 2;
+    b.stages[0].push(big);
+    if b_small == 0 {
+        b.stages[0].remove(0);
+    }
+    let apps = vec![app(0, "a", 8 - b_small, C), b];
+    let mut sc = scenario(Semantics::Hadoop33, preemption, xml, 2, 4 * C, apps);
+    sc.scheduler.reservation_threshold_increment_multiple = multiple;
+    let mut rec = MemoryRecorder::default();
+    run(&sc, 1, 0, &mut rec).expect("runs");
+    reservations(&rec, 1)
+}
+
+#[test]
+fn hadoop33_reserves_for_an_app_below_its_fair_share_with_preemption_off() {
+    // b's 4 GB container: b uses nothing, its fair share is 4 GB: starved, a node is
+    // reserved at its first heartbeat after 10 s although preemption is off.
+    let res = reservation_run(false, 4 * C, 0, 2.0);
+    assert_eq!(res.len(), 1, "{res:?}");
+    assert!((10_000..11_000).contains(&res[0].0), "{res:?}");
+}
+
+#[test]
+fn hadoop33_does_not_reserve_for_an_app_at_its_fair_share() {
+    // b's app already holds 4 of the 8 GB (its fair share): not below it, not starved, no
+    // reservation for its 2 GB container (with preemption off there is no min-share
+    // starvation either).
+    let res = reservation_run(false, 2 * C, 4, 2.0);
+    assert!(res.is_empty(), "{res:?}");
+    // The same container with the app below its share (3 of 4 GB) reserves.
+    let res = reservation_run(false, 2 * C, 3, 2.0);
+    assert_eq!(res.len(), 1, "{res:?}");
+}
+
+#[test]
+fn hadoop33_reservation_threshold_is_configurable() {
+    // A 4 GB container reserves with the default multiple (2 × 1024 MB) and with 4, not
+    // with 5 (5120 MB).
+    assert_eq!(reservation_run(false, 4 * C, 0, 4.0).len(), 1);
+    assert!(reservation_run(false, 4 * C, 0, 5.0).is_empty());
+}
+
+// Item 3: Hadoop 3 first hands a node's preempted resources to the app they were preempted
+// for, then serves the node's reservation.
+
+#[test]
+fn hadoop33_preempted_resources_go_to_their_app_before_a_reservation() {
+    // a fills two 4 GB nodes; b (min share 1 GB, timeout 1 s) asks 1 GB at 20 s and gets a
+    // container of a preempted for it; c asks 4 GB at 22 s and, below its fair share,
+    // reserves the node being freed. When the kill frees 1 GB there, b takes it although
+    // c's reservation (which cannot fit) is on the node.
+    let xml = r#"<allocations>
+  <queue name="a"/>
+  <queue name="b"><minResources>1024 mb, 1 vcores</minResources><minSharePreemptionTimeout>1</minSharePreemptionTimeout></queue>
+  <queue name="c"/>
+</allocations>"#;
+    let apps = vec![
+        app(0, "a", 8, C),
+        app(20_000, "b", 1, C),
+        app(22_000, "c", 1, 4 * C),
+    ];
+    let sc = scenario(Semantics::Hadoop33, true, xml, 2, 4 * C, apps);
+    let mut rec = MemoryRecorder::default();
+    let s = run(&sc, 1, 0, &mut rec).expect("runs");
+    let killed_node = rec
+        .decisions
+        .iter()
+        .find(|d| d.kind == DecisionKind::Reserved && d.app == 2)
+        .map(|d| d.node);
+    let b = allocation_times(&rec, 1);
+    assert!(killed_node.is_some(), "c reserves a node");
+    assert_eq!(metric(&s, "preempted_containers.root.a"), 1.0);
+    assert_eq!(b.len(), 1, "b gets the freed 1 GB");
+    // Chosen at the 21 s update, killed 15 s later, handed to b at that node's heartbeat.
+    assert!((36_000..37_000).contains(&b[0]), "{b:?}");
+}
+
+// Item 4: Hadoop 3's DRF preemption decides "below fair share" by the dominant share alone.
+
+#[test]
+fn hadoop33_drf_preemption_takes_an_app_down_to_its_dominant_fair_share() {
+    // Eight nodes of 1 GB and 2 vcores (8 GB, 16 vcores); a's app runs 8 tasks of 1 GB and
+    // 1 vcore: usage (8 GB, 8 vcores), dominant share 100%. b arrives and the DRF shares
+    // give each queue (4 GB, 8 vcores): dominant share 50%. Taking a's fourth container
+    // leaves (4 GB, 4 vcores), dominant share 50%: not below the fair share by the
+    // single-type comparison (vcores are 25% against 50%, which the two-type comparison
+    // would call below), so four containers go to b.
+    let xml = r#"<allocations>
+  <defaultQueueSchedulingPolicy>drf</defaultQueueSchedulingPolicy>
+  <defaultFairSharePreemptionTimeout>5</defaultFairSharePreemptionTimeout>
+  <defaultFairSharePreemptionThreshold>1.0</defaultFairSharePreemptionThreshold>
+  <queue name="a"/><queue name="b"/>
+</allocations>"#;
+    let apps = vec![app(0, "a", 8, C), app(20_000, "b", 8, C)];
+    let mut sc = scenario(Semantics::Hadoop33, true, xml, 8, C, apps);
+    sc.cluster.node_vcores = 2;
+    sc.end_ms = Some(200_000);
+    let mut rec = MemoryRecorder::default();
+    let s = run(&sc, 1, 0, &mut rec).expect("runs");
+    assert_eq!(metric(&s, "preempted_containers.root.a"), 4.0);
+    assert_eq!(allocation_times(&rec, 1).len(), 4);
+}

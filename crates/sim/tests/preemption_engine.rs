@@ -175,8 +175,9 @@ fn preemption_runs_are_deterministic() {
     }
 }
 
-/// Hadoop 3.x reserves only for starved apps: a 4096 MB container of a starved `b` on a
-/// cluster full of `a`'s 1024 MB tasks.
+/// Hadoop 3.x reserves only for starved apps, starvation as `FSAppAttempt.isStarved`
+/// checks it when the node is offered: a 4096 MB container of `b` (usage 0, below its fair
+/// share) on a cluster full of `a`'s 1024 MB tasks.
 fn big_container_run(preemption: bool) -> (usize, Vec<u64>) {
     let mut sc = scenario(Semantics::Hadoop33, preemption, MIN_SHARE);
     sc.cluster.nodes = 2;
@@ -196,15 +197,15 @@ fn big_container_run(preemption: bool) -> (usize, Vec<u64>) {
 }
 
 #[test]
-fn hadoop33_reserves_only_for_starved_apps() {
+fn hadoop33_reserves_for_an_app_below_its_fair_share_with_or_without_preemption() {
     let (reserved, got) = big_container_run(false);
     assert_eq!(
-        reserved, 0,
-        "not starved without preemption: no reservation"
+        reserved, 1,
+        "below its fair share: one node reserved (0.05 of 2 nodes)"
     );
-    assert!(got.is_empty());
+    assert!(got.is_empty(), "nothing frees the node without preemption");
     let (reserved, got) = big_container_run(true);
-    assert!(reserved > 0, "starved: the other node is reserved");
+    assert!(reserved > 0, "starved: a node is reserved");
     assert_eq!(got.len(), 1, "b's container runs once a node is freed");
 }
 

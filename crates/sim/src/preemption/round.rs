@@ -15,6 +15,7 @@ use super::starvation::{
 use super::victims::{Decision, Preemptor27, Snapshot27};
 use crate::tree::QueueId;
 use fairsim_core::Resource;
+use std::collections::BTreeMap;
 
 /// Hadoop 2.7's preemption state: one pair of clocks per queue and the preemptor.
 #[derive(Debug, Clone, PartialEq)]
@@ -103,6 +104,9 @@ pub struct Fs33 {
     pub apps: Vec<AppStarvation33>,
     /// Apps waiting for the preemption thread.
     pub starved: StarvedApps,
+    /// Resources preempted on a node for the app it is held for, not yet handed back
+    /// (`FSSchedulerNode.resourcesPreemptedForApp`), by node index.
+    pub preempted_on_node: BTreeMap<u32, Resource>,
 }
 
 impl Fs33 {
@@ -112,6 +116,7 @@ impl Fs33 {
             leaves: vec![LeafStarvation33::new(now); n_queues],
             apps: vec![AppStarvation33::new(now); n_apps],
             starved: StarvedApps::new(),
+            preempted_on_node: BTreeMap::new(),
         }
     }
 

@@ -248,7 +248,10 @@ pub fn fair_share_starvation_33(
 ) -> Resource {
     let threshold = multiply_trunc(app.fair_share, ctx.threshold as f64);
     let fair_demand = threshold.component_min(app.demand);
-    let starved = ctx.calc.less_than(ctx.cluster, app.usage, fair_demand);
+    // `isUsageBelowShare`: the single-type comparison (dominant shares alone for DRF).
+    let starved = ctx
+        .calc
+        .less_than_single_type(ctx.cluster, app.usage, fair_demand);
     if !starved {
         st.last_time_at_fair_share = now;
     }

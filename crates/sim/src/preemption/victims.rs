@@ -469,7 +469,9 @@ impl Search33 {
                 .saturating_sub(o.to_be_preempted)
                 .saturating_sub(c.size)
                 .saturating_sub(already);
-            let allowed = o.preemptable && !o.calc.less_than(cluster, after, o.fair_share);
+            // `canContainerBePreempted`: `isUsageBelowShare`, the single-type comparison.
+            let allowed =
+                o.preemptable && !o.calc.less_than_single_type(cluster, after, o.fair_share);
             if allowed {
                 if c.is_am {
                     set.n_am += 1;

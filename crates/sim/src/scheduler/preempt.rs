@@ -22,11 +22,12 @@ use crate::capacity::ideal::{CsApp, CsContainer, CsDecision, PcppState, leaf_vic
 use crate::engine::Simulation;
 use crate::event::Event;
 use crate::preemption::round::{Fs27, Fs33, Leaf33};
-use crate::preemption::starvation::{AppLoad33, LeafCtx33, LeafLoad27};
+use crate::preemption::starvation::{AppLoad33, LeafCtx33, LeafLoad27, sub_non_negative};
 use crate::preemption::victims::{
     AppView, ContainerRef, ContainerView, Decision, NodeContainer, NodeView, OwnerView, QueueView,
     Search33, Snapshot27, StarvedRequest, starved_requests,
 };
+use crate::scheduler::fair::assign::Outcome;
 use crate::tree::{QueueId, SchedulerKind};
 use fairsim_core::{Resource, Semantics, stable_sort_by};
 use std::collections::BTreeMap;
@@ -434,7 +435,20 @@ impl Simulation<'_> {
             search.for_app(&requests, &mut nodes, &mut owners, cluster)
         };
         for set in sets {
-            self.held_for[set.node as usize] = Some(app);
+            let n = set.node as usize;
+            let freed = set
+                .containers
+                .iter()
+                .fold(Resource::ZERO, |acc, c| acc.saturating_add(c.size));
+            let before = match self.held_for[n] {
+                Some(a) if a == app => self.preempted_on_node(set.node),
+                _ => Resource::ZERO,
+            };
+            self.held_for[n] = Some(app);
+            if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
+                fs.preempted_on_node
+                    .insert(set.node, before.saturating_add(freed));
+            }
             for c in set.containers {
                 let slot = slot_of[&c.id];
                 self.containers[slot as usize].marked_at = Some(now);
@@ -450,39 +464,80 @@ impl Simulation<'_> {
         }
     }
 
-    /// Hadoop 3.x: a node holding preempted resources offers them to the starved app first.
-    /// Returns true when the node was used for it.
-    pub(crate) fn offer_held_node(&mut self, node: u32) -> bool {
-        let n = node as usize;
-        let Some(app) = self.held_for[n] else {
-            return false;
-        };
-        let still_marked = self
-            .containers
-            .iter()
-            .any(|c| c.live && c.node == node && c.marked_at.is_some());
-        let wants = {
-            let a = &self.apps[app as usize];
-            a.phase == AppPhase::Runnable && a.requests.pending > 0
-        };
-        if !wants {
-            self.held_for[n] = None;
-            return false;
+    fn preempted_on_node(&self, node: u32) -> Resource {
+        match &self.preempt {
+            PreemptState::Fs33 { fs, .. } => fs
+                .preempted_on_node
+                .get(&node)
+                .copied()
+                .unwrap_or(Resource::ZERO),
+            _ => Resource::ZERO,
         }
-        let before = self.counters.assignments;
-        self.assign_app(app, node, None);
-        let got = self.counters.assignments > before;
-        if !still_marked {
-            self.held_for[n] = None;
-        }
-        got
     }
 
-    /// Hadoop 3.x's reservation rules (§5.5): the app is starved (fair-share or min-share),
-    /// the container is at least the reservation threshold (2 × the 1024 MB / 1 vcore
-    /// increment allocation), the node does not hold preempted resources for the app, and
-    /// for a rack-local or off-switch request the app holds fewer reservations in the rack
-    /// (or cluster) than ceil(nodes × 0.05).
+    fn set_preempted_on_node(&mut self, node: u32, left: Resource) {
+        if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
+            if left == Resource::ZERO {
+                fs.preempted_on_node.remove(&node);
+            } else {
+                fs.preempted_on_node.insert(node, left);
+            }
+        }
+        if left == Resource::ZERO {
+            self.held_for[node as usize] = None;
+        }
+    }
+
+    /// Hadoop 3.x's `FSAppAttempt.isStarved`, as checked at this moment: usage below the
+    /// app's fair share by the single-type comparison of its queue's policy, or a min-share
+    /// starvation handed down by the last starvation check (preemption on only).
+    pub(crate) fn is_starved_33(&self, app: u32) -> bool {
+        let a = &self.apps[app as usize];
+        let calc = self.tree.get(a.queue).policy.calculator();
+        let min_share_starved = match &self.preempt {
+            PreemptState::Fs33 { fs, .. } => {
+                fs.apps[app as usize].min_share_starvation != Resource::ZERO
+            }
+            _ => false,
+        };
+        min_share_starved || calc.less_than_single_type(self.cluster.total, a.usage, a.fair_share)
+    }
+
+    /// Hadoop 3.x's `FairScheduler.assignPreemptedContainers`, first in a node update: the
+    /// app the node's preempted resources are held for gets containers on it until that
+    /// amount is covered or an offer gives nothing (or a reservation). The hold ends when
+    /// it is covered or when the app is gone or no longer starved
+    /// (`FSSchedulerNode.cleanupPreemptionList`).
+    pub(crate) fn offer_held_node(&mut self, node: u32) {
+        let n = node as usize;
+        let Some(app) = self.held_for[n] else {
+            return;
+        };
+        let gone = self.apps[app as usize].phase != AppPhase::Runnable;
+        if gone || !self.is_starved_33(app) {
+            self.set_preempted_on_node(node, Resource::ZERO);
+            return;
+        }
+        let mut left = self.preempted_on_node(node);
+        while left != Resource::ZERO && self.apps[app as usize].phase == AppPhase::Runnable {
+            match self.assign_app(app, node, None) {
+                Outcome::Allocated(r) => {
+                    left = sub_non_negative(left, r);
+                }
+                _ => break,
+            }
+        }
+        self.set_preempted_on_node(node, left);
+    }
+
+    /// Hadoop 3.x's reservation rules (`FSAppAttempt.isReservable` and `reserve`): the app
+    /// is starved as checked at this moment (`isStarved`: usage below its fair share by
+    /// the single-type comparison, or a min-share starvation handed down by the last
+    /// starvation check, which only runs with preemption on), the container is at least
+    /// the reservation threshold (`yarn.scheduler.reservation-threshold.increment-multiple`
+    /// × the 1024 MB / 1 vcore increment allocation), the node does not hold preempted
+    /// resources for the app, and for a rack-local or off-switch request the app holds
+    /// fewer reservations in the rack (or cluster) than ceil(nodes × 0.05).
     pub(crate) fn may_reserve_33(
         &self,
         app: u32,
@@ -490,19 +545,18 @@ impl Simulation<'_> {
         node: u32,
         locality: crate::app::Locality,
     ) -> bool {
-        let PreemptState::Fs33 { fs, .. } = &self.preempt else {
-            return false;
-        };
-        if fs.apps[app as usize].starvation() == Resource::ZERO {
+        if !self.is_starved_33(app) {
             return false;
         }
-        let threshold = Resource::new(2 * 1024, 2);
         let calc = self
             .tree
             .get(self.apps[app as usize].queue)
             .policy
             .calculator();
-        if calc.less_than(self.cluster.total, size, threshold) {
+        let cluster = self.cluster.total;
+        let multiple = self.sc.scheduler.reservation_threshold_increment_multiple;
+        let threshold = Resource::new((1024.0 * multiple) as i64, multiple as i64);
+        if calc.less_than(cluster, size, threshold) {
             return false;
         }
         if self.held_for[node as usize] == Some(app) {

@@ -17,12 +17,14 @@
 //! * Inside an app: priorities ascending; the AM-share gate; count-based delay scheduling;
 //!   node-local, rack-local then off-switch as in `FSAppAttempt.assignContainer`; the first
 //!   priority that reaches a "try" returns its result.
+//! * Hadoop 3.x: before the reservation, a node holding preempted resources offers them to
+//!   the app they were preempted for (`scheduler::preempt::offer_held_node`).
 //! * A container that does not fit the node: 2.7 reserves the node unless that would push
-//!   the queue or an ancestor over maxResources. 3.3 reserves only for starved apps (so
-//!   only with preemption on, which computes starvation), for containers of at least twice
-//!   the increment allocation, not on a node holding preempted resources for the app, and
-//!   within the reservable-nodes ratio (0.05) for rack-local and off-switch requests
-//!   (`scheduler::preempt::may_reserve_33`).
+//!   the queue or an ancestor over maxResources. 3.3 reserves only for apps starved as
+//!   checked at that moment (below their fair share, or handed a min-share starvation), for
+//!   containers of at least the reservation threshold, not on a node holding preempted
+//!   resources for the app, and within the reservable-nodes ratio (0.05) for rack-local and
+//!   off-switch requests (`scheduler::preempt::may_reserve_33`).
 //! * maxResources: 2.7 checks only that current usage fits (one-container overshoot);
 //!   3.3 also requires usage + container to fit the leaf and every ancestor.
 
@@ -53,6 +55,11 @@ impl Simulation<'_> {
             return;
         }
         let n = node as usize;
+        // Hadoop 3.x: preempted resources on this node go first to the app they were freed
+        // for, before the node's reservation is looked at.
+        if self.held_for[n].is_some() {
+            self.offer_held_node(node);
+        }
         if let Some(res) = self.cluster.nodes[n].reservation {
             let app = res.app;
             let idx = self.apps[app as usize]
@@ -70,10 +77,6 @@ impl Simulation<'_> {
                 }
                 return;
             }
-        }
-        // Hadoop 3.x: preempted resources on this node go to the app they were freed for.
-        if self.held_for[n].is_some() && self.offer_held_node(node) {
-            return;
         }
         let conf = &self.sc.scheduler;
         let (multiple, max_assign) = (conf.assignmultiple, conf.max_assign);
