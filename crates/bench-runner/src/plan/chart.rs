@@ -33,6 +33,8 @@ pub struct ObjectiveChart {
     pub title: String,
     /// What the chart shows, under the title.
     pub subtitle: String,
+    /// The top of the y axis when the worst values would flatten the rest; values above it are drawn on it.
+    pub cap: Option<f64>,
     /// x axis description, with unit.
     pub x_label: String,
     /// y axis description, with unit.
@@ -70,7 +72,7 @@ impl ObjectiveChart {
                     .filter(|p| p.1.is_finite())
                     .collect();
                 let name = if many {
-                    format!("{what}, {}x arrivals", crate::results::fmt_f64(growth))
+                    format!("{}x arrivals", crate::results::fmt_f64(growth))
                 } else {
                     what.clone()
                 };
@@ -86,15 +88,37 @@ impl ObjectiveChart {
             })
             .collect();
         let unit = v.kind.unit();
+        // An "at most" bound far below the worst candidates would be a flat line at the bottom:
+        // cut the axis at a few times the bound and draw what lies above on the top edge.
+        let worst = result
+            .candidates
+            .iter()
+            .map(|c| c.verdicts[which].value.max(c.verdicts[which].mean))
+            .filter(|x| x.is_finite())
+            .fold(f64::NEG_INFINITY, f64::max);
+        let cap = (o.comparison == Comparison::AtMost && o.bound > 0.0 && worst > 4.0 * o.bound)
+            .then_some(4.0 * o.bound);
+        let mut subtitle = format!(
+            "{}{}; {} seed{}; filled markers: objective held; dotted: mean over the seeds",
+            if many {
+                format!("{what}; ")
+            } else {
+                String::new()
+            },
+            o.formula(),
+            spec.seeds.len(),
+            if spec.seeds.len() == 1 { "" } else { "s" },
+        );
+        if let Some(cap) = cap {
+            subtitle += &format!(
+                "; values above {} drawn on the top edge (triangles)",
+                with_unit(&o.metric, cap)
+            );
+        }
         ObjectiveChart {
+            cap,
             title: format!("{} against {}", labels_title(o), v.column()),
-            subtitle: format!(
-                "{}; {} seed{}; objective {}",
-                what,
-                spec.seeds.len(),
-                if spec.seeds.len() == 1 { "" } else { "s" },
-                o.formula()
-            ),
+            subtitle,
             x_label: match unit {
                 "" => format!("{} (unitless)", v.column()),
                 u if u == v.column() => u.to_string(),
@@ -120,6 +144,7 @@ impl ObjectiveChart {
             for &(px, val, mean, _) in &s.points {
                 x = (x.0.min(px), x.1.max(px));
                 for v in [val, mean].into_iter().filter(|v| v.is_finite()) {
+                    let v = self.cap.map_or(v, |c| v.min(c));
                     y = (y.0.min(v), y.1.max(v));
                 }
             }
@@ -152,12 +177,11 @@ impl Chart for ObjectiveChart {
         for (i, s) in self.steps.iter().enumerate() {
             let c = step_color(i);
             entries.push(LegendEntry::new(&s.name, c, Mark::Line));
-            entries.push(LegendEntry::new("mean over the seeds", c, Mark::Dotted));
             if let Some((_, text)) = &s.answer {
                 entries.push(LegendEntry::new(format!("answer: {text}"), c, Mark::Dashed));
             }
         }
-        let area = legend_right(&body, "filled: objective held", &entries)?;
+        let area = legend_right(&body, "", &entries)?;
         let ((x0, x1), (y0, y1)) = self.ranges();
         let x_axis = Axis::numeric(x0, x1, 10, &self.x_label);
         let y_axis = Axis::numeric(y0, y1, 8, &self.y_label);
@@ -170,11 +194,12 @@ impl Chart for ObjectiveChart {
                 red.stroke_width(3),
             ))
             .map_err(de)?;
+        let clamp = |y: f64| self.cap.map_or(y, |c| y.min(c));
         for (i, s) in self.steps.iter().enumerate() {
             let c = step_color(i);
             chart
                 .draw_series(DottedLineSeries::new(
-                    s.points.iter().map(|p| (p.0, p.2)),
+                    s.points.iter().map(|p| (p.0, clamp(p.2))),
                     2,
                     6,
                     move |p| Circle::new(p, 1, c.filled()),
@@ -182,15 +207,27 @@ impl Chart for ObjectiveChart {
                 .map_err(de)?;
             chart
                 .draw_series(LineSeries::new(
-                    s.points.iter().map(|p| (p.0, p.1)),
+                    s.points.iter().map(|p| (p.0, clamp(p.1))),
                     c.stroke_width(3),
                 ))
                 .map_err(de)?;
             chart
-                .draw_series(s.points.iter().map(|&(x, y, _, held)| {
-                    let style = if held { c.filled() } else { c.stroke_width(2) };
-                    Circle::new((x, y), 6, style)
-                }))
+                .draw_series(s.points.iter().filter(|p| clamp(p.1) == p.1).map(
+                    |&(x, y, _, held)| {
+                        let style = if held { c.filled() } else { c.stroke_width(2) };
+                        Circle::new((x, y), 6, style)
+                    },
+                ))
+                .map_err(de)?;
+            chart
+                .draw_series(
+                    s.points
+                        .iter()
+                        .filter(|p| clamp(p.1) != p.1)
+                        .map(|&(x, y, _, _)| {
+                            TriangleMarker::new((x, clamp(y)), 8, c.stroke_width(2))
+                        }),
+                )
                 .map_err(de)?;
             if let Some((ax, _)) = &s.answer {
                 chart
