@@ -4,6 +4,7 @@ mod alloc_cmd;
 mod input;
 mod snapshot;
 mod snapshot_cmd;
+mod trace_cmd;
 
 use clap::{Parser, Subcommand};
 use fairsim_bench_runner::plan::{PlanArgs, run_plan};
@@ -95,6 +96,23 @@ enum Command {
         /// Output directory (default: `results/NAME`, NAME being the scenario's name).
         #[arg(long)]
         out: Option<PathBuf>,
+    },
+    /// Write the apps a scenario's workload submits (a trace, an SLS SYNTH file or the
+    /// synthetic generator, drawn for --seed and --run-index) as a native CSV trace
+    /// (docs/traces.md), to inspect, edit and run with `csv = ...`, or to join with a run's
+    /// apps.csv by `name`.
+    Trace {
+        /// The scenario file (TOML).
+        scenario: PathBuf,
+        /// Base seed of the run's random stream (as `fairsim run --seed`).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Run index (as `fairsim run --run-index`).
+        #[arg(long, default_value_t = 0)]
+        run_index: u64,
+        /// The CSV file to write.
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Run the same workload under several schedulers (one scenario file each) and write
     /// `comparison.csv` plus one chart per metric (PNG and SVG), each run's files in a
@@ -270,6 +288,12 @@ fn run(cli: Cli) -> Result<String, CliError> {
             run_index,
             out,
         } => run_scenario(&scenario, seed, run_index, out),
+        Command::Trace {
+            scenario,
+            seed,
+            run_index,
+            out,
+        } => trace_cmd::write_trace(&load_scenario(&scenario)?, seed, run_index, &out),
         Command::Compare {
             scenarios,
             seed,

@@ -337,6 +337,8 @@ pub struct AppRecord {
     pub preempted_containers: u64,
     /// Work lost to preemption (Σ kill − start of its killed containers), ms.
     pub lost_work_ms: u64,
+    /// The trace's recorded times, when it has them.
+    pub recorded: Option<Recorded>,
 }
 
 impl AppRecord {
@@ -348,6 +350,14 @@ impl AppRecord {
     pub fn jct_ms(&self) -> Option<u64> {
         self.finish.map(|f| f.since(self.arrival))
     }
+    /// Simulated over recorded job run time (`jct / recorded run time`), for a finished app
+    /// whose trace recorded a non-zero run time.
+    pub fn runtime_ratio(&self) -> Option<f64> {
+        let recorded = self.recorded?.runtime_ms();
+        let jct = self.jct_ms()?;
+        (recorded > 0).then(|| jct as f64 / recorded as f64)
+    }
+
     /// Bounded slowdown: `max(1, jct / max(alone, 10 s))`.
     pub fn slowdown(&self) -> Option<f64> {
         self.jct_ms()

@@ -569,6 +569,28 @@ pub static METRICS: &[Metric] = &[
     pct_flag!("50", "slowdown", "Slowdown"),
     pct_flag!("95", "slowdown", "Slowdown"),
     pct_flag!("99", "slowdown", "Slowdown"),
+    Metric {
+        name: "runtime_ratio_p50",
+        title: "Simulated / recorded run time, p50",
+        unit: Unit::Ratio,
+        scope: Scope::Cluster,
+        direction: Direction::Neutral,
+        min: 0.0,
+        max: INF,
+        description: "Median over the apps whose trace recorded their times (Rumen, SLS `job.end.ms`) of simulated completion time over recorded run time (submission to finish); 1 is a perfect match; empty when the trace recorded no times",
+        unfinished: "finished apps with recorded times only",
+    },
+    Metric {
+        name: "runtime_ratio_p95",
+        title: "Simulated / recorded run time, p95",
+        unit: Unit::Ratio,
+        scope: Scope::Cluster,
+        direction: Direction::Neutral,
+        min: 0.0,
+        max: INF,
+        description: "95th percentile (nearest rank) of simulated completion time over recorded run time, over the apps whose trace recorded their times; empty when the trace recorded no times",
+        unfinished: "finished apps with recorded times only",
+    },
 ];
 
 /// One column of an output file.
@@ -657,6 +679,21 @@ pub static APPS_COLUMNS: &[Column] = &[
         "jct_ms",
         Unit::Milliseconds,
         "finish_ms - arrival_ms; empty when unfinished",
+    ),
+    col(
+        "recorded_start_ms",
+        Unit::Milliseconds,
+        "Submission time the trace recorded (Rumen `submitTime`, SLS `job.start.ms`), on the arrival's clock; empty when the trace records none",
+    ),
+    col(
+        "recorded_finish_ms",
+        Unit::Milliseconds,
+        "Finish time the trace recorded (Rumen `finishTime`, SLS `job.end.ms`); empty when the trace records none",
+    ),
+    col(
+        "recorded_runtime_ms",
+        Unit::Milliseconds,
+        "recorded_finish_ms - recorded_start_ms: the job's run time on the real cluster, to compare with jct_ms",
     ),
     col(
         "slowdown",
@@ -936,7 +973,8 @@ mod tests {
         assert_eq!(
             FILES[0].header(),
             "app,name,queue,user,arrival_ms,first_container_ms,finish_ms,wait_ms,runtime_ms,\
-             jct_ms,slowdown,containers,preempted_containers,lost_work_ms,status"
+             jct_ms,recorded_start_ms,recorded_finish_ms,recorded_runtime_ms,slowdown,\
+             containers,preempted_containers,lost_work_ms,status"
         );
     }
 }

@@ -868,6 +868,7 @@ impl<'a> Simulation<'a> {
                     rejected: a.rejected.clone(),
                     preempted_containers: a.preempted,
                     lost_work_ms: a.lost_work_ms,
+                    recorded: spec.recorded,
                 }
             })
             .collect()
@@ -1000,6 +1001,7 @@ impl<'a> Simulation<'a> {
             .map(|l| self.tree.get(**l).name.as_str())
             .collect();
         app_metrics(&mut m, &records, self.now, &leaf_names);
+        crate::metrics::runtime_ratio_metrics(&mut m, &records);
         let summary = RunSummary {
             metrics: m,
             events: self.counters.events,

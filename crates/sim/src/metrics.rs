@@ -311,6 +311,20 @@ pub fn app_metrics(
     }
 }
 
+/// `runtime_ratio_p50` and `runtime_ratio_p95`: percentiles (nearest rank) of simulated over
+/// recorded job run time over the finished apps whose trace recorded their times (Rumen, SLS
+/// `job.end.ms`); NaN when there is none.
+pub fn runtime_ratio_metrics(out: &mut Vec<(String, f64)>, apps: &[AppRecord]) {
+    let mut ratios: Vec<f64> = apps.iter().filter_map(AppRecord::runtime_ratio).collect();
+    ratios.sort_by(f64::total_cmp);
+    for p in [50u32, 95] {
+        out.push((
+            format!("runtime_ratio_p{p}"),
+            percentile(&ratios, f64::from(p)),
+        ));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -338,6 +352,7 @@ mod tests {
             rejected: None,
             preempted_containers: 0,
             lost_work_ms: 0,
+            recorded: None,
         };
         let mut m = Vec::new();
         app_metrics(&mut m, &[rec], SimTime(30_000), &["root.q"]);
@@ -347,6 +362,49 @@ mod tests {
         assert!(names.contains(&"jct_s_p99.root.q"));
         assert!(names.contains(&"slowdown_p95.root.q"));
         assert!(!names.iter().any(|n| n.starts_with("wait_s.")));
+    }
+
+    #[test]
+    fn runtime_ratio_is_simulated_over_recorded_for_finished_apps_with_times() {
+        let rec = |finish: Option<u64>, recorded: Option<(u64, u64)>| AppRecord {
+            index: 0,
+            name: "a".into(),
+            queue: "root.q".into(),
+            user: "u".into(),
+            arrival: SimTime(1_000),
+            first_container: Some(SimTime(2_000)),
+            finish: finish.map(SimTime),
+            containers: 1,
+            alone_ms: 10_000,
+            rejected: None,
+            preempted_containers: 0,
+            lost_work_ms: 0,
+            recorded: recorded.map(|(s, f)| crate::app::Recorded {
+                start_ms: s,
+                finish_ms: f,
+            }),
+        };
+        // jct 9 s against 10 s recorded, 30 s against 10 s; unfinished, unrecorded and a
+        // zero recorded run time are left out.
+        let apps = [
+            rec(Some(10_000), Some((1_000, 11_000))),
+            rec(Some(31_000), Some((1_000, 11_000))),
+            rec(None, Some((1_000, 11_000))),
+            rec(Some(5_000), None),
+            rec(Some(5_000), Some((1_000, 1_000))),
+        ];
+        let mut m = Vec::new();
+        runtime_ratio_metrics(&mut m, &apps);
+        assert_eq!(
+            m,
+            vec![
+                ("runtime_ratio_p50".to_string(), 0.9),
+                ("runtime_ratio_p95".to_string(), 3.0)
+            ]
+        );
+        let mut m = Vec::new();
+        runtime_ratio_metrics(&mut m, &apps[3..]);
+        assert!(m.iter().all(|(_, v)| v.is_nan()));
     }
 
     #[test]
@@ -364,6 +422,7 @@ mod tests {
             rejected: None,
             preempted_containers: 0,
             lost_work_ms: 0,
+            recorded: None,
         };
         // Two apps waited 1 s and 2 s; the third never started by 100 s (arrived at 10 s).
         let apps = [

@@ -139,7 +139,8 @@ impl Recorder for MemoryRecorder {
 /// Writes `apps.csv`, `queues.csv`, `summary.json` and `summary.csv` into a directory.
 ///
 /// `apps.csv` columns: `app,name,queue,user,arrival_ms,first_container_ms,finish_ms,wait_ms,
-/// runtime_ms,jct_ms,slowdown,containers,preempted_containers,lost_work_ms,status`
+/// runtime_ms,jct_ms,recorded_start_ms,recorded_finish_ms,recorded_runtime_ms,slowdown,
+/// containers,preempted_containers,lost_work_ms,status`
 /// (times empty when the event did not happen; preemption columns count killed containers and
 /// the work they lost; status is `finished`, `unfinished` or `rejected: <reason>`).
 ///
@@ -242,7 +243,8 @@ impl Recorder for FileRecorder {
     fn apps(&mut self, apps: &[AppRecord]) {
         let mut s = String::from(
             "app,name,queue,user,arrival_ms,first_container_ms,finish_ms,wait_ms,runtime_ms,\
-             jct_ms,slowdown,containers,preempted_containers,lost_work_ms,status\n",
+             jct_ms,recorded_start_ms,recorded_finish_ms,recorded_runtime_ms,slowdown,\
+             containers,preempted_containers,lost_work_ms,status\n",
         );
         for a in apps {
             let runtime = match (a.first_container, a.finish) {
@@ -256,7 +258,7 @@ impl Recorder for FileRecorder {
             };
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 a.index,
                 csv_field(&a.name),
                 csv_field(&a.queue),
@@ -267,6 +269,9 @@ impl Recorder for FileRecorder {
                 opt(a.wait_ms()),
                 opt(runtime),
                 opt(a.jct_ms()),
+                opt(a.recorded.map(|r| r.start_ms)),
+                opt(a.recorded.map(|r| r.finish_ms)),
+                opt(a.recorded.map(|r| r.runtime_ms())),
                 a.slowdown().map(|x| format!("{x:.6}")).unwrap_or_default(),
                 a.containers,
                 a.preempted_containers,

@@ -246,3 +246,36 @@ fn synth_flat_fields_are_lognormal_maps_and_reduces_with_sls_priorities() {
     }
     assert!(allocations(&sc).len() > 100);
 }
+
+#[test]
+fn apps_csv_and_summary_set_recorded_times_beside_simulated_ones() {
+    let sc = load("rumen.toml");
+    let d = tempfile::tempdir().unwrap();
+    let summary = fairsim_sim::run_to_dir(&sc, 1, 0, d.path()).unwrap();
+    let text = std::fs::read_to_string(d.path().join("apps.csv")).unwrap();
+    let mut rows = csv::Reader::from_reader(text.as_bytes());
+    let headers = rows.headers().unwrap().clone();
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let mut ratios = Vec::new();
+    let mut recorded = Vec::new();
+    for r in rows.records() {
+        let r = r.unwrap();
+        let get = |c: &str| r[col(c)].parse::<f64>().unwrap();
+        recorded.push((
+            get("recorded_start_ms"),
+            get("recorded_finish_ms"),
+            get("recorded_runtime_ms"),
+        ));
+        ratios.push(get("jct_ms") / get("recorded_runtime_ms"));
+    }
+    assert_eq!(
+        recorded,
+        vec![(0.0, 60_000.0, 60_000.0), (15_000.0, 45_000.0, 30_000.0)]
+    );
+    ratios.sort_by(f64::total_cmp);
+    let metric = |k: &str| summary.metrics.iter().find(|(n, _)| n == k).unwrap().1;
+    // Nearest rank over two apps: p50 is the smaller ratio, p95 the larger.
+    assert_eq!(metric("runtime_ratio_p50"), ratios[0]);
+    assert_eq!(metric("runtime_ratio_p95"), ratios[1]);
+    assert!(ratios[0] > 0.0);
+}
