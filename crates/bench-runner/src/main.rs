@@ -98,18 +98,15 @@ enum Command {
         out: Option<PathBuf>,
     },
     /// Write the apps a scenario's workload submits (a trace, an SLS SYNTH file or the
-    /// synthetic generator, drawn for --seed and --run-index) as a native CSV trace
+    /// synthetic generator, drawn for --seed) as a native CSV trace
     /// (docs/traces.md), to inspect, edit and run with `csv = ...`, or to join with a run's
     /// apps.csv by `name`.
     Trace {
         /// The scenario file (TOML).
         scenario: PathBuf,
-        /// Base seed of the run's random stream (as `fairsim run --seed`).
+        /// Seed of the workload's random stream (as `fairsim run --seed`).
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Run index (as `fairsim run --run-index`).
-        #[arg(long, default_value_t = 0)]
-        run_index: u64,
         /// The CSV file to write.
         #[arg(long)]
         out: PathBuf,
@@ -291,9 +288,8 @@ fn run(cli: Cli) -> Result<String, CliError> {
         Command::Trace {
             scenario,
             seed,
-            run_index,
             out,
-        } => trace_cmd::write_trace(&load_scenario(&scenario)?, seed, run_index, &out),
+        } => trace_cmd::write_trace(&load_scenario(&scenario)?, seed, &out),
         Command::Compare {
             scenarios,
             seed,

@@ -4,14 +4,13 @@
 use fairsim_bench_runner::CliError;
 use std::path::Path;
 
-/// Writes the apps run `run_index` of `seed` would submit to `out` (atomically).
+/// Writes the apps a run with `seed` submits to `out` (atomically).
 pub fn write_trace(
     scenario: &fairsim_sim::Scenario,
     seed: u64,
-    run_index: u64,
     out: &Path,
 ) -> Result<String, CliError> {
-    let apps = scenario.workload.apps(seed, run_index);
+    let apps = scenario.workload.apps(seed);
     let text = fairsim_sim::workload::csv::write_csv_trace(&apps);
     fairsim_sim::recorder::write_atomic(out, text.as_bytes())
         .map_err(|e| CliError::Failed(e.to_string()))?;
