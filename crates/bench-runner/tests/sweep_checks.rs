@@ -178,3 +178,19 @@ fn identical_points_give_identical_per_seed_results() {
     assert_eq!(rows[1], rows[3], "seed 4");
     assert_ne!(rows[0], rows[1], "another seed draws another workload");
 }
+
+#[test]
+fn a_baseline_off_the_axes_or_a_bad_stalled_choice_exits_2() {
+    check(
+        &format!("baseline = {{ \"queues.A.weight\" = 0.3 }}\n{AXES}"),
+        2,
+        "baseline",
+        "0.3 is not a value of axis `queues.A.weight`",
+    );
+    check(
+        &format!("stalled_runs = \"drop\"\n{AXES}"),
+        2,
+        "stalled_runs",
+        "expected \"include\" or \"exclude\"",
+    );
+}

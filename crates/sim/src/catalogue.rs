@@ -820,7 +820,7 @@ pub static FILES: &[OutputFile] = &[
     OutputFile {
         path: "summary.csv",
         written_by: "sweep, merge",
-        row: "one row per axis point: the axis values, `n` (runs), then for every metric `M`: `M_mean`, `M_sd`, `M_ci95_lo`, `M_ci95_hi`",
+        row: "one row per axis point: the axis values, `n` (runs in the means), `stalled_runs` (runs of the point that stalled), then for every metric `M`: `M_mean`, `M_sd`, `M_ci95_lo`, `M_ci95_hi` (Student t 95% interval of the mean over the seeds, clipped to the metric's range; runs without a value are left out), and with a `baseline` point `M_diff_mean`, `M_diff_ci95_lo`, `M_diff_ci95_hi` (the paired difference against the baseline, seed for seed). Stalled runs count in the means unless the sweep file says `stalled_runs = \"exclude\"`",
         columns: &[],
     },
 ];

@@ -304,8 +304,13 @@ pub(crate) fn write_final(
     charts: &spec::ChartSpec,
 ) -> Result<(), SweepError> {
     output::write_file(&out.join(output::RUNS_CSV), &table.to_csv())?;
-    output::write_file(&out.join(output::SUMMARY_CSV), &table.summary_csv())?;
-    plot::draw_sweep(out, table, charts)?;
+    let opts = output::SummaryOptions::from(charts);
+    output::write_file(&out.join(output::SUMMARY_CSV), &table.summary_csv(&opts))?;
+    if charts.exclude_stalled {
+        plot::draw_sweep(out, &table.without_stalled(), charts)?;
+    } else {
+        plot::draw_sweep(out, table, charts)?;
+    }
     Ok(())
 }
 

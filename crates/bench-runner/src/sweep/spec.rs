@@ -119,6 +119,14 @@ pub struct ChartSpec {
     pub lines_metrics: Vec<String>,
     /// The run whose time series and per-app records are kept and charted.
     pub run: u64,
+    /// Leave stalled runs out of the summary's means and the charts (`stalled_runs =
+    /// "exclude"`); by default they count.
+    #[serde(default)]
+    pub exclude_stalled: bool,
+    /// The baseline point's axis values as CSV cells (`baseline = { path = value, .. }`):
+    /// summary.csv adds every point's paired difference against it.
+    #[serde(default)]
+    pub baseline: Option<Vec<String>>,
 }
 
 /// A validated sweep file together with its base scenario.
@@ -156,6 +164,8 @@ struct RawSweep {
     axis: Vec<Spanned<RawAxis>>,
     metric: Option<Spanned<String>>,
     charts: Option<RawCharts>,
+    stalled_runs: Option<Spanned<String>>,
+    baseline: Option<Spanned<toml::Table>>,
 }
 
 #[derive(Deserialize)]
@@ -357,6 +367,19 @@ impl Spec {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "sweep".to_string())
         });
+        if let Some(st) = &raw.stalled_runs {
+            charts.exclude_stalled = match st.get_ref().as_str() {
+                "include" => false,
+                "exclude" => true,
+                other => {
+                    let msg = format!("expected \"include\" or \"exclude\", found \"{other}\"");
+                    return Err(loc.err(Some(st.span()), Some("stalled_runs"), msg));
+                }
+            };
+        }
+        if let Some(b) = &raw.baseline {
+            charts.baseline = Some(parse_baseline(&loc, &axes, b)?);
+        }
         let first_axis_line = match raw.axis.first() {
             Some(a) => loc.line_of(a.get_ref().path.span()),
             None => loc.line_of(raw.base.span()),
@@ -439,6 +462,40 @@ fn parse_axis(
         values: checked,
         lines,
     })
+}
+
+/// The baseline point: one value per axis, each among the axis's values, as CSV cells.
+fn parse_baseline(
+    loc: &Locator<'_>,
+    axes: &[Axis],
+    b: &Spanned<toml::Table>,
+) -> Result<Vec<String>, SpecError> {
+    let bad = |m: String| loc.err(Some(b.span()), Some("baseline"), m);
+    if let Some(k) = b
+        .get_ref()
+        .keys()
+        .find(|k| !axes.iter().any(|a| &a.path == *k))
+    {
+        return Err(bad(format!("`{k}` is not an axis")));
+    }
+    axes.iter()
+        .map(|a| {
+            let v = b
+                .get_ref()
+                .get(&a.path)
+                .ok_or_else(|| bad(format!("no value for axis `{}`", a.path)))?;
+            let v = match (v, a.values.first()) {
+                (toml::Value::Integer(i), Some(toml::Value::Float(_))) => {
+                    toml::Value::Float(*i as f64)
+                }
+                _ => v.clone(),
+            };
+            if !a.values.contains(&v) {
+                return Err(bad(format!("{v} is not a value of axis `{}`", a.path)));
+            }
+            Ok(super::plan::value_cell(&v))
+        })
+        .collect()
 }
 
 fn expand_range(r: &RawRange) -> Result<Vec<toml::Value>, String> {
