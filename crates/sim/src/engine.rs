@@ -5,17 +5,19 @@
 //! `scheduler::fair` as methods on the same state (update thread, heartbeat assignment,
 //! maxRunningApps enforcement).
 //!
-//! # Heartbeat skipping
+//! # Heartbeat elision
 //!
-//! A heartbeat can change nothing when no runnable app has an outstanding request and the
-//! node holds no reservation: the queue descent then finds no request, counts no
-//! scheduling opportunity and allocates nothing. Such a node is *parked* (its next heartbeat
-//! is not scheduled). When an outstanding request appears, every parked node is re-armed at
-//! its next phase-aligned heartbeat whose event key comes after the current event, which is
-//! exactly the heartbeat the unskipped simulation would have processed next. Completed
-//! containers are reported by their own events, which do not depend on heartbeats being
-//! scheduled.
-//!
+//! Heartbeats come from a clock (`heartbeat`), not from queued events. A heartbeat of a node
+//! holding no reservation and no resources kept for an app changes nothing when the
+//! scheduler's own first check of a descent fails (`Simulation::offers_may_act`: for the
+//! Fair Scheduler, the root queue has no outstanding request or is over its maxResources).
+//! While that holds only *armed* nodes (reserved or holding resources for an app) beat;
+//! when it stops holding, every node beats again from the first heartbeat after the current
+//! event, exactly the heartbeat an unelided run would process next. Completed containers are
+//! reported by their own events, which do not depend on heartbeats.
+//! `[scheduler] heartbeats = "every"` processes every heartbeat (the property test compares
+//! both, decision for decision).
+
 //! # Quiescence
 //!
 //! A run without `end_ms` ends when every app finished or was rejected, or when no future
@@ -39,8 +41,9 @@
 //! it stalled.
 
 use crate::app::{AppPhase, AppRecord, AppSpec, RequestTable};
-use crate::cluster::{Cluster, NodeId};
+use crate::cluster::Cluster;
 use crate::event::{Event, EventKey, EventQueue};
+use crate::heartbeat::HeartbeatClock;
 use crate::metrics::{Integrals, LeafAcc, RunSummary, app_metrics};
 use crate::recorder::{QueueSample, Recorder};
 use crate::scenario::{Ordering, Scenario};
@@ -173,8 +176,11 @@ pub(crate) struct UserState {
 pub struct Counters {
     /// Events popped.
     pub events: u64,
-    /// Heartbeats processed (not skipped).
+    /// Heartbeats processed.
     pub heartbeats: u64,
+    /// Heartbeats elided: those an unelided run would have processed by now, minus the
+    /// processed ones.
+    pub heartbeats_elided: u64,
     /// Containers allocated.
     pub assignments: u64,
     /// Reservations made.
@@ -201,9 +207,10 @@ pub struct Simulation<'a> {
     pub(crate) free_slots: Vec<u32>,
     pub(crate) recorder: &'a mut dyn Recorder,
     pub(crate) counters: Counters,
-    pub(crate) parked: Vec<u32>,
-    pub(crate) is_parked: Vec<bool>,
-    pub(crate) pending_total: u64,
+    /// Elide heartbeats that cannot change anything (see "Heartbeat elision").
+    pub(crate) elide: bool,
+    /// Largest node capability (fixed for the run).
+    pub(crate) largest_node: Resource,
     pub(crate) n_closed: usize,
     pub(crate) integrals: Integrals,
     pub(crate) incremental: bool,
@@ -313,9 +320,8 @@ impl<'a> Simulation<'a> {
             free_slots: Vec::new(),
             recorder,
             counters: Counters::default(),
-            parked: Vec::new(),
-            is_parked: vec![false; n_nodes],
-            pending_total: 0,
+            elide: conf.heartbeats == crate::scenario::Heartbeats::Elided,
+            largest_node: Resource::ZERO,
             n_closed: 0,
             integrals: Integrals::default(),
             incremental: conf.ordering == Ordering::Incremental,
@@ -338,14 +344,14 @@ impl<'a> Simulation<'a> {
         sim.init_queues();
         sim.init_apps();
         sim.init_preemption();
-        for (i, a) in sim.specs.iter().enumerate() {
-            sim.events
-                .push(a.arrival, Event::AppArrived { app: i as u32 });
-        }
-        for n in 0..n_nodes {
-            let t = SimTime(sim.cluster.nodes[n].phase_ms);
-            sim.events.push(t, Event::NodeHeartbeat { node: n as u32 });
-        }
+        sim.largest_node = sim.cluster.largest_node();
+        let arrivals = sim
+            .specs
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (a.arrival, i as u32))
+            .collect();
+        sim.events = EventQueue::with_sources(arrivals, HeartbeatClock::new(&sim.cluster));
         sim.events.push(SimTime::ZERO, Event::UpdateTick);
         if sc.sample_interval_ms > 0 && sim.recorder.wants_samples() {
             sim.events.push(SimTime::ZERO, Event::Sample);
@@ -504,7 +510,11 @@ impl<'a> Simulation<'a> {
 
     /// Processes events until the end; returns the summary after the recorder finished.
     pub fn run_to_end(&mut self) -> Result<RunSummary, SimError> {
-        while let Some((key, event)) = self.events.pop() {
+        loop {
+            let every_node = !self.elide || self.offers_may_act();
+            let Some((key, event)) = self.events.pop(every_node) else {
+                break;
+            };
             self.now = key.time;
             self.current = key;
             self.counters.events += 1;
@@ -621,30 +631,20 @@ impl<'a> Simulation<'a> {
     }
 
     fn on_heartbeat(&mut self, node: u32) {
-        let n = node as usize;
-        if self.pending_total == 0 && self.cluster.nodes[n].reservation.is_none() {
-            self.is_parked[n] = true;
-            self.parked.push(node);
-            return;
-        }
-        let next = self.now.plus(self.cluster.heartbeat_ms);
-        self.events.push(next, Event::NodeHeartbeat { node });
         self.counters.heartbeats += 1;
         self.attempt_scheduling(node);
+        self.rearm(node);
     }
 
-    /// Re-arms parked nodes (called when outstanding requests appear).
-    pub(crate) fn unpark_all(&mut self) {
-        let parked = std::mem::take(&mut self.parked);
-        for node in parked {
-            self.is_parked[node as usize] = false;
-            let ev = Event::NodeHeartbeat { node };
-            let mut t = self.cluster.heartbeat_at_or_after(NodeId(node), self.now);
-            let k = self.events.key_for(t, &ev);
-            if (k.time, k.rank, k.tie) <= (self.current.time, self.current.rank, self.current.tie) {
-                t = t.plus(self.cluster.heartbeat_ms);
-            }
-            self.events.push(t, ev);
+    /// Arms `node` in the heartbeat clock while it holds a reservation or resources kept for
+    /// an app (its heartbeat may act even when no other node's can), disarms it otherwise.
+    pub(crate) fn rearm(&mut self, node: u32) {
+        let n = node as usize;
+        let clock = self.events.clock_mut();
+        if self.cluster.nodes[n].reservation.is_some() || self.held_for[n].is_some() {
+            clock.arm(node);
+        } else {
+            clock.disarm(node);
         }
     }
 
@@ -744,11 +744,6 @@ impl<'a> Simulation<'a> {
             let p = &mut self.queues[id.idx()].pending;
             *p = (*p as i64 + delta) as u64;
             q = self.tree.get(id).parent;
-        }
-        let was = self.pending_total;
-        self.pending_total = (self.pending_total as i64 + delta) as u64;
-        if was == 0 && self.pending_total > 0 && !self.parked.is_empty() {
-            self.unpark_all();
         }
     }
 
@@ -920,23 +915,23 @@ impl<'a> Simulation<'a> {
         ));
         m.push((
             "util_memory".into(),
-            ig.mem_ms / (self.cluster.total.memory_mb as f64 * window),
+            ig.mem_ms as f64 / (self.cluster.total.memory_mb as f64 * window),
         ));
         m.push((
             "util_vcores".into(),
-            ig.vcore_ms / (self.cluster.total.vcores as f64 * window),
+            ig.vcore_ms as f64 / (self.cluster.total.vcores as f64 * window),
         ));
         m.push((
             "jain_index".into(),
             if ig.active_ms > 0 {
-                ig.jain_ms / ig.active_ms as f64
+                ig.jain_total_ms() / ig.active_ms as f64
             } else {
                 1.0
             },
         ));
         m.push((
             "deviation_mean".into(),
-            ig.dev_ms / (self.cluster.total.memory_mb as f64 * window),
+            ig.dev_ms as f64 / (self.cluster.total.memory_mb as f64 * window),
         ));
         m.push((
             "deviation_max".into(),
@@ -1016,7 +1011,11 @@ impl<'a> Simulation<'a> {
 
     /// The run's counters so far.
     pub fn counters(&self) -> Counters {
-        self.counters
+        let due = self.events.clock().beats_through(self.current);
+        Counters {
+            heartbeats_elided: due.saturating_sub(self.counters.heartbeats),
+            ..self.counters
+        }
     }
 
     /// Checks: no node over capacity, node allocation = Σ its containers, queue usage = Σ

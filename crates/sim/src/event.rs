@@ -24,19 +24,25 @@
 //!
 //! The key is a tuple of integers, so the order is total and the same on every machine.
 //!
-//! # Heartbeat lane
+//! # Three sources
 //!
-//! Most events are node heartbeats, and a node's next heartbeat (pushed when it beats) has
-//! the largest key of every pending heartbeat: heartbeats are pushed in key order. They go to
-//! a FIFO lane instead of the heap whenever their key is above the lane's last one (others,
-//! e.g. parked nodes re-armed out of order, go to the heap); `pop` takes the smaller of the
-//! lane's front and the heap's top. The order is the same total order on keys as with the
-//! heap alone; the heap stays small (one entry per running container) and a heartbeat costs
-//! O(1) instead of O(log n).
+//! Most events never enter the heap:
+//! * node heartbeats come from a [`HeartbeatClock`] (every node beats on a fixed schedule;
+//!   the clock walks it with a cursor and skips the beats that are elided, see `heartbeat`);
+//! * arrivals come from the workload sorted by (time, app index), read with a cursor instead
+//!   of being pushed at time 0;
+//! * everything else (completions, kills, ticks, samples, the end) goes to a binary heap,
+//!   which then holds about one entry per running container.
+//!
+//! `pop` takes the smallest key of the three. Heartbeats and arrivals are unique on (time,
+//! rank, tie) (a node has one heartbeat per time, an app one arrival), so their `seq` is 0 and
+//! the order is the same total order on keys as if every event were pushed in one heap.
 
 use crate::time::SimTime;
 use std::cmp::{Ordering, Reverse};
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::BinaryHeap;
+
+use crate::heartbeat::HeartbeatClock;
 
 /// Something that happens at a point in simulated time. Events are facts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,19 +134,43 @@ impl Ord for Entry {
     }
 }
 
-/// A min-queue of events ordered by [`EventKey`].
+/// A min-queue of events ordered by [`EventKey`] (heap, arrivals and heartbeat clock).
 #[derive(Debug, Default)]
 pub struct EventQueue {
     heap: BinaryHeap<Reverse<Entry>>,
-    /// Heartbeats pushed in increasing key order (see "Heartbeat lane").
-    lane: VecDeque<Entry>,
+    /// Arrivals by (time, app index), and the next one to pop.
+    arrivals: Vec<(SimTime, u32)>,
+    next_arrival: usize,
+    /// Node heartbeats.
+    clock: HeartbeatClock,
     seq: u64,
 }
 
 impl EventQueue {
-    /// An empty queue.
+    /// An empty queue (no arrivals, no node).
     pub fn new() -> EventQueue {
         EventQueue::default()
+    }
+
+    /// A queue with the arrivals `arrivals` (time and app index, any order) and the
+    /// heartbeats of `clock`.
+    pub fn with_sources(mut arrivals: Vec<(SimTime, u32)>, clock: HeartbeatClock) -> EventQueue {
+        arrivals.sort_unstable();
+        EventQueue {
+            arrivals,
+            clock,
+            ..EventQueue::default()
+        }
+    }
+
+    /// The heartbeat clock (to arm or disarm nodes).
+    pub fn clock_mut(&mut self) -> &mut HeartbeatClock {
+        &mut self.clock
+    }
+
+    /// The heartbeat clock.
+    pub fn clock(&self) -> &HeartbeatClock {
+        &self.clock
     }
 
     /// The key `event` would get if pushed at `time` now.
@@ -157,39 +187,58 @@ impl EventQueue {
     pub fn push(&mut self, time: SimTime, event: Event) {
         let key = self.key_for(time, &event);
         self.seq += 1;
-        let entry = Entry { key, event };
-        if matches!(event, Event::NodeHeartbeat { .. })
-            && self.lane.back().is_none_or(|b| b.key < key)
-        {
-            self.lane.push_back(entry);
-        } else {
-            self.heap.push(Reverse(entry));
+        self.heap.push(Reverse(Entry { key, event }));
+    }
+
+    /// Removes and returns the earliest event. `every_node`: whether every node's heartbeat
+    /// is due, or only armed nodes' (see `heartbeat`).
+    pub fn pop(&mut self, every_node: bool) -> Option<(EventKey, Event)> {
+        let mut best: Option<(EventKey, u8)> = self.heap.peek().map(|Reverse(e)| (e.key, 0));
+        if let Some(&(time, app)) = self.arrivals.get(self.next_arrival) {
+            let key = self.key_for(time, &Event::AppArrived { app });
+            let key = EventKey { seq: 0, ..key };
+            if best.is_none_or(|(b, _)| key < b) {
+                best = Some((key, 1));
+            }
         }
+        let beat = self.clock.peek(every_node);
+        if let Some(b) = beat {
+            let (key, _) = self.clock.key(b);
+            if best.is_none_or(|(k, _)| key < k) {
+                best = Some((key, 2));
+            }
+        }
+        let (key, source) = best?;
+        let event = match source {
+            0 => self.heap.pop().map(|Reverse(e)| e.event)?,
+            1 => {
+                let (_, app) = self.arrivals[self.next_arrival];
+                self.next_arrival += 1;
+                Event::AppArrived { app }
+            }
+            _ => {
+                let b = beat?;
+                self.clock.took(b);
+                return Some((
+                    key,
+                    Event::NodeHeartbeat {
+                        node: self.clock.key(b).1,
+                    },
+                ));
+            }
+        };
+        self.clock.skip_to_after(key);
+        Some((key, event))
     }
 
-    /// Removes and returns the earliest event.
-    pub fn pop(&mut self) -> Option<(EventKey, Event)> {
-        let from_lane = match (self.lane.front(), self.heap.peek()) {
-            (Some(l), Some(Reverse(h))) => l.key < h.key,
-            (Some(_), None) => true,
-            (None, _) => false,
-        };
-        let e = if from_lane {
-            self.lane.pop_front()
-        } else {
-            self.heap.pop().map(|Reverse(e)| e)
-        };
-        e.map(|e| (e.key, e.event))
-    }
-
-    /// Number of pending events.
+    /// Number of events in the heap and arrivals not yet popped (heartbeats excluded).
     pub fn len(&self) -> usize {
-        self.heap.len() + self.lane.len()
+        self.heap.len() + self.arrivals.len() - self.next_arrival
     }
 
-    /// True when nothing is pending.
+    /// True when no heap event and no arrival is pending.
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty() && self.lane.is_empty()
+        self.len() == 0
     }
 }
 
@@ -221,7 +270,7 @@ mod tests {
             q.push(t, ev);
         }
         keys.sort();
-        let popped: Vec<EventKey> = std::iter::from_fn(|| q.pop().map(|(k, _)| k)).collect();
+        let popped: Vec<EventKey> = std::iter::from_fn(|| q.pop(true).map(|(k, _)| k)).collect();
         assert_eq!(popped, keys);
         assert!(q.is_empty());
     }
@@ -237,7 +286,7 @@ mod tests {
         q.push(t, Event::ContainerFinished { container: 7 });
         q.push(t, Event::ContainerFinished { container: 3 });
         q.push(SimTime(9), Event::Sample);
-        let order: Vec<Event> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+        let order: Vec<Event> = std::iter::from_fn(|| q.pop(true).map(|(_, e)| e)).collect();
         assert_eq!(
             order,
             vec![

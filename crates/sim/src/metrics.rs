@@ -97,6 +97,11 @@ pub struct LeafAcc {
 }
 
 /// Cluster-wide integrals.
+///
+/// Integer quantities are integrated exactly in integers; Jain's index, a float, is
+/// integrated per stretch of constant value (one product per stretch). So the integrals do
+/// not depend on how many events (e.g. heartbeats that changed nothing) fall inside a
+/// stretch: an elided and an unelided run give the same bits.
 #[derive(Debug, Clone, Default)]
 pub struct Integrals {
     /// Time of the last advance.
@@ -106,23 +111,25 @@ pub struct Integrals {
     /// Allocated vcores now.
     pub used_vcores: i64,
     /// ∫ used memory dt (MB·ms).
-    pub mem_ms: f64,
+    pub mem_ms: i128,
     /// ∫ used vcores dt.
-    pub vcore_ms: f64,
+    pub vcore_ms: i128,
     /// Σ x over active leaves.
     pub sum_x: f64,
     /// Σ x² over active leaves.
     pub sum_x2: f64,
     /// Active leaves.
     pub n_active: u32,
-    /// ∫ Jain dt over time with n_active > 0.
+    /// ∫ Jain dt over time with n_active > 0, up to the open stretch.
     pub jain_ms: f64,
+    /// The open stretch of constant Jain index: its value and length (ms).
+    jain_stretch: Option<(f64, u64)>,
     /// Time with n_active > 0.
     pub active_ms: u64,
-    /// Σ |usage − ideal| now (MB).
+    /// Σ |usage − ideal| now (MB; integer-valued).
     pub dev_sum: f64,
     /// ∫ dev_sum dt.
-    pub dev_ms: f64,
+    pub dev_ms: i128,
     /// max of dev_sum.
     pub dev_max: f64,
 }
@@ -142,15 +149,32 @@ impl Integrals {
         if t <= self.last {
             return;
         }
-        let dt = (t - self.last) as f64;
-        self.mem_ms += self.used_mb as f64 * dt;
-        self.vcore_ms += self.used_vcores as f64 * dt;
+        let dt = t - self.last;
+        self.mem_ms += self.used_mb as i128 * dt as i128;
+        self.vcore_ms += self.used_vcores as i128 * dt as i128;
         if self.n_active > 0 {
-            self.jain_ms += self.jain_now() * dt;
-            self.active_ms += t - self.last;
+            let j = self.jain_now();
+            match &mut self.jain_stretch {
+                Some((v, len)) if v.to_bits() == j.to_bits() => *len += dt,
+                open => {
+                    if let Some((v, len)) = open.take() {
+                        self.jain_ms += v * len as f64;
+                    }
+                    *open = Some((j, dt));
+                }
+            }
+            self.active_ms += dt;
         }
-        self.dev_ms += self.dev_sum * dt;
+        self.dev_ms += self.dev_sum as i128 * dt as i128;
         self.last = t;
+    }
+
+    /// ∫ Jain dt including the open stretch.
+    pub fn jain_total_ms(&self) -> f64 {
+        match self.jain_stretch {
+            Some((v, len)) => self.jain_ms + v * len as f64,
+            None => self.jain_ms,
+        }
     }
 }
 
@@ -453,6 +477,38 @@ mod tests {
         i.advance(10);
         i.used_mb = 50;
         i.advance(30);
-        assert_eq!(i.mem_ms, 100.0 * 10.0 + 50.0 * 20.0);
+        assert_eq!(i.mem_ms, 100 * 10 + 50 * 20);
+    }
+
+    /// A stretch of constant state integrates to the same bits however many events split it
+    /// (an elided run processes fewer heartbeats than an unelided one).
+    #[test]
+    fn integrals_do_not_depend_on_events_inside_a_stretch() {
+        let state = |i: &mut Integrals, k: u32| {
+            i.used_mb = 1000 + k as i64;
+            i.n_active = 3;
+            i.sum_x = 0.1 * k as f64 + 0.7;
+            i.sum_x2 = 0.37 + 0.01 * k as f64;
+            i.dev_sum = 12.0 * k as f64;
+        };
+        let (mut whole, mut split) = (Integrals::default(), Integrals::default());
+        for k in 0..50u32 {
+            let (from, to) = (k as u64 * 997, (k as u64 + 1) * 997);
+            state(&mut whole, k);
+            whole.advance(to);
+            state(&mut split, k);
+            for t in (from + 1..to).step_by(7) {
+                split.advance(t);
+            }
+            split.advance(to);
+        }
+        assert_eq!(whole.mem_ms, split.mem_ms);
+        assert_eq!(whole.dev_ms, split.dev_ms);
+        assert_eq!(whole.active_ms, split.active_ms);
+        assert_eq!(
+            whole.jain_total_ms().to_bits(),
+            split.jain_total_ms().to_bits()
+        );
+        assert!(whole.jain_total_ms() > 0.0);
     }
 }

@@ -19,6 +19,7 @@
 //! sizebasedweight = false
 //! booster = { factor = 3.0, duration_ms = 300000, when = "first" }   # or omit
 //! ordering = "incremental"          # or "naive" (re-sort as Hadoop does)
+//! heartbeats = "elided"             # or "every" (process heartbeats that change nothing)
 //! update_interval_ms = 500
 //! heartbeat_ms = 1000
 //! locality_threshold_node = -1.0    # count-based delay scheduling, off when negative
@@ -85,6 +86,17 @@ pub enum Ordering {
     Naive,
 }
 
+/// Which node heartbeats the engine processes (the decisions are the same).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Heartbeats {
+    /// Skip heartbeats that provably change nothing (see `engine`'s "Heartbeat elision").
+    #[default]
+    Elided,
+    /// Process every heartbeat of every node.
+    Every,
+}
+
 /// Cluster shape.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -129,6 +141,8 @@ pub struct SchedulerConf {
     pub booster: Option<Booster>,
     /// Incremental or naive ordering.
     pub ordering: Ordering,
+    /// Elided or every heartbeat.
+    pub heartbeats: Heartbeats,
     /// `update-interval-ms`.
     pub update_interval_ms: u64,
     /// NodeManager heartbeat interval.
@@ -203,6 +217,7 @@ impl Default for SchedulerConf {
             sizebasedweight: false,
             booster: None,
             ordering: Ordering::Incremental,
+            heartbeats: Heartbeats::Elided,
             update_interval_ms: 500,
             heartbeat_ms: 1000,
             locality_threshold_node: -1.0,

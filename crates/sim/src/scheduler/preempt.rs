@@ -445,6 +445,7 @@ impl Simulation<'_> {
                 _ => Resource::ZERO,
             };
             self.held_for[n] = Some(app);
+            self.events.clock_mut().arm(set.node);
             if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
                 fs.preempted_on_node
                     .insert(set.node, before.saturating_add(freed));

@@ -131,15 +131,27 @@ impl Simulation<'_> {
         (ap.key, ap.name_rank, a)
     }
 
+    /// Whether a heartbeat of a node holding no reservation and no resources kept for an app
+    /// can change anything: the first check of the descent from root passes (the Capacity
+    /// Scheduler offers a node only to leaves with outstanding requests). When it fails such
+    /// a heartbeat is elided (see `engine`'s "Heartbeat elision").
+    pub(crate) fn offers_may_act(&self) -> bool {
+        if self.capacity.is_some() {
+            return self.queues[QueueId::ROOT.idx()].pending > 0;
+        }
+        self.queue_may_take(QueueId::ROOT)
+    }
+
+    /// A queue's own precondition for taking a node (besides the node not being reserved):
+    /// usage within maxResources and an outstanding request below it.
+    fn queue_may_take(&self, q: QueueId) -> bool {
+        let qs = &self.queues[q.idx()];
+        qs.usage.fits_in(qs.max_share) && qs.pending > 0
+    }
+
     /// `FSParentQueue`/`FSLeafQueue.assignContainer`.
     fn assign_queue(&mut self, q: QueueId, node: u32) -> Outcome {
-        let qs = &self.queues[q.idx()];
-        if !qs.usage.fits_in(qs.max_share)
-            || self.cluster.nodes[node as usize].reservation.is_some()
-        {
-            return Outcome::Nothing;
-        }
-        if qs.pending == 0 {
+        if !self.queue_may_take(q) || self.cluster.nodes[node as usize].reservation.is_some() {
             return Outcome::Nothing;
         }
         let leaf = self.tree.get(q).is_leaf;
@@ -382,6 +394,7 @@ impl Simulation<'_> {
                 priority,
                 size,
             });
+            self.events.clock_mut().arm(node);
             self.counters.reservations += 1;
             self.progress += 1;
             self.recorder.decision(&Decision {

@@ -24,7 +24,7 @@ impl Simulation<'_> {
         let spec = &self.specs[i];
         // A container no node can ever hold would wait forever: reject at submission, as
         // YARN rejects a request above the maximum allocation.
-        let largest = self.cluster.largest_node();
+        let largest = self.largest_node;
         let too_big = spec.sizes().find(|s| !s.fits_in(largest));
         if let Some(s) = too_big {
             let msg = format!(
@@ -175,6 +175,11 @@ impl Simulation<'_> {
         if was_runnable {
             self.on_runnable_app_removed(a);
         }
+        // Nothing reads a finished app's requests or hints again: release them, so memory
+        // follows the live apps, not the finished ones.
+        let app = &mut self.apps[i];
+        app.requests = crate::app::RequestTable::default();
+        app.hints = Vec::new();
     }
 
     /// Schedules the report of a container that ends at `end` on `node`: the node's first

@@ -1,0 +1,347 @@
+//! How the engine's cost grows with nodes, queues and apps (issue "a day of a 10,000-node
+//! cluster in under a minute").
+//!
+//! Workload: a synthetic MapReduce-like day (lognormal maps, median 32; lognormal reduces,
+//! median 3; 2 GB / 1 vcore containers, 1 GB AMs; lognormal task durations, median 225 s)
+//! on 64 GB / 64-vcore nodes, Poisson arrivals of 100 apps per node per day over four
+//! weighted leaves, which keeps the cluster about three-quarters busy; Hadoop 2.7 defaults.
+//!
+//! Cases:
+//! 1. ladder: 100, 1,000 (3,000 and 10,000 with `FAIRSIM_SCALE=big`) nodes, a day each;
+//! 2. many queues: the 1,000-node day (10 simulated hours) over 4, 1,000 (and 10,000 with
+//!    `FAIRSIM_SCALE=big`) leaves;
+//! 3. one leaf: 1,000 and 10,000 apps (50,000 with `FAIRSIM_SCALE=big`) submitted in the
+//!    first 10 s on 100 nodes, with AMs and maxAMShare 0.5 and without AMs; incremental
+//!    against naive ordering, which must decide identically.
+//!
+//! Each line prints wall and CPU time (the process's user + system time, as getrusage
+//! counts it: CPU time is what to compare on a shared machine), events, heartbeats processed and elided,
+//! containers, peak RSS (VmHWM, reset before each run where the kernel allows) and CPU per
+//! container. On the small cases the decision checksum of the elided, incremental engine is
+//! checked against the unelided, naive one (`heartbeats = "every"`, `ordering = "naive"`).
+//! `FAIRSIM_SCALE_ONLY=ladder|queues|leaf` runs one group.
+//!
+//! `cargo bench -p fairsim-sim --bench scale_bench` (release profile with debug symbols).
+//!
+//! Profile of the 10,000-node day before this benchmark's engine changes (from the issue,
+//! 312 s CPU): event queue ~42% (1M arrivals pushed at time 0, 921.6M events, 94% of them
+//! heartbeats), update thread ~24%, `Cluster::largest_node` ~8%. After (heartbeat clock with
+//! elision, arrivals streamed, largest node kept): see the figures this benchmark prints and
+//! README's "Scale".
+
+use fairsim_core::Semantics;
+use fairsim_sim::recorder::{Decision, DecisionKind};
+use fairsim_sim::scenario::{ClusterSpec, Heartbeats, Ordering, Scenario, SchedulerConf, Workload};
+use fairsim_sim::tree::{QueueId, QueueTree};
+use fairsim_sim::workload::synthetic::{Dist, QueueStream, SyntheticSpec};
+use fairsim_sim::{Counters, Recorder, RunSummary, Simulation};
+use std::time::{Duration, Instant};
+
+/// Hashes every decision (FNV-1a over its fields).
+struct HashRecorder {
+    hash: u64,
+}
+
+impl HashRecorder {
+    fn eat(&mut self, x: u64) {
+        for b in x.to_le_bytes() {
+            self.hash ^= b as u64;
+            self.hash = self.hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+impl Recorder for HashRecorder {
+    fn decision(&mut self, d: &Decision) {
+        let kind = match d.kind {
+            DecisionKind::Allocated(l) => l as u64,
+            DecisionKind::Reserved => 10,
+            DecisionKind::Unreserved => 11,
+        };
+        for x in [
+            d.time.0,
+            d.node as u64,
+            d.app as u64,
+            d.priority as u64,
+            d.size.memory_mb as u64,
+            d.size.vcores as u64,
+            kind,
+        ] {
+            self.eat(x);
+        }
+    }
+}
+
+/// CPU time (user + system) of this process so far (`CLOCK_PROCESS_CPUTIME_ID`, the sum
+/// getrusage reports, in nanoseconds).
+fn cpu_time() -> Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+/// Peak resident memory (VmHWM), in MiB.
+fn peak_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+struct Measured {
+    summary: RunSummary,
+    counters: Counters,
+    checksum: u64,
+    wall: Duration,
+    cpu: Duration,
+    peak: Option<f64>,
+}
+
+fn measure(sc: &Scenario) -> Measured {
+    let reset = std::fs::write("/proc/self/clear_refs", "5").is_ok();
+    let mut rec = HashRecorder {
+        hash: 0xcbf2_9ce4_8422_2325,
+    };
+    let (t0, c0) = (Instant::now(), cpu_time());
+    let mut sim = Simulation::new(sc, 1, 0, &mut rec).expect("the scenario builds");
+    let summary = sim.run_to_end().expect("the scenario runs");
+    let counters = sim.counters();
+    drop(sim);
+    let (wall, cpu) = (t0.elapsed(), cpu_time() - c0);
+    Measured {
+        summary,
+        counters,
+        checksum: rec.hash,
+        wall,
+        cpu,
+        peak: peak_mib().filter(|_| reset),
+    }
+}
+
+fn report(label: &str, m: &Measured) {
+    let per = m.cpu.as_secs_f64() * 1e6 / m.summary.assignments.max(1) as f64;
+    let peak = m.peak.map_or("n/a".into(), |p| format!("{p:.0} MiB"));
+    println!(
+        "  {label:<28} cpu {:>7.2} s | wall {:>7.2} s | {:>11} events | heartbeats {:>11} processed {:>12} elided | {:>10} containers | {per:>5.2} us/container | peak {peak} | util {:.2} | checksum {:016x}",
+        m.cpu.as_secs_f64(),
+        m.wall.as_secs_f64(),
+        m.summary.events,
+        m.counters.heartbeats,
+        m.counters.heartbeats_elided,
+        m.summary.assignments,
+        m.summary.get("util_memory").unwrap_or(f64::NAN),
+        m.checksum,
+    );
+}
+
+fn stream(queue: &str, apps: u32, mean_interarrival_ms: f64) -> QueueStream {
+    QueueStream {
+        queue: queue.into(),
+        user: None,
+        users: 8,
+        apps,
+        mean_interarrival_ms,
+        start_ms: 0,
+        tasks: Dist::Lognormal {
+            median: 32.0,
+            sigma: 1.0,
+            max: Some(2_000.0),
+        },
+        duration_ms: Dist::Lognormal {
+            median: 225_000.0,
+            sigma: 1.0,
+            max: Some(4.0 * 3_600_000.0),
+        },
+        container_mb: 2048,
+        container_vcores: 1,
+        am: true,
+        am_mb: 1024,
+        am_vcores: 1,
+        reduces: Some(Dist::Lognormal {
+            median: 3.0,
+            sigma: 0.5,
+            max: Some(100.0),
+        }),
+        reduce_duration_ms: None,
+    }
+}
+
+fn scenario(
+    nodes: u32,
+    tree: QueueTree,
+    queues: Vec<QueueStream>,
+    end_ms: Option<u64>,
+) -> Scenario {
+    Scenario {
+        name: "scale".into(),
+        path: None,
+        cluster: ClusterSpec {
+            nodes,
+            racks: (nodes / 40).max(1),
+            node_memory_mb: 65_536,
+            node_vcores: 64,
+        },
+        scheduler: SchedulerConf {
+            semantics: Semantics::Hadoop27,
+            ..SchedulerConf::default()
+        },
+        tree,
+        warnings: vec![],
+        workload: Workload::Synthetic(SyntheticSpec { queues }),
+        end_ms,
+        sample_interval_ms: 0,
+        check_invariants: false,
+    }
+}
+
+/// `nodes` nodes, 100 apps per node per day over `leaves` leaves (weights 1, 2, 3, 4, ...
+/// cycling), arrivals over `hours` hours; runs to the end.
+fn day(nodes: u32, leaves: u32, hours: u64) -> Scenario {
+    let mut tree = QueueTree::with_root();
+    let apps_total = (nodes as u64 * 100 * hours / 24) as u32;
+    let per_leaf = (apps_total / leaves).max(1);
+    let span = (hours * 3_600_000) as f64;
+    let queues = (0..leaves)
+        .map(|l| {
+            let q = tree.add_queue(QueueId::ROOT, &format!("q{l}"), true);
+            tree.get_mut(q).weight = 1.0 + (l % 4) as f32;
+            stream(&format!("root.q{l}"), per_leaf, span / per_leaf as f64)
+        })
+        .collect();
+    scenario(nodes, tree, queues, None)
+}
+
+/// `apps` apps in one leaf submitted in the first 10 s on 100 nodes, the first 600 s.
+fn one_leaf(apps: u32, with_am: bool) -> Scenario {
+    let mut tree = QueueTree::with_root();
+    let q = tree.add_queue(QueueId::ROOT, "only", true);
+    tree.get_mut(q).max_am_share = 0.5;
+    let mut s = stream("root.only", apps, 10_000.0 / apps as f64);
+    s.tasks = Dist::Constant { value: 4.0 };
+    s.reduces = None;
+    s.am = with_am;
+    s.duration_ms = Dist::Lognormal {
+        median: 60_000.0,
+        sigma: 1.0,
+        max: Some(3_600_000.0),
+    };
+    scenario(100, tree, vec![s], Some(600_000))
+}
+
+fn reference(sc: &Scenario) -> Scenario {
+    let mut r = sc.clone();
+    r.scheduler.heartbeats = Heartbeats::Every;
+    r.scheduler.ordering = Ordering::Naive;
+    r
+}
+
+fn check_against_reference(sc: &Scenario, m: &Measured) {
+    let r = measure(&reference(sc));
+    report("unelided, naive (reference)", &r);
+    assert_eq!(
+        m.checksum, r.checksum,
+        "the elided, incremental engine decided differently from the unelided, naive one"
+    );
+    assert_eq!(m.summary.metrics.len(), r.summary.metrics.len());
+    for ((k, a), (_, b)) in m.summary.metrics.iter().zip(&r.summary.metrics) {
+        assert_eq!(a.to_bits(), b.to_bits(), "metric {k} differs");
+    }
+}
+
+fn per_container(m: &Measured) -> f64 {
+    m.cpu.as_secs_f64() / m.summary.assignments.max(1) as f64
+}
+
+fn main() {
+    let big = std::env::var("FAIRSIM_SCALE").is_ok_and(|v| v == "big");
+    let only = std::env::var("FAIRSIM_SCALE_ONLY").unwrap_or_default();
+    println!(
+        "scale_bench (FAIRSIM_SCALE={})",
+        if big { "big" } else { "small" }
+    );
+    println!(
+        "cpu = user + system time of this process (CLOCK_PROCESS_CPUTIME_ID); peak = VmHWM reset before each run"
+    );
+    if only.is_empty() || only == "ladder" {
+        ladder(big);
+    }
+    if only.is_empty() || only == "queues" {
+        many_queues(big);
+    }
+    if only.is_empty() || only == "leaf" {
+        leaf(big);
+    }
+    println!("ok");
+}
+
+fn ladder(big: bool) {
+    println!("1. a day, 100 apps per node, 4 weighted leaves");
+    let sizes: &[u32] = if big {
+        &[100, 1_000, 3_000, 10_000]
+    } else {
+        &[100, 1_000]
+    };
+    let mut costs = Vec::new();
+    for &nodes in sizes {
+        let sc = day(nodes, 4, 24);
+        let m = measure(&sc);
+        report(&format!("{nodes} nodes"), &m);
+        assert_eq!(m.summary.get("apps_unfinished"), Some(0.0));
+        if nodes == 100 {
+            check_against_reference(&sc, &m);
+        }
+        costs.push(per_container(&m));
+    }
+    let ratio = costs.last().unwrap_or(&0.0) / costs.first().unwrap_or(&1.0);
+    println!(
+        "  cost per container, {} nodes / {} nodes: {ratio:.2}x",
+        sizes.last().unwrap_or(&0),
+        sizes.first().unwrap_or(&0)
+    );
+}
+
+fn many_queues(big: bool) {
+    println!("2. 1,000 nodes, 10 hours of arrivals, over many leaves");
+    let leaves: &[u32] = if big {
+        &[4, 1_000, 10_000]
+    } else {
+        &[4, 1_000]
+    };
+    let mut costs = Vec::new();
+    for &n in leaves {
+        let sc = day(1_000, n, 10);
+        let m = measure(&sc);
+        report(&format!("{n} leaves"), &m);
+        costs.push(per_container(&m));
+    }
+    let ratio = costs.last().unwrap_or(&0.0) / costs.first().unwrap_or(&1.0);
+    println!(
+        "  cost per container, {} leaves / 4 leaves: {ratio:.2}x",
+        leaves.last().unwrap_or(&0)
+    );
+}
+
+fn leaf(big: bool) {
+    println!("3. one leaf, apps submitted in the first 10 s, 100 nodes, first 600 s");
+    let counts: &[u32] = if big {
+        &[1_000, 10_000, 50_000]
+    } else {
+        &[1_000, 10_000]
+    };
+    for with_am in [true, false] {
+        for &n in counts {
+            let sc = one_leaf(n, with_am);
+            let inc = measure(&sc);
+            let label = if with_am { "with AMs" } else { "no AMs" };
+            report(&format!("{n} apps {label}, incremental"), &inc);
+            let mut naive = sc.clone();
+            naive.scheduler.ordering = Ordering::Naive;
+            let nv = measure(&naive);
+            report(&format!("{n} apps {label}, naive"), &nv);
+            assert_eq!(inc.checksum, nv.checksum, "orderings decided differently");
+            println!(
+                "  incremental / naive speed-up: {:.1}x",
+                nv.cpu.as_secs_f64() / inc.cpu.as_secs_f64().max(1e-9)
+            );
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! Node heartbeats as a clock instead of queued events.
+//!
+//! Node `n` beats at `phase(n) + k × interval` for `k = 0, 1, ...`, whatever happens: the
+//! sequence of every heartbeat in event-key order (time, then node index) is fixed by the
+//! cluster. [`HeartbeatClock`] walks that sequence with a cursor, so a heartbeat costs no
+//! queue operation and nothing is stored per pending heartbeat.
+//!
+//! # Elision
+//!
+//! The engine tells the clock at each step whether every node must beat (a heartbeat of an
+//! ordinary node may change something) or only the *armed* nodes (those holding a
+//! reservation or resources kept for an app, whose heartbeat acts even when nothing else
+//! can). In the second case the clock jumps straight to the next armed node's beat; the
+//! beats skipped are exactly those an unelided run would process as no-ops, since nothing
+//! changes between two events. When the engine says "every node" again, the clock resumes
+//! at the first beat after the current event, exactly the heartbeat an unelided run would
+//! process next.
+//!
+//! The cursor always designates the first beat whose key comes after the last event popped
+//! (a beat, or any other event: see [`HeartbeatClock::skip_to_after`]).
+
+use crate::cluster::Cluster;
+use crate::event::EventKey;
+use crate::time::SimTime;
+use std::collections::BTreeSet;
+
+/// Rank of heartbeats among the event kinds (see `event`'s ordering contract).
+const RANK: u8 = 3;
+
+/// One heartbeat of the clock: `cycle` and position in the phase order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Beat {
+    cycle: u64,
+    pos: u32,
+}
+
+/// Every node's heartbeats, in event-key order (see the module docs).
+#[derive(Debug, Clone, Default)]
+pub struct HeartbeatClock {
+    interval: u64,
+    /// Nodes sorted by (phase, index): the order of beats within a cycle.
+    order: Vec<u32>,
+    /// Phase of `order[i]`.
+    phases: Vec<u64>,
+    /// Node → its position in `order`.
+    position: Vec<u32>,
+    /// First beat after the last event popped.
+    cursor: Beat,
+    /// Positions of nodes that beat even when others need not.
+    armed: BTreeSet<u32>,
+}
+
+impl HeartbeatClock {
+    /// The clock of `cluster`'s nodes. Phases must be below the heartbeat interval (as
+    /// [`Cluster`] builds them).
+    pub fn new(cluster: &Cluster) -> HeartbeatClock {
+        let interval = cluster.heartbeat_ms.max(1);
+        let mut order: Vec<u32> = (0..cluster.nodes.len() as u32).collect();
+        order.sort_by_key(|&n| (cluster.nodes[n as usize].phase_ms, n));
+        let phases: Vec<u64> = order
+            .iter()
+            .map(|&n| cluster.nodes[n as usize].phase_ms)
+            .collect();
+        debug_assert!(phases.iter().all(|&p| p < interval));
+        let mut position = vec![0u32; order.len()];
+        for (i, &n) in order.iter().enumerate() {
+            position[n as usize] = i as u32;
+        }
+        HeartbeatClock {
+            interval,
+            order,
+            phases,
+            position,
+            cursor: Beat { cycle: 0, pos: 0 },
+            armed: BTreeSet::new(),
+        }
+    }
+
+    /// The node beating at `beat` and the beat's event key.
+    pub fn key(&self, beat: Beat) -> (EventKey, u32) {
+        let i = beat.pos as usize;
+        let node = self.order[i];
+        let key = EventKey {
+            time: SimTime(self.phases[i] + beat.cycle * self.interval),
+            rank: RANK,
+            tie: node,
+            seq: 0,
+        };
+        (key, node)
+    }
+
+    /// The next beat to process: the cursor when every node must beat, else the next armed
+    /// node's beat (`None` when no node is armed).
+    pub fn peek(&self, every_node: bool) -> Option<Beat> {
+        if self.order.is_empty() {
+            return None;
+        }
+        if every_node {
+            return Some(self.cursor);
+        }
+        let c = self.cursor;
+        if let Some(&pos) = self.armed.range(c.pos..).next() {
+            return Some(Beat {
+                cycle: c.cycle,
+                pos,
+            });
+        }
+        self.armed.iter().next().map(|&pos| Beat {
+            cycle: c.cycle + 1,
+            pos,
+        })
+    }
+
+    /// `beat` was processed: the cursor moves to the beat after it.
+    pub fn took(&mut self, beat: Beat) {
+        self.cursor = if beat.pos as usize + 1 == self.order.len() {
+            Beat {
+                cycle: beat.cycle + 1,
+                pos: 0,
+            }
+        } else {
+            Beat {
+                cycle: beat.cycle,
+                pos: beat.pos + 1,
+            }
+        };
+    }
+
+    /// Another event with key `key` was processed: the cursor moves to the first beat after
+    /// it (if it is not there yet).
+    pub fn skip_to_after(&mut self, key: EventKey) {
+        if !self.order.is_empty() && !after(self.key(self.cursor).0, key) {
+            self.cursor = self.first_after(key);
+        }
+    }
+
+    /// The first beat whose key comes after `key`.
+    fn first_after(&self, key: EventKey) -> Beat {
+        let cycle = key.time.0 / self.interval;
+        let r = key.time.0 % self.interval;
+        // Beats of this cycle at or before `key` form a prefix of the phase order.
+        let at_or_before =
+            |i: usize| (self.phases[i], RANK, self.order[i]) <= (r, key.rank, key.tie);
+        let (mut lo, mut hi) = (0usize, self.order.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if at_or_before(mid) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if lo == self.order.len() {
+            Beat {
+                cycle: cycle + 1,
+                pos: 0,
+            }
+        } else {
+            Beat {
+                cycle,
+                pos: lo as u32,
+            }
+        }
+    }
+
+    /// Node `node` beats even when others need not.
+    pub fn arm(&mut self, node: u32) {
+        self.armed.insert(self.position[node as usize]);
+    }
+
+    /// Node `node` no longer needs to beat when others need not.
+    pub fn disarm(&mut self, node: u32) {
+        self.armed.remove(&self.position[node as usize]);
+    }
+
+    /// Number of beats whose key is at or before `key`: the heartbeats an unelided run
+    /// would have processed by then.
+    pub fn beats_through(&self, key: EventKey) -> u64 {
+        if self.order.is_empty() {
+            return 0;
+        }
+        let b = self.first_after(key);
+        b.cycle * self.order.len() as u64 + b.pos as u64
+    }
+}
+
+/// True when `beat` (a heartbeat key) comes after `key` (comparing time, rank and tie:
+/// heartbeats are unique on these).
+fn after(beat: EventKey, key: EventKey) -> bool {
+    (beat.time, beat.rank, beat.tie) > (key.time, key.rank, key.tie)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fairsim_core::Resource;
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+
+    fn key(time: u64, rank: u8, tie: u32) -> EventKey {
+        EventKey {
+            time: SimTime(time),
+            rank,
+            tie,
+            seq: 0,
+        }
+    }
+
+    /// Every beat, in the order a heap of one pending heartbeat per node pops them.
+    #[test]
+    fn the_clock_walks_the_heartbeats_a_heap_would_pop() {
+        for (nodes, hb) in [(7u32, 1000u64), (10, 3), (1, 50), (13, 13)] {
+            let cluster = Cluster::uniform(nodes, 2, Resource::new(1024, 1), hb);
+            let mut clock = HeartbeatClock::new(&cluster);
+            let mut heap = BinaryHeap::new();
+            for n in &cluster.nodes {
+                let i = cluster.find_node(&n.name).map(|id| id.0).unwrap_or(0);
+                heap.push(Reverse((n.phase_ms, i)));
+            }
+            for _ in 0..5 * nodes {
+                let Reverse((t, n)) = heap.pop().unwrap_or(Reverse((0, 0)));
+                heap.push(Reverse((t + hb, n)));
+                let beat = clock.peek(true).unwrap_or_default();
+                assert_eq!(clock.key(beat), (key(t, RANK, n), n));
+                clock.took(beat);
+            }
+        }
+    }
+
+    #[test]
+    fn skipping_resumes_at_the_first_beat_after_the_event() {
+        // 4 nodes at phases 0, 250, 500, 750 of a 1000 ms interval.
+        let cluster = Cluster::uniform(4, 1, Resource::new(1024, 1), 1000);
+        let mut clock = HeartbeatClock::new(&cluster);
+        // A completion (rank 0) at 1250 comes before node 1's beat at 1250.
+        clock.skip_to_after(key(1250, 0, 0));
+        assert_eq!(clock.key(clock.peek(true).unwrap_or_default()).1, 1);
+        assert_eq!(clock.beats_through(key(1250, 0, 0)), 5);
+        // A sample (rank 4) at 1250 comes after it.
+        clock.skip_to_after(key(1250, 4, 0));
+        let next = clock.peek(true).unwrap_or_default();
+        assert_eq!(clock.key(next), (key(1500, RANK, 2), 2));
+        assert_eq!(clock.beats_through(key(1250, 4, 0)), 6);
+        // Skipping to an earlier key never moves the cursor back.
+        clock.skip_to_after(key(10, 0, 0));
+        assert_eq!(clock.peek(true), Some(next));
+    }
+
+    #[test]
+    fn only_armed_nodes_beat_when_others_need_not() {
+        let cluster = Cluster::uniform(4, 1, Resource::new(1024, 1), 1000);
+        let mut clock = HeartbeatClock::new(&cluster);
+        assert_eq!(clock.peek(false), None);
+        clock.arm(1);
+        clock.skip_to_after(key(600, 0, 0));
+        // Node 1's next beat is in the next cycle.
+        let b = clock.peek(false).unwrap_or_default();
+        assert_eq!(clock.key(b), (key(1250, RANK, 1), 1));
+        clock.took(b);
+        clock.arm(3);
+        assert_eq!(clock.key(clock.peek(false).unwrap_or_default()).1, 3);
+        clock.disarm(3);
+        clock.disarm(1);
+        assert_eq!(clock.peek(false), None);
+        // Every node beats again from the beat after the last one taken.
+        assert_eq!(clock.key(clock.peek(true).unwrap_or_default()).1, 2);
+    }
+}
