@@ -15,6 +15,7 @@ use crate::plot::heatmap::capitalised;
 use crate::plot::labels;
 use crate::plot::ticks::value_label;
 use crate::plot::{Chart, DrawError, PlotError, de, save, series_color};
+use crate::report_html::{Block, Page, cell, charts_of, command_line, file_text};
 use crate::results::write_atomic;
 
 /// One cell of the comparison: a metric of one queue (or `all`) under one scheduler.
@@ -228,6 +229,106 @@ pub fn draw_all(rows: &[ComparisonRow], out_dir: &Path) -> Result<Vec<PathBuf>, 
     Ok(out)
 }
 
+/// The comparison's `report.html`: the charts, a table per queue with a column per
+/// scheduler, the whole-run metrics side by side, every scenario file and the command.
+fn report_page(
+    rows: &[ComparisonRow],
+    charts: &[PathBuf],
+    scenarios: &[fairsim_sim::Scenario],
+    sources: &[PathBuf],
+    seed: u64,
+) -> std::io::Result<Page> {
+    let mut schedulers: Vec<&str> = Vec::new();
+    for r in rows {
+        if !schedulers.contains(&r.scheduler.as_str()) {
+            schedulers.push(&r.scheduler);
+        }
+    }
+    let value = |s: &str, q: &str, m: &str| {
+        let v = rows
+            .iter()
+            .find(|r| r.scheduler == s && r.queue == q && r.metric == m)
+            .map(|r| r.value);
+        let censored = rows.iter().any(|r| {
+            r.scheduler == s
+                && r.queue == q
+                && r.metric == format!("{m}_censored")
+                && r.value == 1.0
+        });
+        cell(v, censored)
+    };
+    let header = |first: &str| {
+        std::iter::once(first.to_string())
+            .chain(schedulers.iter().map(|s| s.to_string()))
+            .collect::<Vec<_>>()
+    };
+    let mut queues: Vec<&str> = Vec::new();
+    let mut metrics: Vec<&str> = Vec::new();
+    for r in rows {
+        if r.queue != "all" && !queues.contains(&r.queue.as_str()) {
+            queues.push(&r.queue);
+        }
+        if r.queue == "all"
+            && !r.metric.ends_with("_censored")
+            && !metrics.contains(&r.metric.as_str())
+        {
+            metrics.push(&r.metric);
+        }
+    }
+    let mut blocks = vec![
+        Block::Para(format!(
+            "The same workload under {}, seed {seed}. Each scheduler's own files are in the directory of its name.",
+            schedulers.join(" and ")
+        )),
+        Block::Heading("Charts".into()),
+        Block::Charts(charts_of(charts)?),
+        Block::Heading("Per queue".into()),
+    ];
+    for q in &queues {
+        blocks.push(Block::Table {
+            caption: format!("{q} (≥: a censored percentile, a lower bound)"),
+            header: header("metric"),
+            rows: CHARTED
+                .iter()
+                .filter(|m| rows.iter().any(|r| r.queue == *q && r.metric == **m))
+                .map(|m| {
+                    std::iter::once(labels::metric(m).axis())
+                        .chain(schedulers.iter().map(|s| value(s, q, m)))
+                        .collect()
+                })
+                .collect(),
+        });
+    }
+    blocks.push(Block::Heading("Whole run".into()));
+    blocks.push(Block::Table {
+        caption: "Every whole-run metric".into(),
+        header: header("metric"),
+        rows: metrics
+            .iter()
+            .map(|m| {
+                std::iter::once(labels::metric(m).axis())
+                    .chain(schedulers.iter().map(|s| value(s, "all", m)))
+                    .collect()
+            })
+            .collect(),
+    });
+    blocks.push(Block::Heading("How it was made".into()));
+    blocks.push(Block::Pre {
+        caption: "Command".into(),
+        text: command_line(),
+    });
+    for (sc, path) in scenarios.iter().zip(sources) {
+        blocks.push(Block::Pre {
+            caption: format!("Scenario {} ({})", sc.name, path.display()),
+            text: file_text(path),
+        });
+    }
+    Ok(Page {
+        title: format!("fairsim compare: {}", schedulers.join(" vs ")),
+        blocks,
+    })
+}
+
 /// Metrics charted by [`run_compare`] (per queue), when present.
 pub const CHARTED: &[&str] = &[
     "wait_s_p50",
@@ -270,6 +371,7 @@ pub fn rows_of(scheduler: &str, metrics: &[(String, f64)]) -> Vec<ComparisonRow>
 /// the scenario name when two scenarios use the same scheduler.
 pub fn run_compare(
     scenarios: &[fairsim_sim::Scenario],
+    sources: &[PathBuf],
     seed: u64,
     out: &Path,
 ) -> Result<Vec<PathBuf>, crate::CliError> {
@@ -298,7 +400,14 @@ pub fn run_compare(
         .cloned()
         .collect();
     let mut files = vec![csv];
-    files.extend(draw_all(&charted, out).map_err(|e| crate::CliError::Failed(e.to_string()))?);
+    let charts = draw_all(&charted, out).map_err(|e| crate::CliError::Failed(e.to_string()))?;
+    files.extend(charts.iter().cloned());
+    let page = report_page(&rows, &charts, scenarios, sources, seed)
+        .map_err(|e| crate::CliError::Failed(format!("{}: {e}", out.display())))?;
+    files.push(
+        page.write(out)
+            .map_err(|e| crate::CliError::Failed(format!("{}: {e}", out.display())))?,
+    );
     Ok(files)
 }
 

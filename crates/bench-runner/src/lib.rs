@@ -9,11 +9,13 @@ pub mod error;
 pub mod plan;
 pub mod plot;
 pub mod progress;
+pub mod report_html;
 pub mod results;
 pub mod run_report;
 pub mod sim_runner;
 pub mod stats;
 pub mod sweep;
+pub mod sweep_report;
 
 pub use error::CliError;
 pub use sweep::{RunDetail, RunError, RunOne, RunOutput};

@@ -205,12 +205,14 @@ fn run_scenario(
 ) -> Result<String, CliError> {
     let scenario = load_scenario(path)?;
     let out = out.unwrap_or_else(|| PathBuf::from("results").join(&scenario.name));
-    let (_, text) =
-        fairsim_bench_runner::run_report::run_with_charts(&scenario, seed, run_index, &out)
-            .map_err(|e| match e {
-                CliError::Input(m) => CliError::Input(format!("{}: {m}", path.display())),
-                other => other,
-            })?;
+    let command = fairsim_bench_runner::report_html::command_line();
+    let (_, text) = fairsim_bench_runner::run_report::run_with_charts(
+        &scenario, path, seed, run_index, &out, &command,
+    )
+    .map_err(|e| match e {
+        CliError::Input(m) => CliError::Input(format!("{}: {m}", path.display())),
+        other => other,
+    })?;
     Ok(text)
 }
 
@@ -299,7 +301,8 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 .iter()
                 .map(|p| load_scenario(p))
                 .collect::<Result<Vec<_>, _>>()?;
-            let files = fairsim_bench_runner::compare::run_compare(&loaded, seed, &out)?;
+            let files =
+                fairsim_bench_runner::compare::run_compare(&loaded, &scenarios, seed, &out)?;
             Ok(files
                 .iter()
                 .map(|f| format!("wrote {}\n", f.display()))

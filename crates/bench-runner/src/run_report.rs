@@ -18,6 +18,7 @@ use crate::plot::ticks::value_label;
 use crate::plot::timeseries::{TimeSeries, jain_index};
 use crate::plot::usage::{QueuePanel, UsageChart, leaves};
 use crate::plot::{PlotError, save};
+use crate::report_html::{Block, Page, cell, charts_of, file_text};
 
 /// The most sample times a run's charts keep.
 pub const MAX_SAMPLES: usize = 2048;
@@ -200,7 +201,7 @@ pub fn draw_run_charts(
             &dir.join("usage"),
         )?);
         out.extend(save(
-            &TimeSeries::jain(trace.jain(), which),
+            &TimeSeries::jain(trace.jain(), which, "ideal share"),
             &dir.join("jain"),
         )?);
         let c = &scenario.cluster;
@@ -294,12 +295,104 @@ pub fn headline(summary: &RunSummary, leaf_queues: &[String]) -> String {
     s
 }
 
-/// Runs `scenario` into `out` (the usual files, then the charts) and returns the headline.
+/// The per-queue metrics the report's queue table shows, when the run reports them.
+const QUEUE_COLUMNS: &[&str] = &[
+    "wait_s_p50",
+    "wait_s_p95",
+    "jct_s_p50",
+    "jct_s_p95",
+    "starved_min_s",
+    "starved_fair_s",
+    "preempted_containers",
+];
+
+/// A metric's column heading: its catalogue title and unit.
+fn heading(name: &str) -> String {
+    crate::plot::labels::metric(name).axis()
+}
+
+/// The report's tables: the whole-run metrics, and the main ones per leaf queue.
+pub fn metric_tables(summary: &[(String, f64)], leaf_queues: &[String]) -> Vec<Block> {
+    let get = |k: &str| summary.iter().find(|m| m.0 == k).map(|m| m.1);
+    let flagged = |k: &str| match k.split_once('.') {
+        Some((base, q)) => get(&format!("{base}_censored.{q}")) == Some(1.0),
+        None => get(&format!("{k}_censored")) == Some(1.0),
+    };
+    let mut rows = Vec::new();
+    for (k, v) in summary {
+        if k.contains('.') || k.ends_with("_censored") {
+            continue;
+        }
+        let (title, unit, direction) = match fairsim_sim::catalogue::lookup(k) {
+            Some(r) => (
+                r.title(),
+                r.metric.unit.symbol().to_string(),
+                r.metric.direction.as_str().to_string(),
+            ),
+            None => (k.clone(), String::new(), String::new()),
+        };
+        rows.push(vec![
+            title,
+            cell(Some(*v), flagged(k)),
+            unit,
+            direction,
+            k.clone(),
+        ]);
+    }
+    let mut blocks = vec![Block::Table {
+        caption: "Whole run (≥: a censored percentile, a lower bound)".to_string(),
+        header: [
+            "metric",
+            "value",
+            "unit",
+            "direction",
+            "name in summary.csv",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+    }];
+    let columns: Vec<&str> = QUEUE_COLUMNS
+        .iter()
+        .copied()
+        .filter(|c| {
+            leaf_queues
+                .iter()
+                .any(|q| get(&format!("{c}.{q}")).is_some())
+        })
+        .collect();
+    let queue_rows: Vec<Vec<String>> = leaf_queues
+        .iter()
+        .map(|q| {
+            std::iter::once(q.clone())
+                .chain(columns.iter().map(|c| {
+                    let k = format!("{c}.{q}");
+                    cell(get(&k), flagged(&k))
+                }))
+                .collect()
+        })
+        .collect();
+    if !columns.is_empty() {
+        blocks.push(Block::Table {
+            caption: "Per leaf queue".to_string(),
+            header: std::iter::once("queue".to_string())
+                .chain(columns.iter().map(|c| heading(c)))
+                .collect(),
+            rows: queue_rows,
+        });
+    }
+    blocks
+}
+
+/// Runs `scenario` (read from `scenario_path`) into `out`: the usual files, the charts and
+/// `report.html` (naming `command`); returns the summary and the headline.
 pub fn run_with_charts(
     scenario: &Scenario,
+    scenario_path: &Path,
     seed: u64,
     run_index: u64,
     out: &Path,
+    command: &str,
 ) -> Result<(RunSummary, String), crate::CliError> {
     let mut files = fairsim_sim::FileRecorder::new(out);
     let mut tee = Tee {
@@ -319,11 +412,38 @@ pub fn run_with_charts(
         .map(String::from)
         .collect();
     let mut text = headline(&summary, &leaves);
+    let failed = |e: std::io::Error| crate::CliError::Failed(format!("{}: {e}", out.display()));
+    let mut blocks = vec![Block::Pre {
+        caption: "Headline".to_string(),
+        text: text.clone(),
+    }];
+    blocks.push(Block::Heading("Charts".to_string()));
+    blocks.push(Block::Charts(charts_of(&charts).map_err(failed)?));
+    blocks.push(Block::Heading("Metrics".to_string()));
+    blocks.extend(metric_tables(&summary.metrics, &leaves));
+    blocks.push(Block::Heading("How it was made".to_string()));
+    blocks.push(Block::Pre {
+        caption: "Command".to_string(),
+        text: command.to_string(),
+    });
+    blocks.push(Block::Pre {
+        caption: format!("Scenario ({})", scenario_path.display()),
+        text: file_text(scenario_path),
+    });
+    let page = Page {
+        title: format!(
+            "fairsim run: {}, seed {seed}, run index {run_index}",
+            scenario.name
+        ),
+        blocks,
+    };
+    let report = page.write(out).map_err(failed)?;
     let _ = writeln!(
         text,
-        "wrote {}: every metric in summary.csv, {} chart files",
+        "wrote {}: every metric in summary.csv, {} chart files, {}",
         out.display(),
-        charts.len()
+        charts.len(),
+        report.display()
     );
     Ok((summary, text))
 }

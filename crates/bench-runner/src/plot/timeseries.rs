@@ -65,16 +65,17 @@ impl TimeSeries {
             .into_iter()
             .filter_map(|(t, xs)| jain_index(&xs).map(|j| (f64::from_bits(t), j)))
             .collect();
-        TimeSeries::jain(points, &format!("run {run}"))
+        TimeSeries::jain(points, &format!("run {run}"), "instantaneous fair share")
     }
 
-    /// Jain's index from `(time, index)` points.
-    pub fn jain(mut points: Vec<(f64, f64)>, which: &str) -> TimeSeries {
+    /// Jain's index from `(time, index)` points, taken of usage / `share`.
+    pub fn jain(mut points: Vec<(f64, f64)>, which: &str, share: &str) -> TimeSeries {
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
         TimeSeries {
             title: format!("Jain's fairness index over time, {which}"),
-            subtitle: "over leaf queues with a fair share, of usage / instantaneous fair share; 1 is perfectly fair"
-                .to_string(),
+            subtitle: format!(
+                "over leaf queues with a {share}, of usage / {share}; 1 is perfectly fair"
+            ),
             y_label: "Jain's fairness index (0 to 1)".to_string(),
             y_range: Some((0.0, 1.0)),
             lines: vec![TimeLine {

@@ -228,6 +228,10 @@ pub fn run_sweep(args: &SweepArgs, runner: &dyn RunOne) -> Result<(), CliError> 
         .clone()
         .unwrap_or_else(|| Path::new("results").join(&spec.name));
     let summary = sweep_into(&spec, runner, &out, args.jobs, args.shard, args.resume)?;
+    if args.shard.is_none() {
+        let page = crate::sweep_report::sweep_page(&spec, &out)?;
+        page.write(&out).map_err(io_err(&out))?;
+    }
     eprintln!("{summary}");
     Ok(())
 }
