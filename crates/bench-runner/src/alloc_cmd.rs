@@ -142,7 +142,7 @@ pub fn compute_shares(
             depth: tree.depth(QueueId(i as u32)),
             weight: q.weight,
             min: q.min_resources.resolve(cluster),
-            max: q.max_resources.resolve(cluster),
+            max: q.max_share(cluster),
             demand: loads[i].demand,
             steady: steady[i],
             fair: fair[i],

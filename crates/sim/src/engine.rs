@@ -366,7 +366,7 @@ impl<'a> Simulation<'a> {
     pub(crate) fn new_queue_state(&self, q: QueueId) -> QueueState {
         let conf = self.tree.get(q);
         let cluster = self.cluster.total;
-        let max_share = conf.max_resources.resolve(cluster);
+        let max_share = conf.max_share(cluster);
         let min_share = conf.min_resources.resolve(cluster);
         let mut sched = Schedulable::new(conf.name.clone());
         sched.weight = conf.weight;

@@ -67,6 +67,9 @@ pub struct QueueConf {
     pub min_resources: ResourceSpec,
     /// `maxResources` (default unbounded).
     pub max_resources: ResourceSpec,
+    /// Hadoop 3's `FSQueue.getMaxShare`: the max share is raised to the min share where it is
+    /// below it (set by the hadoop-3.3 reader; 2.7 uses the raw max).
+    pub max_raised_to_min: bool,
     /// `maxChildResources`: the max of dynamically created children.
     pub max_child_resources: Option<ResourceSpec>,
     /// `maxRunningApps` (or `queueMaxAppsDefault`); `None` is unlimited.
@@ -122,6 +125,17 @@ pub enum OrderingPolicy {
 }
 
 impl QueueConf {
+    /// The max share on `cluster`: `maxResources` resolved, raised componentwise to the min
+    /// share when [`QueueConf::max_raised_to_min`] (Hadoop 3's `FSQueue.getMaxShare`).
+    pub fn max_share(&self, cluster: Resource) -> Resource {
+        let max = self.max_resources.resolve(cluster);
+        if self.max_raised_to_min {
+            max.component_max(self.min_resources.resolve(cluster))
+        } else {
+            max
+        }
+    }
+
     /// A queue with YARN's defaults.
     pub fn new(name: impl Into<String>, parent: Option<QueueId>) -> QueueConf {
         QueueConf {
@@ -132,6 +146,7 @@ impl QueueConf {
             weight: 1.0,
             min_resources: ResourceSpec::Absolute(Resource::ZERO),
             max_resources: ResourceSpec::Absolute(Resource::UNBOUNDED),
+            max_raised_to_min: false,
             max_child_resources: None,
             max_running_apps: None,
             max_am_share: 0.5,
@@ -303,7 +318,7 @@ impl QueueTree {
                 .map(|&c| {
                     let cq = self.get(c);
                     let load = &loads[c.idx()];
-                    let max = cq.max_resources.resolve(cluster);
+                    let max = cq.max_share(cluster);
                     Schedulable {
                         name: cq.name.clone(),
                         weight: cq.weight,
@@ -382,7 +397,7 @@ impl QueueTree {
     pub fn roll_up(&self, cluster: Resource, leaf_loads: &mut [QueueLoad]) {
         for i in (1..self.queues.len()).rev() {
             let q = &self.queues[i];
-            let max = q.max_resources.resolve(cluster);
+            let max = q.max_share(cluster);
             leaf_loads[i].demand = leaf_loads[i].demand.component_min(max);
             if let Some(p) = q.parent {
                 let child = leaf_loads[i];
@@ -393,7 +408,7 @@ impl QueueTree {
             }
         }
         if let Some(root) = leaf_loads.first_mut() {
-            let max = self.queues[0].max_resources.resolve(cluster);
+            let max = self.queues[0].max_share(cluster);
             root.demand = root.demand.component_min(max);
         }
     }
@@ -440,6 +455,7 @@ impl QueueTree {
         };
         q.max_running_apps = d.max_running_apps;
         q.max_am_share = d.max_am_share;
+        q.max_raised_to_min = pc.max_raised_to_min;
         if let Some(max) = pc.max_child_resources.or(d.max_resources) {
             q.max_resources = max;
         }

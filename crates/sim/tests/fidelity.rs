@@ -320,3 +320,127 @@ fn hadoop33_drf_preemption_takes_an_app_down_to_its_dominant_fair_share() {
     assert_eq!(metric(&s, "preempted_containers.root.a"), 4.0);
     assert_eq!(allocation_times(&rec, 1).len(), 4);
 }
+
+// Item 5: Hadoop 3's getMaxShare raises a max share below the min share to the min share.
+
+const MAX_BELOW_MIN: &str = r#"<allocations>
+  <queue name="a"><minResources>4096 mb, 4 vcores</minResources><maxResources>2048 mb, 2 vcores</maxResources></queue>
+  <queue name="b"/>
+</allocations>"#;
+
+#[test]
+fn hadoop33_raises_a_max_share_below_the_min_share_and_says_so() {
+    // 8 nodes of 1 GB; a asks for 8 containers alone. 3.3 caps a at max(2 GB, 4 GB) = 4 GB;
+    // 2.7 keeps the 2 GB max and, checking only that usage fits before each container,
+    // overshoots it by one container (3 GB).
+    for (semantics, want) in [(Semantics::Hadoop27, 3), (Semantics::Hadoop33, 4)] {
+        let sc = scenario(
+            semantics,
+            false,
+            MAX_BELOW_MIN,
+            8,
+            C,
+            vec![app(0, "a", 8, C)],
+        );
+        let mut rec = MemoryRecorder::default();
+        run(&sc, 1, 0, &mut rec).expect("runs");
+        assert_eq!(allocation_times(&rec, 0).len(), want, "{semantics}");
+    }
+    let warning = |semantics| {
+        parse_fair_scheduler_xml(MAX_BELOW_MIN, "fair-scheduler.xml", semantics)
+            .expect("valid")
+            .warnings
+            .iter()
+            .map(|w| w.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(warning(Semantics::Hadoop33).contains("raises the max to the min"));
+    assert!(warning(Semantics::Hadoop27).contains("keeps the max"));
+}
+
+#[test]
+fn hadoop33_max_share_raised_to_min_feeds_the_fair_shares() {
+    // Steady fair shares of 8 GB between a (min 4 GB, max 2 GB) and b: 2.7 caps a at its
+    // 2 GB max; 3.3 gives it its 4 GB min.
+    use fairsim_core::share::ShareKind;
+    use fairsim_sim::tree::QueueLoad;
+    for (semantics, want) in [(Semantics::Hadoop27, 2048), (Semantics::Hadoop33, 4096)] {
+        let tree = parse_fair_scheduler_xml(MAX_BELOW_MIN, "fair-scheduler.xml", semantics)
+            .expect("valid")
+            .tree;
+        let cluster = Resource::new(8 * C, 8);
+        let loads = vec![QueueLoad::default(); tree.len()];
+        let shares = tree.fair_shares(
+            semantics,
+            ShareKind::Steady,
+            cluster,
+            &loads,
+            fairsim_core::share::ShareCap::MaxShare,
+        );
+        let a = tree.find("root.a").expect("a");
+        assert_eq!(shares[a.idx()].memory_mb, want, "{semantics}");
+        assert_eq!(
+            tree.get(a).max_share(cluster).memory_mb,
+            want,
+            "{semantics}"
+        );
+    }
+}
+
+// Item 9: Hadoop 3.3 validates placement rules as the placement framework does since
+// YARN-8967.
+
+/// The shape of Hadoop's test resource fair-scheduler-invalidplacementrules.xml (written
+/// anew): DRF queues, a `users` parent, and specified / nestedUserQueue under
+/// default(users) / default.
+const NESTED_BEFORE_DEFAULT: &str = r#"<allocations>
+  <queue name="root">
+    <schedulingPolicy>drf</schedulingPolicy>
+    <queue name="default"><schedulingPolicy>drf</schedulingPolicy></queue>
+    <queue name="users" type="parent">
+      <schedulingPolicy>drf</schedulingPolicy>
+      <queue name="joe"><maxResources>8192 mb, 4 vcores</maxResources><weight>2.0</weight></queue>
+    </queue>
+  </queue>
+  <defaultQueueSchedulingPolicy>drf</defaultQueueSchedulingPolicy>
+  <queuePlacementPolicy>
+    <rule name="specified" create="true"/>
+    <rule name="nestedUserQueue" create="true">
+      <rule name="default" create="true" queue="users"/>
+    </rule>
+    <rule name="default"/>
+  </queuePlacementPolicy>
+</allocations>"#;
+
+#[test]
+fn nested_user_queue_before_default_loads_in_hadoop27_and_is_refused_in_hadoop33() {
+    let tree = parse_fair_scheduler_xml(NESTED_BEFORE_DEFAULT, "f.xml", Semantics::Hadoop27)
+        .expect("2.7 accepts it")
+        .tree;
+    // 2.7 places a user without a specified queue under root.users.
+    let sc = Scenario {
+        tree,
+        ..scenario(Semantics::Hadoop27, false, "<allocations/>", 2, C, vec![])
+    };
+    let mut a = app(0, "default", 1, C);
+    a.user = "alice".into();
+    let sc = Scenario {
+        workload: Workload::Trace(vec![a]),
+        ..sc
+    };
+    let mut rec = MemoryRecorder::default();
+    let s = run(&sc, 1, 0, &mut rec).expect("runs");
+    assert_eq!(allocation_times(&rec, 0).len(), 1);
+    assert!(
+        s.metrics
+            .iter()
+            .any(|(n, _)| n.ends_with("root.users.alice"))
+    );
+    let err = parse_fair_scheduler_xml(NESTED_BEFORE_DEFAULT, "f.xml", Semantics::Hadoop33)
+        .expect_err("3.3 refuses it")
+        .to_string();
+    assert!(err.contains("can never be reached"), "{err}");
+    assert!(err.contains("nestedUserQueue"), "{err}");
+    assert!(err.contains("f.xml"), "{err}");
+}

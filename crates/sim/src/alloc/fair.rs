@@ -132,7 +132,9 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
                     ));
                 }
             }
-            "queuePlacementPolicy" => placement_rules = Some(placement::parse_policy(&mut r, el)?),
+            "queuePlacementPolicy" => {
+                placement_rules = Some(placement::parse_policy(&mut r, el, semantics)?)
+            }
             "reservation-agent" | "reservation-policy" | "reservation-planner" => {}
             _ => r.warn(
                 el,
@@ -329,17 +331,25 @@ impl Builder<'_, '_, '_> {
                 q.allow_preemption_from = raw.allow_preemption_from.unwrap_or(true);
             }
         }
+        q.max_raised_to_min = h33;
         if let (ResourceSpec::Absolute(min), ResourceSpec::Absolute(max)) =
             (q.min_resources, q.max_resources)
             && !min.fits_in(max)
         {
-            self.r.warn(
-                raw.node,
+            let msg = if h33 {
                 format!(
-                    "minResources of {} does not fit in its maxResources (yarn only logs this)",
+                    "maxResources of {} is below its minResources: hadoop-3.3 raises the max to the min (FSQueue.getMaxShare), giving {} MB, {} vcores",
+                    q.name,
+                    max.memory_mb.max(min.memory_mb),
+                    max.vcores.max(min.vcores)
+                )
+            } else {
+                format!(
+                    "minResources of {} does not fit in its maxResources (yarn only logs this; hadoop-2.7 keeps the max)",
                     q.name
-                ),
-            );
+                )
+            };
+            self.r.warn(raw.node, msg);
         }
         self.queues.push(q);
         if let Some(p) = parent {

@@ -4,6 +4,7 @@
 use super::AllocError;
 use super::xml::Reader;
 use crate::tree::PlacementRule;
+use fairsim_core::Semantics;
 use roxmltree::Node;
 
 /// YARN's policy when the file has none, with the yarn-site defaults
@@ -16,11 +17,21 @@ pub fn default_policy() -> Vec<PlacementRule> {
 }
 
 /// True when the rule always places or rejects, so no rule after it can run.
-pub fn is_terminal(rule: &PlacementRule) -> bool {
+///
+/// Hadoop 2.7's `QueuePlacementRule.isTerminal`: a `nestedUserQueue` never is. Hadoop 3.3
+/// builds the rules through the placement framework since YARN-8967 and counts a
+/// `nestedUserQueue` that may create its queue under a parent rule that always answers as
+/// terminal too (a user rule with a parent), so a rule after it can never be reached:
+/// Hadoop's own test resource `fair-scheduler-invalidplacementrules.xml` (specified,
+/// nestedUserQueue under default, default) loads in 2.7 and is refused in 3.3.
+pub fn is_terminal(rule: &PlacementRule, semantics: Semantics) -> bool {
     match rule {
-        PlacementRule::Specified { .. }
-        | PlacementRule::SecondaryGroupExistingQueue { .. }
-        | PlacementRule::NestedUserQueue { .. } => false,
+        PlacementRule::Specified { .. } | PlacementRule::SecondaryGroupExistingQueue { .. } => {
+            false
+        }
+        PlacementRule::NestedUserQueue { create, inner } => {
+            semantics == Semantics::Hadoop33 && *create && is_terminal(inner, semantics)
+        }
         PlacementRule::User { create } | PlacementRule::PrimaryGroup { create } => *create,
         PlacementRule::Default { .. } | PlacementRule::Reject => true,
     }
@@ -30,6 +41,7 @@ pub fn is_terminal(rule: &PlacementRule) -> bool {
 pub fn parse_policy(
     r: &mut Reader<'_, '_>,
     policy: Node<'_, '_>,
+    semantics: Semantics,
 ) -> Result<Vec<PlacementRule>, AllocError> {
     let mut rules = Vec::new();
     let mut nodes = Vec::new();
@@ -42,7 +54,7 @@ pub fn parse_policy(
         nodes.push(child);
     }
     for (i, rule) in rules.iter().enumerate() {
-        if is_terminal(rule) && i + 1 < rules.len() {
+        if is_terminal(rule, semantics) && i + 1 < rules.len() {
             return Err(r.invalid(
                 nodes[i + 1],
                 format!(
@@ -55,7 +67,7 @@ pub fn parse_policy(
     }
     match rules.last() {
         None => Err(r.invalid(policy, "a placement policy needs at least one rule".to_string())),
-        Some(last) if !is_terminal(last) => Err(r.invalid(
+        Some(last) if !is_terminal(last, semantics) => Err(r.invalid(
             nodes[nodes.len() - 1],
             format!(
                 "an application could get past the last placement rule (\"{}\") without a queue; end with a terminal rule such as default or reject",
