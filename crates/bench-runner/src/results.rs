@@ -35,12 +35,22 @@ fn parent_dir(path: &Path) -> &Path {
     }
 }
 
+/// A temporary file beside `path`, created readable by all as an ordinary file would be
+/// (mode 0666 less the umask, so 0644 usually) rather than the 0600 of a private temporary.
+fn temp_beside(path: &Path, suffix: &str) -> io::Result<tempfile::NamedTempFile> {
+    let mut b = tempfile::Builder::new();
+    b.prefix(".fairsim-").suffix(suffix);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        b.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    b.tempfile_in(parent_dir(path))
+}
+
 /// Writes `bytes` to `path` atomically: a temporary file in the same directory, synced, then renamed over `path`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".fairsim-")
-        .suffix(".tmp")
-        .tempfile_in(parent_dir(path))?;
+    let mut tmp = temp_beside(path, ".tmp")?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
@@ -54,10 +64,7 @@ pub fn write_atomic_with<E: From<io::Error>>(
     suffix: &str,
     write: impl FnOnce(&Path) -> Result<(), E>,
 ) -> Result<(), E> {
-    let tmp = tempfile::Builder::new()
-        .prefix(".fairsim-")
-        .suffix(suffix)
-        .tempfile_in(parent_dir(path))?;
+    let tmp = temp_beside(path, suffix)?;
     let tmp_path: PathBuf = tmp.path().to_path_buf();
     write(&tmp_path)?;
     std::fs::File::open(&tmp_path)?.sync_all()?;
@@ -103,5 +110,23 @@ mod tests {
         write_atomic(&path, b"two").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    /// Output files get an ordinary file's mode (0666 less the umask), like `File::create`,
+    /// not a private temporary's 0600; charts written through a closure too.
+    #[cfg(unix)]
+    #[test]
+    fn written_files_have_an_ordinary_files_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let plain = dir.path().join("plain");
+        std::fs::File::create(&plain).unwrap();
+        let a = dir.path().join("a.csv");
+        write_atomic(&a, b"x").unwrap();
+        let b = dir.path().join("b.png");
+        write_atomic_with::<io::Error>(&b, ".png", |p| std::fs::write(p, b"y")).unwrap();
+        assert_eq!(mode(&a), mode(&plain));
+        assert_eq!(mode(&b), mode(&plain));
     }
 }

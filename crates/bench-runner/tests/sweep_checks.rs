@@ -194,3 +194,44 @@ fn a_baseline_off_the_axes_or_a_bad_stalled_choice_exits_2() {
         "expected \"include\" or \"exclude\"",
     );
 }
+
+/// The example of docs/sweeps.md runs as written, beside the bundled scenario it names.
+#[test]
+fn the_docs_sweep_example_runs_as_written() {
+    let doc = std::fs::read_to_string(scenarios().join("../docs/sweeps.md")).unwrap();
+    let start = doc.find("## The sweep file").unwrap();
+    let block = &doc[start..];
+    let body = block.split("```toml\n").nth(1).unwrap();
+    let example = body.split("\n```").next().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["seed004-abc.toml", "seed004-abc.xml"] {
+        std::fs::copy(scenarios().join(f), dir.path().join(f)).unwrap();
+    }
+    let file = dir.path().join("weight-vs-minshare.toml");
+    std::fs::write(&file, example).unwrap();
+    let out_dir = dir.path().join("out");
+    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+        .args(["sweep", "--jobs", "2", "--out"])
+        .arg(&out_dir)
+        .arg(&file)
+        .env("CI", "true")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = std::fs::read_to_string(out_dir.join("summary.csv")).unwrap();
+    assert_eq!(summary.lines().count(), 5, "four points and a header");
+    let header = summary.lines().next().unwrap();
+    assert!(header.contains("wait_s_p95.root.A_diff_mean"), "{header}");
+    // The baseline point's paired difference with itself is exactly 0.
+    let cols: Vec<&str> = header.split(',').collect();
+    let i = cols
+        .iter()
+        .position(|c| *c == "wait_s_p95.root.A_diff_mean")
+        .unwrap();
+    let first: Vec<&str> = summary.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!((first[0], first[1], first[i]), ("0.2", "0", "0"));
+}
