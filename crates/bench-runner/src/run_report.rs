@@ -250,7 +250,15 @@ pub fn headline(summary: &RunSummary, leaf_queues: &[String]) -> String {
             "stalled at {} s: apps unfinished and no future event can help them (YARN would hang)",
             value_label(t.secs_f64())
         ),
-        None => writeln!(s, "not stalled; simulated {} s", value_label(end)),
+        None => match get("makespan_s") {
+            Some(m) => writeln!(
+                s,
+                "not stalled; makespan {} s of {} s simulated",
+                value_label(m),
+                value_label(end)
+            ),
+            None => writeln!(s, "not stalled; simulated {} s", value_label(end)),
+        },
     };
     let v = |k: &str| get(k).map_or("n/a".to_string(), value_label);
     let _ = writeln!(

@@ -7,7 +7,7 @@ use crate::plot::labels;
 use crate::plot::ticks::value_label;
 use crate::report_html::{Block, Page, charts_of, command_line};
 use crate::sweep::Spec;
-use crate::sweep::output::{RUNS_CSV, RunsTable, detail_dir};
+use crate::sweep::output::{RUNS_CSV, RunsTable, SummaryOptions, detail_dir};
 
 /// The SVG charts in `dir`, by name.
 fn svgs_in(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
@@ -54,34 +54,46 @@ pub fn sweep_page(spec: &Spec, out: &Path) -> Result<Page, crate::sweep::SweepEr
             metrics.push(m.clone());
         }
     }
-    let stalled = table.metric_index("stalled");
+    let opts = SummaryOptions::from(&spec.charts);
+    let summary = table.summary_with(&opts);
     let mut header: Vec<String> = table.axes.iter().map(|a| labels::param(a)).collect();
-    header.push("seeds".into());
-    if stalled.is_some() {
-        header.push("stalled runs".into());
+    header.push("runs in the means".into());
+    header.push("stalled runs".into());
+    for m in &metrics {
+        let axis = labels::metric(m).axis();
+        header.push(format!("{axis}: mean [95% interval]"));
+        if opts.baseline.is_some() {
+            header.push(format!("{axis}: paired difference from the baseline"));
+        }
     }
-    header.extend(
-        metrics
-            .iter()
-            .map(|m| format!("{}: mean [95% interval]", labels::metric(m).axis())),
-    );
-    let rows = table
-        .summary()
+    let rows = summary
         .iter()
         .map(|p| {
             let mut row = p.axis_values.clone();
-            let n = p.moments.first().map_or(0, |m| m.n);
-            row.push(n.to_string());
-            if let Some(i) = stalled {
-                row.push(value_label(p.moments[i].mean * n as f64));
-            }
+            row.push(p.n.to_string());
+            row.push(p.stalled.to_string());
             for m in &metrics {
                 let i = table.metric_index(m).expect("checked above");
                 row.push(mean_and_interval(&p.moments[i]));
+                if let Some(d) = &p.diffs {
+                    row.push(mean_and_interval(&d[i]));
+                }
             }
             row
         })
         .collect();
+    let stalled_policy = if opts.exclude_stalled {
+        "Stalled runs are left out of the means (the sweep file asks so)."
+    } else {
+        "Stalled runs count in the means, their metrics censored at the run's end."
+    };
+    let baseline = match &opts.baseline {
+        Some(b) => format!(
+            " Paired differences are against the baseline point ({}), seed for seed.",
+            b.join(", ")
+        ),
+        None => String::new(),
+    };
     let mut charts = charts_of(&svgs_in(out).map_err(io)?).map_err(io)?;
     let run_dir = detail_dir(out, spec.charts.run);
     for (name, svg) in charts_of(&svgs_in(&run_dir).map_err(io)?).map_err(io)? {
@@ -89,9 +101,9 @@ pub fn sweep_page(spec: &Spec, out: &Path) -> Result<Page, crate::sweep::SweepEr
     }
     let blocks = vec![
         Block::Para(format!(
-            "{} runs: {} points × {} seeds. Every run's metrics are in runs.csv, the summary of every metric in summary.csv.",
+            "{} runs: {} points × {} seeds. Every run's metrics are in runs.csv, the summary of every metric in summary.csv. {stalled_policy}{baseline}",
             table.rows.len(),
-            table.summary().len(),
+            summary.len(),
             spec.seeds.len()
         )),
         Block::Heading("Charts".into()),

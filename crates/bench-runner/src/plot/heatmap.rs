@@ -113,7 +113,7 @@ impl Heatmap {
             subtitle: format!("each cell: mean over {}{others}", seeds_phrase(&counts)),
             x_label: labels::param(x),
             y_label: labels::param(y),
-            value_label: format!("mean {}", m.axis()),
+            value_label: m.axis(),
             x_values,
             y_values,
             cells,

@@ -169,6 +169,19 @@ pub(crate) fn seeds_phrase(counts: &[usize]) -> String {
     }
 }
 
+/// What a sweep chart's means make of stalled runs, for its subtitle: left out (as the sweep
+/// file asked), or how many are in, their metrics censored at the run's end.
+fn stalled_note(table: &RunsTable, excluded: bool) -> String {
+    if excluded {
+        return "; stalled runs left out".to_string();
+    }
+    match table.rows.iter().filter(|r| table.stalled(r)).count() {
+        0 => String::new(),
+        1 => "; 1 stalled run included (censored values)".to_string(),
+        k => format!("; {k} stalled runs included (censored values)"),
+    }
+}
+
 /// A metric name made safe for a file name.
 pub(crate) fn file_stem(name: &str) -> String {
     name.chars()
@@ -213,7 +226,8 @@ pub fn draw_sweep(
                 _ => None,
             });
         if let Some((x, y)) = heat_axes {
-            let chart = heatmap::Heatmap::from_table(table, &metric, &x, &y)?;
+            let mut chart = heatmap::Heatmap::from_table(table, &metric, &x, &y)?;
+            chart.subtitle += &stalled_note(table, charts.exclude_stalled);
             written.extend(save(
                 &chart,
                 &dir.join(format!("heatmap-{}", file_stem(&metric))),
@@ -231,7 +245,8 @@ pub fn draw_sweep(
             };
             for m in &metrics {
                 known(m)?;
-                let chart = lines::LineChart::from_table(table, m, &x)?;
+                let mut chart = lines::LineChart::from_table(table, m, &x)?;
+                chart.subtitle += &stalled_note(table, charts.exclude_stalled);
                 written.extend(save(&chart, &dir.join(format!("lines-{}", file_stem(m))))?);
             }
         }
