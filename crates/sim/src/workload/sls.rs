@@ -105,6 +105,9 @@ pub fn parse_sls<R: BufRead>(
 
 type FieldError = (String, String);
 
+/// Largest `job.count` accepted (each replica is a separate app).
+pub const MAX_JOB_COUNT: i64 = 1_000_000;
+
 /// A non-negative integer field (SLS reads numbers from their text, so `"5000"` is 5000).
 fn int(o: &Map<String, Value>, key: &str, default: i64) -> Result<i64, FieldError> {
     let bad = |v: &dyn std::fmt::Display| {
@@ -221,6 +224,12 @@ fn read_job(
         }
     };
     let replicas = int(obj, "job.count", 1)?.max(1);
+    if replicas > MAX_JOB_COUNT {
+        return Err((
+            "job.count".into(),
+            format!("{replicas} replicas is above the limit of {MAX_JOB_COUNT}"),
+        ));
+    }
     let am = Resource::new(
         int(obj, "am.memory-mb", defaults.am.memory_mb)?,
         int(obj, "am.vcores", defaults.am.vcores)?,
@@ -421,6 +430,17 @@ mod tests {
             ]
         );
         assert_eq!(r.apps[1].stages[0][0].count, 3);
+    }
+
+    #[test]
+    fn a_job_count_above_the_limit_is_refused() {
+        let e = parse("{ \"job.start.ms\": 0, \"job.count\": 5000000, \"job.tasks\": [] }")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "j.json:1: job.count: 5000000 replicas is above the limit of 1000000"
+        );
     }
 
     #[test]
