@@ -1,4 +1,4 @@
-//! report.html of a run, a sweep and a comparison, opened in a real headless Chromium: no
+//! report.html of a run, a sweep, a comparison and a plan, opened in a real headless Chromium: no
 //! console errors, nothing fetched from anywhere, every chart drawn, and a screenshot that is
 //! not blank. Without Chromium the test says it skipped, except under CI=true, where it fails
 //! (`.ci/run` installs Debian's `chromium`).
@@ -196,7 +196,7 @@ fn check_inline_svgs(report: &Path) {
 }
 
 #[test]
-fn reports_of_a_run_a_sweep_and_a_comparison_open_in_chromium() {
+fn reports_of_a_run_a_sweep_a_comparison_and_a_plan_open_in_chromium() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
     fairsim(&[
@@ -233,7 +233,27 @@ fn reports_of_a_run_a_sweep_and_a_comparison_open_in_chromium() {
         "--out".as_ref(),
         sweep.as_os_str(),
     ]);
-    let reports = [(run, 5), (sweep, 6), (compare, 4)];
+    // A plan on the bundled workload: the smallest cluster for a p95 wait of at most five minutes.
+    std::fs::write(
+        dir.path().join("plan.toml"),
+        format!(
+            "base = \"{}\"\nseeds = [1, 2]\ngrowth = [1.0, 1.5]\n\
+             [variable]\nkind = \"nodes\"\nfrom = 6\nto = 24\n\
+             [[objective]]\nmetric = \"wait_s_p95\"\nat_most = 300\n",
+            scenarios().join("sls_queues.toml").display()
+        ),
+    )
+    .unwrap();
+    let plan = dir.path().join("plan");
+    fairsim(&[
+        "plan".as_ref(),
+        dir.path().join("plan.toml").as_os_str(),
+        "--jobs".as_ref(),
+        "2".as_ref(),
+        "--out".as_ref(),
+        plan.as_os_str(),
+    ]);
+    let reports = [(run, 5), (sweep, 6), (compare, 4), (plan, 1)];
     for (d, _) in &reports {
         let report = d.join("report.html");
         let html = std::fs::read_to_string(&report).unwrap();

@@ -3,7 +3,8 @@
 //!
 //! `spec` reads the plan file, `variable` and `growth` turn a grid index into a scenario, `search` picks the grid
 //! points to evaluate (bisection, or every point), `objective` judges a candidate over the seeds, `output` writes
-//! `plan.csv`, `answer.json` and the answer sentence, `chart` draws each objective against the variable. Runs go
+//! `plan.csv`, `answer.json` and the answer sentence, `chart` draws each objective against the variable, `report`
+//! makes `report.html`. Runs go
 //! through the sweep's [`RunOne`] seam on a rayon pool, round by round; each round's points are fixed by what
 //! earlier rounds found, never by the thread count, and every finished run is journaled like a sweep's, so a
 //! plan's files are the same bytes for any `--jobs` and after `--resume`.
@@ -12,6 +13,7 @@ pub mod chart;
 pub mod growth;
 pub mod objective;
 pub mod output;
+pub mod report;
 pub mod search;
 pub mod spec;
 pub mod variable;
@@ -126,6 +128,12 @@ pub fn run_plan(args: &PlanArgs, runner: &dyn RunOne) -> Result<String, CliError
         .unwrap_or_else(|| Path::new("results").join(&spec.name));
     let result = plan_into(&spec, runner, &out, args.jobs, args.resume)?;
     output::write_all(&spec, &result, &out)?;
+    report::plan_page(&spec, &result, &out)?
+        .write(&out)
+        .map_err(|source| SweepError::Io {
+            path: out.clone(),
+            source,
+        })?;
     eprintln!(
         "{} candidates ({} runs; a full sweep of the range needs {}) written to {}",
         result.candidates.len(),
