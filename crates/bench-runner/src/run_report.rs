@@ -407,7 +407,13 @@ pub fn run_with_charts(
         inner: &mut files,
         trace: RunTrace::default(),
     };
-    let summary = fairsim_sim::run(scenario, seed, run_index, &mut tee).map_err(|e| match e {
+    let bar = crate::progress::sim_bar();
+    let summary =
+        fairsim_sim::run_with_progress(scenario, seed, run_index, &mut tee, &mut |t, h| {
+            crate::progress::sim_progress(&bar, t.0, h.0)
+        });
+    bar.finish_and_clear();
+    let summary = summary.map_err(|e| match e {
         fairsim_sim::SimError::Invalid(_) => crate::CliError::Input(e.to_string()),
         _ => crate::CliError::Failed(e.to_string()),
     })?;

@@ -272,6 +272,20 @@ pub fn run(
     sim.run_to_end()
 }
 
+/// [`run`], calling `progress(now, horizon)` every few hundred thousand events: simulated
+/// time so far against `end_ms`, or the last arrival when the run has no end time (a run
+/// goes on past it until its apps finish). For a progress bar; results are the same.
+pub fn run_with_progress(
+    scenario: &Scenario,
+    seed: u64,
+    run_index: u64,
+    recorder: &mut dyn Recorder,
+    progress: &mut dyn FnMut(SimTime, SimTime),
+) -> Result<RunSummary, SimError> {
+    let mut sim = Simulation::new(scenario, seed, run_index, recorder)?;
+    sim.run_observed(progress)
+}
+
 impl<'a> Simulation<'a> {
     /// Builds the initial state: cluster, queues, apps (synthetic ones drawn from the seed
     /// alone; `run_index` is for the scheduler's own randomness, which has none today), and
@@ -510,7 +524,34 @@ impl<'a> Simulation<'a> {
 
     /// Processes events until the end; returns the summary after the recorder finished.
     pub fn run_to_end(&mut self) -> Result<RunSummary, SimError> {
+        self.run_observed(&mut |_, _| {})
+    }
+
+    /// The simulated time a run is expected to reach: `end_ms`, or the last arrival.
+    pub fn horizon(&self) -> SimTime {
+        match self.sc.end_ms {
+            Some(end) => SimTime(end),
+            None => self
+                .specs
+                .iter()
+                .map(|a| a.arrival)
+                .max()
+                .unwrap_or(SimTime::ZERO),
+        }
+    }
+
+    /// [`Simulation::run_to_end`], reporting progress (see [`run_with_progress`]).
+    pub fn run_observed(
+        &mut self,
+        progress: &mut dyn FnMut(SimTime, SimTime),
+    ) -> Result<RunSummary, SimError> {
+        // A power of two: one mask test per event.
+        const EVERY: u64 = 1 << 18;
+        let horizon = self.horizon();
         loop {
+            if self.counters.events & (EVERY - 1) == 0 {
+                progress(self.now, horizon);
+            }
             let every_node = !self.elide || self.offers_may_act();
             let Some((key, event)) = self.events.pop(every_node) else {
                 break;
@@ -527,6 +568,7 @@ impl<'a> Simulation<'a> {
                 break;
             }
         }
+        progress(self.now, horizon);
         self.finish()
     }
 

@@ -21,7 +21,7 @@ pub mod time;
 pub mod tree;
 pub mod workload;
 
-pub use engine::{Counters, SimError, Simulation, run};
+pub use engine::{Counters, SimError, Simulation, run, run_with_progress};
 pub use metrics::RunSummary;
 pub use recorder::{FileRecorder, MemoryRecorder, NullRecorder, Recorder};
 pub use scenario::{Scenario, ScenarioError, load_scenario};

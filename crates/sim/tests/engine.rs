@@ -404,3 +404,30 @@ fn finished_run_is_not_stalled() {
     assert_eq!(s.get("apps_unfinished"), Some(0.0));
     assert_eq!(s.stalled_at, None);
 }
+
+/// `run_with_progress` reports simulated time from 0 to the end against the last arrival
+/// (the run has no end time), never backwards, and decides exactly as `run`.
+#[test]
+fn progress_follows_simulated_time_and_changes_nothing() {
+    let mut tree = QueueTree::with_root();
+    tree.add_queue(QueueId::ROOT, "a", true);
+    let apps = (0..40)
+        .map(|i| app(i * 5_000, "a", "u", 3, 1024, 20_000))
+        .collect();
+    let sc = scenario(2, Resource::new(4096, 4), tree, apps);
+    let (mut plain, mut observed) = (MemoryRecorder::default(), MemoryRecorder::default());
+    let summary = run(&sc, 1, 0, &mut plain).expect("runs");
+    let mut seen = Vec::new();
+    let observed_summary =
+        fairsim_sim::run_with_progress(&sc, 1, 0, &mut observed, &mut |t, h| seen.push((t, h)))
+            .expect("runs");
+    let bits = |s: &fairsim_sim::RunSummary| -> Vec<u64> {
+        s.metrics.iter().map(|(_, v)| v.to_bits()).collect()
+    };
+    assert_eq!(bits(&summary), bits(&observed_summary));
+    assert_eq!(plain.decisions, observed.decisions);
+    assert_eq!(seen.first(), Some(&(SimTime(0), SimTime(195_000))));
+    assert_eq!(seen.last(), Some(&(summary.end, SimTime(195_000))));
+    assert!(summary.end > SimTime(195_000));
+    assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0));
+}
