@@ -19,7 +19,8 @@
 //! containers, peak RSS (VmHWM, reset before each run where the kernel allows) and CPU per
 //! container. On the small cases the decision checksum of the elided, incremental engine is
 //! checked against the unelided, naive one (`heartbeats = "every"`, `ordering = "naive"`).
-//! `FAIRSIM_SCALE_ONLY=ladder|queues|leaf` runs one group.
+//! `FAIRSIM_SCALE_ONLY=ladder|queues|leaf` runs one group; `FAIRSIM_SCALE_NODES=3000,10000`
+//! picks the ladder's sizes (e.g. to profile one).
 //!
 //! `cargo bench -p fairsim-sim --bench scale_bench` (release profile with debug symbols).
 //!
@@ -275,10 +276,13 @@ fn main() {
 
 fn ladder(big: bool) {
     println!("1. a day, 100 apps per node, 4 weighted leaves");
-    let sizes: &[u32] = if big {
-        &[100, 1_000, 3_000, 10_000]
-    } else {
-        &[100, 1_000]
+    let picked: Option<Vec<u32>> = std::env::var("FAIRSIM_SCALE_NODES")
+        .ok()
+        .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect());
+    let sizes: &[u32] = match &picked {
+        Some(v) => v,
+        None if big => &[100, 1_000, 3_000, 10_000],
+        None => &[100, 1_000],
     };
     let mut costs = Vec::new();
     for &nodes in sizes {
