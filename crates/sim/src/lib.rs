@@ -13,6 +13,7 @@ pub mod engine;
 pub mod event;
 pub mod heartbeat;
 pub mod metrics;
+pub mod normalize;
 pub mod preemption;
 pub mod recorder;
 pub mod scenario;

@@ -36,7 +36,13 @@
 //! max_ignored_over_capacity = 0.1
 //! natural_termination_factor = 0.2
 //! node_locality_delay = 40          # capacity: yarn.scheduler.capacity.node-locality-delay
-//! minimum_allocation_mb = 1024
+//! minimum_allocation_mb = 1024       # yarn.scheduler.minimum-allocation-mb
+//! minimum_allocation_vcores = 1
+//! maximum_allocation_mb = 8192       # yarn.scheduler.maximum-allocation-mb (asks above: rejected)
+//! maximum_allocation_vcores = 4
+//! increment_allocation_mb = 1024     # Fair Scheduler: yarn.scheduler.increment-allocation-mb
+//! increment_allocation_vcores = 1
+//! max_allocation_wait_ms = 10000     # yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms
 //! reservation_threshold_increment_multiple = 2.0   # 3.3: yarn.scheduler.reservation-threshold.increment-multiple
 //!
 //! [allocation]
@@ -174,11 +180,25 @@ pub struct SchedulerConf {
     pub natural_termination_factor: f64,
     /// Capacity Scheduler: `node-locality-delay` (missed opportunities before rack-local).
     pub node_locality_delay: i32,
-    /// `yarn.scheduler.minimum-allocation-mb` (the Capacity Scheduler's user-limit step).
+    /// `yarn.scheduler.minimum-allocation-mb` (normalisation; the Capacity Scheduler's
+    /// user-limit step).
     pub minimum_allocation_mb: i64,
     /// `yarn.scheduler.reservation-threshold.increment-multiple` (hadoop-3.3): the smallest
     /// container that may reserve a node, as a multiple of the increment allocation.
     pub reservation_threshold_increment_multiple: f64,
+    /// `yarn.scheduler.minimum-allocation-vcores`.
+    pub minimum_allocation_vcores: i64,
+    /// `yarn.scheduler.maximum-allocation-mb`: asks above it reject the app.
+    pub maximum_allocation_mb: i64,
+    /// `yarn.scheduler.maximum-allocation-vcores`.
+    pub maximum_allocation_vcores: i64,
+    /// Fair Scheduler: `yarn.scheduler.increment-allocation-mb` (the rounding step).
+    pub increment_allocation_mb: i64,
+    /// Fair Scheduler: `yarn.scheduler.increment-allocation-vcores`.
+    pub increment_allocation_vcores: i64,
+    /// `yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms`: until then the
+    /// configured maximum allocation applies alone, later capped by the largest node.
+    pub max_allocation_wait_ms: u64,
 }
 
 impl SchedulerConf {
@@ -235,6 +255,12 @@ impl Default for SchedulerConf {
             node_locality_delay: 40,
             minimum_allocation_mb: 1024,
             reservation_threshold_increment_multiple: 2.0,
+            minimum_allocation_vcores: 1,
+            maximum_allocation_mb: 8192,
+            maximum_allocation_vcores: 4,
+            increment_allocation_mb: 1024,
+            increment_allocation_vcores: 1,
+            max_allocation_wait_ms: 10_000,
         }
     }
 }
@@ -564,6 +590,48 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
+/// YARN refuses to start with a minimum allocation of 0 or above the maximum (the
+/// ResourceManager's `validateConfigs`); a zero increment has no meaning.
+fn check_allocation_settings(
+    conf: &SchedulerConf,
+    invalid: &dyn Fn(&str, &str) -> ScenarioError,
+) -> Result<(), ScenarioError> {
+    for (unit, min, max, inc) in [
+        (
+            "mb",
+            conf.minimum_allocation_mb,
+            conf.maximum_allocation_mb,
+            conf.increment_allocation_mb,
+        ),
+        (
+            "vcores",
+            conf.minimum_allocation_vcores,
+            conf.maximum_allocation_vcores,
+            conf.increment_allocation_vcores,
+        ),
+    ] {
+        if min <= 0 {
+            return Err(invalid(
+                &format!("scheduler.minimum_allocation_{unit}"),
+                "must be at least 1",
+            ));
+        }
+        if max < min {
+            return Err(invalid(
+                &format!("scheduler.maximum_allocation_{unit}"),
+                &format!("{max} is below the minimum allocation {min}"),
+            ));
+        }
+        if inc <= 0 {
+            return Err(invalid(
+                &format!("scheduler.increment_allocation_{unit}"),
+                "must be at least 1",
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Parses scenario TOML `text` (from `path`, used for messages and relative paths).
 pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
     let raw: RawScenario = toml::from_str(text).map_err(|e| {
@@ -605,6 +673,7 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
             "must be at least 1",
         ));
     }
+    check_allocation_settings(&raw.scheduler, &invalid)?;
     let base = path.parent().unwrap_or(Path::new("."));
     let alloc_path = base.join(&raw.allocation.file);
     // A capacity-scheduler.xml (root element `configuration`) selects the Capacity Scheduler.

@@ -568,6 +568,21 @@ fn capacity_errors_name_the_property() {
     );
     check_cs_err(&[(Q, "a"), (A, "lots")], 3, A, "not a number");
     check_cs_err(&[(A, "100")], 1, Q, "must list root's queues");
+    // Apps name leaves by their short name: two leaves called x are refused.
+    check_cs_err(
+        &[
+            (Q, "a,b"),
+            (A, "50"),
+            (B, "50"),
+            ("yarn.scheduler.capacity.root.a.queues", "x"),
+            ("yarn.scheduler.capacity.root.a.x.capacity", "100"),
+            ("yarn.scheduler.capacity.root.b.queues", "x"),
+            ("yarn.scheduler.capacity.root.b.x.capacity", "100"),
+        ],
+        7,
+        "yarn.scheduler.capacity.root.b.queues",
+        "two leaf queues are named x (root.a.x and root.b.x)",
+    );
 }
 
 proptest! {

@@ -150,6 +150,8 @@ fn delay_scenario(semantics: Semantics, apps: Vec<AppSpec>) -> Scenario {
     sc.scheduler.semantics = semantics;
     sc.scheduler.locality_threshold_node = 0.5;
     sc.scheduler.locality_threshold_rack = 0.6;
+    // Whole-node containers of 8 vcores are within the maximum allocation.
+    sc.scheduler.maximum_allocation_vcores = 8;
     sc
 }
 
@@ -288,7 +290,7 @@ fn usage_converges_to_instantaneous_fair_share_within_one_container() {
 }
 
 #[test]
-fn container_larger_than_any_node_rejects_the_app() {
+fn container_above_the_maximum_allocation_rejects_the_app() {
     let apps = vec![
         app(0, "q", "u", 1, 16_384, 100),
         app(0, "q", "u", 1, 1024, 100),
@@ -296,12 +298,10 @@ fn container_larger_than_any_node_rejects_the_app() {
     let sc = scenario(2, Resource::new(8192, 8), two_queue_tree(&["q"]), apps);
     let mut rec = MemoryRecorder::default();
     let s = run(&sc, 1, 0, &mut rec).unwrap();
+    let reason = rec.apps[0].rejected.as_deref().unwrap();
     assert!(
-        rec.apps[0]
-            .rejected
-            .as_deref()
-            .unwrap()
-            .contains("larger than any node")
+        reason.contains("16384 MB") && reason.contains("maximum allocation 8192 MB"),
+        "{reason}"
     );
     assert!(rec.apps[1].finish.is_some());
     assert_eq!(s.get("apps_rejected"), Some(1.0));
@@ -340,6 +340,13 @@ fn default_placement_creates_the_specified_queue() {
     assert!(rec.apps[0].finish.is_some());
 }
 
+/// Lets 512 MB containers keep their size (YARN's default minimum and increment round them
+/// up to 1024 MB).
+fn half_gb_allocations(sc: &mut Scenario) {
+    sc.scheduler.minimum_allocation_mb = 512;
+    sc.scheduler.increment_allocation_mb = 512;
+}
+
 fn managed(arrival: u64, queue: &str, count: u32, mb: i64) -> AppSpec {
     AppSpec {
         am: Some(Resource::new(512, 1)),
@@ -353,7 +360,8 @@ fn managed(arrival: u64, queue: &str, count: u32, mb: i64) -> AppSpec {
 #[test]
 fn ams_holding_every_vcore_stall_the_run_with_apps_unfinished() {
     let apps = (0..4).map(|_| managed(0, "q", 2, 1024)).collect();
-    let sc = scenario(1, Resource::new(4096, 4), two_queue_tree(&["q"]), apps);
+    let mut sc = scenario(1, Resource::new(4096, 4), two_queue_tree(&["q"]), apps);
+    half_gb_allocations(&mut sc);
     let mut rec = MemoryRecorder::default();
     let s = run(&sc, 1, 0, &mut rec).unwrap();
     assert_eq!(allocations(&rec, 4), vec![1, 1, 1, 1]);
@@ -387,6 +395,7 @@ fn am_above_max_am_share_of_the_fair_share_stalls_the_run() {
 fn stalled_run_with_an_end_time_runs_to_the_end_and_reports_the_stall() {
     let apps = (0..4).map(|_| managed(0, "q", 2, 1024)).collect();
     let mut sc = scenario(1, Resource::new(4096, 4), two_queue_tree(&["q"]), apps);
+    half_gb_allocations(&mut sc);
     sc.end_ms = Some(60_000);
     let mut rec = MemoryRecorder::default();
     let s = run(&sc, 1, 0, &mut rec).unwrap();
@@ -399,6 +408,7 @@ fn stalled_run_with_an_end_time_runs_to_the_end_and_reports_the_stall() {
 fn finished_run_is_not_stalled() {
     let apps = vec![managed(0, "q", 2, 1024)];
     let mut sc = scenario(1, Resource::new(4096, 4), two_queue_tree(&["q"]), apps);
+    half_gb_allocations(&mut sc);
     sc.end_ms = Some(60_000);
     let s = run(&sc, 1, 0, &mut MemoryRecorder::default()).unwrap();
     assert_eq!(s.get("apps_unfinished"), Some(0.0));

@@ -157,6 +157,21 @@ pub fn parse(text: &str, file: &str) -> Result<LoadedAlloc, AllocError> {
             ));
         }
     }
+    // Apps name a leaf by its short name, so leaf names must be unique (as YARN requires).
+    let mut leaves: BTreeMap<&str, &str> = BTreeMap::new();
+    for q in queues.iter().filter(|q| q.is_leaf && q.parent.is_some()) {
+        let short = q.name.rsplit('.').next().unwrap_or(&q.name);
+        if let Some(first) = leaves.insert(short, &q.name) {
+            let parent = q.name.rsplit_once('.').map_or("root", |(p, _)| p);
+            return Err(props.invalid(
+                &format!("{PREFIX}{parent}.queues"),
+                format!(
+                    "two leaf queues are named {short} ({first} and {}); leaf queue names must be distinct",
+                    q.name
+                ),
+            ));
+        }
+    }
     drop(props);
     let tree = QueueTree {
         queues,

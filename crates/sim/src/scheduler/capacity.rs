@@ -31,7 +31,10 @@ use fairsim_core::Resource;
 
 impl Simulation<'_> {
     fn minimum_allocation(&self) -> Resource {
-        Resource::new(self.sc.scheduler.minimum_allocation_mb.max(1), 1)
+        Resource::new(
+            self.sc.scheduler.minimum_allocation_mb.max(1),
+            self.sc.scheduler.minimum_allocation_vcores.max(1),
+        )
     }
 
     /// One heartbeat of `node` under the Capacity Scheduler.

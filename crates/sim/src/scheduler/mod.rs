@@ -1,7 +1,10 @@
 //! Schedulers. `fair` is YARN's Fair Scheduler (both eras), `capacity` the Capacity
-//! Scheduler on the same state; `preempt` runs preemption (both schedulers) from the update
-//! tick.
+//! Scheduler on the same state (`capacity_placement` its queue choice); `admission`
+//! validates and normalises asks at submission for both; `preempt` runs preemption (both
+//! schedulers) from the update tick.
 
+pub(crate) mod admission;
 pub(crate) mod capacity;
+pub(crate) mod capacity_placement;
 pub mod fair;
 pub(crate) mod preempt;

@@ -555,8 +555,12 @@ impl Simulation<'_> {
             .policy
             .calculator();
         let cluster = self.cluster.total;
-        let multiple = self.sc.scheduler.reservation_threshold_increment_multiple;
-        let threshold = Resource::new((1024.0 * multiple) as i64, multiple as i64);
+        let conf = &self.sc.scheduler;
+        let multiple = conf.reservation_threshold_increment_multiple;
+        let threshold = Resource::new(
+            (conf.increment_allocation_mb as f64 * multiple) as i64,
+            (conf.increment_allocation_vcores as f64 * multiple) as i64,
+        );
         if calc.less_than(cluster, size, threshold) {
             return false;
         }

@@ -12,6 +12,7 @@ use crate::app::{AM_PRIORITY, AppPhase};
 use crate::engine::Simulation;
 use crate::event::Event;
 use crate::time::SimTime;
+use crate::tree::SchedulerKind;
 
 impl Simulation<'_> {
     /// An app is submitted: placed in a queue (or rejected), made runnable or held back by
@@ -21,21 +22,18 @@ impl Simulation<'_> {
         if self.first_arrival.is_none() {
             self.first_arrival = Some(self.now);
         }
-        let spec = &self.specs[i];
-        // A container no node can ever hold would wait forever: reject at submission, as
-        // YARN rejects a request above the maximum allocation.
-        let largest = self.largest_node;
-        let too_big = spec.sizes().find(|s| !s.fits_in(largest));
-        if let Some(s) = too_big {
-            let msg = format!(
-                "container {} MB/{} vcores is larger than any node ({} MB/{} vcores)",
-                s.memory_mb, s.vcores, largest.memory_mb, largest.vcores
-            );
+        if let Err(msg) = self.admit(a) {
             self.reject(a, msg);
             return;
         }
+        let spec = &self.specs[i];
         let (queue_name, user) = (spec.queue.clone(), spec.user.clone());
-        let leaf = match self.place(&queue_name, &user) {
+        let placed = if self.tree.scheduler == SchedulerKind::Capacity {
+            self.cs_place(&queue_name, &user)
+        } else {
+            self.place(&queue_name, &user)
+        };
+        let leaf = match placed {
             Ok(q) => q,
             Err(msg) => {
                 self.reject(a, msg);

@@ -1,6 +1,7 @@
 //! Queue placement (`queuePlacementPolicy`, Hadoop's `QueuePlacementPolicy`).
 //!
-//! Rules are tried in order. Workloads carry no groups, so `primaryGroup` uses the user name
+//! An empty submitted queue name, or one starting or ending with a period, rejects the app
+//! before any rule runs (`FairScheduler.addApplication`, both eras). Rules are tried in order. Workloads carry no groups, so `primaryGroup` uses the user name
 //! as the group and `secondaryGroupExistingQueue` always continues (documented deviation).
 //! A queue created by a rule is a new leaf under its parent with the settings YARN gives a
 //! queue the file does not name (`QueueTree::add_queue`: the file's defaults, the parent's
@@ -15,6 +16,15 @@ impl Simulation<'_> {
     /// The leaf queue for an app submitted to `requested` by `user`, creating it if a rule
     /// allows; `Err` with the reason when the app is rejected.
     pub(crate) fn place(&mut self, requested: &str, user: &str) -> Result<QueueId, String> {
+        // FairScheduler.addApplication checks the name before any rule runs.
+        if requested.is_empty() {
+            return Err(format!("submitted by user {user} with an empty queue name"));
+        }
+        if requested.starts_with('.') || requested.ends_with('.') {
+            return Err(format!(
+                "submitted by user {user} with an illegal queue name {requested}: it cannot start or end with a period"
+            ));
+        }
         let rules = if self.tree.placement.is_empty() {
             vec![
                 PlacementRule::Specified { create: true },

@@ -1,0 +1,255 @@
+//! Submission as YARN does it, end to end: request normalisation per scheduler, the maximum
+//! allocation (configured, then capped by the largest node after the scheduling wait), and
+//! queue names the schedulers refuse (docs/semantics.md, "Request normalisation" and
+//! "Placement").
+
+use fairsim_core::{Resource, Semantics};
+use fairsim_sim::alloc::parse_capacity_scheduler_xml;
+use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
+use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
+use fairsim_sim::tree::{QueueId, QueueTree};
+use fairsim_sim::{RunSummary, SimTime, run};
+
+fn app(arrival: u64, queue: &str, count: u32, size: Resource, dur: u64) -> AppSpec {
+    AppSpec {
+        name: format!("{queue}-{arrival}"),
+        arrival: SimTime(arrival),
+        queue: queue.into(),
+        user: "u".into(),
+        am: None,
+        stages: vec![vec![TaskGroup {
+            count,
+            size,
+            duration_ms: dur,
+            priority: 1,
+            hosts: vec![],
+        }]],
+    }
+}
+
+fn fair_tree(names: &[&str]) -> QueueTree {
+    let mut t = QueueTree::with_root();
+    for n in names {
+        t.add_queue(QueueId::ROOT, n, true);
+    }
+    t
+}
+
+fn capacity_tree() -> QueueTree {
+    let text = "<configuration>\n\
+        <property><name>yarn.scheduler.capacity.root.queues</name><value>a,b</value></property>\n\
+        <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>50</value></property>\n\
+        <property><name>yarn.scheduler.capacity.root.b.capacity</name><value>50</value></property>\n\
+        <property><name>yarn.scheduler.capacity.root.b.queues</name><value>b1</value></property>\n\
+        <property><name>yarn.scheduler.capacity.root.b.b1.capacity</name><value>100</value></property>\n\
+        </configuration>\n";
+    parse_capacity_scheduler_xml(text, "capacity-scheduler.xml")
+        .expect("valid file")
+        .tree
+}
+
+fn scenario(nodes: u32, node: Resource, tree: QueueTree, apps: Vec<AppSpec>) -> Scenario {
+    Scenario {
+        name: "admission".into(),
+        path: None,
+        cluster: ClusterSpec {
+            nodes,
+            racks: 1,
+            node_memory_mb: node.memory_mb,
+            node_vcores: node.vcores,
+        },
+        scheduler: SchedulerConf::default(),
+        tree,
+        warnings: vec![],
+        workload: Workload::Trace(apps),
+        end_ms: None,
+        sample_interval_ms: 0,
+        check_invariants: true,
+    }
+}
+
+fn run_it(sc: &Scenario) -> (MemoryRecorder, RunSummary) {
+    let mut rec = MemoryRecorder::default();
+    let s = run(sc, 1, 0, &mut rec).expect("the run succeeds");
+    (rec, s)
+}
+
+fn allocated_sizes(rec: &MemoryRecorder) -> Vec<Resource> {
+    rec.decisions
+        .iter()
+        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
+        .map(|d| d.size)
+        .collect()
+}
+
+#[test]
+fn fair_scheduler_rounds_asks_up_to_the_increment_in_both_eras() {
+    for semantics in [Semantics::Hadoop27, Semantics::Hadoop33] {
+        let apps = vec![app(0, "q", 1, Resource::new(1500, 1), 100)];
+        let mut sc = scenario(1, Resource::new(8192, 8), fair_tree(&["q"]), apps);
+        sc.scheduler.semantics = semantics;
+        sc.scheduler.increment_allocation_mb = 512;
+        let (rec, _) = run_it(&sc);
+        assert_eq!(allocated_sizes(&rec), vec![Resource::new(1536, 1)]);
+        // With YARN's defaults (minimum and increment 1024 MB) the same ask takes 2048 MB,
+        // and a 100 MB / 0 vcore ask takes the minimum, 1024 MB / 1 vcore.
+        let apps = vec![
+            app(0, "q", 1, Resource::new(1500, 1), 100),
+            app(0, "q", 1, Resource::new(100, 0), 100),
+        ];
+        let mut sc = scenario(1, Resource::new(8192, 8), fair_tree(&["q"]), apps);
+        sc.scheduler.semantics = semantics;
+        let (rec, _) = run_it(&sc);
+        assert_eq!(
+            allocated_sizes(&rec),
+            vec![Resource::new(2048, 1), Resource::new(1024, 1)]
+        );
+    }
+}
+
+#[test]
+fn capacity_scheduler_rounds_to_the_minimum_and_the_memory_calculator_sets_one_vcore() {
+    let apps = vec![app(0, "a", 1, Resource::new(1500, 3), 100)];
+    let mut sc = scenario(1, Resource::new(8192, 8), capacity_tree(), apps);
+    sc.scheduler.minimum_allocation_mb = 512;
+    let (rec, _) = run_it(&sc);
+    assert_eq!(allocated_sizes(&rec), vec![Resource::new(1536, 1)]);
+}
+
+#[test]
+fn an_ask_above_the_maximum_allocation_is_rejected_with_the_reason_in_both_schedulers() {
+    for (tree, queue) in [(fair_tree(&["q"]), "q"), (capacity_tree(), "a")] {
+        let apps = vec![
+            app(0, queue, 1, Resource::new(9000, 1), 100),
+            app(0, queue, 1, Resource::new(1024, 5), 100),
+            app(0, queue, 1, Resource::new(8192, 4), 100),
+        ];
+        let sc = scenario(2, Resource::new(16384, 16), tree, apps);
+        let (rec, s) = run_it(&sc);
+        let reason = |i: usize| rec.apps[i].rejected.clone().unwrap_or_default();
+        assert!(
+            reason(0).contains("maximum allocation 8192 MB"),
+            "{}",
+            reason(0)
+        );
+        assert!(
+            reason(1).contains("maximum allocation 4 vcores"),
+            "{}",
+            reason(1)
+        );
+        assert!(rec.apps[2].finish.is_some(), "an ask at the maximum runs");
+        assert_eq!(s.get("apps_rejected"), Some(2.0));
+    }
+}
+
+/// Issue 12 item 7: an ask larger than every node but within the maximum allocation, made
+/// while the maximum in force is the configured one, stays pending: it counts in its queue's
+/// demand, so in fair shares and starvation. After the scheduling wait (10 s) the maximum is
+/// capped by the largest node and the same ask is rejected.
+#[test]
+fn an_ask_larger_than_any_node_but_within_the_maximum_stays_pending_and_counts_in_demand() {
+    let apps = vec![
+        app(0, "big", 1, Resource::new(6144, 1), 1_000),
+        app(0, "small", 8, Resource::new(1024, 1), 100_000),
+    ];
+    let mut sc = scenario(
+        1,
+        Resource::new(4096, 4),
+        fair_tree(&["big", "small"]),
+        apps,
+    );
+    sc.end_ms = Some(30_000);
+    sc.sample_interval_ms = 10_000;
+    let mut rec = MemoryRecorder {
+        sample: true,
+        ..Default::default()
+    };
+    let s = run(&sc, 1, 0, &mut rec).expect("the run succeeds");
+    assert!(rec.apps[0].rejected.is_none());
+    assert!(rec.apps[0].first_container.is_none());
+    assert_eq!(s.get("apps_unfinished"), Some(2.0));
+    let (_, last) = rec.samples.last().expect("samples");
+    let big = last.iter().find(|q| q.queue == "root.big").unwrap();
+    let small = last.iter().find(|q| q.queue == "root.small").unwrap();
+    assert_eq!(big.demand.memory_mb, 6144);
+    // Equal weights, both demanding more than half: half the cluster each.
+    assert_eq!(big.fair_share.memory_mb, 2048);
+    assert_eq!(small.fair_share.memory_mb, 2048);
+    assert_eq!(big.usage.memory_mb, 0);
+    // Starved of its fair share for the whole run (0 < 0.5 × 2048 from the first update).
+    assert_eq!(s.get("starved_fair_s.root.big"), Some(30.0));
+
+    // Submitted after the wait: the maximum is now the largest node's 4096 MB.
+    let apps = vec![app(10_001, "big", 1, Resource::new(6144, 1), 1_000)];
+    let sc = scenario(1, Resource::new(4096, 4), fair_tree(&["big"]), apps);
+    let (rec, s) = run_it(&sc);
+    let reason = rec.apps[0].rejected.clone().unwrap_or_default();
+    assert!(reason.contains("maximum allocation 4096 MB"), "{reason}");
+    assert_eq!(s.get("apps_rejected"), Some(1.0));
+
+    // A longer wait keeps the configured maximum: pending again.
+    let apps = vec![app(10_001, "big", 1, Resource::new(6144, 1), 1_000)];
+    let mut sc = scenario(1, Resource::new(4096, 4), fair_tree(&["big"]), apps);
+    sc.scheduler.max_allocation_wait_ms = 60_000;
+    sc.end_ms = Some(20_000);
+    let (rec, s) = run_it(&sc);
+    assert!(rec.apps[0].rejected.is_none());
+    assert_eq!(s.get("apps_unfinished"), Some(1.0));
+}
+
+/// Issue 12 item 8: FairScheduler.addApplication rejects an empty queue name before any
+/// placement rule runs (the default rules would otherwise create the user's queue).
+#[test]
+fn an_empty_queue_name_is_rejected_by_the_fair_scheduler_in_both_eras() {
+    for semantics in [Semantics::Hadoop27, Semantics::Hadoop33] {
+        let apps = vec![
+            app(0, "", 1, Resource::new(1024, 1), 100),
+            app(0, ".q", 1, Resource::new(1024, 1), 100),
+            app(0, "q", 1, Resource::new(1024, 1), 100),
+        ];
+        let mut sc = scenario(1, Resource::new(8192, 8), fair_tree(&["q"]), apps);
+        sc.scheduler.semantics = semantics;
+        let (rec, s) = run_it(&sc);
+        let r0 = rec.apps[0].rejected.clone().unwrap_or_default();
+        assert!(r0.contains("empty queue name"), "{r0}");
+        let r1 = rec.apps[1].rejected.clone().unwrap_or_default();
+        assert!(r1.contains("illegal queue name .q"), "{r1}");
+        assert!(rec.apps[2].finish.is_some());
+        assert_eq!(s.get("apps_rejected"), Some(2.0));
+    }
+}
+
+/// Issue 9 item 7: every queue name the Capacity Scheduler cannot place an app in rejects it
+/// with YARN's reason, and nothing panics. Leaf names are found in both eras; full paths in
+/// the hadoop-3.3 era only.
+#[test]
+fn capacity_scheduler_placement_by_leaf_name_rejects_unknown_and_parent_queues() {
+    let names = ["default", "root", "", "b", "nosuch", "a", "b1", "root.a"];
+    for (semantics, full_path_ok) in [(Semantics::Hadoop27, false), (Semantics::Hadoop33, true)] {
+        let apps = names
+            .iter()
+            .map(|q| app(0, q, 1, Resource::new(1024, 1), 100))
+            .collect();
+        let mut sc = scenario(2, Resource::new(8192, 8), capacity_tree(), apps);
+        sc.scheduler.semantics = semantics;
+        let (rec, s) = run_it(&sc);
+        let reason = |i: usize| rec.apps[i].rejected.clone().unwrap_or_default();
+        assert_eq!(reason(0), "submitted by user u to unknown queue: default");
+        assert_eq!(reason(1), "submitted by user u to non-leaf queue: root");
+        assert_eq!(reason(2), "submitted by user u to unknown queue: ");
+        assert_eq!(reason(3), "submitted by user u to non-leaf queue: b");
+        assert_eq!(reason(4), "submitted by user u to unknown queue: nosuch");
+        assert_eq!(rec.apps[5].queue, "root.a");
+        assert!(rec.apps[5].finish.is_some());
+        assert_eq!(rec.apps[6].queue, "root.b.b1");
+        assert!(rec.apps[6].finish.is_some());
+        if full_path_ok {
+            assert_eq!(rec.apps[7].queue, "root.a");
+            assert_eq!(s.get("apps_rejected"), Some(5.0));
+        } else {
+            assert_eq!(reason(7), "submitted by user u to unknown queue: root.a");
+            assert_eq!(s.get("apps_rejected"), Some(6.0));
+        }
+    }
+}
