@@ -25,6 +25,7 @@ fn app(arrival: u64, queue: &str, count: u32, size: Resource, dur: u64) -> AppSp
             priority: 1,
             hosts: vec![],
         }]],
+        recorded: None,
     }
 }
 
