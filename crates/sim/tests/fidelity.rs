@@ -114,6 +114,7 @@ fn capacity_preemption_with_an_app_for_an_unknown_queue_does_not_panic() {
 <property><name>yarn.scheduler.capacity.root.queues</name><value>a,b</value></property>
 <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>50</value></property>
 <property><name>yarn.scheduler.capacity.root.b.capacity</name><value>50</value></property>
+<property><name>yarn.scheduler.capacity.root.a.user-limit-factor</name><value>2</value></property>
 </configuration>"#;
     let tree = fairsim_sim::alloc::parse_capacity_scheduler_xml(text, "capacity-scheduler.xml")
         .expect("valid file")
@@ -128,8 +129,16 @@ fn capacity_preemption_with_an_app_for_an_unknown_queue_does_not_panic() {
         ]);
         let mut rec = MemoryRecorder::default();
         let s = run(&sc, 1, 0, &mut rec).expect("runs");
-        // The monitor runs to the end and reclaims containers for b (whatever the scheduler
-        // made of the app submitted to a queue the file does not have).
+        // The Capacity Scheduler rejects the app for a queue the file does not have; a
+        // (user-limit-factor 2) took the whole cluster, and the monitor runs to the end and
+        // reclaims containers for b.
+        assert!(
+            rec.apps[1]
+                .rejected
+                .as_deref()
+                .is_some_and(|r| r.contains("unknown queue: elsewhere")),
+            "{semantics}"
+        );
         assert!(allocation_times(&rec, 2).len() >= 3, "{semantics}");
         assert!(metric(&s, "preempted_containers") >= 3.0, "{semantics}");
         assert_eq!(
