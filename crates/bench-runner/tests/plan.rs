@@ -483,7 +483,22 @@ fn bad_plan_files_exit_2_naming_file_line_and_key() {
             MIN_SHARE_PLAN.replace("seeds = [1, 2]", "seeds = [1, 2]\ngrowth = [1.0, 0]"),
             4,
             "growth",
-            "positive",
+            "positive and at most 100",
+        ),
+        (
+            MIN_SHARE_PLAN.replace(
+                "seeds = [1, 2]",
+                "seeds = { count = 400 }\nsearch = \"full\"",
+            ),
+            4,
+            "search",
+            "a full search needs 13107600 runs (32769 values x 400 seeds x 1 growth steps), above the limit of 10000000",
+        ),
+        (
+            MIN_SHARE_PLAN.replace("queue = \"A\"\nat_most", "queue = \"root\"\nat_most"),
+            13,
+            "objective.queue",
+            "`root` is a parent queue",
         ),
         (
             MIN_SHARE_PLAN.replace("metric = \"wait_s_p99\"", "metric = \"wiat_s_p99\""),

@@ -9,7 +9,12 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::sweep::plan::Fnv1a;
-use crate::sweep::spec::{Locator, SpecError, parse_seeds, read};
+use crate::sweep::spec::{Locator, MAX_RUNS, SpecError, parse_seeds, read};
+
+/// Most growth steps a plan may have.
+pub const MAX_GROWTH_STEPS: usize = 100;
+/// Largest growth factor (arrival-rate multiplier).
+pub const MAX_GROWTH: f64 = 100.0;
 
 use super::growth::{apply_growth, check_growth};
 use super::objective::{Comparison, Objective};
@@ -139,6 +144,12 @@ impl PlanSpec {
             toml::from_str::<toml::Table>(&base_text).map_err(|e| base_loc.toml_err(&e))?,
         );
         let queue_exists = |q: &str| scenario.tree.find(q).is_some();
+        let is_leaf = |q: &str| {
+            scenario
+                .tree
+                .find(q)
+                .is_some_and(|id| scenario.tree.get(id).is_leaf)
+        };
 
         let seeds = match &raw.seeds {
             None => vec![1],
@@ -176,14 +187,23 @@ impl PlanSpec {
                 let mut factors = Vec::new();
                 for v in g.get_ref() {
                     let x = number(&loc, v, "growth")?;
-                    if x <= 0.0 {
-                        let msg = format!("growth factors must be positive, got {x}");
+                    if x <= 0.0 || x > MAX_GROWTH {
+                        let msg = format!(
+                            "growth factors must be positive and at most {MAX_GROWTH}, got {x}"
+                        );
                         return Err(loc.err(Some(v.span()), Some("growth"), msg));
                     }
                     factors.push(x);
                 }
                 if factors.is_empty() {
                     return Err(loc.err(Some(g.span()), Some("growth"), "empty growth list"));
+                }
+                if factors.len() > MAX_GROWTH_STEPS {
+                    let msg = format!(
+                        "{} growth steps exceed the limit of {MAX_GROWTH_STEPS}",
+                        factors.len()
+                    );
+                    return Err(loc.err(Some(g.span()), Some("growth"), msg));
                 }
                 if factors.iter().any(|&f| f != 1.0) {
                     check_growth(&base).map_err(|m| loc.err(Some(g.span()), Some("growth"), m))?;
@@ -192,6 +212,20 @@ impl PlanSpec {
             }
         };
 
+        if mode == Mode::Full {
+            let runs = u128::from(variable.grid.len()) * seeds.len() as u128 * growth.len() as u128;
+            if runs > u128::from(MAX_RUNS) {
+                let msg = format!(
+                    "a full search needs {runs} runs ({} values x {} seeds x {} growth steps), above the limit of \
+                     {MAX_RUNS}: use `bisect` or a coarser `step`",
+                    variable.grid.len(),
+                    seeds.len(),
+                    growth.len()
+                );
+                let span = raw.search.as_ref().map(Spanned::span);
+                return Err(loc.err(span, Some("search"), msg));
+            }
+        }
         if raw.objective.is_empty() {
             return Err(loc.err(
                 None,
@@ -202,7 +236,7 @@ impl PlanSpec {
         let mut objectives: Vec<Objective> = Vec::new();
         let mut objective_lines = Vec::new();
         for o in &raw.objective {
-            let objective = parse_objective(&loc, o.get_ref(), &queue_exists)?;
+            let objective = parse_objective(&loc, o.get_ref(), &queue_exists, &is_leaf)?;
             let span = o.get_ref().metric.span();
             if let Some(prev) = objectives
                 .iter()
@@ -369,6 +403,7 @@ fn parse_objective(
     loc: &Locator<'_>,
     raw: &RawObjective,
     queue_exists: &dyn Fn(&str) -> bool,
+    is_leaf: &dyn Fn(&str) -> bool,
 ) -> Result<Objective, SpecError> {
     let metric = raw.metric.get_ref().clone();
     if metric.is_empty() || metric.contains('.') || metric.contains(char::is_whitespace) {
@@ -383,6 +418,12 @@ fn parse_objective(
             let full = full_queue_name(q.get_ref());
             if !queue_exists(&full) {
                 let msg = format!("no queue `{full}` in the base scenario's allocation file");
+                return Err(loc.err(Some(q.span()), Some("objective.queue"), msg));
+            }
+            if !is_leaf(&full) {
+                let msg = format!(
+                    "`{full}` is a parent queue: runs report per-queue metrics of leaf queues only"
+                );
                 return Err(loc.err(Some(q.span()), Some("objective.queue"), msg));
             }
             Some(full)
