@@ -132,7 +132,8 @@ fn sls_traces_from_two_files_merge_sorted_with_replicas_and_sizes() {
     assert_eq!(
         sc.warnings
             .iter()
-            .filter(|w| w.contains("container.execution.type (1)"))
+            .filter(|w| w
+                .contains("container.execution.type other than GUARANTEED (run as guaranteed) (1)"))
             .count(),
         1,
         "{:?}",
@@ -279,4 +280,22 @@ fn apps_csv_and_summary_set_recorded_times_beside_simulated_ones() {
     assert_eq!(metric("runtime_ratio_p50"), ratios[0]);
     assert_eq!(metric("runtime_ratio_p95"), ratios[1]);
     assert!(ratios[0] > 0.0);
+}
+
+#[test]
+fn a_gzipped_rumen_history_reads_as_the_plain_one() {
+    use std::io::Write as _;
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/traces");
+    let d = tempfile::tempdir().unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&std::fs::read(src.join("rumen-2jobs.json")).unwrap())
+        .unwrap();
+    std::fs::write(d.path().join("h.json.gz"), gz.finish().unwrap()).unwrap();
+    std::fs::copy(src.join("queues.xml"), d.path().join("queues.xml")).unwrap();
+    let toml = std::fs::read_to_string(src.join("rumen.toml"))
+        .unwrap()
+        .replace("rumen-2jobs.json", "h.json.gz");
+    std::fs::write(d.path().join("s.toml"), toml).unwrap();
+    let zipped = load_scenario(d.path().join("s.toml")).unwrap();
+    assert_eq!(apps(&zipped), apps(&load("rumen.toml")));
 }

@@ -84,14 +84,29 @@ struct LoggedAttempt {
     finish_time: Option<i64>,
 }
 
-/// Reads Rumen files as one workload: the first job of the first file sets time 0.
+/// Reads Rumen files as one workload: the first job of the first file sets time 0. A
+/// gzip-compressed file (`job-trace.json.gz`, as Rumen's TraceBuilder can write it) is
+/// decompressed as it streams; lines then count in the decompressed text.
 pub fn read_rumen_traces(
     paths: &[PathBuf],
     opts: RumenOptions,
 ) -> Result<TraceRead, WorkloadError> {
     let mut reader = RumenReader::new(opts);
     for p in paths {
-        reader.read(p, super::open(p)?)?;
+        let mut file = super::open(p)?;
+        let gzip = file
+            .fill_buf()
+            .map_err(|source| WorkloadError::Io {
+                path: p.clone(),
+                source,
+            })?
+            .starts_with(&[0x1f, 0x8b]);
+        if gzip {
+            let unzipped = flate2::bufread::MultiGzDecoder::new(file);
+            reader.read(p, std::io::BufReader::with_capacity(1 << 16, unzipped))?;
+        } else {
+            reader.read(p, file)?;
+        }
     }
     Ok(reader.finish())
 }

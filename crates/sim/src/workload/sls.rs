@@ -12,7 +12,7 @@
 //! A cluster header object (`num.nodes`, `num.racks`) is skipped.
 //!
 //! Read but not modelled, named in one warning with counts: `am.type` other than
-//! `mapreduce`, `job.label.expression`, `container.execution.type`,
+//! `mapreduce`, `job.label.expression`, `container.execution.type` other than `GUARANTEED`,
 //! `container.allocation.id`, `container.request.delay`, other resource types (`am.X`,
 //! `container.X`), `container.type` other than map or reduce, and unknown keys.
 //!
@@ -184,14 +184,17 @@ fn note_unmodelled_job_keys(obj: &Map<String, Value>, ignored: &mut Ignored) {
 }
 
 fn note_unmodelled_task_keys(t: &Map<String, Value>, ignored: &mut Ignored) {
-    for k in t.keys() {
+    for (k, v) in t {
         if TASK_KEYS.contains(&k.as_str()) {
             continue;
         }
         match k.as_str() {
-            "container.execution.type" | "container.allocation.id" | "container.request.delay" => {
-                ignored.add(k.clone())
+            // Every fairsim container is guaranteed.
+            "container.execution.type" if v.as_str() == Some("GUARANTEED") => {}
+            "container.execution.type" => {
+                ignored.add("container.execution.type other than GUARANTEED (run as guaranteed)")
             }
+            "container.allocation.id" | "container.request.delay" => ignored.add(k.clone()),
             k if k.starts_with("container.") => ignored.add(format!("{k} (resource type)")),
             k => ignored.add(format!("unknown task key `{k}`")),
         }
@@ -424,7 +427,8 @@ mod tests {
             vec![
                 "j.json: fields fairsim does not model, ignored: am.gpu (resource type) (1), \
                  am.type other than mapreduce (run as mapreduce) (1), \
-                 container.execution.type (2), container.gpu (resource type) (1), \
+                 container.execution.type other than GUARANTEED (run as guaranteed) (1), \
+                 container.gpu (resource type) (1), \
                  container.request.delay (1), job.label.expression (node labels) (1)"
                     .to_string()
             ]
