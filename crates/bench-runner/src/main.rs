@@ -100,7 +100,7 @@ enum Command {
     /// Write the apps a scenario's workload submits (a trace, an SLS SYNTH file or the
     /// synthetic generator, drawn for --seed) as a native CSV trace
     /// (docs/traces.md), to inspect, edit and run with `csv = ...`, or to join with a run's
-    /// apps.csv by `name`.
+    /// apps.csv by `app`.
     Trace {
         /// The scenario file (TOML).
         scenario: PathBuf,

@@ -1,9 +1,10 @@
 //! The simulator behind the sweep runner: one sweep point (a scenario as TOML) and one seed in,
 //! the run's metrics (and, for the charted run, its queue samples and apps) out.
 
-use crate::sweep::{AppRecord, PointError, QueueSample, RunDetail, RunError, RunOne, RunOutput};
+use crate::sweep::output::read_detail;
+use crate::sweep::{PointError, RunDetail, RunError, RunOne, RunOutput};
 use fairsim_sim::catalogue;
-use fairsim_sim::{MemoryRecorder, Recorder, Scenario};
+use fairsim_sim::{Recorder, Scenario};
 use std::path::Path;
 
 /// Runs sweep points on `fairsim_sim::run`.
@@ -86,38 +87,28 @@ impl RunOne for SimRunner {
         run_index: u64,
     ) -> Result<RunOutput, RunError> {
         let scenario = scenario_of(value, dir)?;
-        let mut rec = MemoryRecorder {
-            sample: true,
-            ..MemoryRecorder::default()
-        };
+        // The charted run writes the files `fairsim run` writes (one schema for both); they
+        // go through a private directory and reach run-R/ with the sweep's other outputs.
+        let tmp = tempfile::tempdir()
+            .map_err(|e| RunError::new(format!("cannot create a temporary directory: {e}")))?;
+        let mut rec = fairsim_sim::FileRecorder::new(tmp.path());
         let metrics = run(&scenario, seed, run_index, &mut rec)?;
-        let queues = rec
-            .samples
-            .iter()
-            .flat_map(|(t, rows)| {
-                rows.iter().map(move |r| QueueSample {
-                    time_s: t.secs_f64(),
-                    queue: r.queue.clone(),
-                    usage_mb: r.usage.memory_mb as f64,
-                    fair_share_mb: r.fair_share.memory_mb as f64,
-                })
-            })
-            .collect();
-        let apps = rec
-            .apps
-            .iter()
-            .filter_map(|a| {
-                Some(AppRecord {
-                    app: a.name.clone(),
-                    queue: a.queue.clone(),
-                    wait_s: a.wait_ms()? as f64 / 1000.0,
-                    completion_s: a.jct_ms()? as f64 / 1000.0,
-                })
-            })
-            .collect();
+        let io = |e: std::io::Error| RunError::new(format!("cannot read the run's files: {e}"));
+        let mut files = Vec::new();
+        for name in ["apps.csv", "queues.csv", "summary.csv", "summary.json"] {
+            files.push((
+                name.to_string(),
+                std::fs::read(tmp.path().join(name)).map_err(io)?,
+            ));
+        }
+        let read = read_detail(tmp.path()).map_err(|e| RunError::new(e.to_string()))?;
         Ok(RunOutput {
             metrics,
-            detail: Some(RunDetail { queues, apps }),
+            detail: Some(RunDetail {
+                queues: read.queues,
+                apps: read.apps,
+                files,
+            }),
         })
     }
 }

@@ -1,5 +1,5 @@
 //! `fairsim trace`: a scenario's workload (trace, SYNTH or synthetic, for one seed) written as
-//! the native CSV trace, to inspect, edit, or join with a run's apps.csv by `name`.
+//! the native CSV trace, to inspect, edit, or join with a run's apps.csv by `app`.
 
 use fairsim_bench_runner::CliError;
 use std::path::Path;

@@ -177,6 +177,14 @@ fn identical_points_give_identical_per_seed_results() {
     assert_eq!(rows[0], rows[2], "seed 3");
     assert_eq!(rows[1], rows[3], "seed 4");
     assert_ne!(rows[0], rows[1], "another seed draws another workload");
+    // One schema: the charted run's files have a single run's columns.
+    for f in fairsim_sim::catalogue::FILES
+        .iter()
+        .filter(|f| !f.columns.is_empty())
+    {
+        let text = std::fs::read_to_string(out_dir.join("run-0").join(f.path)).unwrap();
+        assert_eq!(text.lines().next().unwrap(), f.header(), "run-0/{}", f.path);
+    }
 }
 
 #[test]

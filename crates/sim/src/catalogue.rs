@@ -639,14 +639,14 @@ const fn col(name: &'static str, unit: Unit, description: &'static str) -> Colum
 /// Columns of `apps.csv`: a run's and a sweep's charted run's.
 pub static APPS_COLUMNS: &[Column] = &[
     col(
-        "app",
+        "app_index",
         Unit::Count,
-        "The app's index in the workload (0-based, arrival order of the workload file)",
+        "The app's index in the workload (0-based, in the workload's order)",
     ),
     col(
-        "name",
+        "app",
         Unit::Text,
-        "The app's id as the workload names it (a trace's job id, a CSV's `app` column)",
+        "The app's id as the workload names it: a CSV trace's `app`, a Rumen `jobID`, an SLS `job.id`; join a trace with apps.csv on it",
     ),
     col(
         "queue",
@@ -786,19 +786,19 @@ pub static QUEUES_COLUMNS: &[Column] = &[
 pub static FILES: &[OutputFile] = &[
     OutputFile {
         path: "apps.csv",
-        written_by: "run",
+        written_by: "run, and a sweep's charted run as `run-R/apps.csv`",
         row: "one row per app of the workload, in workload order",
         columns: APPS_COLUMNS,
     },
     OutputFile {
         path: "queues.csv",
-        written_by: "run",
+        written_by: "run, and a sweep's charted run as `run-R/queues.csv`",
         row: "one row per queue per sample (every `sample_ms`), queues in tree order",
         columns: QUEUES_COLUMNS,
     },
     OutputFile {
         path: "summary.csv",
-        written_by: "run",
+        written_by: "run, and a sweep's charted run as `run-R/summary.csv`",
         row: "one row per metric, in the catalogue's order (per-queue metrics by queue name)",
         columns: &[
             col("metric", Unit::Text, "Metric name (see Metrics)"),
@@ -807,7 +807,7 @@ pub static FILES: &[OutputFile] = &[
     },
     OutputFile {
         path: "summary.json",
-        written_by: "run",
+        written_by: "run, and a sweep's charted run as `run-R/summary.json`",
         row: "an object: `events`, `assignments`, `end_ms`, `stalled_at_ms` (when stalled) and `metrics` (name to value, as summary.csv)",
         columns: &[],
     },
@@ -972,7 +972,7 @@ mod tests {
     fn apps_header_is_the_recorders() {
         assert_eq!(
             FILES[0].header(),
-            "app,name,queue,user,arrival_ms,first_container_ms,finish_ms,wait_ms,runtime_ms,\
+            "app_index,app,queue,user,arrival_ms,first_container_ms,finish_ms,wait_ms,runtime_ms,\
              jct_ms,recorded_start_ms,recorded_finish_ms,recorded_runtime_ms,slowdown,\
              containers,preempted_containers,lost_work_ms,status"
         );

@@ -138,7 +138,7 @@ impl Recorder for MemoryRecorder {
 
 /// Writes `apps.csv`, `queues.csv`, `summary.json` and `summary.csv` into a directory.
 ///
-/// `apps.csv` columns: `app,name,queue,user,arrival_ms,first_container_ms,finish_ms,wait_ms,
+/// `apps.csv` columns: `app_index,app,queue,user,arrival_ms,first_container_ms,finish_ms,wait_ms,
 /// runtime_ms,jct_ms,recorded_start_ms,recorded_finish_ms,recorded_runtime_ms,slowdown,
 /// containers,preempted_containers,lost_work_ms,status`
 /// (times empty when the event did not happen; preemption columns count killed containers and
@@ -242,7 +242,7 @@ impl Recorder for FileRecorder {
 
     fn apps(&mut self, apps: &[AppRecord]) {
         let mut s = String::from(
-            "app,name,queue,user,arrival_ms,first_container_ms,finish_ms,wait_ms,runtime_ms,\
+            "app_index,app,queue,user,arrival_ms,first_container_ms,finish_ms,wait_ms,runtime_ms,\
              jct_ms,recorded_start_ms,recorded_finish_ms,recorded_runtime_ms,slowdown,\
              containers,preempted_containers,lost_work_ms,status\n",
         );

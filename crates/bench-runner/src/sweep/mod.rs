@@ -95,6 +95,10 @@ pub struct RunDetail {
     pub queues: Vec<QueueSample>,
     /// One record per finished app.
     pub apps: Vec<AppRecord>,
+    /// The run's own output files (name, bytes) as `fairsim run` writes them, when the runner
+    /// has them: the sweep writes these into `run-R/` instead of files built from `queues`
+    /// and `apps`, so a sweep's run and a single run share one schema.
+    pub files: Vec<(String, Vec<u8>)>,
 }
 
 /// One queue at one instant.

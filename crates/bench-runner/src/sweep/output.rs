@@ -394,19 +394,28 @@ impl RunsTable {
     }
 }
 
-/// Writes run detail files into `dir` (`queues.csv` when there are queue samples, `apps.csv` when there are apps).
+/// Writes run detail files into `dir`: the runner's own files when it has them, otherwise
+/// `queues.csv` and `apps.csv` built from the samples and apps with the columns (names and
+/// units) of a run's files: `time_ms,queue,usage_mb,fair_share_mb` and `app,queue,wait_ms,jct_ms`.
 pub fn write_detail(dir: &Path, detail: &RunDetail) -> Result<(), SweepError> {
     std::fs::create_dir_all(dir).map_err(|source| SweepError::Io {
         path: dir.to_path_buf(),
         source,
     })?;
+    if !detail.files.is_empty() {
+        for (name, bytes) in &detail.files {
+            write_file(&dir.join(name), bytes)?;
+        }
+        return Ok(());
+    }
+    let ms = |s: f64| fmt_f64((s * 1000.0).round());
     if !detail.queues.is_empty() {
         let mut w = csv_writer();
-        w.write_record(["time_s", "queue", "usage_mb", "fair_share_mb"])
+        w.write_record(["time_ms", "queue", "usage_mb", "fair_share_mb"])
             .expect("in memory");
         for s in &detail.queues {
             let rec = [
-                fmt_f64(s.time_s),
+                ms(s.time_s),
                 s.queue.clone(),
                 fmt_f64(s.usage_mb),
                 fmt_f64(s.fair_share_mb),
@@ -417,14 +426,14 @@ pub fn write_detail(dir: &Path, detail: &RunDetail) -> Result<(), SweepError> {
     }
     if !detail.apps.is_empty() {
         let mut w = csv_writer();
-        w.write_record(["app", "queue", "wait_s", "completion_s"])
+        w.write_record(["app", "queue", "wait_ms", "jct_ms"])
             .expect("in memory");
         for a in &detail.apps {
             let rec = [
                 a.app.clone(),
                 a.queue.clone(),
-                fmt_f64(a.wait_s),
-                fmt_f64(a.completion_s),
+                ms(a.wait_s),
+                ms(a.completion_s),
             ];
             w.write_record(&rec).expect("in memory");
         }
@@ -433,19 +442,19 @@ pub fn write_detail(dir: &Path, detail: &RunDetail) -> Result<(), SweepError> {
     Ok(())
 }
 
-/// Reads the detail files in `dir`, if present. Columns are found by name, so files with more columns
-/// (such as a full `queues.csv` of `fairsim run`) also work.
+/// Reads the detail files in `dir`, if present, by column name (a run's full files or the
+/// sweep's own): queue samples, and the apps that finished (times in seconds).
 pub fn read_detail(dir: &Path) -> Result<RunDetail, SweepError> {
     let mut detail = RunDetail::default();
     let queues = dir.join("queues.csv");
     if queues.exists() {
-        for row in read_columns(&queues, &["time_s", "queue", "usage_mb", "fair_share_mb"])? {
+        for row in read_columns(&queues, &["time_ms", "queue", "usage_mb", "fair_share_mb"])? {
             let num = |i: usize| {
                 parse_f64(&row[i])
                     .ok_or_else(|| csv_error(&queues, format!("bad number `{}`", row[i])))
             };
             detail.queues.push(QueueSample {
-                time_s: num(0)?,
+                time_s: num(0)? / 1000.0,
                 queue: row[1].clone(),
                 usage_mb: num(2)?,
                 fair_share_mb: num(3)?,
@@ -454,7 +463,11 @@ pub fn read_detail(dir: &Path) -> Result<RunDetail, SweepError> {
     }
     let apps = dir.join("apps.csv");
     if apps.exists() {
-        for row in read_columns(&apps, &["app", "queue", "wait_s", "completion_s"])? {
+        for row in read_columns(&apps, &["app", "queue", "wait_ms", "jct_ms"])? {
+            // An app that never started or finished has no wait or completion time.
+            if row[2].is_empty() || row[3].is_empty() {
+                continue;
+            }
             let num = |i: usize| {
                 parse_f64(&row[i])
                     .ok_or_else(|| csv_error(&apps, format!("bad number `{}`", row[i])))
@@ -462,8 +475,8 @@ pub fn read_detail(dir: &Path) -> Result<RunDetail, SweepError> {
             detail.apps.push(AppRecord {
                 app: row[0].clone(),
                 queue: row[1].clone(),
-                wait_s: num(2)?,
-                completion_s: num(3)?,
+                wait_s: num(2)? / 1000.0,
+                completion_s: num(3)? / 1000.0,
             });
         }
     }
