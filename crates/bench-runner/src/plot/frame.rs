@@ -25,6 +25,8 @@ pub enum Mark {
     Band,
     /// A hatched box (missing values).
     Missing,
+    /// A solid line with a point marker of the given shape (see [`draw_marker`]).
+    Marked(usize),
 }
 
 /// One legend entry.
@@ -205,6 +207,10 @@ fn draw_mark<DB: DrawingBackend>(
     };
     match e.mark {
         Mark::Line => segment(x, x + MARK_W, 3),
+        Mark::Marked(shape) => {
+            segment(x, x + MARK_W, 3)?;
+            draw_marker(panel, (x + MARK_W / 2, y), shape, c)
+        }
         Mark::Thin => segment(x, x + MARK_W, 1),
         Mark::Dashed => {
             segment(x, x + 11, 2)?;
@@ -227,6 +233,41 @@ fn draw_mark<DB: DrawingBackend>(
                 .map_err(de)
         }
         Mark::Missing => hatch(panel, (x, y - 7), (x + MARK_W, y + 7), c),
+    }
+}
+
+/// Draws point marker `shape` (0 circle, 1 triangle, 2 square, 3 diamond, then again) at
+/// pixel `p` of `area`, so that lines which coincide can still be told apart.
+pub fn draw_marker<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    (x, y): (i32, i32),
+    shape: usize,
+    c: RGBColor,
+) -> Result<(), DrawError> {
+    let r = 6;
+    let outline = |pts: Vec<(i32, i32)>| -> Result<(), DrawError> {
+        area.draw(&Polygon::new(pts.clone(), c.filled()))
+            .map_err(de)?;
+        let mut closed = pts;
+        closed.push(closed[0]);
+        area.draw(&PathElement::new(closed, WHITE.stroke_width(1)))
+            .map_err(de)
+    };
+    match shape % 4 {
+        0 => {
+            area.draw(&Circle::new((x, y), r - 1, c.filled()))
+                .map_err(de)?;
+            area.draw(&Circle::new((x, y), r - 1, WHITE.stroke_width(1)))
+                .map_err(de)
+        }
+        1 => outline(vec![(x, y - r), (x + r, y + r - 1), (x - r, y + r - 1)]),
+        2 => outline(vec![
+            (x - r + 1, y - r + 1),
+            (x + r - 1, y - r + 1),
+            (x + r - 1, y + r - 1),
+            (x - r + 1, y + r - 1),
+        ]),
+        _ => outline(vec![(x, y - r), (x + r, y), (x, y + r), (x - r, y)]),
     }
 }
 

@@ -40,16 +40,24 @@ fn with_unit(name: &str, unit: &str) -> String {
 /// metric catalogue. A name the catalogue does not hold keeps itself as its name and a unit
 /// read from its suffix.
 pub fn metric(name: &str) -> MetricText {
-    match fairsim_sim::catalogue::lookup(name) {
-        Some(r) => MetricText {
-            name: r.title(),
-            unit: if r.metric.unit.on_axis() {
-                r.metric.unit.symbol().to_string()
+    use fairsim_sim::catalogue::{METRICS, lookup};
+    // A per-queue metric named without its queue (a comparison chart's metric) is still known.
+    let found = lookup(name).map(|r| (r.metric, r.title())).or_else(|| {
+        METRICS
+            .iter()
+            .find(|m| m.name == name)
+            .map(|m| (m, m.title.to_string()))
+    });
+    match found {
+        Some((m, title)) => MetricText {
+            name: title,
+            unit: if m.unit.on_axis() {
+                m.unit.symbol().to_string()
             } else {
                 String::new()
             },
-            min: r.metric.min.is_finite().then_some(r.metric.min),
-            max: r.metric.max.is_finite().then_some(r.metric.max),
+            min: m.min.is_finite().then_some(m.min),
+            max: m.max.is_finite().then_some(m.max),
         },
         None => MetricText {
             name: name.to_string(),
@@ -162,6 +170,13 @@ mod tests {
         assert_eq!(j.clamp(1.2), 1.0);
         assert_eq!(metric("slowdown_p50").min, Some(1.0));
         assert_eq!(metric("apps_finished").axis(), "Apps finished (count)");
+        assert_eq!(
+            metric("starved_min_s").axis(),
+            metric("starved_min_s.root.a")
+                .axis()
+                .replace(": root.a", "")
+        );
+        assert_ne!(metric("starved_min_s").axis(), "starved_min_s (s)");
         assert_eq!(metric("custom_ms").axis(), "custom_ms (ms)");
         assert_eq!(metric("custom").axis(), "custom");
     }

@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axes::{Axis, cartesian};
-use super::frame::{LegendEntry, Mark, legend_right, titled};
+use super::frame::{LegendEntry, Mark, draw_marker, legend_right, titled};
 use super::heatmap::capitalised;
 use super::labels;
 use super::{Chart, DrawError, PlotError, de, padded, seeds_phrase, series_color};
@@ -219,7 +219,7 @@ impl Chart for LineChart {
             .series
             .iter()
             .enumerate()
-            .map(|(i, s)| LegendEntry::new(&s.name, series_color(i), Mark::Line))
+            .map(|(i, s)| LegendEntry::new(&s.name, series_color(i), Mark::Marked(i)))
             .collect();
         entries.push(LegendEntry::new(
             "95% interval",
@@ -258,11 +258,19 @@ impl Chart for LineChart {
             // A point without runs breaks the line rather than dropping to zero.
             for run in s.points.split(|p| !p.1.is_finite()) {
                 chart
-                    .draw_series(
-                        LineSeries::new(run.iter().map(|p| (p.0, p.1)), c.stroke_width(3))
-                            .point_size(4),
-                    )
+                    .draw_series(LineSeries::new(
+                        run.iter().map(|p| (p.0, p.1)),
+                        c.stroke_width(3),
+                    ))
                     .map_err(de)?;
+            }
+            // Markers after the line, a shape per series, nudged sideways a few pixels per
+            // series: lines that coincide stay visible.
+            let base = root.get_base_pixel();
+            let nudge = (2 * i as i32 - (self.series.len() as i32 - 1)) * 3;
+            for p in s.points.iter().filter(|p| p.1.is_finite()) {
+                let (px, py) = chart.backend_coord(&(p.0, p.1));
+                draw_marker(root, (px - base.0 + nudge, py - base.1), i, c)?;
             }
         }
         Ok(())
