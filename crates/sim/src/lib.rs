@@ -11,6 +11,7 @@ pub mod catalogue;
 pub mod cluster;
 pub mod engine;
 pub mod event;
+pub mod groups;
 pub mod heartbeat;
 pub mod metrics;
 pub mod normalize;

@@ -43,6 +43,7 @@
 //! increment_allocation_mb = 1024     # Fair Scheduler: yarn.scheduler.increment-allocation-mb
 //! increment_allocation_vcores = 1
 //! max_allocation_wait_ms = 10000     # yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms
+//! users = "groups.csv"              # users' groups for placement (docs/allocation-files.md)
 //! reservation_threshold_increment_multiple = 2.0   # 3.3: yarn.scheduler.reservation-threshold.increment-multiple
 //!
 //! [allocation]
@@ -199,6 +200,12 @@ pub struct SchedulerConf {
     /// `yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms`: until then the
     /// configured maximum allocation applies alone, later capped by the largest node.
     pub max_allocation_wait_ms: u64,
+    /// Users' groups file (`user,primary_group,secondary_groups`), relative to the scenario;
+    /// read into `groups` at load time. Without it a user's primary group is the user's name.
+    pub users: Option<PathBuf>,
+    /// The groups placement rules see (loaded from `users`).
+    #[serde(skip)]
+    pub groups: crate::groups::Groups,
 }
 
 impl SchedulerConf {
@@ -261,6 +268,8 @@ impl Default for SchedulerConf {
             increment_allocation_mb: 1024,
             increment_allocation_vcores: 1,
             max_allocation_wait_ms: 10_000,
+            users: None,
+            groups: crate::groups::Groups::default(),
         }
     }
 }
@@ -353,6 +362,9 @@ pub enum ScenarioError {
     /// The workload is invalid.
     #[error(transparent)]
     Workload(#[from] WorkloadError),
+    /// The groups file is invalid.
+    #[error(transparent)]
+    Groups(#[from] crate::groups::GroupsError),
 }
 
 #[derive(Debug, Deserialize)]
@@ -675,6 +687,10 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
     }
     check_allocation_settings(&raw.scheduler, &invalid)?;
     let base = path.parent().unwrap_or(Path::new("."));
+    let mut raw = raw;
+    if let Some(users) = &raw.scheduler.users {
+        raw.scheduler.groups = crate::groups::Groups::load(&base.join(users))?;
+    }
     let alloc_path = base.join(&raw.allocation.file);
     // A capacity-scheduler.xml (root element `configuration`) selects the Capacity Scheduler.
     let loaded = crate::alloc::load_any_file(&alloc_path, raw.scheduler.semantics)

@@ -1,8 +1,10 @@
 //! Queue placement (`queuePlacementPolicy`, Hadoop's `QueuePlacementPolicy`).
 //!
 //! An empty submitted queue name, or one starting or ending with a period, rejects the app
-//! before any rule runs (`FairScheduler.addApplication`, both eras). Rules are tried in order. Workloads carry no groups, so `primaryGroup` uses the user name
-//! as the group and `secondaryGroupExistingQueue` always continues (documented deviation).
+//! before any rule runs (`FairScheduler.addApplication`, both eras). Rules are tried in
+//! order. Groups come from the scenario's `users` file (`crate::groups`); without it a
+//! user's primary group is the user's name and there are no secondary groups, so
+//! `secondaryGroupExistingQueue` continues.
 //! A queue created by a rule is a new leaf under its parent with the settings YARN gives a
 //! queue the file does not name (`QueueTree::add_queue`: the file's defaults, the parent's
 //! `maxChildResources` and preemption settings); missing intermediate queues are created as
@@ -70,10 +72,16 @@ impl Simulation<'_> {
                 }
                 (Self::qualified(r), *create)
             }
-            PlacementRule::User { create } | PlacementRule::PrimaryGroup { create } => {
-                (format!("root.{user_q}"), *create)
+            PlacementRule::User { create } => (format!("root.{user_q}"), *create),
+            PlacementRule::PrimaryGroup { create } => {
+                (format!("root.{}", self.primary_group_queue(user)), *create)
             }
-            PlacementRule::SecondaryGroupExistingQueue { .. } => return Ok(None),
+            PlacementRule::SecondaryGroupExistingQueue { .. } => {
+                match self.secondary_group_queue(user) {
+                    Some(q) => (q, false),
+                    None => return Ok(None),
+                }
+            }
             PlacementRule::NestedUserQueue { create, inner } => {
                 let Some(parent) = self.rule_target(inner, requested, user) else {
                     return Ok(None);
@@ -102,12 +110,31 @@ impl Simulation<'_> {
                 let r = requested.trim();
                 (!r.is_empty() && r != "default").then(|| Self::qualified(r))
             }
-            PlacementRule::User { .. } | PlacementRule::PrimaryGroup { .. } => {
-                Some(format!("root.{}", user.replace('.', "_dot_")))
+            PlacementRule::User { .. } => Some(format!("root.{}", user.replace('.', "_dot_"))),
+            PlacementRule::PrimaryGroup { .. } => {
+                Some(format!("root.{}", self.primary_group_queue(user)))
             }
+            PlacementRule::SecondaryGroupExistingQueue { .. } => self.secondary_group_queue(user),
             PlacementRule::Default { queue, .. } => Some(Self::qualified(queue)),
             _ => None,
         }
+    }
+
+    /// The user's primary group as a queue name (`.` → `_dot_`, as Hadoop cleans names).
+    fn primary_group_queue(&self, user: &str) -> String {
+        self.sc.scheduler.groups.primary(user).replace('.', "_dot_")
+    }
+
+    /// `root.G` for the first secondary group G of `user` that is a queue of the allocation
+    /// file (leaf or parent; queues created at run time do not count).
+    fn secondary_group_queue(&self, user: &str) -> Option<String> {
+        self.sc
+            .scheduler
+            .groups
+            .secondary(user)
+            .iter()
+            .map(|g| format!("root.{}", g.replace('.', "_dot_")))
+            .find(|q| self.sc.tree.find(q).is_some())
     }
 
     /// Creates leaf `name` (and missing parents).

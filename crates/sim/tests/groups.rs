@@ -1,0 +1,82 @@
+//! Users' groups in Fair Scheduler placement, end to end from a scenario file: the
+//! `primaryGroup` and `secondaryGroupExistingQueue` rules read the `users` groups file; without
+//! it a user's primary group is the user's name and there are no secondary groups.
+
+use fairsim_sim::recorder::MemoryRecorder;
+use fairsim_sim::{load_scenario, run};
+use std::path::Path;
+
+const ALLOC: &str = r#"<allocations>
+  <queue name="eng"/>
+  <queue name="ml"/>
+  <queuePlacementPolicy>
+    <rule name="secondaryGroupExistingQueue" create="false"/>
+    <rule name="primaryGroup" create="false"/>
+    <rule name="default" queue="fallback"/>
+  </queuePlacementPolicy>
+</allocations>
+"#;
+
+/// alice (primary eng, secondary x and ml), bob (primary eng), carol (not in the file).
+const TRACE: &str = "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,duration_ms,priority,hosts
+a1,0,default,alice,0,0,0,1,1024,1,1000,20,
+b1,0,default,bob,0,0,0,1,1024,1,1000,20,
+c1,0,default,carol,0,0,0,1,1024,1,1000,20,
+";
+
+const GROUPS: &str = "user,primary_group,secondary_groups\nalice,eng,x;ml\nbob,eng,\n";
+
+fn write_inputs(dir: &Path, users: Option<&str>) -> std::path::PathBuf {
+    std::fs::write(dir.join("fair-scheduler.xml"), ALLOC).expect("write");
+    std::fs::write(dir.join("trace.csv"), TRACE).expect("write");
+    let mut toml =
+        String::from("[cluster]\nnodes = 1\nnode_memory_mb = 8192\nnode_vcores = 8\n[scheduler]\n");
+    if let Some(text) = users {
+        std::fs::write(dir.join("groups.csv"), text).expect("write");
+        toml.push_str("users = \"groups.csv\"\n");
+    }
+    toml.push_str("[allocation]\nfile = \"fair-scheduler.xml\"\n[workload]\ncsv = \"trace.csv\"\n");
+    let p = dir.join("scenario.toml");
+    std::fs::write(&p, toml).expect("write");
+    p
+}
+
+fn queues(scenario: &Path) -> Vec<String> {
+    let sc = load_scenario(scenario).expect("valid scenario");
+    let mut rec = MemoryRecorder::default();
+    run(&sc, 1, 0, &mut rec).expect("runs");
+    rec.apps.iter().map(|a| a.queue.clone()).collect()
+}
+
+#[test]
+fn placement_rules_read_the_groups_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sc = write_inputs(dir.path(), Some(GROUPS));
+    // alice: x is no queue, ml is; bob: no secondary group, primary eng; carol: her own name
+    // as primary group, no such queue, so the default rule.
+    assert_eq!(queues(&sc), ["root.ml", "root.eng", "root.fallback"]);
+}
+
+#[test]
+fn without_a_groups_file_the_primary_group_is_the_user_name() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sc = write_inputs(dir.path(), None);
+    assert_eq!(
+        queues(&sc),
+        ["root.fallback", "root.fallback", "root.fallback"]
+    );
+}
+
+#[test]
+fn a_broken_groups_file_names_file_line_and_field() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sc = write_inputs(
+        dir.path(),
+        Some("user,primary_group,secondary_groups\nalice,eng,\nbob,,\n"),
+    );
+    let e = load_scenario(&sc).unwrap_err().to_string();
+    assert!(
+        e.ends_with("groups.csv:3: primary_group: must not be empty"),
+        "{e}"
+    );
+}
