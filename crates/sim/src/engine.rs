@@ -122,6 +122,11 @@ pub(crate) struct QueueState {
     pub child_list: Vec<u32>,
     /// Incremental ordering: children (parent) or pending runnable apps (leaf).
     pub ordered: BTreeSet<(OrderKey, u32, u32)>,
+    /// Leaf, incremental ordering: pending runnable apps whose AM is not running yet (held
+    /// apart so that a descent skips them all at once when maxAMShare blocks every one).
+    pub am_waiting: BTreeSet<(OrderKey, u32, u32)>,
+    /// Leaf: AM sizes of the apps in `am_waiting`, with counts.
+    pub am_sizes: BTreeMap<(i64, i64), u32>,
     pub acc: LeafAcc,
     /// Leaf: the runnable apps' fair shares must be recomputed at the next update (the
     /// runnable set, a weight or the leaf's fair share changed).
@@ -152,6 +157,8 @@ pub(crate) struct AppState {
     pub key: OrderKey,
     pub name_rank: u32,
     pub in_set: bool,
+    /// In its leaf's `am_waiting` set rather than `ordered` (when `in_set`).
+    pub in_am_set: bool,
     pub rejected: Option<String>,
     /// Usage or requests changed since the last update (listed in `dirty_apps`).
     pub demand_dirty: bool,
@@ -408,6 +415,8 @@ impl<'a> Simulation<'a> {
             comparator: Comparator::new(self.semantics, conf.policy, cluster),
             child_list: conf.children.iter().map(|c| c.0).collect(),
             ordered: BTreeSet::new(),
+            am_waiting: BTreeSet::new(),
+            am_sizes: BTreeMap::new(),
             acc: LeafAcc::default(),
             app_shares_dirty: false,
             app_demand: Resource::ZERO,
@@ -513,6 +522,7 @@ impl<'a> Simulation<'a> {
                 key: OrderKey::default(),
                 name_rank: ranks[i],
                 in_set: false,
+                in_am_set: false,
                 rejected: None,
                 demand_dirty: false,
                 hints,
@@ -750,30 +760,53 @@ impl<'a> Simulation<'a> {
         set.insert((key, rank, id.0));
     }
 
-    /// Re-inserts app `a` in its leaf's ordered set (present iff runnable with requests).
+    /// Re-inserts app `a` in its leaf's ordered sets (present iff runnable with requests;
+    /// in `am_waiting` while its AM is not running, see [`Simulation::waits_for_am`]).
     pub(crate) fn reorder_app(&mut self, a: u32) {
         if !self.incremental {
             return;
         }
         let app = &self.apps[a as usize];
         let leaf = app.queue;
-        let (old, rank, was_in) = (app.key, app.name_rank, app.in_set);
+        let (old, rank, was_in, was_am) = (app.key, app.name_rank, app.in_set, app.in_am_set);
         let should = app.phase == AppPhase::Runnable && app.requests.pending > 0;
+        let to_am = should && self.waits_for_am(a);
         let key = if should {
             self.queues[leaf.idx()].comparator.key(&app.sched)
         } else {
             old
         };
-        let set = &mut self.queues[leaf.idx()].ordered;
+        let am = self.specs[a as usize].am.map(|r| (r.memory_mb, r.vcores));
+        let q = &mut self.queues[leaf.idx()];
         if was_in {
-            set.remove(&(old, rank, a));
+            if was_am {
+                q.am_waiting.remove(&(old, rank, a));
+                if let Some(size) = am
+                    && let Some(n) = q.am_sizes.get_mut(&size)
+                {
+                    *n -= 1;
+                    if *n == 0 {
+                        q.am_sizes.remove(&size);
+                    }
+                }
+            } else {
+                q.ordered.remove(&(old, rank, a));
+            }
         }
         if should {
-            set.insert((key, rank, a));
+            if to_am {
+                q.am_waiting.insert((key, rank, a));
+                if let Some(size) = am {
+                    *q.am_sizes.entry(size).or_insert(0) += 1;
+                }
+            } else {
+                q.ordered.insert((key, rank, a));
+            }
         }
         let app = &mut self.apps[a as usize];
         app.key = key;
         app.in_set = should;
+        app.in_am_set = to_am;
     }
 
     /// Changes the outstanding-request count of runnable app `a` by `delta` up its queues.

@@ -155,6 +155,9 @@ impl Simulation<'_> {
             return Outcome::Nothing;
         }
         let leaf = self.tree.get(q).is_leaf;
+        if self.incremental && leaf {
+            return self.assign_leaf_incremental(q, node);
+        }
         if self.incremental {
             let mut cursor = None;
             while let Some(x) = self.next_in_order(q, cursor) {
@@ -204,6 +207,79 @@ impl Simulation<'_> {
             }
         }
         Outcome::Nothing
+    }
+
+    /// A leaf's apps in comparator order (incremental ordering): the merge of `ordered` and
+    /// `am_waiting`, the latter skipped whole when maxAMShare refuses every waiting AM
+    /// ([`Simulation::am_gate_closed`]): `assign_app` would return nothing for each of them.
+    fn assign_leaf_incremental(&mut self, q: QueueId, node: u32) -> Outcome {
+        let skip_waiting = self.am_gate_closed(q);
+        let mut cursor: Option<(fairsim_core::OrderKey, u32, u32)> = None;
+        loop {
+            let qs = &self.queues[q.idx()];
+            let after =
+                |set: &std::collections::BTreeSet<(fairsim_core::OrderKey, u32, u32)>| match cursor
+                {
+                    None => set.iter().next().copied(),
+                    Some(c) => set
+                        .range((Bound::Excluded(c), Bound::Unbounded))
+                        .next()
+                        .copied(),
+                };
+            let running = after(&qs.ordered);
+            let waiting = if skip_waiting {
+                None
+            } else {
+                after(&qs.am_waiting)
+            };
+            let next = match (running, waiting) {
+                (Some(x), Some(y)) => x.min(y),
+                (Some(x), None) | (None, Some(x)) => x,
+                (None, None) => return Outcome::Nothing,
+            };
+            cursor = Some(next);
+            let r = self.assign_app(next.2, node, None);
+            if r != Outcome::Nothing {
+                return r;
+            }
+        }
+    }
+
+    /// App `a` is held by the AM gate of `assign_app` while maxAMShare refuses its AM: it
+    /// manages an AM that has no container yet (2.7 checks that the app has no live
+    /// container, 3.3 that its AM is not running; an AM is never preempted, so the two
+    /// agree).
+    pub(crate) fn waits_for_am(&self, a: u32) -> bool {
+        let app = &self.apps[a as usize];
+        self.specs[a as usize].am.is_some()
+            && match self.semantics {
+                Semantics::Hadoop27 => app.live == 0,
+                Semantics::Hadoop33 => !app.am_running,
+            }
+    }
+
+    /// Every app of `leaf`'s `am_waiting` set would get nothing from `assign_app` now:
+    /// `can_run_am` refuses the smallest of their AMs (it is monotone in the AM's size).
+    /// In 2.7 the gate comes after the app counts a scheduling opportunity, so the apps are
+    /// skipped only while delay scheduling (the one reader of that count) is off.
+    fn am_gate_closed(&self, leaf: QueueId) -> bool {
+        let sizes = &self.queues[leaf.idx()].am_sizes;
+        if sizes.is_empty() {
+            return true;
+        }
+        let conf = &self.sc.scheduler;
+        if self.semantics == Semantics::Hadoop27
+            && conf.locality_threshold_node >= 0.0
+            && conf.locality_threshold_rack >= 0.0
+        {
+            return false;
+        }
+        let smallest = sizes
+            .keys()
+            .map(|&(m, v)| Resource::new(m, v))
+            .reduce(|a, b| Resource::new(a.memory_mb.min(b.memory_mb), a.vcores.min(b.vcores)))
+            .unwrap_or(Resource::ZERO);
+        !self.can_run_am(leaf, smallest)
     }
 
     /// `FSAppAttempt.hasContainerForNode` (relaxLocality is always true in fairsim).
