@@ -51,8 +51,8 @@ impl ObjectiveChart {
         let o = &spec.objectives[which];
         let v = &spec.variable;
         let what = match o.comparison {
-            Comparison::AtMost => format!("upper {} bound of the mean", conf(spec)),
-            Comparison::AtLeast => format!("lower {} bound of the mean", conf(spec)),
+            Comparison::AtMost => format!("upper {} bound of the mean", spec.confidence_percent()),
+            Comparison::AtLeast => format!("lower {} bound of the mean", spec.confidence_percent()),
             Comparison::Equal => "mean".into(),
         };
         let many = spec.growth.len() > 1;
@@ -156,13 +156,6 @@ impl ObjectiveChart {
 /// The objective's metric in words, from the catalogue (`Wait time, p95: root.A`).
 fn labels_title(o: &super::objective::Objective) -> String {
     plot::labels::metric(&o.column()).name
-}
-
-fn conf(spec: &PlanSpec) -> String {
-    format!(
-        "{}%",
-        crate::results::fmt_f64((spec.confidence * 100.0 * 1e6).round() / 1e6)
-    )
 }
 
 impl Chart for ObjectiveChart {

@@ -182,8 +182,8 @@ fn how_sure(spec: &PlanSpec) -> String {
         "on 1 seed".into()
     } else {
         format!(
-            "at {}% over {} seeds",
-            fmt_f64((spec.confidence * 100.0 * 1e6).round() / 1e6),
+            "at {} over {} seeds",
+            spec.confidence_percent(),
             spec.seeds.len()
         )
     }

@@ -64,14 +64,14 @@ pub fn plan_page(spec: &PlanSpec, result: &PlanResult, out: &Path) -> Result<Pag
         },
         Block::Para(format!(
             "{} candidates evaluated ({} runs of {} seeds) where a full sweep of the range needs {} runs. \
-             An objective holds when the one-sided Student-t bound of its mean over the seeds, at {}% confidence, \
+             An objective holds when the one-sided Student-t bound of its mean over the seeds, at {} confidence, \
              is within its bound (an `equal` objective: on every seed). Every seed's value is in plan.csv, the \
              answers in answer.json.",
             result.candidates.len(),
             result.runs,
             spec.seeds.len(),
             result.full_sweep_runs,
-            crate::results::fmt_f64((spec.confidence * 100.0 * 1e6).round() / 1e6),
+            spec.confidence_percent(),
         )),
         Block::Heading("Charts".into()),
         Block::Charts(charts),

@@ -305,6 +305,16 @@ impl PlanSpec {
     }
 }
 
+impl PlanSpec {
+    /// The confidence level as a percentage, `95%` (to six decimals, so `0.95` never prints as `94.99999999999999%`).
+    pub fn confidence_percent(&self) -> String {
+        format!(
+            "{}%",
+            crate::results::fmt_f64((self.confidence * 100.0 * 1e6).round() / 1e6)
+        )
+    }
+}
+
 fn check_scenario(s: &toml::Value, base_path: &Path) -> Result<(), String> {
     let text = toml::to_string(s).map_err(|e| e.to_string())?;
     fairsim_sim::scenario::parse_scenario(&text, base_path)
