@@ -205,6 +205,18 @@ pub enum PlacementRule {
     },
     /// `reject`.
     Reject,
+    /// Capacity Scheduler: one `yarn.scheduler.capacity.queue-mappings` entry, `u:` (a user,
+    /// or `%user`) or `g:` (a group); the queue may be `%user` or `%primary_group`.
+    CapacityMapping {
+        /// `g:` (else `u:`).
+        group: bool,
+        /// User or group name.
+        source: String,
+        /// Target leaf name.
+        queue: String,
+        /// `queue-mappings-override.enable`: map apps that named a queue too.
+        override_named: bool,
+    },
 }
 
 /// The whole allocation: queues plus scheduler-wide settings from the file.

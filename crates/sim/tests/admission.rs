@@ -254,3 +254,89 @@ fn capacity_scheduler_placement_by_leaf_name_rejects_unknown_and_parent_queues()
         }
     }
 }
+
+fn mapped_capacity_tree(override_named: bool) -> QueueTree {
+    let text = format!(
+        "<configuration>\n\
+        <property><name>yarn.scheduler.capacity.root.queues</name><value>a,b</value></property>\n\
+        <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>50</value></property>\n\
+        <property><name>yarn.scheduler.capacity.root.b.capacity</name><value>50</value></property>\n\
+        <property><name>yarn.scheduler.capacity.root.b.queues</name><value>b1</value></property>\n\
+        <property><name>yarn.scheduler.capacity.root.b.b1.capacity</name><value>100</value></property>\n\
+        <property><name>yarn.scheduler.capacity.queue-mappings</name>\
+        <value>u:alice:b1, g:eng:a, u:%user:%primary_group</value></property>\n\
+        <property><name>yarn.scheduler.capacity.queue-mappings-override.enable</name>\
+        <value>{override_named}</value></property>\n\
+        </configuration>\n"
+    );
+    parse_capacity_scheduler_xml(&text, "capacity-scheduler.xml")
+        .expect("valid file")
+        .tree
+}
+
+/// Issue 9 item 7: `queue-mappings` replace `default` (or every name with the override):
+/// `u:` by user, `g:` by any of the user's groups, `%user:%primary_group` as a catch-all.
+#[test]
+fn capacity_queue_mappings_place_apps_submitted_to_default() {
+    let groups = fairsim_sim::groups::Groups::parse(
+        "user,primary_group,secondary_groups\nbob,sales,eng\ndave,b1,\n",
+        std::path::Path::new("groups.csv"),
+    )
+    .expect("valid groups");
+    let submit = |queue: &str, user: &str| AppSpec {
+        user: user.into(),
+        ..app(0, queue, 1, Resource::new(1024, 1), 100)
+    };
+    for (override_named, alice_named) in [(false, "root.a"), (true, "root.b.b1")] {
+        let apps = vec![
+            submit("default", "alice"),
+            submit("default", "bob"),
+            submit("default", "dave"),
+            submit("default", "carol"),
+            submit("a", "alice"),
+        ];
+        let mut sc = scenario(
+            2,
+            Resource::new(8192, 8),
+            mapped_capacity_tree(override_named),
+            apps,
+        );
+        sc.scheduler.groups = groups.clone();
+        let (rec, s) = run_it(&sc);
+        let queues: Vec<&str> = rec.apps.iter().map(|a| a.queue.as_str()).collect();
+        // alice by user; bob by his secondary group eng; dave by %primary_group (b1); carol's
+        // primary group is her name, no such queue: rejected.
+        assert_eq!(queues[..3], ["root.b.b1", "root.a", "root.b.b1"]);
+        assert_eq!(
+            rec.apps[3].rejected.as_deref(),
+            Some("submitted by user carol to unknown queue: carol")
+        );
+        assert_eq!(queues[4], alice_named, "override {override_named}");
+        assert_eq!(s.get("apps_rejected"), Some(1.0));
+    }
+}
+
+#[test]
+fn a_mapping_to_a_parent_or_unknown_queue_is_refused_naming_the_property() {
+    for value in ["u:alice:b", "u:alice:nosuch", "x:alice:a", "u:alice"] {
+        let text = format!(
+            "<configuration>\n\
+            <property><name>yarn.scheduler.capacity.root.queues</name><value>a,b</value></property>\n\
+            <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>50</value></property>\n\
+            <property><name>yarn.scheduler.capacity.root.b.capacity</name><value>50</value></property>\n\
+            <property><name>yarn.scheduler.capacity.root.b.queues</name><value>b1</value></property>\n\
+            <property><name>yarn.scheduler.capacity.root.b.b1.capacity</name><value>100</value></property>\n\
+            <property><name>yarn.scheduler.capacity.queue-mappings</name><value>{value}</value></property>\n\
+            </configuration>\n"
+        );
+        let e = parse_capacity_scheduler_xml(&text, "capacity-scheduler.xml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(
+                "capacity-scheduler.xml:7: <property> yarn.scheduler.capacity.queue-mappings: "
+            ),
+            "{e}"
+        );
+    }
+}

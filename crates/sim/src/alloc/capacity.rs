@@ -3,7 +3,7 @@
 
 use super::xml::{Reader, parse_document};
 use super::{AllocError, LoadedAlloc};
-use crate::tree::{OrderingPolicy, QueueConf, QueueId, QueueTree, SchedulerKind};
+use crate::tree::{OrderingPolicy, PlacementRule, QueueConf, QueueId, QueueTree, SchedulerKind};
 use fairsim_core::Calculator;
 use roxmltree::Node;
 use std::collections::{BTreeMap, HashSet};
@@ -172,12 +172,13 @@ pub fn parse(text: &str, file: &str) -> Result<LoadedAlloc, AllocError> {
             ));
         }
     }
+    let placement = queue_mappings(&props, &queues)?;
     drop(props);
     let tree = QueueTree {
         queues,
         user_max_apps: BTreeMap::new(),
         user_max_apps_default: None,
-        placement: Vec::new(),
+        placement,
         scheduler: SchedulerKind::Capacity,
         resource_calculator,
         new_queue_defaults: Default::default(),
@@ -186,6 +187,66 @@ pub fn parse(text: &str, file: &str) -> Result<LoadedAlloc, AllocError> {
         tree,
         warnings: r.warnings,
     })
+}
+
+/// `queue-mappings` as placement entries; each target must be a leaf (by its name) unless it
+/// is `%user` or `%primary_group`, as YARN checks at start-up.
+fn queue_mappings(
+    props: &Props<'_, '_, '_>,
+    queues: &[QueueConf],
+) -> Result<Vec<PlacementRule>, AllocError> {
+    let key = format!("{PREFIX}queue-mappings");
+    let override_key = format!("{PREFIX}queue-mappings-override.enable");
+    let override_named = match props.get(&override_key).map(|p| p.value.trim()) {
+        None => false,
+        Some(v) if v.eq_ignore_ascii_case("true") => true,
+        Some(v) if v.eq_ignore_ascii_case("false") => false,
+        Some(v) => {
+            return Err(props.invalid(&override_key, format!("\"{v}\" is not true or false")));
+        }
+    };
+    let Some(p) = props.get(&key) else {
+        return Ok(Vec::new());
+    };
+    let mut rules = Vec::new();
+    for entry in p.value.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        let parts: Vec<&str> = entry.split(':').map(str::trim).collect();
+        let [kind, source, queue] = parts[..] else {
+            return Err(props.invalid(
+                &key,
+                format!("mapping \"{entry}\" is not u:user:queue or g:group:queue"),
+            ));
+        };
+        let group = match kind {
+            "u" => false,
+            "g" => true,
+            _ => {
+                return Err(props.invalid(
+                    &key,
+                    format!("mapping \"{entry}\" has type \"{kind}\" (expected u or g)"),
+                ));
+            }
+        };
+        if source.is_empty() || queue.is_empty() {
+            return Err(props.invalid(&key, format!("mapping \"{entry}\" has an empty part")));
+        }
+        let is_leaf = queues
+            .iter()
+            .any(|q| q.is_leaf && q.name.rsplit('.').next() == Some(queue));
+        if !is_leaf && queue != "%user" && queue != "%primary_group" {
+            return Err(props.invalid(
+                &key,
+                format!("mapping \"{entry}\" names {queue}, which is not a leaf queue"),
+            ));
+        }
+        rules.push(PlacementRule::CapacityMapping {
+            group,
+            source: source.to_string(),
+            queue: queue.to_string(),
+            override_named,
+        });
+    }
+    Ok(rules)
 }
 
 /// Builds queue `path` and its subtree; `listed_in` is the `.queues` property naming it.

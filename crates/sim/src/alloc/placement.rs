@@ -26,9 +26,9 @@ pub fn default_policy() -> Vec<PlacementRule> {
 /// nestedUserQueue under default, default) loads in 2.7 and is refused in 3.3.
 pub fn is_terminal(rule: &PlacementRule, semantics: Semantics) -> bool {
     match rule {
-        PlacementRule::Specified { .. } | PlacementRule::SecondaryGroupExistingQueue { .. } => {
-            false
-        }
+        PlacementRule::Specified { .. }
+        | PlacementRule::SecondaryGroupExistingQueue { .. }
+        | PlacementRule::CapacityMapping { .. } => false,
         PlacementRule::NestedUserQueue { create, inner } => {
             semantics == Semantics::Hadoop33 && *create && is_terminal(inner, semantics)
         }
@@ -87,6 +87,7 @@ fn rule_name(rule: &PlacementRule) -> &'static str {
         PlacementRule::NestedUserQueue { .. } => "nestedUserQueue",
         PlacementRule::Default { .. } => "default",
         PlacementRule::Reject => "reject",
+        PlacementRule::CapacityMapping { .. } => "queue-mappings",
     }
 }
 

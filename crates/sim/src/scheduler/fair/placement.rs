@@ -94,6 +94,8 @@ impl Simulation<'_> {
             }
             PlacementRule::Default { queue, create } => (Self::qualified(queue), *create),
             PlacementRule::Reject => return Err("rejected by the placement policy".into()),
+            // Capacity Scheduler mappings never reach the Fair Scheduler's rules.
+            PlacementRule::CapacityMapping { .. } => return Ok(None),
         };
         match self.tree.find(&name) {
             Some(q) if self.tree.get(q).is_leaf => Ok(Some(q)),
