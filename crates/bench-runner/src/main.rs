@@ -58,7 +58,7 @@ enum Command {
         #[arg(long, requires = "cluster")]
         alloc: Option<PathBuf>,
         /// With --alloc: cluster size, e.g. "10240 mb, 10 vcores" or "memory-mb=10240, vcores=10".
-        #[arg(long, requires = "alloc")]
+        #[arg(long, requires = "alloc", allow_hyphen_values = true)]
         cluster: Option<String>,
         /// With --alloc: CSV of leaf demands, header `queue,memory_mb,vcores`; a leaf with a
         /// row is active. Without it every leaf is active with zero demand.
@@ -187,10 +187,8 @@ fn buffered(
 }
 
 fn load_scenario(path: &Path) -> Result<fairsim_sim::Scenario, CliError> {
-    let scenario = fairsim_sim::load_scenario(path).map_err(|e| match e {
-        fairsim_sim::ScenarioError::Io { .. } => CliError::Failed(e.to_string()),
-        _ => CliError::Input(e.to_string()),
-    })?;
+    // A scenario that cannot be read (missing, unreadable, not UTF-8) is bad input too.
+    let scenario = fairsim_sim::load_scenario(path).map_err(|e| CliError::Input(e.to_string()))?;
     for w in &scenario.warnings {
         eprintln!("warning: {w}");
     }
