@@ -7,6 +7,7 @@ mod snapshot_cmd;
 mod trace_cmd;
 
 use clap::{Parser, Subcommand};
+use fairsim_bench_runner::output_guard::OutputGuard;
 use fairsim_bench_runner::plan::{PlanArgs, run_plan};
 use fairsim_bench_runner::plot::{PlotArgs, run_plot};
 use fairsim_bench_runner::sim_runner::SimRunner;
@@ -204,13 +205,16 @@ fn run_scenario(
     let scenario = load_scenario(path)?;
     let out = out.unwrap_or_else(|| PathBuf::from("results").join(&scenario.name));
     let command = fairsim_bench_runner::report_html::command_line();
-    let (_, text) = fairsim_bench_runner::run_report::run_with_charts(
-        &scenario, path, seed, run_index, &out, &command,
-    )
-    .map_err(|e| match e {
-        CliError::Input(m) => CliError::Input(format!("{}: {m}", path.display())),
-        other => other,
-    })?;
+    let (_, text) = OutputGuard::new(&out)
+        .run(|| {
+            fairsim_bench_runner::run_report::run_with_charts(
+                &scenario, path, seed, run_index, &out, &command,
+            )
+        })
+        .map_err(|e| match e {
+            CliError::Input(m) => CliError::Input(format!("{}: {m}", path.display())),
+            other => other,
+        })?;
     Ok(text)
 }
 
@@ -223,8 +227,15 @@ fn run(cli: Cli) -> Result<String, CliError> {
     let runner: &dyn RunOne = if cli.fake_runner { &fake } else { &SimRunner };
     match cli.command {
         Command::Sweep(args) => run_sweep(&args, runner).map(|()| String::new()),
-        Command::Merge(args) => run_merge(&args).map(|()| String::new()),
-        Command::Plot(args) => run_plot(&args).map(|()| String::new()),
+        Command::Merge(args) => {
+            let out = args.out.clone().unwrap_or_else(|| args.dirs[0].clone());
+            OutputGuard::new(&out)
+                .run(|| run_merge(&args))
+                .map(|()| String::new())
+        }
+        Command::Plot(args) => OutputGuard::new(&args.dir)
+            .run(|| run_plot(&args))
+            .map(|()| String::new()),
         Command::Plan(args) => run_plan(&args, runner),
         Command::Shares {
             snapshot,
@@ -299,8 +310,9 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 .iter()
                 .map(|p| load_scenario(p))
                 .collect::<Result<Vec<_>, _>>()?;
-            let files =
-                fairsim_bench_runner::compare::run_compare(&loaded, &scenarios, seed, &out)?;
+            let files = OutputGuard::new(&out).run(|| {
+                fairsim_bench_runner::compare::run_compare(&loaded, &scenarios, seed, &out)
+            })?;
             Ok(files
                 .iter()
                 .map(|f| format!("wrote {}\n", f.display()))

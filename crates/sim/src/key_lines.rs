@@ -80,9 +80,28 @@ impl<'i> KeyLines<'i> {
     }
 }
 
+/// The key whose value starts at byte `offset` (`nodes` in `nodes = -1`, `factor` in
+/// `booster = { factor = nan }`), for messages about a value of the wrong type.
+pub fn key_of_value_at(text: &str, offset: usize) -> Option<&str> {
+    let before = text.get(..offset)?;
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let left = line.trim_end().strip_suffix('=')?;
+    let key = left[left.rfind(['{', ',']).map_or(0, |i| i + 1)..].trim();
+    (!key.is_empty()).then_some(key)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn finds_the_key_of_a_value() {
+        let text = "[cluster]\nnodes = -1\nbooster = { factor = nan, x = 1 }\n";
+        let at = |v: &str| key_of_value_at(text, text.find(v).unwrap());
+        assert_eq!(at("-1"), Some("nodes"));
+        assert_eq!(at("nan"), Some("factor"));
+        assert_eq!(at("cluster"), None);
+    }
 
     #[test]
     fn finds_nested_quoted_and_indexed_keys() {

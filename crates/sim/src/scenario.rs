@@ -644,11 +644,19 @@ fn check_allocation_settings(
 pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
     let raw: RawScenario = toml::from_str(text).map_err(|e| {
         let (line, column) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
+        // A value of the wrong type or out of the type's range: name its key too.
+        let key = e
+            .span()
+            .and_then(|s| crate::key_lines::key_of_value_at(text, s.start));
+        let message = e.message().trim();
         ScenarioError::Toml {
             path: path.to_path_buf(),
             line,
             column,
-            message: e.message().trim().to_string(),
+            message: match key {
+                Some(k) => format!("{k}: {message}"),
+                None => message.to_string(),
+            },
         }
     })?;
     let lines = KeyLines::new(text);
