@@ -81,12 +81,10 @@ impl CmdError {
 }
 
 impl From<AllocError> for CmdError {
+    /// Every allocation-file error is bad input, a file that cannot be read included: the
+    /// user named it.
     fn from(e: AllocError) -> Self {
-        if e.is_bad_input() {
-            CmdError::BadInput(e.to_string())
-        } else {
-            CmdError::Io(e.to_string())
-        }
+        CmdError::BadInput(e.to_string())
     }
 }
 
@@ -202,7 +200,7 @@ pub fn read_demands(path: &Path, tree: &QueueTree) -> Result<Vec<(QueueId, Resou
         .has_headers(true)
         .trim(csv::Trim::All)
         .from_path(path)
-        .map_err(|e| CmdError::Io(format!("{label}: {e}")))?;
+        .map_err(|e| CmdError::BadInput(format!("{label}: cannot read: {e}")))?;
     let headers = rdr.headers().map_err(|e| csv_error(&label, e))?.clone();
     let col = |name: &str| -> Result<usize, CmdError> {
         headers.iter().position(|h| h == name).ok_or_else(|| {
@@ -255,7 +253,7 @@ pub fn read_demands(path: &Path, tree: &QueueTree) -> Result<Vec<(QueueId, Resou
 fn csv_error(label: &str, e: csv::Error) -> CmdError {
     let line = e.position().map_or(0, |p| p.line());
     match e.kind() {
-        csv::ErrorKind::Io(_) => CmdError::Io(format!("{label}: {e}")),
+        csv::ErrorKind::Io(_) => CmdError::BadInput(format!("{label}: cannot read: {e}")),
         _ => CmdError::BadInput(format!("{label}:{line}: {e}")),
     }
 }

@@ -42,7 +42,9 @@ impl CliError {
     pub fn exit_code(&self) -> i32 {
         match self {
             CliError::Spec(_) | CliError::Usage(_) | CliError::Input(_) => 2,
-            CliError::Sweep(SweepError::Spec(_)) => 2,
+            CliError::Sweep(
+                SweepError::Spec(_) | SweepError::Read { .. } | SweepError::Csv { .. },
+            ) => 2,
             CliError::Sweep(_) | CliError::Plot(_) | CliError::Io { .. } | CliError::Failed(_) => 1,
         }
     }

@@ -6,6 +6,7 @@
 
 pub mod compare;
 pub mod error;
+pub mod output_guard;
 pub mod plan;
 pub mod plot;
 pub mod progress;

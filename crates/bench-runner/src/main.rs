@@ -7,6 +7,7 @@ mod snapshot_cmd;
 mod trace_cmd;
 
 use clap::{Parser, Subcommand};
+use fairsim_bench_runner::output_guard::OutputGuard;
 use fairsim_bench_runner::plan::{PlanArgs, run_plan};
 use fairsim_bench_runner::plot::{PlotArgs, run_plot};
 use fairsim_bench_runner::sim_runner::SimRunner;
@@ -58,7 +59,7 @@ enum Command {
         #[arg(long, requires = "cluster")]
         alloc: Option<PathBuf>,
         /// With --alloc: cluster size, e.g. "10240 mb, 10 vcores" or "memory-mb=10240, vcores=10".
-        #[arg(long, requires = "alloc")]
+        #[arg(long, requires = "alloc", allow_hyphen_values = true)]
         cluster: Option<String>,
         /// With --alloc: CSV of leaf demands, header `queue,memory_mb,vcores`; a leaf with a
         /// row is active. Without it every leaf is active with zero demand.
@@ -187,10 +188,8 @@ fn buffered(
 }
 
 fn load_scenario(path: &Path) -> Result<fairsim_sim::Scenario, CliError> {
-    let scenario = fairsim_sim::load_scenario(path).map_err(|e| match e {
-        fairsim_sim::ScenarioError::Io { .. } => CliError::Failed(e.to_string()),
-        _ => CliError::Input(e.to_string()),
-    })?;
+    // A scenario that cannot be read (missing, unreadable, not UTF-8) is bad input too.
+    let scenario = fairsim_sim::load_scenario(path).map_err(|e| CliError::Input(e.to_string()))?;
     for w in &scenario.warnings {
         eprintln!("warning: {w}");
     }
@@ -206,13 +205,16 @@ fn run_scenario(
     let scenario = load_scenario(path)?;
     let out = out.unwrap_or_else(|| PathBuf::from("results").join(&scenario.name));
     let command = fairsim_bench_runner::report_html::command_line();
-    let (_, text) = fairsim_bench_runner::run_report::run_with_charts(
-        &scenario, path, seed, run_index, &out, &command,
-    )
-    .map_err(|e| match e {
-        CliError::Input(m) => CliError::Input(format!("{}: {m}", path.display())),
-        other => other,
-    })?;
+    let (_, text) = OutputGuard::new(&out)
+        .run(|| {
+            fairsim_bench_runner::run_report::run_with_charts(
+                &scenario, path, seed, run_index, &out, &command,
+            )
+        })
+        .map_err(|e| match e {
+            CliError::Input(m) => CliError::Input(format!("{}: {m}", path.display())),
+            other => other,
+        })?;
     Ok(text)
 }
 
@@ -225,8 +227,15 @@ fn run(cli: Cli) -> Result<String, CliError> {
     let runner: &dyn RunOne = if cli.fake_runner { &fake } else { &SimRunner };
     match cli.command {
         Command::Sweep(args) => run_sweep(&args, runner).map(|()| String::new()),
-        Command::Merge(args) => run_merge(&args).map(|()| String::new()),
-        Command::Plot(args) => run_plot(&args).map(|()| String::new()),
+        Command::Merge(args) => {
+            let out = args.out.clone().unwrap_or_else(|| args.dirs[0].clone());
+            OutputGuard::new(&out)
+                .run(|| run_merge(&args))
+                .map(|()| String::new())
+        }
+        Command::Plot(args) => OutputGuard::new(&args.dir)
+            .run(|| run_plot(&args))
+            .map(|()| String::new()),
         Command::Plan(args) => run_plan(&args, runner),
         Command::Shares {
             snapshot,
@@ -301,8 +310,9 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 .iter()
                 .map(|p| load_scenario(p))
                 .collect::<Result<Vec<_>, _>>()?;
-            let files =
-                fairsim_bench_runner::compare::run_compare(&loaded, &scenarios, seed, &out)?;
+            let files = OutputGuard::new(&out).run(|| {
+                fairsim_bench_runner::compare::run_compare(&loaded, &scenarios, seed, &out)
+            })?;
             Ok(files
                 .iter()
                 .map(|f| format!("wrote {}\n", f.display()))

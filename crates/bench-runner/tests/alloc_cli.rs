@@ -122,10 +122,20 @@ fn bad_input_exits_2_and_io_failure_exits_1() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 
+    // A missing input file is bad input.
     let out = fairsim(&[
         "validate",
         dir.path().join("missing.xml").to_str().expect("utf-8"),
     ]);
+    assert_eq!(out.status.code(), Some(2));
+
+    // An output that cannot be written is a failure of the machine.
+    let full = std::fs::File::create("/dev/full").expect("/dev/full");
+    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+        .args(["validate", alloc.to_str().expect("utf-8")])
+        .stdout(full)
+        .output()
+        .expect("the binary runs");
     assert_eq!(out.status.code(), Some(1));
 }
 

@@ -37,8 +37,10 @@
 //! starts a watch; when a later tick at least one heartbeat
 //! interval after it sees no progress either, every node has been offered to every app with
 //! those fixed inputs and nothing came of it, so nothing ever will. With `end_ms` the run
-//! goes on to the end (heartbeats keep coming, as in YARN) and `stalled_at` still records when
-//! it stalled.
+//! still ends at `end_ms` with `stalled_at` recording when it stalled, but the update ticks and
+//! heartbeats stop there: they could change nothing (YARN's keep coming), and a far `end_ms`
+//! would otherwise cost millions of idle events. Samples still come, and the time integrals
+//! are exact between events, so every output is the one the idle events would have given.
 
 use crate::app::{AppPhase, AppRecord, AppSpec, RequestTable};
 use crate::cluster::Cluster;
@@ -562,7 +564,8 @@ impl<'a> Simulation<'a> {
             if self.counters.events & (EVERY - 1) == 0 {
                 progress(self.now, horizon);
             }
-            let every_node = !self.elide || self.offers_may_act();
+            // A stalled run beats no more (see "Quiescence").
+            let every_node = self.stalled_at.is_none() && (!self.elide || self.offers_may_act());
             let Some((key, event)) = self.events.pop(every_node) else {
                 break;
             };
@@ -615,12 +618,15 @@ impl<'a> Simulation<'a> {
                         return true;
                     }
                 }
-                if !self.drained() {
+                // Once stalled nothing can change: the update thread and the heartbeats
+                // stop, and only samples and the end remain (see "Quiescence").
+                if !self.drained() && self.stalled_at.is_none() {
                     let next = self.now.plus(self.sc.scheduler.update_interval_ms);
                     self.events.push(next, Event::UpdateTick);
                 }
             }
-            Event::NodeHeartbeat { node } => self.on_heartbeat(node),
+            Event::NodeHeartbeat { node } if self.stalled_at.is_none() => self.on_heartbeat(node),
+            Event::NodeHeartbeat { node } => self.events.clock_mut().disarm(node),
             Event::Sample => {
                 self.sample();
                 if !self.drained() {

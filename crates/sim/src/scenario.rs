@@ -73,6 +73,9 @@
 //! ```
 
 use crate::app::AppSpec;
+use crate::key_lines::KeyLines;
+use crate::limits::limit;
+use crate::scenario_checks;
 use crate::tree::QueueTree;
 use crate::tree::{QueueId, ResourceSpec};
 use crate::workload::synthetic::SyntheticSpec;
@@ -346,11 +349,13 @@ pub enum ScenarioError {
         /// What is wrong (names the key).
         message: String,
     },
-    /// A value is out of range.
-    #[error("{path}: {key}: {message}")]
+    /// A value is out of range, or names something that does not exist.
+    #[error("{path}:{line}: {key}: {message}")]
     Invalid {
         /// File.
         path: PathBuf,
+        /// 1-based line of the key (or of its nearest enclosing table).
+        line: usize,
         /// Key.
         key: String,
         /// What is wrong.
@@ -423,11 +428,13 @@ fn apply_overrides(
             )
         })?;
         let q = tree.get_mut(id);
+        let check = |field: &str, v: f64| {
+            limit("scenario", &format!("queues.*.{field}"))
+                .check_float(v)
+                .map_err(|m| invalid(&key(field), &m))
+        };
         if let Some(w) = o.weight {
-            if !w.is_finite() || w < 0.0 {
-                return Err(invalid(&key("weight"), "must be a finite number >= 0"));
-            }
-            q.weight = w as f32;
+            q.weight = check("weight", w)? as f32;
         }
         let absolute = |spec: ResourceSpec, field: &str| match spec {
             ResourceSpec::Absolute(r) => Ok(r),
@@ -461,6 +468,7 @@ fn apply_overrides(
             *spec = ResourceSpec::Absolute(current);
         }
         if let Some(n) = o.max_running_apps {
+            check("max_running_apps", n as f64)?;
             q.max_running_apps = Some(n);
         }
         if let Some(share) = o.max_am_share {
@@ -470,13 +478,13 @@ fn apply_overrides(
                     "only leaf queues have a maxAMShare",
                 ));
             }
-            if !share.is_finite() || (share < 0.0 && share != -1.0) {
+            if share < 0.0 && share != -1.0 {
                 return Err(invalid(
                     &key("max_am_share"),
-                    "must be in [0, 1], or -1 to disable",
+                    &format!("{share} is out of range: a fraction from 0, or -1 to disable"),
                 ));
             }
-            q.max_am_share = share.min(1.0) as f32;
+            q.max_am_share = check("max_am_share", share)?.min(1.0) as f32;
         }
         if let Some(p) = &o.policy {
             let policy: Policy = p.parse().map_err(|m: String| invalid(&key("policy"), &m))?;
@@ -648,43 +656,38 @@ fn check_allocation_settings(
 pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
     let raw: RawScenario = toml::from_str(text).map_err(|e| {
         let (line, column) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
+        // A value of the wrong type or out of the type's range: name its key too.
+        let key = e
+            .span()
+            .and_then(|s| crate::key_lines::key_of_value_at(text, s.start));
+        let message = e.message().trim();
         ScenarioError::Toml {
             path: path.to_path_buf(),
             line,
             column,
-            message: e.message().trim().to_string(),
+            message: match key {
+                Some(k) => format!("{k}: {message}"),
+                None => message.to_string(),
+            },
         }
     })?;
+    let lines = KeyLines::new(text);
     let invalid = |key: &str, message: &str| ScenarioError::Invalid {
         path: path.to_path_buf(),
+        line: lines.line(key),
         key: key.to_string(),
         message: message.to_string(),
     };
-    if raw.cluster.nodes == 0 {
-        return Err(invalid("cluster.nodes", "must be at least 1"));
-    }
-    if raw.cluster.node_memory_mb <= 0 || raw.cluster.node_vcores <= 0 {
-        return Err(invalid(
-            "cluster.node_memory_mb",
-            "node size must be positive",
-        ));
-    }
-    if raw.scheduler.heartbeat_ms == 0 {
-        return Err(invalid("scheduler.heartbeat_ms", "must be at least 1"));
-    }
-    let multiple = raw.scheduler.reservation_threshold_increment_multiple;
-    if !(multiple.is_finite() && (0.0..=1e6).contains(&multiple)) {
-        return Err(invalid(
-            "scheduler.reservation_threshold_increment_multiple",
-            "must be a number from 0 to 1000000",
-        ));
-    }
-    if raw.scheduler.update_interval_ms == 0 {
-        return Err(invalid(
-            "scheduler.update_interval_ms",
-            "must be at least 1",
-        ));
-    }
+    scenario_checks::check_ranges(
+        &scenario_checks::Numbers {
+            end_ms: raw.end_ms,
+            cluster: &raw.cluster,
+            scheduler: &raw.scheduler,
+            sample_interval_ms: raw.outputs.sample_interval_ms,
+            synthetic: raw.workload.synthetic.as_ref(),
+        },
+        &invalid,
+    )?;
     check_allocation_settings(&raw.scheduler, &invalid)?;
     let base = path.parent().unwrap_or(Path::new("."));
     let mut raw = raw;
@@ -745,6 +748,19 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         }
         _ => unreachable!("exactly one workload kind was checked above"),
     };
+    let n_apps = match &workload {
+        Workload::Trace(apps) => apps.len() as u64,
+        Workload::Synthetic(s) => s.queues.iter().map(|q| u64::from(q.apps)).sum(),
+        Workload::Synth(s) => s.jobs(),
+    };
+    scenario_checks::MemoryEstimate::new(
+        n_apps,
+        raw.cluster.nodes.into(),
+        tree.len() as u64,
+        raw.end_ms,
+        raw.outputs.sample_interval_ms,
+    )
+    .check(&invalid)?;
     let name = raw.name.unwrap_or_else(|| {
         path.file_stem()
             .map(|s| s.to_string_lossy().into_owned())

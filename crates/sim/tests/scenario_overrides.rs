@@ -50,10 +50,19 @@ fn overrides_replace_weight_min_and_max() {
 #[test]
 fn override_errors_name_the_key() {
     let err = with("[queues.nosuch]\nweight = 1").unwrap_err();
-    assert!(err.contains("queues.\"nosuch\": no such queue"), "{err}");
+    assert!(
+        err.contains("s.toml:9: queues.\"nosuch\": no such queue"),
+        "{err}"
+    );
     let err = with("[queues.etl]\nweight = -1").unwrap_err();
     assert!(
-        err.contains("queues.\"etl\".weight: must be a finite number >= 0"),
+        err.contains("s.toml:10: queues.\"etl\".weight: -1 is out of range: the limit is a finite 32-bit float from 0 to 3.4e38"),
+        "{err}"
+    );
+    // Finite as a double, infinite as the float Hadoop keeps a weight in.
+    let err = with("[queues.etl]\nweight = 1e39").unwrap_err();
+    assert!(
+        err.contains("s.toml:10: queues.\"etl\".weight: 1e39 is not a finite 32-bit float"),
         "{err}"
     );
     // Half of a percentage cannot be replaced by an absolute value.

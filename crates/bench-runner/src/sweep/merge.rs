@@ -45,12 +45,12 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize, SweepError> {
             }
             Some(_) => {}
         }
-        let entries = std::fs::read_dir(dir).map_err(|source| SweepError::Io {
+        let entries = std::fs::read_dir(dir).map_err(|source| SweepError::Read {
             path: dir.clone(),
             source,
         })?;
         for entry in entries {
-            let entry = entry.map_err(|source| SweepError::Io {
+            let entry = entry.map_err(|source| SweepError::Read {
                 path: dir.clone(),
                 source,
             })?;

@@ -173,6 +173,15 @@ pub enum SweepError {
         /// The runner's error.
         source: RunError,
     },
+    /// An input file (a sweep's outputs read back by `merge` or `plot`) cannot be read: bad
+    /// input, exit code 2.
+    #[error("{}: cannot read: {source}", path.display())]
+    Read {
+        /// The file involved.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
     /// Reading or writing a file failed.
     #[error("{}: {source}", path.display())]
     Io {
@@ -210,8 +219,8 @@ pub(crate) fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> SweepError +
 pub struct SweepArgs {
     /// The sweep file (TOML): a base scenario, axes and seeds.
     pub sweep_file: PathBuf,
-    /// Worker threads [default: one per CPU].
-    #[arg(long, short = 'j')]
+    /// Worker threads, 1 to 1024 [default: one per CPU].
+    #[arg(long, short = 'j', value_parser = parse_jobs)]
     pub jobs: Option<usize>,
     /// Output directory [default: results/NAME/, NAME being the sweep's name].
     #[arg(long)]
@@ -222,6 +231,16 @@ pub struct SweepArgs {
     /// Skip the runs an interrupted invocation with the same sweep file and output directory already finished.
     #[arg(long)]
     pub resume: bool,
+}
+
+/// The most worker threads a sweep starts (docs/limits.md): each holds a run in memory.
+pub const MAX_JOBS: usize = 1024;
+
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=MAX_JOBS).contains(&n) => Ok(n),
+        _ => Err(format!("`{s}` is not a thread count from 1 to {MAX_JOBS}")),
+    }
 }
 
 /// Runs a sweep and writes its outputs; see `docs/sweeps.md`.

@@ -49,7 +49,7 @@ impl Manifest {
     /// Reads `DIR/sweep.json`.
     pub fn read(dir: &Path) -> Result<Manifest, SweepError> {
         let path = dir.join(MANIFEST);
-        let text = std::fs::read_to_string(&path).map_err(|source| SweepError::Io {
+        let text = std::fs::read_to_string(&path).map_err(|source| SweepError::Read {
             path: path.clone(),
             source,
         })?;
@@ -200,7 +200,7 @@ impl RunsTable {
 
     /// Reads a runs file. `n_axes` comes from `sweep.json`; without it the axes are the columns before `seed`.
     pub fn read(path: &Path, n_axes: Option<usize>) -> Result<RunsTable, SweepError> {
-        let bytes = std::fs::read(path).map_err(|source| SweepError::Io {
+        let bytes = std::fs::read(path).map_err(|source| SweepError::Read {
             path: path.to_path_buf(),
             source,
         })?;
@@ -485,7 +485,7 @@ pub fn read_detail(dir: &Path) -> Result<RunDetail, SweepError> {
 
 /// Reads the named columns of a CSV file, in the order asked.
 fn read_columns(path: &Path, names: &[&str]) -> Result<Vec<Vec<String>>, SweepError> {
-    let bytes = std::fs::read(path).map_err(|source| SweepError::Io {
+    let bytes = std::fs::read(path).map_err(|source| SweepError::Read {
         path: path.to_path_buf(),
         source,
     })?;

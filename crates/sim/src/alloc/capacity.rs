@@ -64,6 +64,17 @@ impl<'a, 'i> Props<'_, 'a, 'i> {
         }
     }
 
+    /// A float property checked against its row of the limits table (`row`).
+    fn limited(&self, name: &str, row: &str) -> Result<Option<f64>, AllocError> {
+        let Some(v) = self.float(name)? else {
+            return Ok(None);
+        };
+        crate::limits::limit("capacity-scheduler.xml", row)
+            .check_float(v)
+            .map(Some)
+            .map_err(|m| self.invalid(name, m))
+    }
+
     fn float(&self, name: &str) -> Result<Option<f64>, AllocError> {
         let Some(p) = self.get(name) else {
             return Ok(None);
@@ -126,7 +137,9 @@ pub fn parse(text: &str, file: &str) -> Result<LoadedAlloc, AllocError> {
         }
     };
     let am_name = format!("{PREFIX}maximum-am-resource-percent");
-    let am_default = props.float(&am_name)?.unwrap_or(0.1);
+    let am_default = props
+        .limited(&am_name, "maximum-am-resource-percent")?
+        .unwrap_or(0.1);
 
     let root_queues = format!("{PREFIX}root.queues");
     if props.get(&root_queues).is_none() {
@@ -323,7 +336,11 @@ fn build(
     };
     q.capacity_percent = Some(capacity);
     q.maximum_capacity_percent = Some(max_capacity);
-    q.user_limit_factor = Some(props.float(&key("user-limit-factor"))?.unwrap_or(1.0));
+    q.user_limit_factor = Some(
+        props
+            .limited(&key("user-limit-factor"), "user-limit-factor")?
+            .unwrap_or(1.0),
+    );
     let mulp_key = key("minimum-user-limit-percent");
     q.minimum_user_limit_percent = Some(match props.get(&mulp_key) {
         None => 100,
@@ -357,7 +374,11 @@ fn build(
         }),
     };
     let am_key = key("maximum-am-resource-percent");
-    q.maximum_am_resource_fraction = Some(props.float(&am_key)?.unwrap_or(am_default));
+    q.maximum_am_resource_fraction = Some(
+        props
+            .limited(&am_key, "maximum-am-resource-percent")?
+            .unwrap_or(am_default),
+    );
     out.push(q);
     if let Some(p) = parent {
         out[p.idx()].children.push(id);

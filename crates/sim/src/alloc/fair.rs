@@ -425,7 +425,11 @@ fn read_queue<'a, 'i>(
                 if w < 0.0 {
                     return Err(r.invalid(f, "weight must not be negative"));
                 }
-                // Parsed as a double, stored as a float, as YARN does.
+                // Parsed as a double, stored as a float, as YARN does: a weight beyond the
+                // float range (1e39) would be infinite there, and is refused here.
+                let w = crate::limits::limit("fair-scheduler.xml", "weight")
+                    .check_float(w)
+                    .map_err(|m| r.invalid(f, m))?;
                 q.weight = Some(w as f32);
             }
             "minSharePreemptionTimeout" => q.min_share_timeout_ms = Some(seconds(r, f)?),

@@ -24,6 +24,7 @@
 
 use super::WorkloadError;
 use crate::app::{AppSpec, TaskGroup};
+use crate::limits::{MAX_APPS, MAX_RUN_CONTAINERS, limit};
 use crate::time::SimTime;
 use fairsim_core::Resource;
 use std::path::Path;
@@ -80,36 +81,28 @@ pub fn parse_csv_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, Workload
     }
     let mut apps: Vec<AppSpec> = Vec::new();
     let mut last_id: Option<String> = None;
+    let mut containers: u64 = 0;
     for rec in rdr.records() {
         let rec = rec.map_err(|e| {
             let line = e.position().map(|p| p.line()).unwrap_or(0);
             perr(line, "row".into(), e.to_string())
         })?;
         let line = rec.position().map(|p| p.line()).unwrap_or(0);
-        let num = |i: usize| -> Result<i64, WorkloadError> {
+        // Every number is read exactly (as an i128) and checked against its limit, so
+        // nothing is truncated or wrapped on the way into the engine's types.
+        let ranged = |i: usize| -> Result<i128, WorkloadError> {
+            let field = || format!("column {} ({})", i + 1, CSV_COLUMNS[i]);
             let s = rec.get(i).unwrap_or("");
-            s.parse::<i64>().map_err(|_| {
-                perr(
-                    line,
-                    format!("column {} ({})", i + 1, CSV_COLUMNS[i]),
-                    format!("`{s}` is not an integer"),
-                )
-            })
-        };
-        let nonneg = |i: usize| -> Result<i64, WorkloadError> {
-            let v = num(i)?;
-            if v < 0 {
-                return Err(perr(
-                    line,
-                    format!("column {} ({})", i + 1, CSV_COLUMNS[i]),
-                    format!("{v} is negative"),
-                ));
-            }
-            Ok(v)
+            let v = s
+                .parse::<i128>()
+                .map_err(|_| perr(line, field(), format!("`{s}` is not an integer")))?;
+            limit("csv trace", CSV_COLUMNS[i])
+                .check_int(v)
+                .map_err(|m| perr(line, field(), m))
         };
         let id = rec.get(0).unwrap_or("").to_string();
         if last_id.as_deref() != Some(id.as_str()) {
-            let arrival = nonneg(1)? as u64;
+            let arrival = ranged(1)? as u64;
             if let Some(prev) = apps.last()
                 && arrival < prev.arrival.0
             {
@@ -122,8 +115,8 @@ pub fn parse_csv_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, Workload
                     ),
                 ));
             }
-            let am_mem = nonneg(4)?;
-            let am_vc = nonneg(5)?;
+            let am_mem = ranged(4)? as i64;
+            let am_vc = ranged(5)? as i64;
             apps.push(AppSpec {
                 name: id.clone(),
                 arrival: SimTime(arrival),
@@ -134,20 +127,31 @@ pub fn parse_csv_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, Workload
                 recorded: None,
             });
             last_id = Some(id);
+            if apps.len() as u64 > MAX_APPS {
+                return Err(perr(
+                    line,
+                    "column 1 (app)".into(),
+                    format!("more than {MAX_APPS} apps: the limit of one run (docs/limits.md)"),
+                ));
+            }
         }
-        let stage = nonneg(6)? as usize;
-        if stage > 64 {
+        let stage = ranged(6)? as usize;
+        let count = ranged(7)? as u32;
+        containers += u64::from(count);
+        if containers > MAX_RUN_CONTAINERS {
             return Err(perr(
                 line,
-                "column 7 (stage)".into(),
-                "more than 64 stages".into(),
+                "column 8 (count)".into(),
+                format!(
+                    "{containers} containers so far: the limit of one run is {MAX_RUN_CONTAINERS} (docs/limits.md)"
+                ),
             ));
         }
         let group = TaskGroup {
-            count: nonneg(7)? as u32,
-            size: Resource::new(nonneg(8)?, nonneg(9)?),
-            duration_ms: nonneg(10)? as u64,
-            priority: num(11)? as i32,
+            count,
+            size: Resource::new(ranged(8)? as i64, ranged(9)? as i64),
+            duration_ms: ranged(10)? as u64,
+            priority: ranged(11)? as i32,
             hosts: rec
                 .get(12)
                 .unwrap_or("")

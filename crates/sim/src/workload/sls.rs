@@ -23,6 +23,7 @@
 use super::json_stream::{Next, ObjectStream};
 use super::{Ignored, SlsDefaults, TraceRead, WorkloadError, looks_like};
 use crate::app::{AppSpec, Recorded, TaskGroup};
+use crate::limits::{MAX_APPS, limit};
 use crate::time::SimTime;
 use fairsim_core::Resource;
 use serde_json::{Map, Value};
@@ -94,6 +95,16 @@ pub fn parse_sls<R: BufRead>(
         }
         read_job(&obj, apps.len(), defaults, &mut ignored, &mut apps)
             .map_err(|(field, message)| perr(line, &field, message))?;
+        if apps.len() as u64 > MAX_APPS {
+            return Err(perr(
+                line,
+                "job.count",
+                format!(
+                    "{} apps in all: the limit of one run is {MAX_APPS} (docs/limits.md)",
+                    apps.len()
+                ),
+            ));
+        }
     }
     apps.sort_by_key(|a| a.arrival);
     let warnings = ignored
@@ -108,25 +119,34 @@ type FieldError = (String, String);
 /// Largest `job.count` accepted (each replica is a separate app).
 pub const MAX_JOB_COUNT: i64 = 1_000_000;
 
-/// A non-negative integer field (SLS reads numbers from their text, so `"5000"` is 5000).
+/// An integer field (SLS reads numbers from their text, so `"5000"` is 5000), read exactly
+/// and checked against its row of the limits table (docs/limits.md).
 fn int(o: &Map<String, Value>, key: &str, default: i64) -> Result<i64, FieldError> {
-    let bad = |v: &dyn std::fmt::Display| {
-        (
-            key.to_string(),
-            format!("`{v}` is not a non-negative integer"),
-        )
+    let bad = |v: &dyn std::fmt::Display| (key.to_string(), format!("`{v}` is not an integer"));
+    let v: i128 = match o.get(key) {
+        None => return Ok(default),
+        Some(Value::Number(n)) => exact_int(n).ok_or_else(|| bad(n))?,
+        Some(Value::String(s)) => s.trim().parse::<i128>().map_err(|_| bad(s))?,
+        Some(other) => return Err(bad(other)),
     };
-    match o.get(key) {
-        None => Ok(default),
-        Some(Value::Number(n)) => n.as_i64().filter(|x| *x >= 0).ok_or_else(|| bad(n)),
-        Some(Value::String(s)) => s
-            .trim()
-            .parse::<i64>()
-            .ok()
-            .filter(|x| *x >= 0)
-            .ok_or_else(|| bad(s)),
-        Some(other) => Err(bad(other)),
+    limit("sls trace", key)
+        .check_int(v)
+        .map(|v| v as i64)
+        .map_err(|m| (key.to_string(), m))
+}
+
+/// A JSON number as an exact integer: integers as written, floats only when whole
+/// (`1e12`), so that range checks see the value instead of a failed conversion.
+fn exact_int(n: &serde_json::Number) -> Option<i128> {
+    if let Some(v) = n.as_i64() {
+        return Some(v.into());
     }
+    if let Some(v) = n.as_u64() {
+        return Some(v.into());
+    }
+    n.as_f64()
+        .filter(|f| f.fract() == 0.0 && f.abs() < 1e36)
+        .map(|f| f as i128)
 }
 
 fn text(o: &Map<String, Value>, key: &str, default: &str) -> Result<String, FieldError> {
@@ -233,6 +253,15 @@ fn read_job(
             format!("{replicas} replicas is above the limit of {MAX_JOB_COUNT}"),
         ));
     }
+    if apps.len() as u64 + replicas as u64 > MAX_APPS {
+        return Err((
+            "job.count".into(),
+            format!(
+                "{} apps in all: the limit of one run is {MAX_APPS} (docs/limits.md)",
+                apps.len() as u64 + replicas as u64
+            ),
+        ));
+    }
     let am = Resource::new(
         int(obj, "am.memory-mb", defaults.am.memory_mb)?,
         int(obj, "am.vcores", defaults.am.vcores)?,
@@ -319,13 +348,8 @@ fn read_task(
             })?
         }
     };
-    let count = int(t, "count", 1)?.max(1);
-    let count = u32::try_from(count).map_err(|_| {
-        (
-            "count".to_string(),
-            format!("{count} is above {}", u32::MAX),
-        )
-    })?;
+    // The limit keeps a count inside u32.
+    let count = int(t, "count", 1)?.max(1) as u32;
     let hosts = match t.get("container.host") {
         None | Some(Value::Null) => vec![],
         Some(Value::String(h)) if h.trim().is_empty() => vec![],
@@ -381,7 +405,7 @@ mod tests {
         let e = parse(text).unwrap_err().to_string();
         assert_eq!(
             e,
-            "j.json:3: job.start.ms: `-5` is not a non-negative integer"
+            "j.json:3: job.start.ms: -5 is out of range: the limit is 0 to 315576000000"
         );
     }
 
@@ -390,10 +414,7 @@ mod tests {
         let text =
             "{ \"job.start.ms\": 0,\n \"job.tasks\": [ {\"count\": 1}, {\"count\": \"x\"} ] }\n";
         let e = parse(text).unwrap_err().to_string();
-        assert_eq!(
-            e,
-            "j.json:1: job.tasks[1].count: `x` is not a non-negative integer"
-        );
+        assert_eq!(e, "j.json:1: job.tasks[1].count: `x` is not an integer");
     }
 
     #[test]
@@ -443,7 +464,7 @@ mod tests {
             .to_string();
         assert_eq!(
             e,
-            "j.json:1: job.count: 5000000 replicas is above the limit of 1000000"
+            "j.json:1: job.count: 5000000 is out of range: the limit is 0 to 1000000"
         );
     }
 

@@ -562,6 +562,11 @@ pub fn parse_synth(
 }
 
 impl SynthSpec {
+    /// The number of jobs a run draws (for the run's memory estimate).
+    pub fn jobs(&self) -> u64 {
+        self.num_jobs
+    }
+
     /// Draws the jobs of one run, sorted by arrival, as SLS does: for each of `num_jobs`, a
     /// workload, an arrival and a job class by weight, then its tasks. Arrivals are then
     /// shifted as SLS shifts them: the first job with a non-zero submission time becomes

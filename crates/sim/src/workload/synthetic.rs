@@ -31,6 +31,9 @@ pub fn run_rng(seed: u64, run_index: u64) -> ChaCha8Rng {
     ChaCha8Rng::from_seed(key)
 }
 
+const TASK_CAP: f64 = crate::limits::MAX_GROUP_CONTAINERS as f64;
+const TIME_CAP: f64 = crate::limits::MAX_TIME_MS as f64;
+
 /// A uniform draw in (0, 1).
 pub(crate) fn uniform(rng: &mut ChaCha8Rng) -> f64 {
     ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
@@ -223,8 +226,10 @@ impl SyntheticSpec {
                     mean: q.mean_interarrival_ms.max(1e-9),
                 }
                 .sample(rng);
-                let n = q.tasks.sample(rng).round().max(1.0) as u32;
-                let d = q.duration_ms.sample(rng).round().max(1.0) as u64;
+                // Draws of unbounded distributions are capped at the limits of their keys
+                // (docs/limits.md), which the checked parameters keep far from typical draws.
+                let n = q.tasks.sample(rng).round().clamp(1.0, TASK_CAP) as u32;
+                let d = q.duration_ms.sample(rng).round().clamp(1.0, TIME_CAP) as u64;
                 let mut stages = vec![vec![TaskGroup {
                     count: n,
                     size,
@@ -233,14 +238,14 @@ impl SyntheticSpec {
                     hosts: Vec::new(),
                 }]];
                 if let Some(r) = &q.reduces {
-                    let nr = r.sample(rng).round().max(1.0) as u32;
+                    let nr = r.sample(rng).round().clamp(1.0, TASK_CAP) as u32;
                     let dr = q
                         .reduce_duration_ms
                         .as_ref()
                         .unwrap_or(&q.duration_ms)
                         .sample(rng)
                         .round()
-                        .max(1.0) as u64;
+                        .clamp(1.0, TIME_CAP) as u64;
                     stages.push(vec![TaskGroup {
                         count: nr,
                         size,
@@ -256,7 +261,7 @@ impl SyntheticSpec {
                 };
                 apps.push(AppSpec {
                     name: String::new(),
-                    arrival: SimTime(t.round() as u64),
+                    arrival: SimTime(t.round().min(TIME_CAP) as u64),
                     queue: q.queue.clone(),
                     user,
                     am: q.am.then_some(Resource::new(q.am_mb, q.am_vcores)),

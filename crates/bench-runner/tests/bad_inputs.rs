@@ -1,0 +1,1216 @@
+//! The bad-input catalogue: every case is an input a user could give (a file or a flag), the
+//! exit code it must get, and what the message must name (file:line, key, the limit). Each
+//! case runs the `fairsim` binary in its own directory holding small valid inputs that the
+//! case breaks one line of; all mismatches are reported together.
+
+use std::path::Path;
+use std::process::Command;
+
+/// A valid scenario; cases replace one line (or add lines after one). Line numbers matter:
+/// messages are checked against them.
+const SCENARIO: &str = r#"name = "bad"
+end_ms = 3600000
+[cluster]
+nodes = 4
+racks = 1
+node_memory_mb = 8192
+node_vcores = 8
+[scheduler]
+heartbeat_ms = 1000
+[allocation]
+file = "fs.xml"
+[[workload.synthetic.queues]]
+queue = "a"
+apps = 2
+mean_interarrival_ms = 1000
+tasks = { dist = "constant", value = 2 }
+duration_ms = { dist = "constant", value = 1000 }
+container_mb = 1024
+[outputs]
+sample_interval_ms = 10000
+"#;
+
+const FAIR_XML: &str = r#"<allocations>
+  <queue name="a">
+    <weight>1.0</weight>
+  </queue>
+  <queue name="b">
+    <weight>2.0</weight>
+  </queue>
+</allocations>
+"#;
+
+const CAPACITY_XML: &str = r#"<configuration>
+  <property><name>yarn.scheduler.capacity.root.queues</name><value>a,b</value></property>
+  <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>50</value></property>
+  <property><name>yarn.scheduler.capacity.root.b.capacity</name><value>50</value></property>
+  <property><name>yarn.scheduler.capacity.root.a.user-limit-factor</name><value>1</value></property>
+  <property><name>yarn.scheduler.capacity.maximum-am-resource-percent</name><value>0.1</value></property>
+</configuration>
+"#;
+
+const CSV: &str = "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,duration_ms,priority,hosts
+j1,0,a,u,1024,1,0,2,1024,1,5000,20,
+j2,100,b,u,1024,1,0,2,1024,1,5000,20,
+";
+
+const SLS: &str = r#"{ "job.start.ms": 0, "job.queue.name": "a", "job.id": "j1",
+  "job.tasks": [ { "count": 2, "container.duration.ms": 1000 } ] }
+{ "job.start.ms": 100, "job.queue.name": "b", "job.id": "j2",
+  "job.tasks": [ { "count": 1, "container.duration.ms": 1000 } ] }
+"#;
+
+const SNAPSHOT: &str = r#"{
+  "semantics": "hadoop-2.7",
+  "policy": "fair",
+  "cluster": {"memory_mb": 10240, "vcores": 10},
+  "schedulables": [
+    {"name": "root.a", "weight": 1.0, "demand": {"memory_mb": 4096, "vcores": 4}},
+    {"name": "root.b", "weight": 2.0, "demand": {"memory_mb": 8192, "vcores": 8}}
+  ]
+}
+"#;
+
+/// Which valid file a case starts from.
+#[derive(Clone, Copy)]
+enum Base {
+    Scenario,
+    Fair,
+    Capacity,
+    Csv,
+    Sls,
+    Snapshot,
+    None,
+}
+
+struct Case {
+    /// What is wrong, in words.
+    what: &'static str,
+    base: Base,
+    /// Replace the first occurrence of `.0` with `.1` in the base file.
+    edit: (&'static str, &'static str),
+    /// Command line; `FILE` stands for the edited file.
+    args: &'static [&'static str],
+    code: i32,
+    /// Substrings the message (stderr) must hold.
+    expect: &'static [&'static str],
+}
+
+const fn case(
+    what: &'static str,
+    base: Base,
+    edit: (&'static str, &'static str),
+    args: &'static [&'static str],
+    code: i32,
+    expect: &'static [&'static str],
+) -> Case {
+    Case {
+        what,
+        base,
+        edit,
+        args,
+        code,
+        expect,
+    }
+}
+
+use Base::*;
+const RUN: &[&str] = &["run", "FILE", "--out", "out"];
+const VALIDATE: &[&str] = &["validate", "FILE"];
+const CSV_RUN: &[&str] = &["run", "csv.toml", "--out", "out"];
+const SLS_RUN: &[&str] = &["run", "sls.toml", "--out", "out"];
+const CAP_RUN: &[&str] = &["run", "cap.toml", "--out", "out"];
+const RANK: &[&str] = &["rank", "FILE"];
+const SHARES: &[&str] = &["shares", "FILE"];
+const S: &str = "s.toml";
+const SCHED: &str = "heartbeat_ms = 1000";
+
+fn sched(line: &'static str) -> (&'static str, &'static str) {
+    (SCHED, line)
+}
+
+fn cases() -> Vec<Case> {
+    let _ = S;
+    vec![
+        // The cluster.
+        case(
+            "no node",
+            Scenario,
+            ("nodes = 4", "nodes = 0"),
+            RUN,
+            2,
+            &["s.toml:4: cluster.nodes: 0 is out of range: the limit is 1 to 100000"],
+        ),
+        case(
+            "a hundred million nodes",
+            Scenario,
+            ("nodes = 4", "nodes = 100000000"),
+            VALIDATE,
+            2,
+            &["s.toml:4: cluster.nodes: 100000000 is out of range"],
+        ),
+        case(
+            "2^32-1 nodes",
+            Scenario,
+            ("nodes = 4", "nodes = 4294967295"),
+            RUN,
+            2,
+            &["s.toml:4: cluster.nodes: 4294967295 is out of range"],
+        ),
+        case(
+            "negative nodes",
+            Scenario,
+            ("nodes = 4", "nodes = -1"),
+            RUN,
+            2,
+            &["s.toml:4:9: nodes: invalid value: integer `-1`, expected u32"],
+        ),
+        case(
+            "no rack",
+            Scenario,
+            ("racks = 1", "racks = 0"),
+            RUN,
+            2,
+            &["s.toml:5: cluster.racks: 0 is out of range"],
+        ),
+        case(
+            "more racks than nodes",
+            Scenario,
+            ("racks = 1", "racks = 8"),
+            RUN,
+            2,
+            &["s.toml:5: cluster.racks: 8 racks for 4 nodes"],
+        ),
+        case(
+            "node memory beyond a Java int",
+            Scenario,
+            (
+                "node_memory_mb = 8192",
+                "node_memory_mb = 9223372036854775807",
+            ),
+            RUN,
+            2,
+            &[
+                "s.toml:6: cluster.node_memory_mb: 9223372036854775807 is out of range: the limit is 1 to 2147483647",
+            ],
+        ),
+        case(
+            "no node memory",
+            Scenario,
+            ("node_memory_mb = 8192", "node_memory_mb = 0"),
+            RUN,
+            2,
+            &["s.toml:6: cluster.node_memory_mb: 0 is out of range"],
+        ),
+        case(
+            "negative vcores",
+            Scenario,
+            ("node_vcores = 8", "node_vcores = -3"),
+            RUN,
+            2,
+            &["s.toml:7: cluster.node_vcores: -3 is out of range"],
+        ),
+        // Times.
+        case(
+            "end in 31,000 years",
+            Scenario,
+            ("end_ms = 3600000", "end_ms = 1000000000000000"),
+            RUN,
+            2,
+            &["s.toml:2: end_ms: 1000000000000000 is out of range: the limit is 0 to 315576000000"],
+        ),
+        case(
+            "negative end",
+            Scenario,
+            ("end_ms = 3600000", "end_ms = -1"),
+            RUN,
+            2,
+            &["s.toml:2:10: end_ms: invalid value: integer `-1`, expected u64"],
+        ),
+        case(
+            "zero heartbeat",
+            Scenario,
+            (SCHED, "heartbeat_ms = 0"),
+            RUN,
+            2,
+            &["s.toml:9: scheduler.heartbeat_ms: 0 is out of range: the limit is 1 to"],
+        ),
+        case(
+            "zero update interval",
+            Scenario,
+            sched("heartbeat_ms = 1000\nupdate_interval_ms = 0"),
+            RUN,
+            2,
+            &["s.toml:10: scheduler.update_interval_ms: 0 is out of range"],
+        ),
+        case(
+            "zero monitoring interval",
+            Scenario,
+            sched("heartbeat_ms = 1000\nmonitoring_interval_ms = 0"),
+            RUN,
+            2,
+            &["s.toml:10: scheduler.monitoring_interval_ms: 0 is out of range"],
+        ),
+        case(
+            "preemption interval of u64::MAX",
+            Scenario,
+            sched("heartbeat_ms = 1000\npreemption_interval_ms = 18446744073709551615"),
+            RUN,
+            2,
+            &["s.toml:10:", "preemption_interval_ms"],
+        ),
+        case(
+            "kill wait of 10^15 ms",
+            Scenario,
+            sched("heartbeat_ms = 1000\nwait_before_kill_ms = 1000000000000000"),
+            RUN,
+            2,
+            &["s.toml:10: scheduler.wait_before_kill_ms: 1000000000000000 is out of range"],
+        ),
+        case(
+            "booster of 10^15 ms",
+            Scenario,
+            sched(
+                "heartbeat_ms = 1000\nbooster = { factor = 3.0, duration_ms = 1000000000000000 }",
+            ),
+            RUN,
+            2,
+            &["s.toml:10: scheduler.booster.duration_ms: 1000000000000000 is out of range"],
+        ),
+        // Floats.
+        case(
+            "NaN node locality threshold",
+            Scenario,
+            sched("heartbeat_ms = 1000\nlocality_threshold_node = nan"),
+            RUN,
+            2,
+            &["s.toml:10: scheduler.locality_threshold_node: NaN is not a finite 32-bit float"],
+        ),
+        case(
+            "infinite rack locality threshold",
+            Scenario,
+            sched("heartbeat_ms = 1000\nlocality_threshold_rack = inf"),
+            RUN,
+            2,
+            &["s.toml:10: scheduler.locality_threshold_rack: inf is not a finite 32-bit float"],
+        ),
+        case(
+            "NaN booster factor",
+            Scenario,
+            sched("heartbeat_ms = 1000\nbooster = { factor = nan }"),
+            RUN,
+            2,
+            &[
+                "s.toml:10: scheduler.booster.factor: NaN is out of range: the limit is a finite number from 0 to 3.4e38",
+            ],
+        ),
+        case(
+            "negative booster factor",
+            Scenario,
+            sched("heartbeat_ms = 1000\nbooster = { factor = -2.0 }"),
+            RUN,
+            2,
+            &["s.toml:10: scheduler.booster.factor: -2 is out of range"],
+        ),
+        case(
+            "infinite utilisation threshold",
+            Scenario,
+            sched("heartbeat_ms = 1000\npreemption_utilization_threshold = inf"),
+            RUN,
+            2,
+            &[
+                "s.toml:10: scheduler.preemption_utilization_threshold: inf is not a finite 32-bit float",
+            ],
+        ),
+        case(
+            "NaN preemption per round",
+            Scenario,
+            sched("heartbeat_ms = 1000\ntotal_preemption_per_round = nan"),
+            RUN,
+            2,
+            &["s.toml:10: scheduler.total_preemption_per_round: NaN is not a finite 32-bit float"],
+        ),
+        case(
+            "negative over-capacity dead zone",
+            Scenario,
+            sched("heartbeat_ms = 1000\nmax_ignored_over_capacity = -1.0"),
+            RUN,
+            2,
+            &["s.toml:10: scheduler.max_ignored_over_capacity: -1 is out of range"],
+        ),
+        case(
+            "termination factor beyond a float",
+            Scenario,
+            sched("heartbeat_ms = 1000\nnatural_termination_factor = 1e39"),
+            RUN,
+            2,
+            &["s.toml:10: scheduler.natural_termination_factor: 1e39 is not a finite 32-bit float"],
+        ),
+        case(
+            "locality delay below -1",
+            Scenario,
+            sched("heartbeat_ms = 1000\nnode_locality_delay = -5"),
+            RUN,
+            2,
+            &[
+                "s.toml:10: scheduler.node_locality_delay: -5 is out of range: the limit is -1 to 2147483647",
+            ],
+        ),
+        case(
+            "zero minimum allocation",
+            Scenario,
+            sched("heartbeat_ms = 1000\nminimum_allocation_mb = 0"),
+            RUN,
+            2,
+            &["s.toml:10: scheduler.minimum_allocation_mb: 0 is out of range"],
+        ),
+        case(
+            "reservation multiple of NaN",
+            Scenario,
+            sched("heartbeat_ms = 1000\nreservation_threshold_increment_multiple = nan"),
+            RUN,
+            2,
+            &["s.toml:10: scheduler.reservation_threshold_increment_multiple: NaN is out of range"],
+        ),
+        case(
+            "unknown era",
+            Scenario,
+            sched("heartbeat_ms = 1000\nsemantics = \"hadoop-9\""),
+            RUN,
+            2,
+            &["s.toml:10:", "hadoop-9"],
+        ),
+        case(
+            "unknown scheduler key",
+            Scenario,
+            sched("heartbeat_ms = 1000\nheartbeat = 5"),
+            VALIDATE,
+            2,
+            &["s.toml:10:", "heartbeat"],
+        ),
+        // Queue overrides.
+        case(
+            "override of a queue that does not exist",
+            Scenario,
+            ("[outputs]", "[queues.nosuch]\nweight = 1.0\n[outputs]"),
+            RUN,
+            2,
+            &["s.toml:19: queues.\"nosuch\": no such queue in the allocation file"],
+        ),
+        case(
+            "weight infinite as a float",
+            Scenario,
+            ("[outputs]", "[queues.a]\nweight = 1e39\n[outputs]"),
+            RUN,
+            2,
+            &["s.toml:20: queues.\"a\".weight: 1e39 is not a finite 32-bit float"],
+        ),
+        case(
+            "NaN weight",
+            Scenario,
+            ("[outputs]", "[queues.a]\nweight = nan\n[outputs]"),
+            RUN,
+            2,
+            &["s.toml:20: queues.\"a\".weight: NaN"],
+        ),
+        case(
+            "negative weight",
+            Scenario,
+            ("[outputs]", "[queues.a]\nweight = -1.0\n[outputs]"),
+            VALIDATE,
+            2,
+            &["s.toml:20: queues.\"a\".weight: -1 is out of range"],
+        ),
+        case(
+            "maxAMShare of -0.5",
+            Scenario,
+            ("[outputs]", "[queues.a]\nmax_am_share = -0.5\n[outputs]"),
+            RUN,
+            2,
+            &["s.toml:20: queues.\"a\".max_am_share: -0.5 is out of range"],
+        ),
+        case(
+            "maxRunningApps beyond a Java int",
+            Scenario,
+            (
+                "[outputs]",
+                "[queues.a]\nmax_running_apps = 3000000000\n[outputs]",
+            ),
+            RUN,
+            2,
+            &["s.toml:20: queues.\"a\".max_running_apps: 3000000000 is out of range"],
+        ),
+        case(
+            "maxRunningApps beyond u32",
+            Scenario,
+            (
+                "[outputs]",
+                "[queues.a]\nmax_running_apps = 4294967296\n[outputs]",
+            ),
+            RUN,
+            2,
+            &["s.toml:20:20: max_running_apps: invalid value: integer `4294967296`, expected u32"],
+        ),
+        case(
+            "unknown policy",
+            Scenario,
+            ("[outputs]", "[queues.a]\npolicy = \"lottery\"\n[outputs]"),
+            RUN,
+            2,
+            &["s.toml:20: queues.\"a\".policy"],
+        ),
+        case(
+            "negative min share",
+            Scenario,
+            ("[outputs]", "[queues.a]\nmin_memory_mb = -5\n[outputs]"),
+            RUN,
+            2,
+            &["s.toml:20: queues.\"a\".min_memory_mb: must not be negative"],
+        ),
+        // The synthetic workload.
+        case(
+            "2^32-1 synthetic apps",
+            Scenario,
+            ("apps = 2", "apps = 4294967295"),
+            RUN,
+            2,
+            &[
+                "s.toml:14: workload.synthetic.queues[0].apps: 4294967295 is out of range: the limit is 0 to 10000000",
+            ],
+        ),
+        case(
+            "apps that would not fit in memory",
+            Scenario,
+            ("apps = 2", "apps = 9000000"),
+            RUN,
+            2,
+            &[
+                "s.toml:12: workload: a run would hold about 21.5 GiB",
+                "the limit is 16 GiB",
+            ],
+        ),
+        case(
+            "infinite interarrival",
+            Scenario,
+            ("mean_interarrival_ms = 1000", "mean_interarrival_ms = inf"),
+            RUN,
+            2,
+            &["s.toml:15: workload.synthetic.queues[0].mean_interarrival_ms: inf is out of range"],
+        ),
+        case(
+            "NaN interarrival",
+            Scenario,
+            ("mean_interarrival_ms = 1000", "mean_interarrival_ms = nan"),
+            RUN,
+            2,
+            &["s.toml:15: workload.synthetic.queues[0].mean_interarrival_ms: NaN is out of range"],
+        ),
+        case(
+            "arrivals past ten years",
+            Scenario,
+            ("mean_interarrival_ms = 1000", "mean_interarrival_ms = 2e11"),
+            RUN,
+            2,
+            &[
+                "s.toml:15: workload.synthetic.queues[0].mean_interarrival_ms:",
+                "past the limit of 315576000000 ms",
+            ],
+        ),
+        case(
+            "1e300 tasks",
+            Scenario,
+            ("value = 2 }", "value = 1e300 }"),
+            RUN,
+            2,
+            &[
+                "s.toml:16: workload.synthetic.queues[0].tasks: 1e300 is out of range: the limit is a finite number from 0 to 100000000",
+            ],
+        ),
+        case(
+            "1e300 ms tasks",
+            Scenario,
+            ("value = 1000 }", "value = 1e300 }"),
+            RUN,
+            2,
+            &["s.toml:17: workload.synthetic.queues[0].duration_ms: 1e300 is out of range"],
+        ),
+        case(
+            "lognormal sigma of 1e9",
+            Scenario,
+            (
+                "tasks = { dist = \"constant\", value = 2 }",
+                "tasks = { dist = \"lognormal\", median = 2, sigma = 1e9 }",
+            ),
+            RUN,
+            2,
+            &["s.toml:16: workload.synthetic.queues[0].tasks: 1000000000 is out of range"],
+        ),
+        case(
+            "NaN Pareto scale",
+            Scenario,
+            (
+                "tasks = { dist = \"constant\", value = 2 }",
+                "tasks = { dist = \"pareto\", scale = nan, shape = 1.5 }",
+            ),
+            RUN,
+            2,
+            &["s.toml:16: workload.synthetic.queues[0].tasks: NaN is out of range"],
+        ),
+        case(
+            "no container memory",
+            Scenario,
+            ("container_mb = 1024", "container_mb = 0"),
+            RUN,
+            2,
+            &["s.toml:18: workload.synthetic.queues[0].container_mb: 0 is out of range"],
+        ),
+        case(
+            "negative AM memory",
+            Scenario,
+            ("container_mb = 1024", "container_mb = 1024\nam_mb = -4096"),
+            RUN,
+            2,
+            &["s.toml:19: workload.synthetic.queues[0].am_mb: -4096 is out of range"],
+        ),
+        case(
+            "no user",
+            Scenario,
+            ("container_mb = 1024", "container_mb = 1024\nusers = 0"),
+            RUN,
+            2,
+            &["s.toml:19: workload.synthetic.queues[0].users: 0 is out of range"],
+        ),
+        case(
+            "first arrival in 31,000 years",
+            Scenario,
+            (
+                "container_mb = 1024",
+                "container_mb = 1024\nstart_ms = 1000000000000000",
+            ),
+            RUN,
+            2,
+            &["s.toml:19: workload.synthetic.queues[0].start_ms: 1000000000000000 is out of range"],
+        ),
+        case(
+            "two workload kinds",
+            Scenario,
+            (
+                "[[workload.synthetic.queues]]",
+                "[workload]\ncsv = \"t.csv\"\n[[workload.synthetic.queues]]",
+            ),
+            RUN,
+            2,
+            &["s.toml:12: workload: give exactly one of"],
+        ),
+        // Outputs.
+        case(
+            "queue samples for ten years, checked by validate",
+            Scenario,
+            ("end_ms = 3600000", "end_ms = 315576000000"),
+            VALIDATE,
+            2,
+            &[
+                "s.toml:20: outputs.sample_interval_ms: a run would hold about",
+                "queue samples",
+            ],
+        ),
+        case(
+            "queue samples for ten years",
+            Scenario,
+            ("end_ms = 3600000", "end_ms = 315576000000"),
+            RUN,
+            2,
+            &["s.toml:20: outputs.sample_interval_ms: a run would hold about"],
+        ),
+        case(
+            "negative sample interval",
+            Scenario,
+            ("sample_interval_ms = 10000", "sample_interval_ms = -1"),
+            RUN,
+            2,
+            &["s.toml:20:22: sample_interval_ms: invalid value: integer `-1`, expected u64"],
+        ),
+        // Files that cannot be read.
+        case(
+            "missing allocation file",
+            Scenario,
+            ("file = \"fs.xml\"", "file = \"nosuch.xml\""),
+            RUN,
+            2,
+            &["nosuch.xml"],
+        ),
+        case(
+            "TOML syntax error",
+            Scenario,
+            ("racks = 1", "racks = = 1"),
+            VALIDATE,
+            2,
+            &["s.toml:5:"],
+        ),
+        case(
+            "missing scenario",
+            None,
+            ("", ""),
+            &["run", "nosuch.toml"],
+            2,
+            &["nosuch.toml: cannot read"],
+        ),
+        case(
+            "missing scenario in validate",
+            None,
+            ("", ""),
+            &["validate", "nosuch.toml"],
+            2,
+            &["nosuch.toml"],
+        ),
+        case(
+            "missing scenario in compare",
+            None,
+            ("", ""),
+            &["compare", "s0.toml", "nosuch.toml", "--out", "out"],
+            2,
+            &["nosuch.toml"],
+        ),
+        // The CSV trace.
+        case(
+            "CSV arrival in 31,000 years",
+            Csv,
+            ("j2,100,", "j2,1000000000000000,"),
+            CSV_RUN,
+            2,
+            &[
+                "t.csv:3: column 2 (arrival_ms): 1000000000000000 is out of range: the limit is 0 to 315576000000",
+            ],
+        ),
+        case(
+            "CSV duration of 10^15 ms",
+            Csv,
+            ("1,5000,20,\nj2", "1,1000000000000000,20,\nj2"),
+            CSV_RUN,
+            2,
+            &["t.csv:2: column 11 (duration_ms): 1000000000000000 is out of range"],
+        ),
+        case(
+            "CSV count of 10^12",
+            Csv,
+            (
+                "0,2,1024,1,5000,20,\nj2",
+                "0,1000000000000,1024,1,5000,20,\nj2",
+            ),
+            CSV_RUN,
+            2,
+            &[
+                "t.csv:2: column 8 (count): 1000000000000 is out of range: the limit is 0 to 100000000",
+            ],
+        ),
+        case(
+            "CSV count of 2^32",
+            Csv,
+            (
+                "0,2,1024,1,5000,20,\nj2",
+                "0,4294967296,1024,1,5000,20,\nj2",
+            ),
+            CSV_RUN,
+            2,
+            &["t.csv:2: column 8 (count): 4294967296 is out of range"],
+        ),
+        case(
+            "CSV priority of 2^32",
+            Csv,
+            ("5000,20,\nj2", "5000,4294967296,\nj2"),
+            CSV_RUN,
+            2,
+            &[
+                "t.csv:2: column 12 (priority): 4294967296 is out of range: the limit is -2147483648 to 2147483647",
+            ],
+        ),
+        case(
+            "CSV negative container memory",
+            Csv,
+            ("0,2,1024,1,5000", "0,2,-1,1,5000"),
+            CSV_RUN,
+            2,
+            &["t.csv:2: column 9 (memory_mb): -1 is out of range"],
+        ),
+        case(
+            "CSV AM memory beyond a Java int",
+            Csv,
+            ("j2,100,b,u,1024", "j2,100,b,u,9999999999"),
+            CSV_RUN,
+            2,
+            &["t.csv:3: column 5 (am_memory_mb): 9999999999 is out of range"],
+        ),
+        case(
+            "CSV vcores not a number",
+            Csv,
+            ("0,2,1024,1,5000", "0,2,1024,x,5000"),
+            CSV_RUN,
+            2,
+            &["t.csv:2: column 10 (vcores): `x` is not an integer"],
+        ),
+        case(
+            "CSV stage 65",
+            Csv,
+            ("1024,1,0,2", "1024,1,65,2"),
+            CSV_RUN,
+            2,
+            &["t.csv:2: column 7 (stage): 65 is out of range: the limit is 0 to 64"],
+        ),
+        case(
+            "CSV time going backwards",
+            Csv,
+            ("j2,100,", "j2,0,"),
+            CSV_RUN,
+            0,
+            &[],
+        ),
+        case(
+            "CSV wrong header",
+            Csv,
+            ("app,arrival_ms", "app,arrival"),
+            CSV_RUN,
+            2,
+            &["t.csv:1: header: expected columns"],
+        ),
+        case(
+            "CSV missing trace",
+            Scenario,
+            (
+                "[[workload.synthetic.queues]]",
+                "[workload]\ncsv = \"nosuch.csv\"\n[[workload.other]]",
+            ),
+            RUN,
+            2,
+            &["s.toml"],
+        ),
+        // The SLS trace.
+        case(
+            "SLS job.count of 10^12",
+            Sls,
+            (
+                "\"job.id\": \"j1\",",
+                "\"job.id\": \"j1\", \"job.count\": 1000000000000,",
+            ),
+            SLS_RUN,
+            2,
+            &["j.json:1: job.count: 1000000000000 is out of range: the limit is 0 to 1000000"],
+        ),
+        case(
+            "SLS start in 31,000 years",
+            Sls,
+            (
+                "\"job.start.ms\": 100",
+                "\"job.start.ms\": 1000000000000000",
+            ),
+            SLS_RUN,
+            2,
+            &["j.json:3: job.start.ms: 1000000000000000 is out of range"],
+        ),
+        case(
+            "SLS start as a whole float",
+            Sls,
+            ("\"job.start.ms\": 100", "\"job.start.ms\": 1e16"),
+            SLS_RUN,
+            2,
+            &["j.json:3: job.start.ms: 10000000000000000 is out of range"],
+        ),
+        case(
+            "SLS priority of 2^32",
+            Sls,
+            (
+                "\"count\": 1,",
+                "\"count\": 1, \"container.priority\": 4294967296,",
+            ),
+            SLS_RUN,
+            2,
+            &["j.json:3: job.tasks[0].container.priority"],
+        ),
+        case(
+            "SLS task count of 10^12",
+            Sls,
+            ("\"count\": 1,", "\"count\": 1000000000000,"),
+            SLS_RUN,
+            2,
+            &["j.json:3: job.tasks[0].count: 1000000000000 is out of range"],
+        ),
+        case(
+            "SLS negative container memory",
+            Sls,
+            (
+                "\"count\": 1,",
+                "\"count\": 1, \"container.memory-mb\": -1,",
+            ),
+            SLS_RUN,
+            2,
+            &["j.json:3: job.tasks[0].container.memory-mb: -1 is out of range"],
+        ),
+        case(
+            "SLS duration of 10^16 ms",
+            Sls,
+            (
+                "\"count\": 1, \"container.duration.ms\": 1000",
+                "\"count\": 1, \"container.duration.ms\": 10000000000000000",
+            ),
+            SLS_RUN,
+            2,
+            &["j.json:3: job.tasks[0].container.duration.ms: 10000000000000000 is out of range"],
+        ),
+        case(
+            "SLS not JSON",
+            Sls,
+            ("{ \"job.start.ms\": 0", "{ job.start.ms: 0"),
+            SLS_RUN,
+            2,
+            &["j.json:1:"],
+        ),
+        // fair-scheduler.xml.
+        case(
+            "fair weight infinite as a float",
+            Fair,
+            ("<weight>2.0</weight>", "<weight>1e39</weight>"),
+            VALIDATE,
+            2,
+            &["fs.xml:6:", "weight", "1e39 is not a finite 32-bit float"],
+        ),
+        case(
+            "fair weight NaN",
+            Fair,
+            ("<weight>2.0</weight>", "<weight>NaN</weight>"),
+            VALIDATE,
+            2,
+            &["fs.xml:6:", "weight"],
+        ),
+        case(
+            "fair weight negative",
+            Fair,
+            ("<weight>2.0</weight>", "<weight>-1</weight>"),
+            VALIDATE,
+            2,
+            &["fs.xml:6:", "weight must not be negative"],
+        ),
+        case(
+            "fair maxRunningApps not a number",
+            Fair,
+            (
+                "<weight>2.0</weight>",
+                "<maxRunningApps>many</maxRunningApps>",
+            ),
+            VALIDATE,
+            2,
+            &["fs.xml:6:", "maxRunningApps"],
+        ),
+        case(
+            "fair minResources garbage",
+            Fair,
+            ("<weight>2.0</weight>", "<minResources>lots</minResources>"),
+            VALIDATE,
+            2,
+            &["fs.xml:6:", "minResources"],
+        ),
+        case(
+            "fair unclosed element",
+            Fair,
+            ("</allocations>", "</allocation>"),
+            VALIDATE,
+            2,
+            &["fs.xml:"],
+        ),
+        case(
+            "fair DOCTYPE (entity expansion)",
+            Fair,
+            (
+                "<allocations>",
+                "<!DOCTYPE a [<!ENTITY x \"xx\">]>\n<allocations>",
+            ),
+            VALIDATE,
+            2,
+            &["fs.xml:", "DOCTYPE"],
+        ),
+        // capacity-scheduler.xml.
+        case(
+            "capacity negative user-limit-factor",
+            Capacity,
+            (
+                "user-limit-factor</name><value>1<",
+                "user-limit-factor</name><value>-1<",
+            ),
+            VALIDATE,
+            2,
+            &["cs.xml:5:", "user-limit-factor", "-1 is out of range"],
+        ),
+        case(
+            "capacity negative AM percent",
+            Capacity,
+            ("<value>0.1</value>", "<value>-0.5</value>"),
+            VALIDATE,
+            2,
+            &[
+                "cs.xml:6:",
+                "maximum-am-resource-percent",
+                "-0.5 is out of range",
+            ],
+        ),
+        case(
+            "capacity AM percent infinite as a float",
+            Capacity,
+            ("<value>0.1</value>", "<value>1e39</value>"),
+            VALIDATE,
+            2,
+            &["cs.xml:6:", "1e39 is not a finite 32-bit float"],
+        ),
+        case(
+            "capacity not a number",
+            Capacity,
+            (
+                "a.capacity</name><value>50<",
+                "a.capacity</name><value>half<",
+            ),
+            VALIDATE,
+            2,
+            &["cs.xml:3:", "capacity"],
+        ),
+        case(
+            "capacity app in queue default (no such leaf)",
+            Csv,
+            ("j2,100,b,", "j2,100,default,"),
+            CAP_RUN,
+            0,
+            &[],
+        ),
+        case(
+            "capacity app in queue root (a parent)",
+            Csv,
+            ("j2,100,b,", "j2,100,root,"),
+            CAP_RUN,
+            0,
+            &[],
+        ),
+        case(
+            "capacity app in the empty queue",
+            Csv,
+            ("j2,100,b,", "j2,100,,"),
+            CAP_RUN,
+            0,
+            &[],
+        ),
+        case(
+            "capacity queue without a capacity run",
+            Capacity,
+            ("a.capacity</name><value>50<", "a.capacity</name><value>50<"),
+            CAP_RUN,
+            0,
+            &[],
+        ),
+        // Snapshots.
+        case(
+            "snapshot weight infinite as a float",
+            Snapshot,
+            ("\"weight\": 2.0", "\"weight\": 1e39"),
+            RANK,
+            2,
+            &[
+                "snap.json:1: schedulables[1].weight: must be a finite number >= 0, got 1000000000000000000000000000000000000000",
+            ],
+        ),
+        case(
+            "snapshot negative weight",
+            Snapshot,
+            ("\"weight\": 2.0", "\"weight\": -2.0"),
+            SHARES,
+            2,
+            &["snap.json:1: schedulables[1].weight: must be a finite number >= 0, got -2"],
+        ),
+        case(
+            "snapshot unknown era",
+            Snapshot,
+            ("hadoop-2.7", "hadoop-9"),
+            SHARES,
+            2,
+            &["snap.json:1: semantics: unknown semantics `hadoop-9`"],
+        ),
+        case(
+            "snapshot not JSON",
+            Snapshot,
+            ("\"policy\": \"fair\",", "\"policy\": fair,"),
+            RANK,
+            2,
+            &["snap.json:3:"],
+        ),
+        case(
+            "missing snapshot",
+            None,
+            ("", ""),
+            &["rank", "nosuch.json"],
+            2,
+            &["nosuch.json: no such file"],
+        ),
+        // Flags.
+        case(
+            "negative cluster size is a value, not an option",
+            Fair,
+            ("", ""),
+            &["shares", "--alloc", "FILE", "--cluster", "-5 mb, 1 vcores"],
+            2,
+            &["--cluster", "negative"],
+        ),
+        case(
+            "cluster size that is no size",
+            Fair,
+            ("", ""),
+            &["shares", "--alloc", "FILE", "--cluster", "lots"],
+            2,
+            &["--cluster"],
+        ),
+        case(
+            "missing demand file",
+            Fair,
+            ("", ""),
+            &[
+                "shares",
+                "--alloc",
+                "FILE",
+                "--cluster",
+                "1024 mb, 1 vcores",
+                "--demand",
+                "nosuch.csv",
+            ],
+            2,
+            &["nosuch.csv: cannot read"],
+        ),
+        case(
+            "a hundred thousand threads",
+            None,
+            ("", ""),
+            &["sweep", "sw.toml", "--jobs", "100000"],
+            2,
+            &["--jobs", "1 to 1024"],
+        ),
+        case(
+            "zero threads",
+            None,
+            ("", ""),
+            &["sweep", "sw.toml", "--jobs", "0"],
+            2,
+            &["--jobs"],
+        ),
+        case(
+            "merge of a missing directory",
+            None,
+            ("", ""),
+            &["merge", "nosuchdir"],
+            2,
+            &["nosuchdir/sweep.json: cannot read"],
+        ),
+        case(
+            "plot of a missing directory",
+            None,
+            ("", ""),
+            &["plot", "nosuchdir"],
+            2,
+            &["nosuchdir/runs.csv: cannot read"],
+        ),
+        case(
+            "unknown command",
+            None,
+            ("", ""),
+            &["simulate"],
+            2,
+            &["simulate"],
+        ),
+        case(
+            "seed that is no number",
+            None,
+            ("", ""),
+            &["run", "s0.toml", "--seed", "-1"],
+            2,
+            &["unexpected argument '-1'"],
+        ),
+    ]
+}
+
+fn write_inputs(dir: &Path) {
+    let w = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    w("fs.xml", FAIR_XML);
+    w("cs.xml", CAPACITY_XML);
+    w("t.csv", CSV);
+    w("j.json", SLS);
+    w("s0.toml", SCENARIO);
+    let trace = |kind: &str, file: &str, alloc: &str| {
+        let head = SCENARIO.split("[[workload").next().unwrap();
+        format!(
+            "{}[workload]\n{kind} = \"{file}\"\n",
+            head.replace("fs.xml", alloc)
+        )
+    };
+    w("csv.toml", &trace("csv", "t.csv", "fs.xml"));
+    w("sls.toml", &trace("sls", "j.json", "fs.xml"));
+    w("cap.toml", &trace("csv", "t.csv", "cs.xml"));
+    w(
+        "sw.toml",
+        "name = \"sw\"\nscenario = \"s0.toml\"\n[seeds]\ncount = 1\n[[axes]]\npath = \"cluster.nodes\"\nvalues = [4]\n",
+    );
+}
+
+/// Runs one case; `None` when it behaved, else what went wrong.
+fn check(c: &Case) -> Option<String> {
+    let dir = tempfile::tempdir().unwrap();
+    write_inputs(dir.path());
+    let (file, base) = match c.base {
+        Scenario => (Some("s.toml"), SCENARIO),
+        Fair => (Some("fs.xml"), FAIR_XML),
+        Capacity => (Some("cs.xml"), CAPACITY_XML),
+        Csv => (Some("t.csv"), CSV),
+        Sls => (Some("j.json"), SLS),
+        Snapshot => (Some("snap.json"), SNAPSHOT),
+        None => (Option::None, ""),
+    };
+    if let Some(file) = file {
+        if !c.edit.0.is_empty() && !base.contains(c.edit.0) {
+            return Some(format!("the edit `{}` matches nothing", c.edit.0));
+        }
+        std::fs::write(dir.path().join(file), base.replacen(c.edit.0, c.edit.1, 1)).unwrap();
+    }
+    let args: Vec<&str> = c
+        .args
+        .iter()
+        .map(|a| if *a == "FILE" { file.unwrap_or("") } else { a })
+        .collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+        .args(&args)
+        .current_dir(dir.path())
+        .env("CI", "true")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let mut wrong = Vec::new();
+    if out.status.code() != Some(c.code) {
+        wrong.push(format!("exit {:?}, expected {}", out.status.code(), c.code));
+    }
+    for e in c.expect {
+        if !err.contains(e) {
+            wrong.push(format!("no `{e}`"));
+        }
+    }
+    // Nothing half-written: a failing command leaves no output directory behind.
+    if c.code != 0 && dir.path().join("out").exists() {
+        wrong.push("left `out` behind".into());
+    }
+    (!wrong.is_empty()).then(|| format!("{}\n    stderr: {}", wrong.join("; "), err.trim()))
+}
+
+#[test]
+fn every_bad_input_gets_its_exit_code_and_a_message_naming_where() {
+    let cases = cases();
+    assert!(cases.len() >= 80, "{} cases", cases.len());
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|c| check(c).map(|w| format!("{}: {w}", c.what)))
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases misbehaved:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}

@@ -1,0 +1,294 @@
+//! Range checks of a scenario's numbers against [`crate::limits::LIMITS`], made right after
+//! the TOML is read and before anything is loaded or allocated.
+
+use crate::limits::{MAX_APPS, MAX_TIME_MS, limit};
+use crate::scenario::{ClusterSpec, ScenarioError, SchedulerConf};
+use crate::workload::synthetic::{Dist, QueueStream, SyntheticSpec};
+
+/// The numbers of a scenario file that have a limit.
+pub struct Numbers<'a> {
+    /// `end_ms`.
+    pub end_ms: Option<u64>,
+    /// `[cluster]`.
+    pub cluster: &'a ClusterSpec,
+    /// `[scheduler]`.
+    pub scheduler: &'a SchedulerConf,
+    /// `outputs.sample_interval_ms`.
+    pub sample_interval_ms: u64,
+    /// `[workload.synthetic]`, if any.
+    pub synthetic: Option<&'a SyntheticSpec>,
+}
+
+type Invalid<'f> = &'f dyn Fn(&str, &str) -> ScenarioError;
+
+fn check_int(invalid: Invalid<'_>, key: &str, v: i128) -> Result<(), ScenarioError> {
+    limit("scenario", key)
+        .check_int(v)
+        .map(|_| ())
+        .map_err(|m| invalid(key, &m))
+}
+
+fn check_float(invalid: Invalid<'_>, key: &str, v: f64) -> Result<(), ScenarioError> {
+    limit("scenario", key)
+        .check_float(v)
+        .map(|_| ())
+        .map_err(|m| invalid(key, &m))
+}
+
+/// Checks every number of the scenario that has a limit; the first one out of range is the
+/// error, naming its key (and so its line).
+pub fn check_ranges(n: &Numbers<'_>, invalid: Invalid<'_>) -> Result<(), ScenarioError> {
+    if let Some(end) = n.end_ms {
+        check_int(invalid, "end_ms", end.into())?;
+    }
+    let c = n.cluster;
+    check_int(invalid, "cluster.nodes", c.nodes.into())?;
+    check_int(invalid, "cluster.racks", c.racks.into())?;
+    if c.racks > c.nodes {
+        return Err(invalid(
+            "cluster.racks",
+            &format!(
+                "{} racks for {} nodes: at most one rack per node",
+                c.racks, c.nodes
+            ),
+        ));
+    }
+    check_int(invalid, "cluster.node_memory_mb", c.node_memory_mb.into())?;
+    check_int(invalid, "cluster.node_vcores", c.node_vcores.into())?;
+    let s = n.scheduler;
+    for (key, v) in [
+        ("scheduler.update_interval_ms", s.update_interval_ms),
+        ("scheduler.heartbeat_ms", s.heartbeat_ms),
+        ("scheduler.preemption_interval_ms", s.preemption_interval_ms),
+        ("scheduler.wait_before_kill_ms", s.wait_before_kill_ms),
+        (
+            "scheduler.wait_before_next_starvation_check_ms",
+            s.wait_before_next_starvation_check_ms,
+        ),
+        ("scheduler.monitoring_interval_ms", s.monitoring_interval_ms),
+        (
+            "scheduler.max_wait_before_kill_ms",
+            s.max_wait_before_kill_ms,
+        ),
+    ] {
+        check_int(invalid, key, v.into())?;
+    }
+    for (key, v) in [
+        (
+            "scheduler.locality_threshold_node",
+            s.locality_threshold_node,
+        ),
+        (
+            "scheduler.locality_threshold_rack",
+            s.locality_threshold_rack,
+        ),
+        (
+            "scheduler.preemption_utilization_threshold",
+            s.preemption_utilization_threshold.into(),
+        ),
+        (
+            "scheduler.total_preemption_per_round",
+            s.total_preemption_per_round,
+        ),
+        (
+            "scheduler.max_ignored_over_capacity",
+            s.max_ignored_over_capacity,
+        ),
+        (
+            "scheduler.natural_termination_factor",
+            s.natural_termination_factor,
+        ),
+        (
+            "scheduler.reservation_threshold_increment_multiple",
+            s.reservation_threshold_increment_multiple,
+        ),
+    ] {
+        check_float(invalid, key, v)?;
+    }
+    if let Some(b) = &s.booster {
+        check_float(invalid, "scheduler.booster.factor", b.factor)?;
+        check_int(
+            invalid,
+            "scheduler.booster.duration_ms",
+            b.duration_ms.into(),
+        )?;
+    }
+    check_int(
+        invalid,
+        "scheduler.node_locality_delay",
+        s.node_locality_delay.into(),
+    )?;
+    check_int(
+        invalid,
+        "scheduler.minimum_allocation_mb",
+        s.minimum_allocation_mb.into(),
+    )?;
+    check_int(
+        invalid,
+        "outputs.sample_interval_ms",
+        n.sample_interval_ms.into(),
+    )?;
+    if let Some(spec) = n.synthetic {
+        check_synthetic(spec, invalid)?;
+    }
+    Ok(())
+}
+
+fn check_synthetic(spec: &SyntheticSpec, invalid: Invalid<'_>) -> Result<(), ScenarioError> {
+    let mut total_apps: u64 = 0;
+    for (i, q) in spec.queues.iter().enumerate() {
+        let at = |field: &str| format!("workload.synthetic.queues[{i}].{field}");
+        let row = |field: &str| format!("workload.synthetic.queues.*.{field}");
+        let int = |field: &str, v: i128| {
+            limit("scenario", &row(field))
+                .check_int(v)
+                .map(|_| ())
+                .map_err(|m| invalid(&at(field), &m))
+        };
+        int("apps", q.apps.into())?;
+        int("users", q.users.into())?;
+        int("start_ms", q.start_ms.into())?;
+        int("container_mb", q.container_mb.into())?;
+        int("container_vcores", q.container_vcores.into())?;
+        int("am_mb", q.am_mb.into())?;
+        int("am_vcores", q.am_vcores.into())?;
+        limit("scenario", &row("mean_interarrival_ms"))
+            .check_float(q.mean_interarrival_ms)
+            .map_err(|m| invalid(&at("mean_interarrival_ms"), &m))?;
+        // The expected last arrival must be a time a run can reach.
+        let last = q.start_ms as f64 + q.apps as f64 * q.mean_interarrival_ms;
+        if last > MAX_TIME_MS as f64 {
+            return Err(invalid(
+                &at("mean_interarrival_ms"),
+                &format!(
+                    "{} apps {} ms apart from {} ms arrive until about {last:.0} ms, past the limit of {MAX_TIME_MS} ms (docs/limits.md)",
+                    q.apps, q.mean_interarrival_ms, q.start_ms
+                ),
+            ));
+        }
+        total_apps += u64::from(q.apps);
+        if total_apps > MAX_APPS {
+            return Err(invalid(
+                &at("apps"),
+                &format!("{total_apps} apps in all: the limit is {MAX_APPS} per run"),
+            ));
+        }
+        check_dists(q, i, invalid)?;
+    }
+    Ok(())
+}
+
+fn check_dists(q: &QueueStream, i: usize, invalid: Invalid<'_>) -> Result<(), ScenarioError> {
+    let tasks = limit(
+        "scenario",
+        "workload.synthetic.queues.*.tasks (value, mean, median, scale, max)",
+    );
+    let durations = limit(
+        "scenario",
+        "workload.synthetic.queues.*.duration_ms (value, mean, median, scale, max)",
+    );
+    let spread = limit("scenario", "workload.synthetic.queues.*.* sigma, shape");
+    let dists = [
+        ("tasks", Some(&q.tasks), tasks),
+        ("duration_ms", Some(&q.duration_ms), durations),
+        ("reduces", q.reduces.as_ref(), tasks),
+        (
+            "reduce_duration_ms",
+            q.reduce_duration_ms.as_ref(),
+            durations,
+        ),
+    ];
+    for (field, dist, lim) in dists {
+        let Some(d) = dist else { continue };
+        let key = format!("workload.synthetic.queues[{i}].{field}");
+        let (scale, shape, max) = match *d {
+            Dist::Constant { value } => (value, None, None),
+            Dist::Exponential { mean } => (mean, None, None),
+            Dist::Lognormal { median, sigma, max } => (median, Some(sigma), max),
+            Dist::Pareto { scale, shape, max } => (scale, Some(shape), max),
+        };
+        for v in [Some(scale), max].into_iter().flatten() {
+            lim.check_float(v).map_err(|m| invalid(&key, &m))?;
+        }
+        if let Some(v) = shape {
+            spread.check_float(v).map_err(|m| invalid(&key, &m))?;
+        }
+    }
+    Ok(())
+}
+
+/// Bytes a run holds per app (its spec, scheduler state and output record), per node and per
+/// kept `queues.csv` row: measured on a debug build (100,000 and 400,000 apps on 1,000 nodes
+/// held 2.3 KB per app; 100,000 nodes 0.3 KB per node), rounded up.
+pub const BYTES_PER_APP: u64 = 2_560;
+/// See [`BYTES_PER_APP`].
+pub const BYTES_PER_NODE: u64 = 512;
+/// See [`BYTES_PER_APP`].
+pub const BYTES_PER_SAMPLE_ROW: u64 = 256;
+
+/// What a run of a scenario is expected to hold, by what holds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoryEstimate {
+    /// Apps and their records.
+    pub apps: u64,
+    /// Nodes.
+    pub nodes: u64,
+    /// `queues.csv` rows kept until the run ends (0 when sampling is off or the run has no end).
+    pub samples: u64,
+}
+
+impl MemoryEstimate {
+    /// From the counts a scenario gives.
+    pub fn new(
+        n_apps: u64,
+        n_nodes: u64,
+        n_queues: u64,
+        end_ms: Option<u64>,
+        sample_ms: u64,
+    ) -> Self {
+        let rows = match (end_ms, sample_ms) {
+            (Some(end), s) if s > 0 => (end / s + 1).saturating_mul(n_queues),
+            _ => 0,
+        };
+        MemoryEstimate {
+            apps: n_apps.saturating_mul(BYTES_PER_APP),
+            nodes: n_nodes.saturating_mul(BYTES_PER_NODE),
+            samples: rows.saturating_mul(BYTES_PER_SAMPLE_ROW),
+        }
+    }
+
+    /// The whole estimate, bytes.
+    pub fn total(&self) -> u64 {
+        self.apps
+            .saturating_add(self.nodes)
+            .saturating_add(self.samples)
+    }
+
+    /// Refuses an estimate above [`crate::limits::MAX_RUN_MEMORY_BYTES`], naming the key that
+    /// holds most of it.
+    pub fn check(&self, invalid: Invalid<'_>) -> Result<(), ScenarioError> {
+        let lim = limit("run", "estimated memory (bytes)");
+        if lim.check_int(self.total().into()).is_ok() {
+            return Ok(());
+        }
+        let key = if self.samples >= self.apps && self.samples >= self.nodes {
+            "outputs.sample_interval_ms"
+        } else if self.nodes > self.apps {
+            "cluster.nodes"
+        } else {
+            "workload"
+        };
+        let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+        Err(invalid(
+            key,
+            &format!(
+                "a run would hold about {:.1} GiB (apps {:.1}, nodes {:.1}, queue samples {:.1}): the limit is {:.0} GiB (docs/limits.md)",
+                gib(self.total()),
+                gib(self.apps),
+                gib(self.nodes),
+                gib(self.samples),
+                gib(crate::limits::MAX_RUN_MEMORY_BYTES)
+            ),
+        ))
+    }
+}

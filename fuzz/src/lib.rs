@@ -1,0 +1,198 @@
+//! What each fuzz target does with its input, shared by the cargo-fuzz targets (nightly, in
+//! `fuzz/fuzz_targets/`) and by the replay test of the main workspace
+//! (`crates/bench-runner/tests/fuzz_replay.rs`, stable), which feeds every corpus file and
+//! every past crash through [`TARGETS`]. A target may refuse its input with an error; it must
+//! never panic, abort or hang, and what it accepts must hold the promised invariants.
+
+use fairsim_core::Semantics;
+use fairsim_sim::alloc::Missing;
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+#[allow(
+    dead_code,
+    reason = "only the snapshot parser is fuzzed; the rest of the module serves the binary"
+)]
+#[path = "../../crates/bench-runner/src/snapshot.rs"]
+mod snapshot;
+
+/// Every target by name (the name of its corpus directory), for the replay test.
+pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+    ("scenario_toml", scenario_toml),
+    ("sweep_toml", sweep_toml),
+    ("fair_xml", fair_xml),
+    ("capacity_xml", capacity_xml),
+    ("csv_trace", csv_trace),
+    ("sls_json", sls_json),
+    ("rumen_json", rumen_json),
+    ("synth_json", synth_json),
+    ("snapshot_json", snapshot_json),
+    ("resource_string", resource_string),
+    ("simulate", simulate),
+];
+
+const FAIR_XML: &str = "<allocations><queue name=\"a\"><weight>1</weight></queue>\
+     <queue name=\"b\"><weight>2</weight><minResources>1024 mb, 1 vcores</minResources></queue>\
+     </allocations>";
+const CAPACITY_XML: &str = "<configuration>\
+     <property><name>yarn.scheduler.capacity.root.queues</name><value>a,b</value></property>\
+     <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>50</value></property>\
+     <property><name>yarn.scheduler.capacity.root.b.capacity</name><value>50</value></property>\
+     </configuration>";
+const CSV: &str = "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,duration_ms,priority,hosts\n\
+     j1,0,a,u,1024,1,0,2,1024,1,5000,20,\n";
+const SLS: &str =
+    "{\"job.start.ms\": 0, \"job.queue.name\": \"a\", \"job.tasks\": [{\"count\": 2}]}\n";
+
+/// A directory holding the files a fuzzed scenario or sweep may name (`fs.xml`, `cs.xml`,
+/// `t.csv`, `j.json`), made once per process.
+fn inputs_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("fairsim-fuzz-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        for (name, text) in [
+            ("fs.xml", FAIR_XML),
+            ("cs.xml", CAPACITY_XML),
+            ("t.csv", CSV),
+            ("j.json", SLS),
+        ] {
+            std::fs::write(dir.join(name), text).expect("a fuzz input file");
+        }
+        dir
+    })
+}
+
+fn text(data: &[u8]) -> Option<&str> {
+    std::str::from_utf8(data).ok()
+}
+
+/// The first byte picks the era, the rest is the input.
+fn era_and_rest(data: &[u8]) -> (Semantics, &[u8]) {
+    match data.split_first() {
+        Some((b, rest)) if b % 2 == 1 => (Semantics::Hadoop33, rest),
+        Some((_, rest)) => (Semantics::Hadoop27, rest),
+        None => (Semantics::Hadoop27, data),
+    }
+}
+
+/// A scenario file (its allocation file and traces are fixed, valid files).
+pub fn scenario_toml(data: &[u8]) {
+    let Some(t) = text(data) else { return };
+    let _ = fairsim_sim::scenario::parse_scenario(t, &inputs_dir().join("s.toml"));
+}
+
+/// A sweep file whose base scenario is a fixed valid scenario.
+pub fn sweep_toml(data: &[u8]) {
+    let dir = inputs_dir();
+    let base = dir.join("base.toml");
+    if !base.exists() {
+        let scenario = "[cluster]\nnodes = 2\nnode_memory_mb = 8192\nnode_vcores = 8\n\
+             [allocation]\nfile = \"fs.xml\"\n[workload]\ncsv = \"t.csv\"\n";
+        std::fs::write(&base, scenario).expect("the base scenario");
+    }
+    let file = dir.join(format!("sweep-{:?}.toml", std::thread::current().id()));
+    if std::fs::write(&file, data).is_ok() {
+        let _ = fairsim_bench_runner::sweep::spec::Spec::load(&file);
+    }
+}
+
+/// A fair-scheduler.xml in either era.
+pub fn fair_xml(data: &[u8]) {
+    let (era, rest) = era_and_rest(data);
+    let Some(t) = text(rest) else { return };
+    if let Ok(loaded) = fairsim_sim::alloc::parse_fair_scheduler_xml(t, "f.xml", era) {
+        assert!(!loaded.tree.is_empty(), "an accepted file has a root");
+    }
+}
+
+/// A capacity-scheduler.xml.
+pub fn capacity_xml(data: &[u8]) {
+    let Some(t) = text(data) else { return };
+    let _ = fairsim_sim::alloc::parse_capacity_scheduler_xml(t, "c.xml");
+}
+
+/// A native CSV trace: what is accepted is sorted by arrival and within the limits.
+pub fn csv_trace(data: &[u8]) {
+    let Some(t) = text(data) else { return };
+    if let Ok(apps) = fairsim_sim::workload::csv::parse_csv_trace(t, Path::new("t.csv")) {
+        assert!(apps.windows(2).all(|w| w[0].arrival <= w[1].arrival));
+        assert!(
+            apps.iter()
+                .all(|a| a.arrival.0 <= fairsim_sim::limits::MAX_TIME_MS)
+        );
+    }
+}
+
+/// An SLS JSON job trace.
+pub fn sls_json(data: &[u8]) {
+    let defaults = fairsim_sim::workload::SlsDefaults::default();
+    let read =
+        fairsim_sim::workload::sls::parse_sls(Path::new("j.json"), Cursor::new(data), defaults);
+    if let Ok(read) = read {
+        assert!(read.apps.windows(2).all(|w| w[0].arrival <= w[1].arrival));
+    }
+}
+
+/// A Rumen job history.
+pub fn rumen_json(data: &[u8]) {
+    let (era, rest) = era_and_rest(data);
+    let opts = fairsim_sim::workload::rumen::RumenOptions {
+        defaults: fairsim_sim::workload::SlsDefaults::default(),
+        semantics: era,
+    };
+    let _ = fairsim_sim::workload::rumen::parse_rumen(Path::new("r.json"), Cursor::new(rest), opts);
+}
+
+/// An SLS SYNTH file; what is accepted draws a run's jobs when it is small.
+pub fn synth_json(data: &[u8]) {
+    use fairsim_sim::workload::synth::{TaskTimeUnit, parse_synth};
+    let defaults = fairsim_sim::workload::SlsDefaults::default();
+    if let Ok(spec) = parse_synth(Path::new("s.json"), data, defaults, TaskTimeUnit::Ms)
+        && spec.jobs() <= 100
+    {
+        let apps = spec.generate(&mut fairsim_sim::workload::synthetic::run_rng(1, 0));
+        assert_eq!(apps.len() as u64, spec.jobs());
+    }
+}
+
+/// A snapshot of `fairsim shares` and `fairsim rank`.
+pub fn snapshot_json(data: &[u8]) {
+    let Some(t) = text(data) else { return };
+    let _ = snapshot::parse_snapshot(t, "snap.json", 1);
+}
+
+/// A resource string of either era (`1024 mb, 2 vcores`, `memory-mb=1024`, `50%`).
+pub fn resource_string(data: &[u8]) {
+    let (era, rest) = era_and_rest(data);
+    let Some(t) = text(rest) else { return };
+    for missing in [Missing::Zero, Missing::Unbounded] {
+        let _ = fairsim_sim::alloc::parse_resource(t, era, missing);
+    }
+}
+
+/// A scenario parsed and, when small, simulated to at most ten simulated minutes with the
+/// engine's invariants checked after every event.
+pub fn simulate(data: &[u8]) {
+    let Some(t) = text(data) else { return };
+    let Ok(mut sc) = fairsim_sim::scenario::parse_scenario(t, &inputs_dir().join("s.toml")) else {
+        return;
+    };
+    let small = match &sc.workload {
+        fairsim_sim::scenario::Workload::Synthetic(s) => {
+            s.queues.iter().map(|q| u64::from(q.apps)).sum::<u64>() <= 50
+        }
+        fairsim_sim::scenario::Workload::Trace(apps) => apps.len() <= 50,
+        _ => false,
+    };
+    if !small || sc.cluster.nodes > 20 {
+        return;
+    }
+    sc.end_ms = Some(sc.end_ms.unwrap_or(u64::MAX).min(600_000));
+    sc.check_invariants = true;
+    let result = fairsim_sim::run(&sc, 1, 0, &mut fairsim_sim::NullRecorder);
+    if let Err(e @ fairsim_sim::SimError::Invariant { .. }) = result {
+        panic!("{e}");
+    }
+}
