@@ -784,3 +784,53 @@ fn fair_share_with_drf_multiple_active_queues_under_different_parent() {
         assert!(near(sm, 0.05, 0.001) && near(sv, 0.1, 0.001), "{s}");
     }
 }
+
+#[test]
+fn drf_hierarchical_queues() {
+    // testDRFHierarchicalQueues: node (12288, 12); DRF root, queue1 and queue1.subqueue1.
+    // app1 (3074, 1) and app2 (1024, 3) in subqueue1, app3 (2048, 2) in subqueue2, app4
+    // (1024, 2) in queue2, started 3 ms apart: app1, app4, app4, app3, app3, app2, then
+    // every vcore is used.
+    let xml = r#"<allocations><queue name="root"><schedulingPolicy>drf</schedulingPolicy>
+      <queue name="queue1"><schedulingPolicy>drf</schedulingPolicy>
+        <queue name="subqueue1"><schedulingPolicy>drf</schedulingPolicy></queue><queue name="subqueue2"/></queue>
+      <queue name="queue2"/></queue></allocations>"#;
+    for s in ERAS {
+        let apps = vec![
+            app(0, "queue1.subqueue1", "user1", 2, 3074, 1, LONG),
+            app(3, "queue1.subqueue1", "user1", 2, GB, 3, LONG),
+            app(6, "queue1.subqueue2", "user1", 2, 2 * GB, 2, LONG),
+            app(9, "queue2", "user1", 2, GB, 2, LONG),
+        ];
+        let rec = run_rec(&scenario(s, xml, 1, Resource::new(12 * GB, 12), apps));
+        assert_eq!(allocation_order(&rec, 7), vec![0, 3, 3, 2, 2, 1], "{s}");
+    }
+}
+
+#[test]
+fn fair_share_with_min_alloc() {
+    // testFairShareWithMinAlloc: on 3072 MB, queueA (min 1024) and queueB (min 2048) both
+    // asking 2048 MB get exactly their min shares.
+    let xml = r#"<allocations><queue name="queueA"><minResources>1024mb,0vcores</minResources></queue>
+      <queue name="queueB"><minResources>2048mb,0vcores</minResources></queue></allocations>"#;
+    for s in ERAS {
+        let tree = parse_fair_scheduler_xml(xml, "fair-scheduler.xml", s)
+            .expect("valid")
+            .tree;
+        let cluster = Resource::new(3 * GB, 3);
+        let (a, b) = (
+            tree.find("root.queueA").expect("a"),
+            tree.find("root.queueB").expect("b"),
+        );
+        let loads = tree.loads_from_demands(
+            cluster,
+            &[(a, Resource::new(2 * GB, 1)), (b, Resource::new(2 * GB, 1))],
+        );
+        let (_, fair) = tree.steady_and_fair_shares(s, cluster, &loads);
+        assert_eq!(
+            (fair[a.idx()].memory_mb, fair[b.idx()].memory_mb),
+            (GB, 2 * GB),
+            "{s}"
+        );
+    }
+}
