@@ -633,13 +633,16 @@ const FAIR_SHARE_TREE: &str = r#"<allocations><queue name="root">
   <queue name="parentB"><weight>1</weight><queue name="childB1"/><queue name="childB2"/></queue>
 </queue><defaultQueueSchedulingPolicy>POLICY</defaultQueueSchedulingPolicy></allocations>"#;
 
-/// Steady and instantaneous shares by leaf, as fractions of the cluster (memory, vcores).
+/// A share as fractions of the cluster: (memory, vcores).
+type Frac = (f64, f64);
+
+/// Steady and instantaneous shares by leaf, as fractions of the cluster.
 fn fair_share_case(
     semantics: Semantics,
     policy: &str,
     cluster: Resource,
     active: &[(&str, i64)],
-) -> impl Fn(&str) -> ((f64, f64), (f64, f64)) {
+) -> impl Fn(&str) -> (Frac, Frac) {
     let xml = FAIR_SHARE_TREE.replace("POLICY", policy);
     let tree = parse_fair_scheduler_xml(&xml, "fair-scheduler.xml", semantics)
         .expect("valid")
@@ -666,7 +669,7 @@ fn near(x: f64, want: f64, tol: f64) -> bool {
     (x - want).abs() <= tol
 }
 
-fn steady_follows_weights(get: &dyn Fn(&str) -> ((f64, f64), (f64, f64))) -> bool {
+fn steady_follows_weights(get: &dyn Fn(&str) -> (Frac, Frac)) -> bool {
     (1..=4).all(|i| near(get(&format!("root.parentA.childA{i}")).0.0, 0.2, 0.001))
         && (1..=2).all(|i| near(get(&format!("root.parentB.childB{i}")).0.0, 0.05, 0.001))
 }
