@@ -749,7 +749,8 @@ impl<'a> Simulation<'a> {
         self.integrals.used_vcores += d.vcores;
     }
 
-    /// Re-inserts queue `id` in its parent's ordered set with a fresh key.
+    /// Re-inserts queue `id` in its parent's ordered set with a fresh key (present iff it has
+    /// an outstanding request).
     pub(crate) fn requeue(&mut self, id: QueueId) {
         if !self.incremental {
             return;
@@ -761,9 +762,15 @@ impl<'a> Simulation<'a> {
         let cmp = self.queues[parent.idx()].comparator;
         let key = cmp.key(&self.queues[id.idx()].sched);
         self.queues[id.idx()].key = key;
+        // Only queues with an outstanding request are offered nodes (`assign_queue` returns
+        // nothing at once for the others): the parent's set holds just those, so a descent
+        // never walks idle queues.
+        let wants = self.queues[id.idx()].pending > 0;
         let set = &mut self.queues[parent.idx()].ordered;
         set.remove(&(old, rank, id.0));
-        set.insert((key, rank, id.0));
+        if wants {
+            set.insert((key, rank, id.0));
+        }
     }
 
     /// Re-inserts app `a` in its leaf's ordered sets (present iff runnable with requests;
@@ -823,7 +830,11 @@ impl<'a> Simulation<'a> {
         let mut q = Some(self.apps[a as usize].queue);
         while let Some(id) = q {
             let p = &mut self.queues[id.idx()].pending;
+            let was_idle = *p == 0;
             *p = (*p as i64 + delta) as u64;
+            if was_idle != (*p == 0) {
+                self.requeue(id);
+            }
             q = self.tree.get(id).parent;
         }
     }
