@@ -17,8 +17,11 @@ use std::sync::OnceLock;
 #[path = "../../crates/bench-runner/src/snapshot.rs"]
 mod snapshot;
 
+/// A fuzz target: the name of its corpus directory and what it does with one input.
+pub type Target = (&'static str, fn(&[u8]));
+
 /// Every target by name (the name of its corpus directory), for the replay test.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[Target] = &[
     ("scenario_toml", scenario_toml),
     ("sweep_toml", sweep_toml),
     ("fair_xml", fair_xml),
