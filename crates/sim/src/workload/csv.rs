@@ -170,6 +170,7 @@ pub fn parse_csv_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, Workload
 /// back into the same apps: one row per task group, an AM-only app as one row of count 0.
 /// An app named like the app before it gets `~2`, `~3`, … so the rows of two apps never
 /// merge. Recorded times (Rumen, SLS `job.end.ms`) have no column here; apps.csv has them.
+/// (The reader trims fields, so a name's leading or trailing spaces do not survive.)
 pub fn write_csv_trace(apps: &[AppSpec]) -> String {
     let mut w = ::csv::Writer::from_writer(Vec::new());
     let mut rows: Vec<[String; 13]> = Vec::new();
