@@ -19,6 +19,8 @@ pub const MAX_APPS: u64 = 10_000_000;
 pub const MAX_GROUP_CONTAINERS: u64 = 100_000_000;
 /// Containers of one run, summed over its apps (a run over more would take hours).
 pub const MAX_RUN_CONTAINERS: u64 = 1_000_000_000;
+/// Queues of one allocation file (real clusters have hundreds or thousands).
+pub const MAX_QUEUES: u64 = 100_000;
 /// Java's `Integer.MAX_VALUE`: Hadoop 2.7 keeps memory, vcores and priorities in an `int`.
 pub const JAVA_INT_MAX: u64 = i32::MAX as u64;
 /// Distinct users of one synthetic queue stream.
@@ -440,6 +442,13 @@ pub const LIMITS: &[Limit] = &[
         "containers of a run: more would take hours",
     ),
     f32_range("fair-scheduler.xml", "weight", 0.0, F32_MAX, JAVA_FLOAT),
+    int(
+        "fair-scheduler.xml",
+        "queues (<queue> and <pool> elements)",
+        0,
+        MAX_QUEUES,
+        "real clusters have hundreds; a run holds each queue's state",
+    ),
     f32_range(
         "capacity-scheduler.xml",
         "user-limit-factor",

@@ -68,8 +68,39 @@ impl<'a, 'i> RawQueue<'a, 'i> {
     }
 }
 
+/// Refuses a file declaring more queues than [`crate::limits::MAX_QUEUES`], before the
+/// document is built (a 63 MB file can declare millions), naming the line of the first queue
+/// past the limit.
+pub(crate) fn check_queue_count(text: &str, file: &str) -> Result<(), AllocError> {
+    let max = crate::limits::MAX_QUEUES as usize;
+    let mut starts = text
+        .match_indices("<queue")
+        .chain(text.match_indices("<pool"))
+        .filter(|(i, tag)| {
+            text[i + tag.len()..]
+                .starts_with(|c: char| c.is_ascii_whitespace() || c == '>' || c == '/')
+        })
+        .map(|(i, _)| i)
+        .collect::<Vec<_>>();
+    if starts.len() <= max {
+        return Ok(());
+    }
+    starts.sort_unstable();
+    let at = starts[max];
+    Err(AllocError::Invalid {
+        file: file.to_string(),
+        line: text[..at].matches('\n').count() as u32 + 1,
+        element: "<queue>".into(),
+        message: format!(
+            "{} queues declared: the limit is {max} (docs/limits.md)",
+            starts.len()
+        ),
+    })
+}
+
 /// Reads a fair-scheduler.xml text.
 pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc, AllocError> {
+    check_queue_count(text, file)?;
     let doc = parse_document(text, file)?;
     let mut r = Reader::new(file, &doc);
     let top = doc.root_element();
@@ -530,5 +561,36 @@ fn policy(r: &Reader<'_, '_>, node: Node<'_, '_>) -> Result<Policy, AllocError> 
             node,
             format!("unknown scheduling policy \"{text}\" (expected fair, drf or fifo)"),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn more_queues_than_the_limit_are_refused_before_parsing() {
+        let max = crate::limits::MAX_QUEUES as usize;
+        let mut text = String::from("<allocations>\n");
+        for i in 0..=max {
+            text.push_str(&format!("<queue name=\"q{i}\"/>\n"));
+        }
+        text.push_str("<queueMaxAppsDefault>5</queueMaxAppsDefault>\n</allocations>\n");
+        let e = parse(&text, "big.xml", Semantics::Hadoop27)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(&format!(
+                "big.xml:{}: <queue>: {} queues declared: the limit is {max}",
+                max + 2,
+                max + 1
+            )),
+            "{e}"
+        );
+        // At the limit the file is read.
+        let at_limit = text.replacen("<queue name=\"q0\"/>\n", "", 1);
+        if let Err(e) = parse(&at_limit, "big.xml", Semantics::Hadoop27) {
+            panic!("{e}")
+        }
     }
 }

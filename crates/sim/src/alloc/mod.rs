@@ -79,6 +79,8 @@ pub fn parse_any_xml(
     file_label: &str,
     semantics: Semantics,
 ) -> Result<LoadedAlloc, AllocError> {
+    // Before the document is built: it is what costs memory.
+    fair::check_queue_count(text, file_label)?;
     let doc = xml::parse_document(text, file_label)?;
     if doc.root_element().tag_name().name() == "configuration" {
         capacity::parse(text, file_label)
