@@ -16,69 +16,20 @@
 //! at full scale. `FAIRSIM_BENCH_ONLY=day` or `=leaf` runs one case.
 
 use fairsim_core::Semantics;
-use fairsim_sim::recorder::{Decision, DecisionKind};
 use fairsim_sim::scenario::{ClusterSpec, Ordering, Scenario, SchedulerConf, Workload};
 use fairsim_sim::tree::{QueueId, QueueTree};
 use fairsim_sim::workload::synthetic::{Dist, QueueStream, SyntheticSpec};
-use fairsim_sim::{Recorder, RunSummary, run};
+use fairsim_sim::{RunSummary, run};
 use std::time::{Duration, Instant};
+
+#[path = "support/mod.rs"]
+mod support;
+use support::{HashRecorder, peak_mib};
 
 /// Expected checksums (every decision, then every summary metric) at full scale: update them
 /// when a behaviour change is intended or a metric is added.
 const CHECKSUM_DAY: u64 = 0x3901_fa9a_224d_2e42;
 const CHECKSUM_ONE_LEAF: u64 = 0xcd96_1ae5_3503_64f9;
-
-/// Hashes every decision (FNV-1a over its fields) and counts them.
-#[derive(Default)]
-struct HashRecorder {
-    hash: u64,
-    n: u64,
-}
-
-impl HashRecorder {
-    fn new() -> HashRecorder {
-        HashRecorder {
-            hash: 0xcbf2_9ce4_8422_2325,
-            n: 0,
-        }
-    }
-    fn eat(&mut self, x: u64) {
-        for b in x.to_le_bytes() {
-            self.hash ^= b as u64;
-            self.hash = self.hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
-
-impl Recorder for HashRecorder {
-    fn decision(&mut self, d: &Decision) {
-        self.n += 1;
-        let kind = match d.kind {
-            DecisionKind::Allocated(l) => l as u64,
-            DecisionKind::Reserved => 10,
-            DecisionKind::Unreserved => 11,
-        };
-        for x in [
-            d.time.0,
-            d.node as u64,
-            d.app as u64,
-            d.priority as u64,
-            d.size.memory_mb as u64,
-            d.size.vcores as u64,
-            kind,
-        ] {
-            self.eat(x);
-        }
-    }
-}
-
-/// Peak resident memory of the process so far (VmHWM), in MiB.
-fn peak_mib() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
-}
 
 /// Resets VmHWM to the current RSS (Linux: write 5 to /proc/self/clear_refs).
 fn reset_peak() -> bool {

@@ -32,61 +32,21 @@
 //! README's "Scale".
 
 use fairsim_core::Semantics;
-use fairsim_sim::recorder::{Decision, DecisionKind};
 use fairsim_sim::scenario::{ClusterSpec, Heartbeats, Ordering, Scenario, SchedulerConf, Workload};
 use fairsim_sim::tree::{QueueId, QueueTree};
 use fairsim_sim::workload::synthetic::{Dist, QueueStream, SyntheticSpec};
-use fairsim_sim::{Counters, Recorder, RunSummary, Simulation};
+use fairsim_sim::{Counters, RunSummary, Simulation};
 use std::time::{Duration, Instant};
 
-/// Hashes every decision (FNV-1a over its fields).
-struct HashRecorder {
-    hash: u64,
-}
-
-impl HashRecorder {
-    fn eat(&mut self, x: u64) {
-        for b in x.to_le_bytes() {
-            self.hash ^= b as u64;
-            self.hash = self.hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
-
-impl Recorder for HashRecorder {
-    fn decision(&mut self, d: &Decision) {
-        let kind = match d.kind {
-            DecisionKind::Allocated(l) => l as u64,
-            DecisionKind::Reserved => 10,
-            DecisionKind::Unreserved => 11,
-        };
-        for x in [
-            d.time.0,
-            d.node as u64,
-            d.app as u64,
-            d.priority as u64,
-            d.size.memory_mb as u64,
-            d.size.vcores as u64,
-            kind,
-        ] {
-            self.eat(x);
-        }
-    }
-}
+#[path = "support/mod.rs"]
+mod support;
+use support::{HashRecorder, peak_mib};
 
 /// CPU time (user + system) of this process so far (`CLOCK_PROCESS_CPUTIME_ID`, the sum
 /// getrusage reports, in nanoseconds).
 fn cpu_time() -> Duration {
     let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
     Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
-}
-
-/// Peak resident memory (VmHWM), in MiB.
-fn peak_mib() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
 }
 
 struct Measured {
@@ -100,9 +60,7 @@ struct Measured {
 
 fn measure(sc: &Scenario) -> Measured {
     let reset = std::fs::write("/proc/self/clear_refs", "5").is_ok();
-    let mut rec = HashRecorder {
-        hash: 0xcbf2_9ce4_8422_2325,
-    };
+    let mut rec = HashRecorder::new();
     let (t0, c0) = (Instant::now(), cpu_time());
     let mut sim = Simulation::new(sc, 1, 0, &mut rec).expect("the scenario builds");
     let summary = sim.run_to_end().expect("the scenario runs");
