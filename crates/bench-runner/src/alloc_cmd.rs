@@ -48,9 +48,11 @@ pub struct SharesArgs {
 /// Arguments of `fairsim validate`.
 #[derive(Debug, Clone, Args)]
 pub struct ValidateArgs {
-    /// A fair-scheduler.xml or capacity-scheduler.xml (told apart by the root element).
+    /// A scenario (.toml), fair-scheduler.xml, capacity-scheduler.xml, yarn-site.xml or
+    /// sls-runner.xml (told apart by the extension, the root element and, for a
+    /// `<configuration>`, whether it names `yarn.scheduler.capacity.root.queues`).
     pub file: PathBuf,
-    /// Which Hadoop era's rules to follow for a fair-scheduler.xml.
+    /// Which Hadoop era's rules to follow for a fair-scheduler.xml or a yarn-site.xml.
     #[arg(long, default_value = "hadoop-2.7", value_parser = parse_semantics)]
     pub semantics: Semantics,
 }
@@ -415,6 +417,9 @@ pub fn run_validate(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<(), CmdError> {
+    if let Some(props) = crate::site_cmd::site_file(args)? {
+        return crate::site_cmd::validate_site(args, &props, out, err);
+    }
     let loaded = load_any_file(&args.file, args.semantics)?;
     print_warnings(&loaded, err)?;
     let t = &loaded.tree;

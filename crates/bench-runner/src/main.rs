@@ -2,6 +2,7 @@
 
 mod alloc_cmd;
 mod input;
+mod site_cmd;
 mod snapshot;
 mod snapshot_cmd;
 mod trace_cmd;
@@ -127,9 +128,12 @@ enum Command {
         #[arg(long, default_value = "results/compare")]
         out: PathBuf,
     },
-    /// Check a scenario (.toml) or an allocation file (fair-scheduler.xml or
-    /// capacity-scheduler.xml, whose queue tree is printed); warnings go to stderr, errors
-    /// exit with code 2.
+    /// Check a scenario (.toml), an allocation file (fair-scheduler.xml or
+    /// capacity-scheduler.xml, whose queue tree is printed) or a yarn-site.xml /
+    /// sls-runner.xml (every property fairsim reads, with file and line, and every one it
+    /// does not model, with the reason); a scenario naming `scheduler.yarn_site` prints the
+    /// same list, each value's effective source included. Warnings go to stderr, errors exit
+    /// with code 2.
     Validate(alloc_cmd::ValidateArgs),
     /// Run a parameter sweep: a base scenario crossed with axes and seeds, in parallel.
     Sweep(SweepArgs),
@@ -320,13 +324,21 @@ fn run(cli: Cli) -> Result<String, CliError> {
         }
         Command::Validate(args) if args.file.extension().is_some_and(|e| e == "toml") => {
             let scenario = load_scenario(&args.file)?;
-            Ok(format!(
+            let mut text = String::new();
+            if let Some(report) = &scenario.scheduler.site {
+                for line in report.lines() {
+                    text.push_str(&line);
+                    text.push('\n');
+                }
+            }
+            text.push_str(&format!(
                 "{}: ok, scenario `{}`, {} queues, {} nodes\n",
                 args.file.display(),
                 scenario.name,
                 scenario.tree.len(),
                 scenario.cluster.nodes
-            ))
+            ));
+            Ok(text)
         }
         Command::Validate(args) => buffered(|out, err| alloc_cmd::run_validate(&args, out, err)),
     }

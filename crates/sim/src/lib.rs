@@ -25,6 +25,7 @@ pub mod scheduler;
 pub mod time;
 pub mod tree;
 pub mod workload;
+pub mod yarn_site;
 
 pub use engine::{Counters, SimError, Simulation, run, run_with_progress};
 pub use metrics::RunSummary;

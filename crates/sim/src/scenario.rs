@@ -45,10 +45,13 @@
 //! max_allocation_wait_ms = 10000     # yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms
 //! users = "groups.csv"              # users' groups for placement (docs/allocation-files.md)
 //! reservation_threshold_increment_multiple = 2.0   # 3.3: yarn.scheduler.reservation-threshold.increment-multiple
+//! yarn_site = "yarn-site.xml"       # or a list, later files winning: yarn-site.xml and
+//!                                   # sls-runner.xml knobs under these keys (crate::yarn_site)
 //!
 //! [allocation]
 //! file = "fair-scheduler.xml"       # relative to the scenario file; a
-//!                                   # capacity-scheduler.xml selects the Capacity Scheduler
+//!                                   # capacity-scheduler.xml selects the Capacity Scheduler;
+//!                                   # optional with `yarn_site` (YARN's own choice)
 //!
 //! [queues."root.etl"]               # optional overrides of the allocation file, per queue
 //! weight = 2.0                      # (full name, or the name under root); sweeps vary these
@@ -209,6 +212,13 @@ pub struct SchedulerConf {
     /// The groups placement rules see (loaded from `users`).
     #[serde(skip)]
     pub groups: crate::groups::Groups,
+    /// yarn-site.xml / sls-runner.xml (one file or a list, later ones overriding earlier
+    /// ones), relative to the scenario: the knobs of `crate::yarn_site::knobs`, under the
+    /// scenario's own keys.
+    pub yarn_site: Option<crate::yarn_site::SiteFiles>,
+    /// What the configuration files gave and where (`fairsim validate` prints it).
+    #[serde(skip)]
+    pub site: Option<crate::yarn_site::knobs::SiteReport>,
 }
 
 impl SchedulerConf {
@@ -273,6 +283,8 @@ impl Default for SchedulerConf {
             max_allocation_wait_ms: 10_000,
             users: None,
             groups: crate::groups::Groups::default(),
+            yarn_site: None,
+            site: None,
         }
     }
 }
@@ -380,7 +392,7 @@ struct RawScenario {
     cluster: ClusterSpec,
     #[serde(default)]
     scheduler: SchedulerConf,
-    allocation: RawAllocation,
+    allocation: Option<RawAllocation>,
     #[serde(default)]
     queues: BTreeMap<String, QueueOverride>,
     workload: RawWorkload,
@@ -694,12 +706,100 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
     if let Some(users) = &raw.scheduler.users {
         raw.scheduler.groups = crate::groups::Groups::load(&base.join(users))?;
     }
-    let alloc_path = base.join(&raw.allocation.file);
+    let alloc_err = |e: crate::alloc::AllocError| ScenarioError::Allocation(e.to_string());
+    let site_files = raw.scheduler.yarn_site.as_ref().map(|f| f.paths(base));
+    let site = match &site_files {
+        Some(files) => Some(crate::yarn_site::SiteProps::read(files).map_err(alloc_err)?),
+        None => None,
+    };
+    let alloc_path = match (&raw.allocation, &site, &site_files) {
+        (Some(a), _, _) => base.join(&a.file),
+        (None, Some(props), Some(files)) => {
+            crate::yarn_site::allocation_path(props, files).map_err(alloc_err)?
+        }
+        _ => {
+            return Err(invalid(
+                "allocation",
+                "missing: give `[allocation] file`, or `scheduler.yarn_site` naming the file",
+            ));
+        }
+    };
     // A capacity-scheduler.xml (root element `configuration`) selects the Capacity Scheduler.
-    let loaded = crate::alloc::load_any_file(&alloc_path, raw.scheduler.semantics)
-        .map_err(|e| ScenarioError::Allocation(e.to_string()))?;
+    let loaded =
+        crate::alloc::load_any_file(&alloc_path, raw.scheduler.semantics).map_err(alloc_err)?;
     let mut tree = loaded.tree;
     let mut warnings = loaded.warnings;
+    let mut site_origin = BTreeMap::new();
+    if let (Some(props), Some(files)) = (&site, &site_files) {
+        crate::yarn_site::check_class(props, tree.scheduler, &alloc_path).map_err(alloc_err)?;
+        let mut settings = crate::yarn_site::knobs::settings(
+            props,
+            files,
+            raw.scheduler.semantics,
+            tree.scheduler,
+        )
+        .map_err(alloc_err)?;
+        warnings.extend(props.warnings.iter().cloned());
+        if !loaded.placement_given {
+            tree.placement = crate::alloc::default_policy_with(
+                settings.user_as_default_queue,
+                settings.allow_undeclared_pools,
+            );
+        }
+        let table: toml::Table = toml::from_str(text).unwrap_or_default();
+        let section = |name: &str| {
+            table
+                .get(name)
+                .and_then(|v| v.as_table())
+                .cloned()
+                .unwrap_or_default()
+        };
+        let mut merged = crate::yarn_site::merge(
+            &mut settings,
+            &section("scheduler"),
+            &section("workload"),
+            &|k| lines.line(k),
+        )
+        .map_err(|m| invalid("scheduler", &m))?;
+        merged.groups = std::mem::take(&mut raw.scheduler.groups);
+        merged.site = Some(settings.report);
+        raw.scheduler = merged;
+        let w = &mut raw.workload;
+        for (key, slot) in [
+            ("sls_container_memory_mb", &mut w.sls_container_memory_mb),
+            ("sls_container_vcores", &mut w.sls_container_vcores),
+            ("sls_am_memory_mb", &mut w.sls_am_memory_mb),
+            ("sls_am_vcores", &mut w.sls_am_vcores),
+        ] {
+            if let Some(v) = settings.workload.get(key) {
+                *slot = Some(*v);
+            }
+        }
+        site_origin = settings.origin;
+    }
+    // From here on a value the configuration files gave is blamed on its file and line.
+    let invalid = |key: &str, message: &str| match site_origin.get(key) {
+        Some(p) => ScenarioError::Invalid {
+            path: p.file.clone(),
+            line: p.line as usize,
+            key: format!("{} ({key})", p.name),
+            message: message.to_string(),
+        },
+        None => invalid(key, message),
+    };
+    if site.is_some() {
+        scenario_checks::check_ranges(
+            &scenario_checks::Numbers {
+                end_ms: raw.end_ms,
+                cluster: &raw.cluster,
+                scheduler: &raw.scheduler,
+                sample_interval_ms: raw.outputs.sample_interval_ms,
+                synthetic: raw.workload.synthetic.as_ref(),
+            },
+            &invalid,
+        )?;
+        check_allocation_settings(&raw.scheduler, &invalid)?;
+    }
     apply_overrides(&mut tree, &raw.queues, &invalid)?;
     let w = &raw.workload;
     let defaults = w.sls_defaults(&invalid)?;

@@ -118,10 +118,32 @@ pub fn check_ranges(n: &Numbers<'_>, invalid: Invalid<'_>) -> Result<(), Scenari
         "scheduler.node_locality_delay",
         s.node_locality_delay.into(),
     )?;
+    for (key, v) in [
+        ("scheduler.minimum_allocation_mb", s.minimum_allocation_mb),
+        (
+            "scheduler.minimum_allocation_vcores",
+            s.minimum_allocation_vcores,
+        ),
+        ("scheduler.maximum_allocation_mb", s.maximum_allocation_mb),
+        (
+            "scheduler.maximum_allocation_vcores",
+            s.maximum_allocation_vcores,
+        ),
+        (
+            "scheduler.increment_allocation_mb",
+            s.increment_allocation_mb,
+        ),
+        (
+            "scheduler.increment_allocation_vcores",
+            s.increment_allocation_vcores,
+        ),
+    ] {
+        check_int(invalid, key, v.into())?;
+    }
     check_int(
         invalid,
-        "scheduler.minimum_allocation_mb",
-        s.minimum_allocation_mb.into(),
+        "scheduler.max_allocation_wait_ms",
+        s.max_allocation_wait_ms.into(),
     )?;
     check_int(
         invalid,

@@ -199,6 +199,7 @@ pub fn parse(text: &str, file: &str) -> Result<LoadedAlloc, AllocError> {
     Ok(LoadedAlloc {
         tree,
         warnings: r.warnings,
+        placement_given: true,
     })
 }
 

@@ -221,6 +221,7 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
     };
     b.flatten(&root, None)?;
 
+    let placement_given = placement_rules.is_some();
     let tree = QueueTree {
         queues,
         user_max_apps,
@@ -238,6 +239,7 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
     Ok(LoadedAlloc {
         tree,
         warnings: r.warnings,
+        placement_given,
     })
 }
 

@@ -13,8 +13,9 @@ mod resource_string;
 mod xml;
 
 pub use error::AllocError;
-pub use placement::{default_policy, is_terminal};
+pub use placement::{default_policy, default_policy_with, is_terminal};
 pub use resource_string::{Missing, parse_resource};
+pub use xml::parse_document as parse_xml_document;
 
 use crate::tree::QueueTree;
 use fairsim_core::Semantics;
@@ -32,6 +33,9 @@ pub struct LoadedAlloc {
     pub tree: QueueTree,
     /// One line per thing YARN ignores or logs (`file:line: <element>: message`).
     pub warnings: Vec<String>,
+    /// The file has its own `queuePlacementPolicy` (else YARN builds one from
+    /// `user-as-default-queue` and `allow-undeclared-pools`).
+    pub placement_given: bool,
 }
 
 /// Reads and parses a fair-scheduler.xml.
@@ -92,6 +96,12 @@ pub fn parse_any_xml(
 /// The name a file goes by in messages: its path as given.
 fn label(path: &Path) -> String {
     path.display().to_string()
+}
+
+/// Reads any Hadoop XML file (yarn-site.xml too) as the allocation files are read: UTF-8, at
+/// most [`MAX_FILE_BYTES`].
+pub fn read_xml_file(path: &Path) -> Result<String, AllocError> {
+    read_capped(path)
 }
 
 /// Reads a UTF-8 file of at most [`MAX_FILE_BYTES`].

@@ -16,6 +16,27 @@ pub fn default_policy() -> Vec<PlacementRule> {
     ]
 }
 
+/// YARN's policy when the file has none (`QueuePlacementPolicy.fromConfiguration`):
+/// `specified` (creating queues when undeclared pools are allowed), then `user` if users'
+/// queues are the default, then `default` (which creates) unless both properties are true.
+pub fn default_policy_with(
+    user_as_default_queue: bool,
+    allow_undeclared_pools: bool,
+) -> Vec<PlacementRule> {
+    let create = allow_undeclared_pools;
+    let mut rules = vec![PlacementRule::Specified { create }];
+    if user_as_default_queue {
+        rules.push(PlacementRule::User { create });
+    }
+    if !user_as_default_queue || !create {
+        rules.push(PlacementRule::Default {
+            queue: "root.default".into(),
+            create: true,
+        });
+    }
+    rules
+}
+
 /// True when the rule always places or rejects, so no rule after it can run.
 ///
 /// Hadoop 2.7's `QueuePlacementRule.isTerminal`: a `nestedUserQueue` never is. Hadoop 3.3
