@@ -27,6 +27,10 @@ pub struct TaskGroup {
     pub priority: i32,
     /// Preferred hosts (locality hints); empty for "anywhere".
     pub hosts: Vec<String>,
+    /// YARN's `relaxLocality`: false asks for the hosts only, never their racks or anywhere
+    /// (the ANY and rack requests carry relaxLocality = false, as `AMRMClient` builds them
+    /// for a `ContainerRequest` with nodes and relaxLocality off). Requires hosts.
+    pub relax_locality: bool,
 }
 
 /// One application as a workload describes it.
@@ -135,6 +139,9 @@ pub struct PriorityRequests {
     pub nodes: BTreeMap<u32, u32>,
     /// Whether this is the AM request.
     pub is_am: bool,
+    /// relaxLocality of the ANY and rack requests (the last ask at this priority decides, as
+    /// a ResourceRequest update does in YARN; node requests always relax).
+    pub relax_locality: bool,
     /// Scheduling opportunities missed since the last relaxation.
     pub opportunities: u32,
     /// Allowed locality level (`None` until first asked).
@@ -146,6 +153,14 @@ impl PriorityRequests {
     /// True when node- or rack-specific requests exist (`getResourceRequests(p).size() > 1`).
     pub fn has_local_requests(&self) -> bool {
         !self.racks.is_empty() || !self.nodes.is_empty()
+    }
+
+    /// `FSAppAttempt.hasContainerForNode`'s relaxLocality conditions for a node in `rack`: an
+    /// ANY request that may not relax needs a rack request with containers there, and a rack
+    /// request that may not relax needs a node request with containers on the node.
+    pub fn locality_allows(&self, node: u32, rack: u32) -> bool {
+        self.relax_locality
+            || (self.rack_count(rack).unwrap_or(0) > 0 && self.node_count(node).unwrap_or(0) > 0)
     }
 
     /// Count of the rack request for `rack` (`None` when there is no such request).
@@ -187,7 +202,8 @@ pub struct RequestTable {
 }
 
 impl RequestTable {
-    /// Adds `count` containers of `size` at `priority`, with resolved host and rack hints.
+    /// Adds `count` containers of `size` at `priority`, with resolved host and rack hints
+    /// (relaxLocality on; see [`RequestTable::add_strict`]).
     /// The size of an existing priority is kept (callers validate one size per priority).
     #[allow(clippy::too_many_arguments)]
     pub fn add(
@@ -199,6 +215,32 @@ impl RequestTable {
         nodes: Vec<u32>,
         racks: Vec<u32>,
         is_am: bool,
+    ) {
+        self.add_strict(
+            priority,
+            size,
+            count,
+            duration_ms,
+            nodes,
+            racks,
+            is_am,
+            true,
+        );
+    }
+
+    /// [`RequestTable::add`] with the ask's relaxLocality: false keeps the containers on
+    /// `nodes` (the ANY and rack requests may not relax).
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_strict(
+        &mut self,
+        priority: i32,
+        size: Resource,
+        count: u32,
+        duration_ms: u64,
+        nodes: Vec<u32>,
+        racks: Vec<u32>,
+        is_am: bool,
+        relax_locality: bool,
     ) {
         if count == 0 {
             return;
@@ -218,6 +260,7 @@ impl RequestTable {
                         racks: BTreeMap::new(),
                         nodes: BTreeMap::new(),
                         is_am,
+                        relax_locality,
                         opportunities: 0,
                         allowed: None,
                         runs: VecDeque::new(),
@@ -227,6 +270,7 @@ impl RequestTable {
             }
         };
         let p = &mut self.by_priority[pos];
+        p.relax_locality = relax_locality;
         p.any += count;
         for &n in &nodes {
             *p.nodes.entry(n).or_insert(0) += count;

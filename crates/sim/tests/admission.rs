@@ -24,6 +24,7 @@ fn app(arrival: u64, queue: &str, count: u32, size: Resource, dur: u64) -> AppSp
             duration_ms: dur,
             priority: 1,
             hosts: vec![],
+            relax_locality: true,
         }]],
         recorded: None,
     }

@@ -40,6 +40,7 @@ fn app(arrival: u64, queue: &str, user: &str, count: u32, mb: i64, dur: u64) -> 
             duration_ms: dur,
             priority: 1,
             hosts: vec![],
+            relax_locality: true,
         }]],
         recorded: None,
     }

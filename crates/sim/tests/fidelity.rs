@@ -25,6 +25,7 @@ fn app(arrival: u64, queue: &str, count: u32, mb: i64) -> AppSpec {
             duration_ms: 1_000_000,
             priority: 1,
             hosts: vec![],
+            relax_locality: true,
         }]],
         recorded: None,
     }

@@ -35,6 +35,7 @@ fn app(
             duration_ms,
             priority: 1,
             hosts: vec![],
+            relax_locality: true,
         }]],
         recorded: None,
     }

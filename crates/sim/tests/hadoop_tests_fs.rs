@@ -34,6 +34,7 @@ fn app(arrival: u64, queue: &str, user: &str, count: u32, mb: i64, vcores: i64) 
             duration_ms: LONG,
             priority: 1,
             hosts: vec![],
+            relax_locality: true,
         }]],
         recorded: None,
     }

@@ -117,6 +117,7 @@ fn build(c: &Case, heartbeats: Heartbeats) -> Scenario {
                     .filter(|&h| h < c.nodes)
                     .map(|h| vec![format!("node{h}")])
                     .unwrap_or_default(),
+                relax_locality: true,
             };
             let mut stages = vec![vec![group(10, n)]];
             if two {
@@ -264,6 +265,7 @@ fn a_saturated_cluster_settles_at_fair_shares_with_elision() {
                     duration_ms: secs * 1000,
                     priority: 10,
                     hosts: vec![],
+                    relax_locality: true,
                 }]],
                 recorded: None,
             });

@@ -77,6 +77,7 @@ fn build(c: &Case, ordering: Ordering) -> Scenario {
                 duration_ms: d,
                 priority: 10,
                 hosts: vec![],
+                relax_locality: true,
             }]],
             recorded: None,
         })

@@ -26,6 +26,7 @@ fn app(name: &str, arrival: u64, queue: &str, count: u32, duration_ms: u64) -> A
             duration_ms,
             priority: 1,
             hosts: vec![],
+            relax_locality: true,
         }]],
         recorded: None,
     }

@@ -22,6 +22,7 @@ fn group() -> impl Strategy<Value = TaskGroup> {
             duration_ms,
             priority,
             hosts,
+            relax_locality: true,
         })
 }
 
@@ -58,6 +59,7 @@ fn as_csv_reads_it(mut a: AppSpec) -> AppSpec {
             duration_ms: 0,
             priority: 20,
             hosts: vec![],
+            relax_locality: true,
         }]];
     }
     a

@@ -27,6 +27,10 @@ pub struct LocalityAsk {
     pub any: u32,
     /// Number of host and rack requests at this priority (the ANY one excluded).
     pub location_requests: u32,
+    /// The rack and ANY requests have relaxLocality off: only node-local is allowed
+    /// (`assignContainersOnNode` in 2.x, `RegularContainerAllocator` in 3.x skip the
+    /// priority at the rack and off-switch steps).
+    pub strict: bool,
 }
 
 /// The best locality allowed on this node, if any. `missed` is the count after this
@@ -44,6 +48,9 @@ pub fn allowed_locality(
     // rack request is never served.
     if ask.on_node > 0 && ask.on_rack > 0 {
         return Some(Locality::NodeLocal);
+    }
+    if ask.strict {
+        return None;
     }
     if ask.on_rack > 0 {
         let delay = i64::from(node_locality_delay).min(i64::from(cluster_nodes));
@@ -89,6 +96,7 @@ mod tests {
             on_rack: 100,
             any: 100,
             location_requests: 100,
+            strict: false,
         };
         assert_eq!(
             allowed_locality(here, 1, 100, 40),
@@ -131,6 +139,7 @@ mod tests {
             on_rack: 2,
             any: 2,
             location_requests: 2,
+            strict: false,
         };
         assert_eq!(
             allowed_locality(rack, 1, 100, 40),
@@ -143,7 +152,31 @@ mod tests {
             on_rack: 0,
             any: 1,
             location_requests: 100,
+            strict: false,
         };
         assert_eq!(allowed_locality(odd, 1, 100, 40), None);
+    }
+
+    #[test]
+    fn strict_asks_are_node_local_or_nothing() {
+        let strict = LocalityAsk {
+            on_node: 1,
+            on_rack: 1,
+            any: 1,
+            location_requests: 2,
+            strict: true,
+        };
+        assert_eq!(
+            allowed_locality(strict, 1, 10, 40),
+            Some(Locality::NodeLocal)
+        );
+        // However many offers another node of the rack, or a node elsewhere, has missed.
+        let rack = LocalityAsk {
+            on_node: 0,
+            ..strict
+        };
+        let away = LocalityAsk { on_rack: 0, ..rack };
+        assert_eq!(allowed_locality(rack, 1_000_000, 10, 40), None);
+        assert_eq!(allowed_locality(away, 1_000_000, 10, 40), None);
     }
 }

@@ -131,6 +131,7 @@ impl Simulation<'_> {
                     on_rack: p.rack_count(rack).unwrap_or(0),
                     any: p.any,
                     location_requests: (p.nodes.len() + p.racks.len()) as u32,
+                    strict: !p.relax_locality,
                 };
                 (p.size, p.is_am, ask)
             };

@@ -703,15 +703,30 @@ impl Simulation<'_> {
         // Its task is asked for again: usage and requests changed.
         let a = c.app;
         self.demand_changed(a);
+        // Its hints are not kept (a documented deviation), except for an ask that may not
+        // relax: that one is asked again on the node it ran on (one of its hosts), or it
+        // could never run again.
+        let strict = self.apps[a as usize]
+            .requests
+            .by_priority
+            .iter()
+            .find(|p| p.priority == c.priority)
+            .is_some_and(|p| !p.relax_locality);
+        let (nodes, racks) = if strict {
+            (vec![c.node], vec![self.cluster.nodes[c.node as usize].rack])
+        } else {
+            (Vec::new(), Vec::new())
+        };
         let app = &mut self.apps[a as usize];
-        app.requests.add(
+        app.requests.add_strict(
             c.priority,
             c.size,
             1,
             c.duration_ms,
-            Vec::new(),
-            Vec::new(),
+            nodes,
+            racks,
             false,
+            !strict,
         );
         let leaf = app.queue;
         let runnable = app.phase == AppPhase::Runnable;

@@ -18,6 +18,11 @@
 //! | `duration_ms` | run time of each container |
 //! | `priority` | request priority (smaller first; one container size per priority) |
 //! | `hosts` | optional locality hints: node names separated by `;` (empty: anywhere) |
+//! | `relax_locality` | optional column: `false` keeps the group on its hosts (YARN's `relaxLocality = false`); empty or `true`: the hosts are only preferred |
+//!
+//! The last column may be left out (a trace of the first 13 columns relaxes everywhere). A
+//! group with `relax_locality = false` must name hosts, and the groups of one app at one
+//! priority must agree on it (YARN's `AMRMClient` refuses to mix them).
 //!
 //! The app-level columns (`arrival_ms`, `queue`, `user`, `am_*`) are read from an app's
 //! first row. A time going backwards between apps is an error naming the line.
@@ -46,6 +51,9 @@ pub const CSV_COLUMNS: [&str; 13] = [
     "hosts",
 ];
 
+/// The optional last column.
+pub const RELAX_COLUMN: &str = "relax_locality";
+
 /// Reads a native CSV trace from `path`.
 pub fn read_csv_trace(path: &Path) -> Result<Vec<AppSpec>, WorkloadError> {
     let text = std::fs::read_to_string(path).map_err(|source| WorkloadError::Io {
@@ -72,11 +80,17 @@ pub fn parse_csv_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, Workload
         .map_err(|e| perr(1, "header".into(), e.to_string()))?
         .clone();
     let got: Vec<&str> = headers.iter().collect();
-    if got != CSV_COLUMNS {
+    let with_relax = got.len() == CSV_COLUMNS.len() + 1 && got.last() == Some(&RELAX_COLUMN);
+    if got[..got.len().min(CSV_COLUMNS.len())] != CSV_COLUMNS
+        || (got.len() != CSV_COLUMNS.len() && !with_relax)
+    {
         return Err(perr(
             1,
             "header".into(),
-            format!("expected columns {}", CSV_COLUMNS.join(",")),
+            format!(
+                "expected columns {} (and optionally {RELAX_COLUMN})",
+                CSV_COLUMNS.join(",")
+            ),
         ));
     }
     let mut apps: Vec<AppSpec> = Vec::new();
@@ -147,19 +161,58 @@ pub fn parse_csv_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, Workload
                 ),
             ));
         }
+        let hosts: Vec<String> = rec
+            .get(12)
+            .unwrap_or("")
+            .split(';')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect();
+        let relax_field = || "column 14 (relax_locality)".to_string();
+        let relax_locality = match rec.get(13).unwrap_or("") {
+            "" | "true" => true,
+            "false" => false,
+            other => {
+                return Err(perr(
+                    line,
+                    relax_field(),
+                    format!("`{other}` is not true or false"),
+                ));
+            }
+        };
+        if !relax_locality && hosts.is_empty() {
+            return Err(perr(
+                line,
+                relax_field(),
+                "false needs hosts: a request kept to no host can never run".into(),
+            ));
+        }
+        let priority = ranged(11)? as i32;
+        let app = apps.last().expect("an app was pushed above");
+        if let Some(other) = app
+            .stages
+            .iter()
+            .flatten()
+            .find(|g| g.priority == priority && g.relax_locality != relax_locality)
+        {
+            return Err(perr(
+                line,
+                relax_field(),
+                format!(
+                    "{relax_locality} at priority {priority}, where another group of the app has {}: \
+                     YARN refuses to mix relaxLocality at one priority",
+                    other.relax_locality
+                ),
+            ));
+        }
         let group = TaskGroup {
             count,
             size: Resource::new(ranged(8)? as i64, ranged(9)? as i64),
             duration_ms: ranged(10)? as u64,
-            priority: ranged(11)? as i32,
-            hosts: rec
-                .get(12)
-                .unwrap_or("")
-                .split(';')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(String::from)
-                .collect(),
+            priority,
+            hosts,
+            relax_locality,
         };
         let app = apps.last_mut().expect("an app was pushed above");
         while app.stages.len() <= stage {
@@ -177,7 +230,13 @@ pub fn parse_csv_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, Workload
 /// (The reader trims fields, so a name's leading or trailing spaces do not survive.)
 pub fn write_csv_trace(apps: &[AppSpec]) -> String {
     let mut w = ::csv::Writer::from_writer(Vec::new());
-    let mut rows: Vec<[String; 13]> = Vec::new();
+    // The optional column is written only when a group needs it, so traces without strict
+    // locality keep their 13-column form byte for byte.
+    let with_relax = apps
+        .iter()
+        .flat_map(|a| a.stages.iter().flatten())
+        .any(|g| !g.relax_locality);
+    let mut rows: Vec<Vec<String>> = Vec::new();
     let mut prev: Option<&str> = None;
     let mut repeat = 1;
     for a in apps {
@@ -190,8 +249,8 @@ pub fn write_csv_trace(apps: &[AppSpec]) -> String {
         };
         prev = Some(a.name.as_str());
         let (am_mb, am_vc) = a.am.map_or((0, 0), |r| (r.memory_mb, r.vcores));
-        let head = |stage: usize, g: Option<&TaskGroup>| -> [String; 13] {
-            let (count, mb, vc, dur, prio, hosts) = match g {
+        let head = |stage: usize, g: Option<&TaskGroup>| -> Vec<String> {
+            let (count, mb, vc, dur, prio, hosts, relax) = match g {
                 Some(g) => (
                     g.count,
                     g.size.memory_mb,
@@ -199,10 +258,11 @@ pub fn write_csv_trace(apps: &[AppSpec]) -> String {
                     g.duration_ms,
                     g.priority,
                     g.hosts.join(";"),
+                    g.relax_locality,
                 ),
-                None => (0, 0, 0, 0, 20, String::new()),
+                None => (0, 0, 0, 0, 20, String::new(), true),
             };
-            [
+            let mut row = vec![
                 name.clone(),
                 a.arrival.0.to_string(),
                 a.queue.clone(),
@@ -216,7 +276,11 @@ pub fn write_csv_trace(apps: &[AppSpec]) -> String {
                 dur.to_string(),
                 prio.to_string(),
                 hosts,
-            ]
+            ];
+            if with_relax {
+                row.push(relax.to_string());
+            }
+            row
         };
         let before = rows.len();
         for (stage, groups) in a.stages.iter().enumerate() {
@@ -228,7 +292,11 @@ pub fn write_csv_trace(apps: &[AppSpec]) -> String {
             rows.push(head(0, None));
         }
     }
-    let _ = w.write_record(CSV_COLUMNS);
+    let mut header = CSV_COLUMNS.to_vec();
+    if with_relax {
+        header.push(RELAX_COLUMN);
+    }
+    let _ = w.write_record(header);
     for r in &rows {
         let _ = w.write_record(r);
     }
@@ -268,6 +336,41 @@ mod tests {
         assert_eq!(apps.len(), 1);
         assert_eq!(apps[0].stages.len(), 2);
         assert_eq!(apps[0].stages[1][0].hosts, vec!["node1", "node2"]);
+    }
+
+    #[test]
+    fn relax_locality_column_reads_writes_back_and_is_checked() {
+        let head = format!("{}relax_locality\n", HEADER.trim_end().to_string() + ",");
+        let text = format!(
+            "{head}j1,0,a,u,0,0,0,2,1024,1,50,10,node1,false\nj1,0,a,u,0,0,1,1,1024,1,50,20,,\n"
+        );
+        let apps = parse_csv_trace(&text, Path::new("t.csv")).unwrap();
+        assert!(!apps[0].stages[0][0].relax_locality);
+        assert!(apps[0].stages[1][0].relax_locality);
+        let again = write_csv_trace(&apps);
+        assert_eq!(
+            again,
+            format!(
+                "{head}j1,0,a,u,0,0,0,2,1024,1,50,10,node1,false\nj1,0,a,u,0,0,1,1,1024,1,50,20,,true\n"
+            )
+        );
+        let check = |row: &str| {
+            parse_csv_trace(&format!("{head}{row}"), Path::new("t.csv"))
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            check("j1,0,a,u,0,0,0,2,1024,1,50,10,node1,no\n"),
+            "t.csv:2: column 14 (relax_locality): `no` is not true or false"
+        );
+        assert_eq!(
+            check("j1,0,a,u,0,0,0,2,1024,1,50,10,,false\n"),
+            "t.csv:2: column 14 (relax_locality): false needs hosts: a request kept to no host can never run"
+        );
+        assert!(
+            check("j1,0,a,u,0,0,0,2,1024,1,50,10,node1,false\nj1,0,a,u,0,0,0,1,1024,1,50,10,node2,true\n")
+                .starts_with("t.csv:3: column 14 (relax_locality): true at priority 10"),
+        );
     }
 
     #[test]

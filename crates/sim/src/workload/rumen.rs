@@ -277,6 +277,7 @@ impl RumenReader {
                         .filter(|h| !h.is_empty())
                         .map(|h| vec![h.to_string()])
                         .unwrap_or_default(),
+                    relax_locality: true,
                 });
             }
             if key == "mapTasks" {

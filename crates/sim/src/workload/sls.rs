@@ -372,6 +372,8 @@ fn read_task(
             duration_ms: duration as u64,
             priority,
             hosts,
+            // SLS's AM simulators ask with relaxLocality on.
+            relax_locality: true,
         },
     ))
 }

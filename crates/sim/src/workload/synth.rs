@@ -611,6 +611,7 @@ impl SynthSpec {
                             duration_ms: ms,
                             priority: t.priority,
                             hosts: Vec::new(),
+                            relax_locality: true,
                         }),
                     }
                 }

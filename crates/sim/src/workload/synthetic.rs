@@ -236,6 +236,7 @@ impl SyntheticSpec {
                     duration_ms: d,
                     priority: 20,
                     hosts: Vec::new(),
+                    relax_locality: true,
                 }]];
                 if let Some(r) = &q.reduces {
                     let nr = r.sample(rng).round().clamp(1.0, TASK_CAP) as u32;
@@ -252,6 +253,7 @@ impl SyntheticSpec {
                         duration_ms: dr,
                         priority: 10,
                         hosts: Vec::new(),
+                        relax_locality: true,
                     }]);
                 }
                 let user = if q.users > 1 {

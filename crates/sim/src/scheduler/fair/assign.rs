@@ -282,13 +282,15 @@ impl Simulation<'_> {
         !self.can_run_am(leaf, smallest)
     }
 
-    /// `FSAppAttempt.hasContainerForNode` (relaxLocality is always true in fairsim).
+    /// `FSAppAttempt.hasContainerForNode`: outstanding containers, the relaxLocality
+    /// conditions (`PriorityRequests::locality_allows`), and a size that fits the node.
     pub(crate) fn has_container_for_node(&self, a: u32, idx: usize, node: u32) -> bool {
         let p = &self.apps[a as usize].requests.by_priority[idx];
-        if p.any == 0 {
+        let nd = &self.cluster.nodes[node as usize];
+        if p.any == 0 || !p.locality_allows(node, nd.rack) {
             return false;
         }
-        let cap = self.cluster.nodes[node as usize].capacity;
+        let cap = nd.capacity;
         match self.semantics {
             // DefaultResourceCalculator: memory only.
             Semantics::Hadoop27 => p.size.memory_mb <= cap.memory_mb,
@@ -428,8 +430,16 @@ impl Simulation<'_> {
             if rack_c > 0 && node_c > 0 {
                 return self.try_assign(a, idx, node, Locality::NodeLocal, reserved.is_some());
             }
+            // relaxLocality off: a rack request may not relax to the rack (both eras:
+            // 2.7 reads the request's flag, 3.3 `canDelayTo`), nor ANY to anywhere.
+            if !p.relax_locality && p.rack_count(rack).is_some() {
+                continue;
+            }
             if rack_c > 0 && allowed >= Locality::RackLocal {
                 return self.try_assign(a, idx, node, Locality::RackLocal, reserved.is_some());
+            }
+            if !p.relax_locality {
+                continue;
             }
             if p.any > 0 && (!p.has_local_requests() || allowed == Locality::OffSwitch) {
                 return self.try_assign(a, idx, node, Locality::OffSwitch, reserved.is_some());

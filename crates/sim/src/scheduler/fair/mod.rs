@@ -90,7 +90,7 @@ impl Simulation<'_> {
         app.stage = stage;
         for (g, group) in groups.iter().enumerate() {
             let (nodes, racks) = app.hints[stage][g].clone();
-            app.requests.add(
+            app.requests.add_strict(
                 group.priority,
                 group.size,
                 group.count,
@@ -98,6 +98,7 @@ impl Simulation<'_> {
                 nodes,
                 racks,
                 false,
+                group.relax_locality,
             );
             app.stage_remaining += group.count as u64;
         }

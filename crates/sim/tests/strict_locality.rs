@@ -1,0 +1,179 @@
+//! `relaxLocality = false` through the whole simulator: an ask kept to its hosts waits for
+//! them while other nodes are free, in both eras of the Fair Scheduler and in the Capacity
+//! Scheduler; and the native CSV trace carries the flag into a run.
+//!
+//! Two nodes of 1024 MB in one rack, heartbeats every 1000 ms: `node0` beats at 0, 1000, …,
+//! `node1` at 500, 1500, ….
+
+use fairsim_core::{Resource, Semantics};
+use fairsim_sim::alloc::{parse_capacity_scheduler_xml, parse_fair_scheduler_xml};
+use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
+use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
+use fairsim_sim::tree::QueueTree;
+use fairsim_sim::workload::csv::parse_csv_trace;
+use fairsim_sim::{SimTime, run};
+use std::path::Path;
+
+const GB: i64 = 1024;
+const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
+
+/// An unmanaged app with one task of 1 GB on `host`.
+fn app(arrival: u64, host: &str, relax_locality: bool, duration_ms: u64) -> AppSpec {
+    AppSpec {
+        name: format!("app-{arrival}"),
+        arrival: SimTime(arrival),
+        queue: "default".into(),
+        user: "u".into(),
+        am: None,
+        stages: vec![vec![TaskGroup {
+            count: 1,
+            size: Resource::new(GB, 1),
+            duration_ms,
+            priority: 1,
+            hosts: vec![host.into()],
+            relax_locality,
+        }]],
+        recorded: None,
+    }
+}
+
+fn fair_tree(semantics: Semantics) -> QueueTree {
+    parse_fair_scheduler_xml(
+        "<allocations><queue name=\"default\"/></allocations>",
+        "fair-scheduler.xml",
+        semantics,
+    )
+    .expect("valid allocation file")
+    .tree
+}
+
+fn capacity_tree() -> QueueTree {
+    let xml = "<configuration><property><name>yarn.scheduler.capacity.root.queues</name>\
+               <value>default</value></property><property>\
+               <name>yarn.scheduler.capacity.root.default.capacity</name><value>100</value>\
+               </property></configuration>";
+    parse_capacity_scheduler_xml(xml, "capacity-scheduler.xml")
+        .expect("valid file")
+        .tree
+}
+
+fn scenario(semantics: Semantics, tree: QueueTree, apps: Vec<AppSpec>) -> Scenario {
+    Scenario {
+        name: "strict-locality".into(),
+        path: None,
+        cluster: ClusterSpec {
+            nodes: 2,
+            racks: 1,
+            node_memory_mb: GB,
+            node_vcores: 1,
+        },
+        scheduler: SchedulerConf {
+            semantics,
+            ..SchedulerConf::default()
+        },
+        tree,
+        warnings: vec![],
+        workload: Workload::Trace(apps),
+        end_ms: Some(60_000),
+        sample_interval_ms: 0,
+        check_invariants: true,
+    }
+}
+
+/// `(time, node)` of app `a`'s allocations, and the nodes it reserved.
+fn placements(sc: &Scenario, a: u32) -> (Vec<(u64, u32)>, Vec<u32>) {
+    let mut rec = MemoryRecorder::default();
+    run(sc, 1, 0, &mut rec).expect("runs");
+    let mine = rec.decisions.iter().filter(|d| d.app == a);
+    let allocated = mine
+        .clone()
+        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
+        .map(|d| (d.time.0, d.node))
+        .collect();
+    let reserved = mine
+        .filter(|d| d.kind == DecisionKind::Reserved)
+        .map(|d| d.node)
+        .collect();
+    (allocated, reserved)
+}
+
+#[test]
+fn strict_ask_on_an_idle_cluster_waits_for_its_host_heartbeat() {
+    // testStrictLocality: node and rack requests on node0, rack and ANY not relaxing. node1's
+    // heartbeat (500 ms) gives nothing and reserves nothing; node0's (1000 ms) allocates.
+    // Relaxed, the same ask goes off-switch on node1 at 500 ms.
+    for s in ERAS {
+        let strict = scenario(s, fair_tree(s), vec![app(100, "node0", false, 1000)]);
+        assert_eq!(placements(&strict, 0), (vec![(1000, 0)], vec![]), "{s}");
+        let relaxed = scenario(s, fair_tree(s), vec![app(100, "node0", true, 1000)]);
+        assert_eq!(placements(&relaxed, 0).0, vec![(500, 1)], "{s}");
+    }
+}
+
+#[test]
+fn strict_ask_waits_for_its_busy_host_while_another_node_is_free() {
+    // app0 holds node0 from 0 to 10 s; app1 (arriving at 100 ms) may run on node0 only.
+    // node1 stays free and is offered every second, yet app1 starts when node0 frees, at
+    // its heartbeat of 10 s. Relaxed, app1 runs on node1 at 500 ms.
+    for s in ERAS {
+        let apps = |relax| {
+            vec![
+                app(0, "node0", true, 10_000),
+                app(100, "node0", relax, 1000),
+            ]
+        };
+        let strict = scenario(s, fair_tree(s), apps(false));
+        let (allocated, reserved) = placements(&strict, 1);
+        assert_eq!(allocated, vec![(10_000, 0)], "{s}");
+        // A node-local ask that does not fit may reserve its own host (2.7 always; 3.3 only
+        // when starved), never another node.
+        assert!(reserved.iter().all(|&n| n == 0), "{s}: {reserved:?}");
+        let relaxed = scenario(s, fair_tree(s), apps(true));
+        assert_eq!(placements(&relaxed, 1).0, vec![(500, 1)], "{s}");
+    }
+}
+
+#[test]
+fn capacity_scheduler_keeps_a_strict_ask_on_its_host() {
+    // The Capacity Scheduler skips the priority at the rack and off-switch steps; relaxed,
+    // the ask goes off-switch once its missed opportunities pass the locality wait factor.
+    let apps = |relax| {
+        vec![
+            app(0, "node0", true, 10_000),
+            app(100, "node0", relax, 1000),
+        ]
+    };
+    let strict = scenario(Semantics::Hadoop27, capacity_tree(), apps(false));
+    assert_eq!(placements(&strict, 1).0, vec![(10_000, 0)]);
+    let relaxed = scenario(Semantics::Hadoop27, capacity_tree(), apps(true));
+    let (allocated, _) = placements(&relaxed, 1);
+    assert_eq!(allocated.len(), 1);
+    assert_eq!(allocated[0].1, 1, "relaxed: {allocated:?}");
+    assert!(allocated[0].0 < 10_000, "relaxed: {allocated:?}");
+}
+
+#[test]
+fn csv_trace_relax_locality_column_reaches_the_scheduler() {
+    let text = "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,\
+                duration_ms,priority,hosts,relax_locality\n\
+                blocker,0,default,u,0,0,0,1,1024,1,10000,1,node0,\n\
+                strict,100,default,u,0,0,0,1,1024,1,1000,1,node0,false\n";
+    let apps = parse_csv_trace(text, Path::new("t.csv")).expect("valid trace");
+    for s in ERAS {
+        let sc = scenario(s, fair_tree(s), apps.clone());
+        assert_eq!(placements(&sc, 1).0, vec![(10_000, 0)], "{s}");
+    }
+}
+
+#[test]
+fn strict_ask_for_a_host_the_cluster_lacks_never_runs_and_the_run_stalls() {
+    // YARN keeps such an ask pending for ever; fairsim reports the run stalled.
+    for s in ERAS {
+        let sc = scenario(s, fair_tree(s), vec![app(0, "node9", false, 1000)]);
+        let mut rec = MemoryRecorder::default();
+        let summary = run(&sc, 1, 0, &mut rec).expect("runs");
+        assert!(summary.stalled_at.is_some(), "{s}");
+        assert!(rec.decisions.is_empty(), "{s}");
+    }
+}
