@@ -132,7 +132,9 @@ enum Command {
     /// capacity-scheduler.xml, whose queue tree is printed) or a yarn-site.xml /
     /// sls-runner.xml (every property fairsim reads, with file and line, and every one it
     /// does not model, with the reason); a scenario naming `scheduler.yarn_site` prints the
-    /// same list, each value's effective source included. Warnings go to stderr, errors exit
+    /// same list, each value's effective source included, and warns about the apps of its
+    /// workload (seed 1) that a run would reject at submission (unknown or parent queue,
+    /// malformed name, ask above the maximum allocation). Warnings go to stderr, errors exit
     /// with code 2.
     Validate(alloc_cmd::ValidateArgs),
     /// Run a parameter sweep: a base scenario crossed with axes and seeds, in parallel.
@@ -324,6 +326,15 @@ fn run(cli: Cli) -> Result<String, CliError> {
         }
         Command::Validate(args) if args.file.extension().is_some_and(|e| e == "toml") => {
             let scenario = load_scenario(&args.file)?;
+            // The apps a run would reject: a warning, not an error (YARN accepts the
+            // configuration and rejects the apps one by one).
+            let seed = 1;
+            let rejections =
+                fairsim_sim::scheduler::submission_check::rejected_apps(&scenario, seed)
+                    .map_err(|e| CliError::Input(format!("{}: {e}", args.file.display())))?;
+            for line in rejections.warning(seed, 5) {
+                eprintln!("warning: {line}");
+            }
             let mut text = String::new();
             if let Some(report) = &scenario.scheduler.site {
                 for line in report.lines() {

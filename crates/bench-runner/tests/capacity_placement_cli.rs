@@ -152,3 +152,73 @@ fn compare_rejects_apps_the_capacity_scheduler_cannot_place() {
         .expect("the capacity run's directory");
     check_capacity_apps(cap_dir);
 }
+
+fn validate(sc: &str) -> (Option<i32>, String, String) {
+    let out = fairsim(&["validate", sc]);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn validate_warns_about_the_apps_the_capacity_scheduler_would_reject() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    inputs(dir.path());
+    let sc = scenario(dir.path(), "cap", "capacity-scheduler.xml");
+    let (code, out, err) = validate(&sc);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.ends_with("ok, scenario `cap`, 4 queues, 2 nodes\n"),
+        "{out}"
+    );
+    let expected = "\
+warning: 5 of 7 apps would be rejected at submission (seed 1): 3 unknown queue, 2 parent queue
+warning:   app j1: submitted by user u to unknown queue: default
+warning:   app j2: submitted by user u to non-leaf queue: root
+warning:   app j3: submitted by user u to unknown queue: 
+warning:   app j4: submitted by user u to non-leaf queue: b
+warning:   app j5: submitted by user u to unknown queue: nosuch
+";
+    assert_eq!(err, expected);
+}
+
+#[test]
+fn validate_warns_about_the_apps_the_fair_scheduler_would_reject() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    inputs(dir.path());
+    // Two more apps: one asking above the maximum allocation (8192 MB by default), one to a
+    // queue the user rule has to create first (and then finds).
+    let mut trace = TRACE.to_string();
+    trace.push_str("j8,5,a,u,0,0,0,1,9000,1,1000,20,\nj9,6,default,u,0,0,0,1,1024,1,1000,20,\n");
+    std::fs::write(dir.path().join("trace.csv"), trace).expect("write");
+    let sc = scenario(dir.path(), "fair", "fair-scheduler.xml");
+    let (code, _, err) = validate(&sc);
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines[0],
+        "warning: 4 of 9 apps would be rejected at submission (seed 1): 1 empty or malformed \
+         queue name, 2 parent queue, 1 ask above the maximum allocation"
+    );
+    assert_eq!(
+        lines[1],
+        "warning:   app j2: `root` is a parent queue, not a leaf"
+    );
+    assert!(
+        lines[2].starts_with("warning:   app j3: submitted by user u with an empty queue name"),
+        "{err}"
+    );
+    assert_eq!(
+        lines[3],
+        "warning:   app j4: `root.b` is a parent queue, not a leaf"
+    );
+    assert!(
+        lines[4].starts_with(
+            "warning:   app j8: task container: invalid resource request: requested memory 9000 MB"
+        ),
+        "{err}"
+    );
+    assert_eq!(lines.len(), 5, "{err}");
+}

@@ -1,10 +1,12 @@
 //! Schedulers. `fair` is YARN's Fair Scheduler (both eras), `capacity` the Capacity
 //! Scheduler on the same state (`capacity_placement` its queue choice); `admission`
 //! validates and normalises asks at submission for both; `preempt` runs preemption (both
-//! schedulers) from the update tick.
+//! schedulers) from the update tick; `submission_check` finds the apps a run would reject
+//! without running it.
 
 pub(crate) mod admission;
 pub(crate) mod capacity;
 pub(crate) mod capacity_placement;
 pub mod fair;
 pub(crate) mod preempt;
+pub mod submission_check;
