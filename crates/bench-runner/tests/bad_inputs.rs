@@ -60,6 +60,14 @@ const SLS: &str = r#"{ "job.start.ms": 0, "job.queue.name": "a", "job.id": "j1",
   "job.tasks": [ { "count": 1, "container.duration.ms": 1000 } ] }
 "#;
 
+const SITE_XML: &str = r#"<configuration>
+  <property><name>yarn.resourcemanager.scheduler.class</name><value>org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler</value></property>
+  <property><name>yarn.scheduler.maximum-allocation-mb</name><value>8192</value></property>
+  <property><name>yarn.scheduler.fair.update-interval-ms</name><value>500</value></property>
+  <property><name>yarn.scheduler.fair.preemption.cluster-utilization-threshold</name><value>0.8</value></property>
+</configuration>
+"#;
+
 const SNAPSHOT: &str = r#"{
   "semantics": "hadoop-2.7",
   "policy": "fair",
@@ -80,6 +88,7 @@ enum Base {
     Csv,
     Sls,
     Snapshot,
+    Site,
     None,
 }
 
@@ -120,6 +129,7 @@ const VALIDATE: &[&str] = &["validate", "FILE"];
 const CSV_RUN: &[&str] = &["run", "csv.toml", "--out", "out"];
 const SLS_RUN: &[&str] = &["run", "sls.toml", "--out", "out"];
 const CAP_RUN: &[&str] = &["run", "cap.toml", "--out", "out"];
+const SITE_RUN: &[&str] = &["run", "site.toml", "--out", "out"];
 const RANK: &[&str] = &["rank", "FILE"];
 const SHARES: &[&str] = &["shares", "FILE"];
 const S: &str = "s.toml";
@@ -1044,6 +1054,92 @@ fn cases() -> Vec<Case> {
             2,
             &["nosuch.json: no such file"],
         ),
+        // yarn-site.xml (scheduler.yarn_site) and `fairsim validate` of one.
+        case(
+            "yarn-site maximum allocation of zero",
+            Site,
+            ("<value>8192</value>", "<value>0</value>"),
+            SITE_RUN,
+            2,
+            &[
+                "ys.xml:3: yarn.scheduler.maximum-allocation-mb: 0 is out of range: the limit is 1 to 2147483647",
+            ],
+        ),
+        case(
+            "yarn-site maximum allocation below the minimum",
+            Site,
+            ("<value>8192</value>", "<value>512</value>"),
+            SITE_RUN,
+            2,
+            &[
+                "ys.xml:3: yarn.scheduler.maximum-allocation-mb (scheduler.maximum_allocation_mb): 512 is below the minimum allocation 1024",
+            ],
+        ),
+        case(
+            "yarn-site time with a unit getLong does not read",
+            Site,
+            ("<value>500</value>", "<value>30s</value>"),
+            SITE_RUN,
+            2,
+            &["ys.xml:4: yarn.scheduler.fair.update-interval-ms: \"30s\" is not an integer"],
+        ),
+        case(
+            "yarn-site threshold infinite as a Java float",
+            Site,
+            ("<value>0.8</value>", "<value>1e39</value>"),
+            SITE_RUN,
+            2,
+            &[
+                "ys.xml:5: yarn.scheduler.fair.preemption.cluster-utilization-threshold: 1e39 is not a finite 32-bit float",
+            ],
+        ),
+        case(
+            "yarn-site scheduler class fairsim does not model",
+            Site,
+            ("fair.FairScheduler", "fifo.FifoScheduler"),
+            SITE_RUN,
+            2,
+            &[
+                "ys.xml:2: yarn.resourcemanager.scheduler.class: ",
+                "fairsim models the FairScheduler and the CapacityScheduler",
+            ],
+        ),
+        case(
+            "yarn-site scheduler class other than the allocation file's",
+            Site,
+            ("fair.FairScheduler", "capacity.CapacityScheduler"),
+            SITE_RUN,
+            2,
+            &[
+                "ys.xml:2: yarn.resourcemanager.scheduler.class: names the Capacity Scheduler, but the scenario's allocation file fs.xml is a fair-scheduler.xml",
+            ],
+        ),
+        case(
+            "yarn-site that is not a configuration",
+            Site,
+            ("<configuration>", "<allocations>"),
+            SITE_RUN,
+            2,
+            &["ys.xml:"],
+        ),
+        case(
+            "missing yarn-site",
+            Scenario,
+            (SCHED, "yarn_site = \"nosuch.xml\""),
+            RUN,
+            2,
+            &["nosuch.xml: No such file"],
+        ),
+        case(
+            "validate of a yarn-site with a value above a Java int",
+            Site,
+            ("<value>8192</value>", "<value>4294967296</value>"),
+            VALIDATE,
+            2,
+            &[
+                "ys.xml:3: yarn.scheduler.maximum-allocation-mb: 4294967296 is out of range: the limit is a Java int",
+            ],
+        ),
         // Flags.
         case(
             "negative cluster size is a value, not an option",
@@ -1145,6 +1241,11 @@ fn write_inputs(dir: &Path) {
     w("csv.toml", &trace("csv", "t.csv", "fs.xml"));
     w("sls.toml", &trace("sls", "j.json", "fs.xml"));
     w("cap.toml", &trace("csv", "t.csv", "cs.xml"));
+    w("ys.xml", SITE_XML);
+    w(
+        "site.toml",
+        &SCENARIO.replace(SCHED, "heartbeat_ms = 1000\nyarn_site = \"ys.xml\""),
+    );
     w(
         "sw.toml",
         "name = \"sw\"\nscenario = \"s0.toml\"\n[seeds]\ncount = 1\n[[axes]]\npath = \"cluster.nodes\"\nvalues = [4]\n",
@@ -1162,6 +1263,7 @@ fn check(c: &Case) -> Option<String> {
         Csv => (Some("t.csv"), CSV),
         Sls => (Some("j.json"), SLS),
         Snapshot => (Some("snap.json"), SNAPSHOT),
+        Site => (Some("ys.xml"), SITE_XML),
         None => (Option::None, ""),
     };
     if let Some(file) = file {
