@@ -7,6 +7,8 @@
 //! weighted leaves, which keeps the cluster about three-quarters busy; Hadoop 2.7 defaults.
 //!
 //! Cases:
+//! 0. pending events: the engine's radix heap against a binary heap on a hold model of the
+//!    ladder's completions (6,000 and 60,000 pending; 200,000 with `FAIRSIM_SCALE=big`);
 //! 1. ladder: 100, 1,000 (3,000 and 10,000 with `FAIRSIM_SCALE=big`) nodes, a day each;
 //! 2. many queues: the 1,000-node day (10 simulated hours) over 4, 1,000 (and 10,000 with
 //!    `FAIRSIM_SCALE=big`) leaves;
@@ -20,7 +22,7 @@
 //! containers, peak RSS (VmHWM, reset before each run where the kernel allows) and CPU per
 //! container. On the small cases the decision checksum of the elided, incremental engine is
 //! checked against the unelided, naive one (`heartbeats = "every"`, `ordering = "naive"`).
-//! `FAIRSIM_SCALE_ONLY=ladder|queues|leaf` runs one group; `FAIRSIM_SCALE_NODES=3000,10000`
+//! `FAIRSIM_SCALE_ONLY=pending|ladder|queues|leaf` runs one group; `FAIRSIM_SCALE_NODES=3000,10000`
 //! picks the ladder's sizes (e.g. to profile one).
 //!
 //! `cargo bench -p fairsim-sim --bench scale_bench` (release profile with debug symbols).
@@ -35,7 +37,11 @@ use fairsim_core::Semantics;
 use fairsim_sim::scenario::{ClusterSpec, Heartbeats, Ordering, Scenario, SchedulerConf, Workload};
 use fairsim_sim::tree::{QueueId, QueueTree};
 use fairsim_sim::workload::synthetic::{Dist, QueueStream, SyntheticSpec};
-use fairsim_sim::{Counters, RunSummary, Simulation};
+use fairsim_sim::event::{Event, EventKey};
+use fairsim_sim::radix_queue::RadixQueue;
+use fairsim_sim::{Counters, RunSummary, SimTime, Simulation};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::time::{Duration, Instant};
 
 #[path = "support/mod.rs"]
@@ -221,6 +227,9 @@ fn main() {
     println!(
         "cpu = user + system time of this process (CLOCK_PROCESS_CPUTIME_ID); peak = VmHWM reset before each run"
     );
+    if only.is_empty() || only == "pending" {
+        pending(big);
+    }
     if only.is_empty() || only == "ladder" {
         ladder(big);
     }
@@ -311,4 +320,95 @@ fn leaf(big: bool) {
             }
         }
     }
+}
+
+/// The pending-event structure on its own: a hold model of the ladder's completions (`n`
+/// pending containers; each pop schedules a new one at the popped time plus a duration with
+/// the day's median of 225 s, rounded up to its node's heartbeat), run through the radix
+/// heap the engine uses and through a binary heap of the same entries. Both must pop the
+/// same sequence.
+fn pending(big: bool) {
+    println!("0. pending events: radix heap against binary heap, hold model of the completions");
+    let sizes: &[usize] = if big {
+        &[6_000, 60_000, 200_000]
+    } else {
+        &[6_000, 60_000]
+    };
+    for &n in sizes {
+        let ops = 5_000_000usize;
+        let (radix_cpu, radix_sum) = hold(n, ops, Lane::Radix(RadixQueue::new()));
+        let (heap_cpu, heap_sum) = hold(n, ops, Lane::Heap(BinaryHeap::new()));
+        assert_eq!(radix_sum, heap_sum, "the two structures popped differently");
+        let ns = |d: Duration| d.as_secs_f64() * 1e9 / ops as f64;
+        println!(
+            "  {n:>7} pending: radix {:>6.1} ns | binary heap {:>6.1} ns per pop + push | heap / radix {:.2}x",
+            ns(radix_cpu),
+            ns(heap_cpu),
+            heap_cpu.as_secs_f64() / radix_cpu.as_secs_f64().max(1e-9)
+        );
+    }
+}
+
+enum Lane {
+    Radix(RadixQueue<Event>),
+    Heap(BinaryHeap<Reverse<(EventKey, u32)>>),
+}
+
+impl Lane {
+    fn push(&mut self, key: EventKey, container: u32) {
+        match self {
+            Lane::Radix(q) => q.push(key, Event::ContainerFinished { container }),
+            Lane::Heap(h) => h.push(Reverse((key, container))),
+        }
+    }
+
+    fn pop(&mut self) -> Option<(EventKey, u32)> {
+        match self {
+            Lane::Radix(q) => q.pop().map(|(k, e)| match e {
+                Event::ContainerFinished { container } => (k, container),
+                _ => (k, u32::MAX),
+            }),
+            Lane::Heap(h) => h.pop().map(|Reverse(e)| e),
+        }
+    }
+}
+
+/// `ops` pops and pushes on `n` pending completions; CPU time and a checksum of the pops.
+fn hold(n: usize, ops: usize, mut lane: Lane) -> (Duration, u64) {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    // Durations: a product of uniforms, roughly lognormal around 225 s, below 4 hours; node
+    // heartbeats every 1,000 ms at a phase per node.
+    let nodes = (n / 20).max(1) as u64;
+    let duration = move |r: u64| {
+        let u = |b: u64| 0.25 + ((r >> b) & 0xffff) as f64 / 65_536.0 * 1.5;
+        ((225_000.0 * u(0) * u(16) * u(32) * u(48)) as u64).min(14_400_000)
+    };
+    let mut seq = 0u64;
+    let key = |time: u64, node: u64, seq: u64| EventKey {
+        time: SimTime(time.div_ceil(1_000) * 1_000 + node * 1_000 / nodes % 1_000),
+        rank: 0,
+        tie: 0,
+        seq,
+    };
+    for c in 0..n as u32 {
+        let r = next();
+        lane.push(key(duration(r), r % nodes, seq), c);
+        seq += 1;
+    }
+    let c0 = cpu_time();
+    let mut sum = 0u64;
+    for _ in 0..ops {
+        let Some((k, c)) = lane.pop() else { break };
+        sum = sum.rotate_left(5) ^ k.time.0 ^ ((c as u64) << 40);
+        let r = next();
+        lane.push(key(k.time.0 + duration(r), r % nodes, seq), c);
+        seq += 1;
+    }
+    (cpu_time() - c0, sum)
 }

@@ -31,18 +31,17 @@
 //!   the clock walks it with a cursor and skips the beats that are elided, see `heartbeat`);
 //! * arrivals come from the workload sorted by (time, app index), read with a cursor instead
 //!   of being pushed at time 0;
-//! * everything else (completions, kills, ticks, samples, the end) goes to a binary heap,
-//!   which then holds about one entry per running container.
+//! * everything else (completions, kills, ticks, samples, the end) goes to a monotone radix
+//!   heap ([`RadixQueue`]: no event is scheduled before the current time), which then holds
+//!   about one entry per running container.
 //!
 //! `pop` takes the smallest key of the three. Heartbeats and arrivals are unique on (time,
 //! rank, tie) (a node has one heartbeat per time, an app one arrival), so their `seq` is 0 and
 //! the order is the same total order on keys as if every event were pushed in one heap.
 
-use crate::time::SimTime;
-use std::cmp::{Ordering, Reverse};
-use std::collections::BinaryHeap;
-
 use crate::heartbeat::HeartbeatClock;
+use crate::radix_queue::RadixQueue;
+use crate::time::SimTime;
 
 /// Something that happens at a point in simulated time. Events are facts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,29 +114,10 @@ pub struct EventKey {
     pub seq: u64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Entry {
-    key: EventKey,
-    event: Event,
-}
-
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // seq is unique, so the key alone is a total order.
-        self.key.cmp(&other.key)
-    }
-}
-
 /// A min-queue of events ordered by [`EventKey`] (heap, arrivals and heartbeat clock).
 #[derive(Debug, Default)]
 pub struct EventQueue {
-    heap: BinaryHeap<Reverse<Entry>>,
+    heap: RadixQueue<Event>,
     /// Arrivals by (time, app index), and the next one to pop.
     arrivals: Vec<(SimTime, u32)>,
     next_arrival: usize,
@@ -187,13 +167,13 @@ impl EventQueue {
     pub fn push(&mut self, time: SimTime, event: Event) {
         let key = self.key_for(time, &event);
         self.seq += 1;
-        self.heap.push(Reverse(Entry { key, event }));
+        self.heap.push(key, event);
     }
 
     /// Removes and returns the earliest event. `every_node`: whether every node's heartbeat
     /// is due, or only armed nodes' (see `heartbeat`).
     pub fn pop(&mut self, every_node: bool) -> Option<(EventKey, Event)> {
-        let mut best: Option<(EventKey, u8)> = self.heap.peek().map(|Reverse(e)| (e.key, 0));
+        let mut best: Option<(EventKey, u8)> = self.heap.peek().map(|k| (k, 0));
         if let Some(&(time, app)) = self.arrivals.get(self.next_arrival) {
             let key = self.key_for(time, &Event::AppArrived { app });
             let key = EventKey { seq: 0, ..key };
@@ -210,7 +190,7 @@ impl EventQueue {
         }
         let (key, source) = best?;
         let event = match source {
-            0 => self.heap.pop().map(|Reverse(e)| e.event)?,
+            0 => self.heap.pop().map(|(_, e)| e)?,
             1 => {
                 let (_, app) = self.arrivals[self.next_arrival];
                 self.next_arrival += 1;

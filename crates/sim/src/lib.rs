@@ -18,6 +18,7 @@ pub mod limits;
 pub mod metrics;
 pub mod normalize;
 pub mod preemption;
+pub mod radix_queue;
 pub mod recorder;
 pub mod scenario;
 pub mod scenario_checks;
