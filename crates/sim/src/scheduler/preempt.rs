@@ -493,6 +493,7 @@ impl Simulation<'_> {
     /// app's fair share by the single-type comparison of its queue's policy, or a min-share
     /// starvation handed down by the last starvation check (preemption on only).
     pub(crate) fn is_starved_33(&self, app: u32) -> bool {
+        debug_assert!(self.app_shares_read(), "apps' fair shares are not computed");
         let a = &self.apps[app as usize];
         let calc = self.tree.get(a.queue).policy.calculator();
         let min_share_starved = match &self.preempt {

@@ -10,11 +10,19 @@
 
 use crate::app::AppPhase;
 use crate::engine::Simulation;
+use crate::scheduler::preempt::PreemptState;
 use crate::tree::{QueueId, QueueLoad};
 use fairsim_core::share::policy_shares;
 use fairsim_core::{AppWeight, Schedulable, Semantics, ShareCap, ShareKind};
 
 impl Simulation<'_> {
+    /// Whether anything reads apps' instantaneous fair shares: preemption and Hadoop 3.x's
+    /// reservation check (`is_starved_33`). In a 2.7 run without preemption they are not
+    /// computed at all (no decision, metric or output depends on them).
+    pub(crate) fn app_shares_read(&self) -> bool {
+        !matches!(self.preempt, PreemptState::Off) || self.semantics != Semantics::Hadoop27
+    }
+
     /// One run of the update thread.
     pub(crate) fn update(&mut self) {
         let all_levels = self.semantics == Semantics::Hadoop27;
@@ -119,10 +127,12 @@ impl Simulation<'_> {
         }
         // Leaf apps' instantaneous shares: their inputs are the leaf's fair share and its
         // runnable apps' weights (apps have no min share and no max share), so a leaf is
-        // recomputed only when one of these changed.
+        // recomputed only when one of these changed, and only in runs that read them.
+        let shares_read = self.app_shares_read();
         let mut list = std::mem::take(&mut self.share_scratch);
         for i in 0..n_q {
-            if !self.tree.queues[i].is_leaf
+            if !shares_read
+                || !self.tree.queues[i].is_leaf
                 || self.queues[i].runnable_apps.is_empty()
                 || !self.queues[i].app_shares_dirty
             {
