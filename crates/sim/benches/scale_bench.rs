@@ -34,11 +34,11 @@
 //! README's "Scale".
 
 use fairsim_core::Semantics;
+use fairsim_sim::event::{Event, EventKey};
+use fairsim_sim::radix_queue::RadixQueue;
 use fairsim_sim::scenario::{ClusterSpec, Heartbeats, Ordering, Scenario, SchedulerConf, Workload};
 use fairsim_sim::tree::{QueueId, QueueTree};
 use fairsim_sim::workload::synthetic::{Dist, QueueStream, SyntheticSpec};
-use fairsim_sim::event::{Event, EventKey};
-use fairsim_sim::radix_queue::RadixQueue;
 use fairsim_sim::{Counters, RunSummary, SimTime, Simulation};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
