@@ -336,7 +336,7 @@ fn pending(big: bool) {
     };
     for &n in sizes {
         let ops = 5_000_000usize;
-        let (radix_cpu, radix_sum) = hold(n, ops, Lane::Radix(RadixQueue::new()));
+        let (radix_cpu, radix_sum) = hold(n, ops, Lane::Radix(Box::default()));
         let (heap_cpu, heap_sum) = hold(n, ops, Lane::Heap(BinaryHeap::new()));
         assert_eq!(radix_sum, heap_sum, "the two structures popped differently");
         let ns = |d: Duration| d.as_secs_f64() * 1e9 / ops as f64;
@@ -350,7 +350,7 @@ fn pending(big: bool) {
 }
 
 enum Lane {
-    Radix(RadixQueue<Event>),
+    Radix(Box<RadixQueue<Event>>),
     Heap(BinaryHeap<Reverse<(EventKey, u32)>>),
 }
 

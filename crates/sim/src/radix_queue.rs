@@ -135,7 +135,7 @@ impl<T: Copy> RadixQueue<T> {
         }
         // Keep the bucket's allocation for later pushes.
         self.buckets[b] = moving;
-        self.now.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        self.now.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
     }
 }
 
