@@ -19,7 +19,7 @@ const SITE: &str = "<?xml version=\"1.0\"?>
   </property>
   <property><name>yarn.scheduler.fair.assignmultiple</name><value>true</value></property>
   <property><name>yarn.scheduler.fair.sizebasedweight</name><value>true</value></property>
-  <property><name>yarn.scheduler.fair.continuous-scheduling-enabled</name><value>true</value></property>
+  <property><name>yarn.scheduler.fair.event-log-enabled</name><value>true</value></property>
   <property><name>yarn.scheduler.fair.dynamic.max.assign</name><value>false</value></property>
   <property><name>yarn.resourcemanager.hostname</name><value>rm</value></property>
 </configuration>
@@ -66,8 +66,8 @@ fn validate_lists_what_a_yarn_site_gives() {
             at(10)
         ),
         format!(
-            "{}yarn.scheduler.fair.continuous-scheduling-enabled = true: not modelled: \
-             continuous scheduling is not modelled: containers are assigned on node heartbeats",
+            "{}yarn.scheduler.fair.event-log-enabled = true: not modelled: \
+             an event log for people: no effect on decisions",
             at(9)
         ),
         "1 other properties ignored (not read by YARN's schedulers)".to_string(),

@@ -146,6 +146,9 @@ pub struct PriorityRequests {
     pub opportunities: u32,
     /// Allowed locality level (`None` until first asked).
     pub allowed: Option<Locality>,
+    /// Time-based delay scheduling: when the allowed level last changed (Hadoop's
+    /// `lastScheduledContainer`), in ms; `None` until set.
+    pub last_scheduled: Option<u64>,
     runs: VecDeque<Run>,
 }
 
@@ -263,6 +266,7 @@ impl RequestTable {
                         relax_locality,
                         opportunities: 0,
                         allowed: None,
+                        last_scheduled: None,
                         runs: VecDeque::new(),
                     },
                 );

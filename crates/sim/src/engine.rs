@@ -252,6 +252,8 @@ pub struct Simulation<'a> {
     /// The queues' instantaneous fair shares and the active flags they were computed for
     /// (cleared when queues are created).
     pub(crate) queue_share_cache: Option<(Vec<bool>, Vec<Resource>)>,
+    /// Continuous scheduling, when on (`scheduler::fair::continuous`).
+    pub(crate) continuous: Option<crate::scheduler::fair::continuous::Continuous>,
 }
 
 /// Java's `String.compareTo` order of `names`, as ranks.
@@ -363,6 +365,7 @@ impl<'a> Simulation<'a> {
             reorder_scratch: Vec::new(),
             dirty_apps: Vec::new(),
             queue_share_cache: None,
+            continuous: None,
         };
         sim.init_queues();
         sim.init_apps();
@@ -376,6 +379,17 @@ impl<'a> Simulation<'a> {
             .collect();
         sim.events = EventQueue::with_sources(arrivals, HeartbeatClock::new(&sim.cluster));
         sim.events.push(SimTime::ZERO, Event::UpdateTick);
+        if conf.continuous_scheduling {
+            if sim.capacity.is_some() {
+                return Err(SimError::Invalid(
+                    "scheduler.continuous_scheduling is a Fair Scheduler setting; the allocation \
+                     file is a capacity-scheduler.xml"
+                        .into(),
+                ));
+            }
+            sim.continuous = Some(crate::scheduler::fair::continuous::Continuous::new(n_nodes));
+            sim.events.push(SimTime::ZERO, Event::ContinuousPass);
+        }
         if sc.sample_interval_ms > 0 && sim.recorder.wants_samples() {
             sim.events.push(SimTime::ZERO, Event::Sample);
         }
@@ -593,6 +607,7 @@ impl<'a> Simulation<'a> {
                 // A killed container's completion may still be queued: its slot is dead.
                 if self.containers[container as usize].live {
                     self.progress += 1;
+                    self.note_completion(self.containers[container as usize].node);
                     self.on_container_finished(container);
                 }
             }
@@ -627,6 +642,7 @@ impl<'a> Simulation<'a> {
             }
             Event::NodeHeartbeat { node } if self.stalled_at.is_none() => self.on_heartbeat(node),
             Event::NodeHeartbeat { node } => self.events.clock_mut().disarm(node),
+            Event::ContinuousPass => self.continuous_pass(),
             Event::Sample => {
                 self.sample();
                 if !self.drained() {
@@ -643,7 +659,7 @@ impl<'a> Simulation<'a> {
     }
 
     /// Every app arrived and finished (or was rejected).
-    fn drained(&self) -> bool {
+    pub(crate) fn drained(&self) -> bool {
         self.n_closed == self.apps.len()
     }
 
@@ -660,7 +676,7 @@ impl<'a> Simulation<'a> {
         }
         match self.quiet {
             Some((since, progress)) if progress == self.progress => {
-                self.now.since(since) >= self.cluster.heartbeat_ms
+                self.now.since(since) >= self.offer_window_ms()
             }
             _ => {
                 self.quiet = Some((self.now, self.progress));
@@ -672,7 +688,12 @@ impl<'a> Simulation<'a> {
     /// No outstanding request can still change the path delay scheduling gives it.
     fn delay_settled(&self) -> bool {
         let conf = &self.sc.scheduler;
-        if conf.locality_threshold_node < 0.0 || conf.locality_threshold_rack < 0.0 {
+        let off = if self.continuous_on() {
+            conf.locality_delay_node_ms < 0 || conf.locality_delay_rack_ms < 0
+        } else {
+            conf.locality_threshold_node < 0.0 || conf.locality_threshold_rack < 0.0
+        };
+        if off {
             return true;
         }
         self.apps
@@ -690,7 +711,9 @@ impl<'a> Simulation<'a> {
 
     fn on_heartbeat(&mut self, node: u32) {
         self.counters.heartbeats += 1;
-        self.attempt_scheduling(node);
+        if self.heartbeat_schedules(node) {
+            self.attempt_scheduling(node);
+        }
         self.rearm(node);
     }
 

@@ -13,9 +13,12 @@
 //!      update and heartbeats;
 //!   3. [`Event::UpdateTick`]: demands, fair shares and weights are refreshed;
 //!   4. [`Event::NodeHeartbeat`]: nodes are offered to the scheduler;
-//!   5. [`Event::Sample`]: the recorder samples queue state after all decisions of the
+//!   5. [`Event::ContinuousPass`]: the Fair Scheduler's continuous scheduling thread offers
+//!      every node (only with `continuous_scheduling`), after the heartbeats of the
 //!      millisecond;
-//!   6. [`Event::End`]: the run stops.
+//!   6. [`Event::Sample`]: the recorder samples queue state after all decisions of the
+//!      millisecond;
+//!   7. [`Event::End`]: the run stops.
 //! * `tie`: the node index for heartbeats (so the order of two nodes beating in the same
 //!   millisecond never depends on when their events were pushed), the app index for
 //!   arrivals, 0 otherwise.
@@ -72,6 +75,9 @@ pub enum Event {
         /// Index of the node.
         node: u32,
     },
+    /// One pass of the Fair Scheduler's continuous scheduling thread (every
+    /// `continuous_scheduling_sleep_ms`).
+    ContinuousPass,
     /// The recorder takes a sample of every queue.
     Sample,
     /// The simulation stops.
@@ -86,8 +92,9 @@ impl Event {
             Event::AppArrived { .. } => 1,
             Event::UpdateTick => 2,
             Event::NodeHeartbeat { .. } => 3,
-            Event::Sample => 4,
-            Event::End => 5,
+            Event::ContinuousPass => 4,
+            Event::Sample => 5,
+            Event::End => 6,
         }
     }
 

@@ -158,6 +158,27 @@ pub const LIMITS: &[Limit] = &[
         MAX_TIME_MS,
         INTERVAL,
     ),
+    int(
+        "scenario",
+        "scheduler.continuous_scheduling_sleep_ms",
+        1,
+        MAX_TIME_MS,
+        INTERVAL,
+    ),
+    int(
+        "scenario",
+        "scheduler.locality_delay_node_ms",
+        -(MAX_TIME_MS as i64),
+        MAX_TIME_MS,
+        "negative (off) or a delay in ms",
+    ),
+    int(
+        "scenario",
+        "scheduler.locality_delay_rack_ms",
+        -(MAX_TIME_MS as i64),
+        MAX_TIME_MS,
+        "negative (off) or a delay in ms",
+    ),
     f32_range(
         "scenario",
         "scheduler.locality_threshold_node",

@@ -164,6 +164,16 @@ pub struct SchedulerConf {
     pub locality_threshold_node: f64,
     /// `locality.threshold.rack`.
     pub locality_threshold_rack: f64,
+    /// `yarn.scheduler.fair.continuous-scheduling-enabled` (Fair Scheduler; see
+    /// `scheduler::fair::continuous`).
+    pub continuous_scheduling: bool,
+    /// `yarn.scheduler.fair.continuous-scheduling-sleep-ms`: the pause between two passes.
+    pub continuous_scheduling_sleep_ms: u64,
+    /// `yarn.scheduler.fair.locality-delay-node-ms`: time-based delay scheduling under
+    /// continuous scheduling (negative: off).
+    pub locality_delay_node_ms: i64,
+    /// `yarn.scheduler.fair.locality-delay-rack-ms`.
+    pub locality_delay_rack_ms: i64,
     /// `yarn.scheduler.fair.preemption` (Fair Scheduler), or the Capacity Scheduler's
     /// `ProportionalCapacityPreemptionPolicy` monitor (`scheduler.monitor.enable`).
     pub preemption: bool,
@@ -262,6 +272,10 @@ impl Default for SchedulerConf {
             heartbeat_ms: 1000,
             locality_threshold_node: -1.0,
             locality_threshold_rack: -1.0,
+            continuous_scheduling: false,
+            continuous_scheduling_sleep_ms: 5,
+            locality_delay_node_ms: -1,
+            locality_delay_rack_ms: -1,
             preemption: false,
             preemption_utilization_threshold: 0.8,
             preemption_interval_ms: 5000,

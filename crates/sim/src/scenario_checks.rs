@@ -59,6 +59,10 @@ pub fn check_ranges(n: &Numbers<'_>, invalid: Invalid<'_>) -> Result<(), Scenari
     for (key, v) in [
         ("scheduler.update_interval_ms", s.update_interval_ms),
         ("scheduler.heartbeat_ms", s.heartbeat_ms),
+        (
+            "scheduler.continuous_scheduling_sleep_ms",
+            s.continuous_scheduling_sleep_ms,
+        ),
         ("scheduler.preemption_interval_ms", s.preemption_interval_ms),
         ("scheduler.wait_before_kill_ms", s.wait_before_kill_ms),
         (
@@ -137,6 +141,8 @@ pub fn check_ranges(n: &Numbers<'_>, invalid: Invalid<'_>) -> Result<(), Scenari
             "scheduler.increment_allocation_vcores",
             s.increment_allocation_vcores,
         ),
+        ("scheduler.locality_delay_node_ms", s.locality_delay_node_ms),
+        ("scheduler.locality_delay_rack_ms", s.locality_delay_rack_ms),
     ] {
         check_int(invalid, key, v.into())?;
     }

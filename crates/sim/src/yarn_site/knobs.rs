@@ -179,6 +179,30 @@ pub const KNOBS: &[Knob] = &[
         Fair,
     ),
     knob(
+        "yarn.scheduler.fair.continuous-scheduling-enabled",
+        S("continuous_scheduling"),
+        Bool,
+        Fair,
+    ),
+    knob(
+        "yarn.scheduler.fair.continuous-scheduling-sleep-ms",
+        S("continuous_scheduling_sleep_ms"),
+        Int,
+        Fair,
+    ),
+    knob(
+        "yarn.scheduler.fair.locality-delay-node-ms",
+        S("locality_delay_node_ms"),
+        Long,
+        Fair,
+    ),
+    knob(
+        "yarn.scheduler.fair.locality-delay-rack-ms",
+        S("locality_delay_rack_ms"),
+        Long,
+        Fair,
+    ),
+    knob(
         "yarn.scheduler.fair.preemption",
         S("preemption"),
         Bool,
@@ -402,22 +426,6 @@ pub const KNOBS: &[Knob] = &[
 /// Properties YARN or SLS reads that fairsim knows and does not model, with the reason.
 /// A name ending in `.` stands for every property under that prefix.
 pub const NOT_MODELLED: &[(&str, &str)] = &[
-    (
-        "yarn.scheduler.fair.continuous-scheduling-enabled",
-        "continuous scheduling is not modelled: containers are assigned on node heartbeats",
-    ),
-    (
-        "yarn.scheduler.fair.continuous-scheduling-sleep-ms",
-        "continuous scheduling is not modelled",
-    ),
-    (
-        "yarn.scheduler.fair.locality-delay-node-ms",
-        "time-based locality delays apply with continuous scheduling, which is not modelled",
-    ),
-    (
-        "yarn.scheduler.fair.locality-delay-rack-ms",
-        "time-based locality delays apply with continuous scheduling, which is not modelled",
-    ),
     (
         "yarn.scheduler.fair.event-log-enabled",
         "an event log for people: no effect on decisions",
@@ -910,7 +918,7 @@ mod tests {
     #[test]
     fn unmodelled_and_unknown_properties_are_counted() {
         let body = [
-            prop("yarn.scheduler.fair.continuous-scheduling-enabled", "true"),
+            prop("yarn.scheduler.fair.event-log-enabled", "true"),
             prop("yarn.nodemanager.resource.memory-mb", "8192"),
             prop("dfs.replication", "3"),
         ]

@@ -269,6 +269,7 @@ impl Simulation<'_> {
         }
         let conf = &self.sc.scheduler;
         if self.semantics == Semantics::Hadoop27
+            && !self.continuous_on()
             && conf.locality_threshold_node >= 0.0
             && conf.locality_threshold_rack >= 0.0
         {
@@ -356,8 +357,12 @@ impl Simulation<'_> {
         }
     }
 
-    /// Count-based `getAllowedLocalityLevel` for priority index `idx` of app `a`.
+    /// Count-based `getAllowedLocalityLevel` for priority index `idx` of app `a` (time-based
+    /// under continuous scheduling).
     fn allowed_locality(&mut self, a: u32, idx: usize) -> Locality {
+        if self.continuous_on() {
+            return self.allowed_locality_by_time(a, idx);
+        }
         let conf = &self.sc.scheduler;
         let tn = conf.locality_threshold_node.min(1.0);
         let tr = conf.locality_threshold_rack.min(1.0);

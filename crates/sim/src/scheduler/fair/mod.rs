@@ -4,6 +4,7 @@
 //! container completion, stages and removal.
 
 pub mod assign;
+pub mod continuous;
 pub mod placement;
 pub mod running;
 pub mod update;
