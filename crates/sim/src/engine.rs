@@ -233,7 +233,8 @@ pub struct Simulation<'a> {
     pub(crate) held_for: Vec<Option<u32>>,
     /// Capacity Scheduler state (absolute capacities), when the tree is a capacity tree.
     pub(crate) capacity: Option<crate::capacity::Capacities>,
-    /// Task containers whose completion event is pending.
+    /// Task containers whose completion event is pending, and pending AM heartbeats: events
+    /// that change state whatever the scheduler decides.
     pub(crate) in_flight: u64,
     /// Apps whose arrival has been processed.
     pub(crate) n_arrived: usize,
@@ -643,6 +644,7 @@ impl<'a> Simulation<'a> {
             Event::NodeHeartbeat { node } if self.stalled_at.is_none() => self.on_heartbeat(node),
             Event::NodeHeartbeat { node } => self.events.clock_mut().disarm(node),
             Event::ContinuousPass => self.continuous_pass(),
+            Event::AmHeartbeat { app, stage } => self.on_am_heartbeat(app, stage),
             Event::Sample => {
                 self.sample();
                 if !self.drained() {

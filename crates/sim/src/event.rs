@@ -13,15 +13,17 @@
 //!      update and heartbeats;
 //!   3. [`Event::UpdateTick`]: demands, fair shares and weights are refreshed;
 //!   4. [`Event::NodeHeartbeat`]: nodes are offered to the scheduler;
-//!   5. [`Event::ContinuousPass`]: the Fair Scheduler's continuous scheduling thread offers
+//!   5. [`Event::AmHeartbeat`]: an AM hears of what the node heartbeats of the millisecond
+//!      allocated and asks (only with AM timing, `scheduler::am_heartbeat`);
+//!   6. [`Event::ContinuousPass`]: the Fair Scheduler's continuous scheduling thread offers
 //!      every node (only with `continuous_scheduling`), after the heartbeats of the
 //!      millisecond;
-//!   6. [`Event::Sample`]: the recorder samples queue state after all decisions of the
+//!   7. [`Event::Sample`]: the recorder samples queue state after all decisions of the
 //!      millisecond;
-//!   7. [`Event::End`]: the run stops.
+//!   8. [`Event::End`]: the run stops.
 //! * `tie`: the node index for heartbeats (so the order of two nodes beating in the same
 //!   millisecond never depends on when their events were pushed), the app index for
-//!   arrivals, 0 otherwise.
+//!   arrivals and AM heartbeats, 0 otherwise.
 //! * `seq`: a counter incremented on every push: events equal on everything else pop in the
 //!   order they were pushed (first in, first out).
 //!
@@ -75,6 +77,14 @@ pub enum Event {
         /// Index of the node.
         node: u32,
     },
+    /// An AM heartbeat that asks for stage `stage` of app `app` (or ends the app after its
+    /// last stage).
+    AmHeartbeat {
+        /// Index of the app.
+        app: u32,
+        /// The stage to ask for.
+        stage: u32,
+    },
     /// One pass of the Fair Scheduler's continuous scheduling thread (every
     /// `continuous_scheduling_sleep_ms`).
     ContinuousPass,
@@ -92,9 +102,10 @@ impl Event {
             Event::AppArrived { .. } => 1,
             Event::UpdateTick => 2,
             Event::NodeHeartbeat { .. } => 3,
-            Event::ContinuousPass => 4,
-            Event::Sample => 5,
-            Event::End => 6,
+            Event::AmHeartbeat { .. } => 4,
+            Event::ContinuousPass => 5,
+            Event::Sample => 6,
+            Event::End => 7,
         }
     }
 
@@ -102,7 +113,7 @@ impl Event {
     pub fn tie(&self) -> u32 {
         match *self {
             Event::NodeHeartbeat { node } => node,
-            Event::AppArrived { app } => app,
+            Event::AppArrived { app } | Event::AmHeartbeat { app, .. } => app,
             _ => 0,
         }
     }

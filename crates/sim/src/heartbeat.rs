@@ -236,7 +236,7 @@ mod tests {
         clock.skip_to_after(key(1250, 0, 0));
         assert_eq!(clock.key(clock.peek(true).unwrap_or_default()).1, 1);
         assert_eq!(clock.beats_through(key(1250, 0, 0)), 5);
-        // A continuous scheduling pass (rank 4) at 1250 comes after it.
+        // An AM heartbeat (rank 4) at 1250 comes after it.
         clock.skip_to_after(key(1250, 4, 0));
         let next = clock.peek(true).unwrap_or_default();
         assert_eq!(clock.key(next), (key(1500, RANK, 2), 2));

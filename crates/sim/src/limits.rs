@@ -167,6 +167,20 @@ pub const LIMITS: &[Limit] = &[
     ),
     int(
         "scenario",
+        "scheduler.am_launch_delay_ms",
+        0,
+        MAX_TIME_MS,
+        "a time in ms",
+    ),
+    int(
+        "scenario",
+        "scheduler.am_heartbeat_ms",
+        0,
+        MAX_TIME_MS,
+        "0 (off) or an interval in ms",
+    ),
+    int(
+        "scenario",
         "scheduler.locality_delay_node_ms",
         -(MAX_TIME_MS as i64),
         MAX_TIME_MS,

@@ -174,6 +174,12 @@ pub struct SchedulerConf {
     pub locality_delay_node_ms: i64,
     /// `yarn.scheduler.fair.locality-delay-rack-ms`.
     pub locality_delay_rack_ms: i64,
+    /// Time from an AM container's allocation to its registration (`scheduler::am_heartbeat`;
+    /// 0 with `am_heartbeat_ms = 0`: the AM asks at once, as before).
+    pub am_launch_delay_ms: u64,
+    /// SLS's `yarn.sls.am.heartbeat.interval.ms`: an AM asks and hears of allocations on its
+    /// own heartbeat (0: off).
+    pub am_heartbeat_ms: u64,
     /// `yarn.scheduler.fair.preemption` (Fair Scheduler), or the Capacity Scheduler's
     /// `ProportionalCapacityPreemptionPolicy` monitor (`scheduler.monitor.enable`).
     pub preemption: bool,
@@ -276,6 +282,8 @@ impl Default for SchedulerConf {
             continuous_scheduling_sleep_ms: 5,
             locality_delay_node_ms: -1,
             locality_delay_rack_ms: -1,
+            am_launch_delay_ms: 0,
+            am_heartbeat_ms: 0,
             preemption: false,
             preemption_utilization_threshold: 0.8,
             preemption_interval_ms: 5000,

@@ -63,6 +63,8 @@ pub fn check_ranges(n: &Numbers<'_>, invalid: Invalid<'_>) -> Result<(), Scenari
             "scheduler.continuous_scheduling_sleep_ms",
             s.continuous_scheduling_sleep_ms,
         ),
+        ("scheduler.am_launch_delay_ms", s.am_launch_delay_ms),
+        ("scheduler.am_heartbeat_ms", s.am_heartbeat_ms),
         ("scheduler.preemption_interval_ms", s.preemption_interval_ms),
         ("scheduler.wait_before_kill_ms", s.wait_before_kill_ms),
         (

@@ -5,6 +5,7 @@
 //! without running it.
 
 pub(crate) mod admission;
+pub(crate) mod am_heartbeat;
 pub(crate) mod capacity;
 pub(crate) mod capacity_placement;
 pub mod fair;

@@ -203,6 +203,12 @@ pub const KNOBS: &[Knob] = &[
         Fair,
     ),
     knob(
+        "yarn.sls.am.heartbeat.interval.ms",
+        S("am_heartbeat_ms"),
+        Int,
+        Both,
+    ),
+    knob(
         "yarn.scheduler.fair.preemption",
         S("preemption"),
         Bool,
@@ -481,10 +487,6 @@ pub const NOT_MODELLED: &[(&str, &str)] = &[
     (
         "yarn.sls.nm.resource.utilization.ratio",
         "node utilisation reports are not modelled",
-    ),
-    (
-        "yarn.sls.am.heartbeat.interval.ms",
-        "AM heartbeats are not modelled: asks reach the scheduler when the app arrives",
     ),
     (
         "yarn.sls.am.type.",

@@ -559,9 +559,10 @@ impl Simulation<'_> {
             app.am_container = Some(slot);
             let q = &mut self.queues[leaf.idx()];
             q.am_usage = q.am_usage.saturating_add(size);
-            self.start_stage(a, 0);
+            self.am_allocated(a);
         } else {
-            self.schedule_completion(slot, node, now.plus(task.duration_ms.max(1)));
+            let launch = self.task_launch(a);
+            self.schedule_completion(slot, node, launch.plus(task.duration_ms.max(1)));
         }
         Outcome::Allocated(size)
     }

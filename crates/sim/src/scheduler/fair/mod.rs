@@ -123,7 +123,7 @@ impl Simulation<'_> {
         app.stage_remaining -= 1;
         if app.stage_remaining == 0 && app.requests.pending == 0 {
             let next = app.stage + 1;
-            self.start_stage(a, next);
+            self.stage_done(a, next);
         }
     }
 
