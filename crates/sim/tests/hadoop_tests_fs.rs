@@ -223,3 +223,187 @@ fn child_max_resources_caps_each_created_child() {
     ));
     assert_eq!(counts_after(&rec, usize::MAX, 2), vec![2, 2]);
 }
+
+/// An app with an AM container of `am_mb` MB / 1 vcore and `count` tasks of 1 GB running
+/// `duration_ms` each.
+fn managed(arrival: u64, queue: &str, am_mb: i64, count: u32, duration_ms: u64) -> AppSpec {
+    let mut a = app(arrival, queue, "user1", count, GB, 1);
+    a.am = Some(Resource::new(am_mb, 1));
+    a.stages[0][0].duration_ms = duration_ms;
+    a
+}
+
+/// Time of each app's first container (its AM for managed apps), `None` if it never ran.
+fn first_allocations(rec: &MemoryRecorder, apps: usize) -> Vec<Option<u64>> {
+    let mut first = vec![None; apps];
+    for d in allocations(rec) {
+        first[d.app as usize].get_or_insert(d.time.0);
+    }
+    first
+}
+
+#[test]
+fn queue_max_am_share_admits_two_one_gb_ams_of_a_2048_mb_limit() {
+    // testQueueMaxAMShare: one node of 20 GB; queue1 has maxAMShare 0.2 and, with
+    // root.default active beside it, a fair share of 10 GB: an AM limit of 2048 MB. Two AMs
+    // of 1 GB run; the third waits until the first app leaves; an AM of 2 GB waits until no
+    // other AM runs in the queue.
+    let xml =
+        r#"<allocations><queue name="queue1"><maxAMShare>0.2</maxAMShare></queue></allocations>"#;
+    // One container per heartbeat (one a second): app1's AM goes at the second heartbeat,
+    // app2's at the third.
+    let apps = || {
+        vec![
+            app(0, "root.default", "user1", 1, GB, 1),
+            managed(10, "queue1", GB, 1, 5_000),
+            managed(20, "queue1", GB, 1, 20_000),
+            managed(30, "queue1", GB, 1, 20_000),
+            managed(40, "queue1", 2 * GB, 1, 1_000),
+        ]
+    };
+    for s in ERAS {
+        let (rec, _) = run_rec(&scenario(s, xml, 1, Resource::new(20 * GB, 20), apps()));
+        let first = first_allocations(&rec, 5);
+        let (a1, a2) = (first[1].expect("app1 runs"), first[2].expect("app2 runs"));
+        assert!(a1 <= 1_000 && a2 <= 2_000, "{s}: {first:?}");
+        let a3 = first[3].expect("app3 runs once app1 leaves");
+        assert!(a3 >= a1 + 5_000, "{s}: app3 waits for app1: {first:?}");
+        let a4 = first[4].expect("the 2 GB AM runs once app2 and app3 leave");
+        assert!(
+            a4 >= a3 + 20_000,
+            "{s}: the 2 GB AM waits for both: {first:?}"
+        );
+        // The default maxAMShare (0.5 of 10 GB) lets app3 in at once: the wait above is the
+        // 0.2.
+        let (rec, _) = run_rec(&scenario(
+            s,
+            "<allocations><queue name=\"queue1\"/></allocations>",
+            1,
+            Resource::new(20 * GB, 20),
+            apps(),
+        ));
+        let first = first_allocations(&rec, 5);
+        assert!(first[3].is_some_and(|t| t <= 3_000), "{s}: {first:?}");
+    }
+}
+
+#[test]
+fn request_am_resource_in_zero_fair_share_queue() {
+    // testRequestAMResourceInZeroFairShareQueue (Hadoop 3 only): node 8 GB / 20 vcores.
+    // queue1 has weight 0 and maxResources 4096 MB, so its AM limit is max share × 0.5 =
+    // 2048 MB: a 3 GB AM never runs, a 2 GB AM does. queue3's weight 0.000001 gives it a
+    // fair share of 0, and its 1 GB AM still runs.
+    let xml = r#"<allocations>
+      <queue name="queue1"><weight>0.0</weight><maxResources>4096mb,10vcores</maxResources><maxAMShare>0.5</maxAMShare></queue>
+      <queue name="queue2"><weight>2.0</weight></queue>
+      <queue name="queue3"><weight>0.000001</weight></queue>
+    </allocations>"#;
+    let apps = vec![
+        app(0, "root.queue2", "user2", 1, GB, 1),
+        managed(10, "root.queue1", 3 * GB, 0, 1_000),
+        managed(20, "root.queue1", 2 * GB, 0, 1_000),
+        managed(30, "root.queue3", GB, 0, 1_000),
+    ];
+    let (rec, _) = run_rec(&scenario(
+        Semantics::Hadoop33,
+        xml,
+        1,
+        Resource::new(8 * GB, 20),
+        apps,
+    ));
+    let first = first_allocations(&rec, 4);
+    assert_eq!(first[1], None, "the 3 GB AM exceeds 2048 MB: {first:?}");
+    assert!(first[2].is_some() && first[3].is_some(), "{first:?}");
+}
+
+#[test]
+fn multiple_nodes_single_rack_request() {
+    // testMultipleNodesSingleRackRequest: two nodes of 1 GB on one rack; one app asks for
+    // two containers on node1, node2 or a third host on another rack. node1's heartbeat
+    // gives the first, node-local; node2's the second.
+    for s in ERAS {
+        let mut a = app(0, "queue1", "user1", 2, GB, 1);
+        a.stages[0][0].hosts = vec!["node0".into(), "node1".into(), "node2".into()];
+        let (rec, _) = run_rec(&scenario(
+            s,
+            "<allocations/>",
+            2,
+            Resource::new(GB, 1),
+            vec![a],
+        ));
+        let got: Vec<(u32, DecisionKind)> =
+            allocations(&rec).iter().map(|d| (d.node, d.kind)).collect();
+        assert_eq!(got.len(), 2, "{s}: {got:?}");
+        assert_eq!(got[0].0, 0, "{s}: node1 first: {got:?}");
+        assert_eq!(got[1].0, 1, "{s}: then node2: {got:?}");
+        assert!(
+            allocations(&rec)[1].time.0 < 1_000,
+            "{s}: in the first round"
+        );
+    }
+}
+
+// TestFairSchedulerPreemption (Hadoop 3): the class's cluster, queues and greedy app are
+// those of `hadoop_tests.rs`; here the starving app asks for larger containers.
+
+fn preemption_xml(fair_share: bool, drf: bool) -> String {
+    let preempt = if fair_share {
+        "<fairSharePreemptionThreshold>1</fairSharePreemptionThreshold><fairSharePreemptionTimeout>0</fairSharePreemptionTimeout>"
+    } else {
+        "<minSharePreemptionTimeout>0</minSharePreemptionTimeout>"
+    };
+    let child = if fair_share {
+        ""
+    } else {
+        "<minResources>4096mb,4vcores</minResources>"
+    };
+    let policy = if drf {
+        "<defaultQueueSchedulingPolicy>drf</defaultQueueSchedulingPolicy>"
+    } else {
+        ""
+    };
+    format!(
+        r#"<allocations>
+  <queue name="preemptable">{preempt}<queue name="child-1">{child}</queue><queue name="child-2">{child}</queue></queue>
+  <queue name="preemptable-sibling">{preempt}</queue>
+  <queue name="nonpreemptable"><allowPreemptionFrom>false</allowPreemptionFrom>{preempt}<queue name="child-1">{child}</queue><queue name="child-2">{child}</queue></queue>
+  {policy}
+</allocations>"#
+    )
+}
+
+#[test]
+fn app_not_preempted_below_fair_share() {
+    // testAppNotPreemptedBelowFairShare, in the class's four modes (min-share or fair-share
+    // preemption, fair or DRF queues): two nodes of 4 GB / 12 vcores; the greedy app holds 8
+    // containers of 1 GB in child-1; an app in child-2 asks for 4 containers of 3 GB /
+    // 3 vcores. Preemption takes 3 of the greedy app's containers, not 4: a fourth would put
+    // it below its fair share. The greedy app keeps 5, the starving app gets 1.
+    for fair_share in [false, true] {
+        for drf in [false, true] {
+            let xml = preemption_xml(fair_share, drf);
+            let apps = vec![
+                app(0, "preemptable.child-1", "default", 8, GB, 1),
+                app(10_000, "preemptable.child-2", "default", 4, 3 * GB, 3),
+            ];
+            let mut sc = scenario(
+                Semantics::Hadoop33,
+                &xml,
+                2,
+                Resource::new(4 * GB, 12),
+                apps,
+            );
+            sc.scheduler.preemption = true;
+            sc.scheduler.preemption_utilization_threshold = 0.0;
+            sc.scheduler.wait_before_kill_ms = 0;
+            let (rec, sum) = run_rec(&sc);
+            let got = counts_after(&rec, usize::MAX, 2);
+            let preempted = metric(&sum, "preempted_containers.root.preemptable.child-1") as usize;
+            assert_eq!(
+                (got[0] - preempted, got[1]),
+                (5, 1),
+                "fair-share={fair_share} drf={drf}: allocations {got:?}, preempted {preempted}"
+            );
+        }
+    }
+}

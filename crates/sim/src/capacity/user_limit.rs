@@ -1,4 +1,6 @@
 //! The Capacity Scheduler's user limit (`LeafQueue.computeUserLimit`, Hadoop 2.x), §8:
+//! `required` is the container being placed in Hadoop 2.7 and the minimum allocation from
+//! 2.8 on (3.x `UsersManager.computeUserLimit`); the caller chooses per era.
 //!
 //! ```text
 //! queueCapacity   = max(roundUp(cluster × absoluteCapacity, minAlloc), required)
@@ -25,7 +27,7 @@ pub struct UserLimitInput {
     pub cluster: Resource,
     /// The leaf's absolute capacity (fraction of the cluster).
     pub absolute_capacity: f64,
-    /// The container being placed.
+    /// The container being placed (2.7), or the minimum allocation (3.x).
     pub required: Resource,
     /// The leaf's current usage.
     pub queue_usage: Resource,

@@ -27,7 +27,7 @@ use crate::capacity::ordering::{AppOrder, fair_order, fifo_order, fits_maximum, 
 use crate::capacity::user_limit::{UserLimitInput, user_limit, user_may_allocate};
 use crate::engine::Simulation;
 use crate::tree::{OrderingPolicy, QueueId};
-use fairsim_core::Resource;
+use fairsim_core::{Resource, Semantics};
 
 impl Simulation<'_> {
     fn minimum_allocation(&self) -> Resource {
@@ -148,11 +148,18 @@ impl Simulation<'_> {
                 .fold(Resource::ZERO, |s, &x| {
                     s.saturating_add(self.apps[x as usize].usage)
                 });
+            // Hadoop 2.7 computes the limit with the ask being placed; from 2.8 on
+            // (`UsersManager.computeUserLimit` in 3.x) with the minimum allocation, so the
+            // limit grows one container at a time whatever the ask.
+            let required = match self.sc.scheduler.semantics {
+                Semantics::Hadoop27 => size,
+                Semantics::Hadoop33 => self.minimum_allocation(),
+            };
             let limit = user_limit(&UserLimitInput {
                 calc,
                 cluster,
                 absolute_capacity: caps.absolute[leaf.idx()],
-                required: size,
+                required,
                 queue_usage,
                 active_users: active_users.len() as u32,
                 minimum_user_limit_percent: conf.minimum_user_limit_percent.unwrap_or(100),

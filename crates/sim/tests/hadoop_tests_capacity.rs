@@ -1,0 +1,154 @@
+//! The Capacity Scheduler's user-limit tests of Hadoop's TestLeafQueue, each written anew as
+//! a capacity-scheduler.xml, a trace and a scenario, with the allocations Hadoop's test
+//! asserts. Hadoop calls `LeafQueue.assignContainers` by hand, one container per call;
+//! fairsim runs the cluster on its clock, where a node heartbeat gives at most one off-switch
+//! container, so the asserted amounts are read off the order of allocations. The table in
+//! docs/semantics.md maps each method here (checked by `hadoop_table.rs`).
+
+use fairsim_core::{Resource, Semantics};
+use fairsim_sim::alloc::parse_capacity_scheduler_xml;
+use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
+use fairsim_sim::scenario::{Scenario, SchedulerConf, Workload};
+use fairsim_sim::{SimTime, run};
+
+const GB: i64 = 1024;
+const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
+
+/// `count` tasks of `mb` MB that outlive the run, for `user` in queue `a`.
+fn app(arrival: u64, user: &str, count: u32, mb: i64) -> AppSpec {
+    AppSpec {
+        name: format!("{user}-{arrival}"),
+        arrival: SimTime(arrival),
+        queue: "a".into(),
+        user: user.into(),
+        am: None,
+        stages: vec![vec![TaskGroup {
+            count,
+            size: Resource::new(mb, 1),
+            duration_ms: 1_000_000,
+            priority: 1,
+            hosts: vec![],
+        }]],
+        recorded: None,
+    }
+}
+
+/// TestLeafQueue's queues under root: a 8.5 % (its maximum raised to 100 % as the tests
+/// do), b 80 %, c 1.5 %, d 9 %, e 1 %; `extra` adds properties of queue a.
+fn scenario(
+    semantics: Semantics,
+    extra: &[(&str, &str)],
+    nodes: u32,
+    apps: Vec<AppSpec>,
+) -> Scenario {
+    let mut props = vec![
+        ("root.queues", "a,b,c,d,e"),
+        ("root.a.capacity", "8.5"),
+        ("root.a.maximum-capacity", "100"),
+        ("root.b.capacity", "80"),
+        ("root.c.capacity", "1.5"),
+        ("root.d.capacity", "9"),
+        ("root.e.capacity", "1"),
+    ];
+    props.extend_from_slice(extra);
+    let mut text = String::from("<configuration>\n");
+    for (n, v) in props {
+        text.push_str(&format!(
+            "<property><name>yarn.scheduler.capacity.{n}</name><value>{v}</value></property>\n"
+        ));
+    }
+    text.push_str("</configuration>\n");
+    let tree = parse_capacity_scheduler_xml(&text, "capacity-scheduler.xml")
+        .expect("valid file")
+        .tree;
+    Scenario {
+        name: "test-leaf-queue".into(),
+        path: None,
+        cluster: toml::from_str(&format!(
+            "nodes = {nodes}\nnode_memory_mb = {}\nnode_vcores = 16",
+            8 * GB
+        ))
+        .expect("a valid cluster table"),
+        scheduler: SchedulerConf {
+            semantics,
+            ..SchedulerConf::default()
+        },
+        tree,
+        warnings: vec![],
+        workload: Workload::Trace(apps),
+        end_ms: Some(60_000),
+        sample_interval_ms: 0,
+        check_invariants: true,
+    }
+}
+
+/// `(app, MB)` of every allocation, in order.
+fn allocations(sc: &Scenario) -> Vec<(u32, i64)> {
+    let mut rec = MemoryRecorder::default();
+    run(sc, 1, 0, &mut rec).expect("runs");
+    rec.decisions
+        .iter()
+        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
+        .map(|d| (d.app, d.size.memory_mb))
+        .collect()
+}
+
+/// MB held by each of `n` apps after all allocations.
+fn held(allocs: &[(u32, i64)], n: usize) -> Vec<i64> {
+    let mut mb = vec![0; n];
+    for &(a, m) in allocs {
+        mb[a as usize] += m;
+    }
+    mb
+}
+
+#[test]
+fn single_queue_with_one_user_stops_one_container_past_the_user_limit() {
+    // testSingleQueueWithOneUser: queue a (8.5 % of one 8 GB node, so 696 MB, raised to the
+    // 1 GB minimum allocation) with user-limit-factor 1; one user's two apps ask for 3 and
+    // 2 containers of 1 GB. The user gets one container past the limit, 2 GB in all, both to
+    // the first app, and nothing more.
+    for s in ERAS {
+        let apps = vec![app(0, "user_0", 3, GB), app(1, "user_0", 2, GB)];
+        let got = allocations(&scenario(s, &[], 1, apps));
+        assert_eq!(held(&got, 2), vec![2 * GB, 0], "{s}: {got:?}");
+    }
+}
+
+#[test]
+fn user_limits_serve_the_second_user_before_the_first_again() {
+    // testUserLimits: queue a with minimum-user-limit-percent 50 and user-limit-factor 2 on
+    // two nodes of 8 GB; user_0 asks for 2 × 3 GB, user_1 for 2 × 1 GB. After user_0's
+    // first container it is over its limit, so user_1 gets the second container; then
+    // user_0 gets its second (limit = ceil((5 + 1) / 2) = 3 GB, used 3 GB). Hadoop 3 only:
+    // the limit grows by the minimum allocation (2.8 on), where Hadoop 2.7 adds the ask
+    // being placed (docs/semantics.md).
+    {
+        let s = Semantics::Hadoop33;
+        let want = [(0, 3 * GB), (1, GB), (0, 3 * GB)];
+        let props = [
+            ("root.a.minimum-user-limit-percent", "50"),
+            ("root.a.user-limit-factor", "2"),
+        ];
+        let apps = vec![app(0, "user_0", 2, 3 * GB), app(1, "user_1", 2, GB)];
+        let got = allocations(&scenario(s, &props, 2, apps));
+        assert_eq!(
+            got.iter().take(3).copied().collect::<Vec<_>>(),
+            want.to_vec(),
+            "{s}: {got:?}"
+        );
+    }
+}
+
+#[test]
+fn single_queue_with_multiple_users_first_user_capped_at_two_gb() {
+    // testSingleQueueWithMultipleUsers, its first part: user_0's two apps ask for 10 × 1 GB
+    // each on one 8 GB node with user-limit-factor 1; the queue gives user_0 two containers
+    // and stops (the rest of the test changes limits by hand).
+    for s in ERAS {
+        let apps = vec![app(0, "user_0", 10, GB), app(1, "user_0", 10, GB)];
+        let got = allocations(&scenario(s, &[], 1, apps));
+        assert_eq!(held(&got, 2), vec![2 * GB, 0], "{s}: {got:?}");
+    }
+}
