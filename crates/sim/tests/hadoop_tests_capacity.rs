@@ -29,6 +29,7 @@ fn app(arrival: u64, user: &str, count: u32, mb: i64) -> AppSpec {
             duration_ms: 1_000_000,
             priority: 1,
             hosts: vec![],
+            relax_locality: true,
         }]],
         recorded: None,
     }
