@@ -1,6 +1,8 @@
 //! Heartbeat elision is exact: over random scenarios in both eras, with and without
 //! preemption, reservations (containers larger than a node's free space), delay scheduling
-//! (locality hints with thresholds on), assignmultiple, maxAMShare and maxResources, the
+//! (locality hints with thresholds on), assignmultiple, maxAMShare and maxResources, asks
+//! kept to their hosts (relaxLocality off), continuous scheduling with time-based delays and
+//! AM launch and heartbeat timing, the
 //! elided engine (incremental or naive ordering) makes the same decisions, in the same order
 //! and at the same times, as the engine processing every heartbeat with naive ordering, and
 //! reports the same metrics and app records.
@@ -35,6 +37,8 @@ struct Case {
     preemption: bool,
     locality: bool,
     naive: bool,
+    /// Bits: 1 strict locality, 2 continuous scheduling, 4 AM timing.
+    extras: u8,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -59,7 +63,7 @@ fn case() -> impl Strategy<Value = Case> {
         prop::sample::select(vec![-1.0f32, 0.5, 0.2]),
         prop::collection::vec(app, 1..24),
         (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
-        any::<bool>(),
+        (any::<bool>(), 0u8..8),
     )
         .prop_map(
             |(
@@ -69,7 +73,7 @@ fn case() -> impl Strategy<Value = Case> {
                 max_am_share,
                 apps,
                 (multiple, era33, preemption, locality),
-                naive,
+                (naive, extras),
             )| Case {
                 nodes,
                 racks,
@@ -83,6 +87,7 @@ fn case() -> impl Strategy<Value = Case> {
                 preemption,
                 locality,
                 naive,
+                extras,
             },
         )
 }
@@ -108,16 +113,18 @@ fn build(c: &Case, heartbeats: Heartbeats) -> Scenario {
         .iter()
         .enumerate()
         .map(|(k, &(t, q, n, units, d, am, two, host))| {
+            let hosts: Vec<String> = host
+                .filter(|&h| h < c.nodes)
+                .map(|h| vec![format!("node{h}")])
+                .unwrap_or_default();
+            let strict = c.extras & 1 != 0 && !hosts.is_empty();
             let group = |priority: i32, count: u32| TaskGroup {
                 count,
                 size: Resource::new(units * 512, 1),
                 duration_ms: d,
                 priority,
-                hosts: host
-                    .filter(|&h| h < c.nodes)
-                    .map(|h| vec![format!("node{h}")])
-                    .unwrap_or_default(),
-                relax_locality: true,
+                hosts: hosts.clone(),
+                relax_locality: !strict,
             };
             let mut stages = vec![vec![group(10, n)]];
             if two {
@@ -166,6 +173,12 @@ fn build(c: &Case, heartbeats: Heartbeats) -> Scenario {
                 Ordering::Incremental
             },
             heartbeats,
+            continuous_scheduling: c.extras & 2 != 0,
+            continuous_scheduling_sleep_ms: 40,
+            locality_delay_node_ms: if c.locality { 700 } else { -1 },
+            locality_delay_rack_ms: if c.locality { 700 } else { -1 },
+            am_launch_delay_ms: if c.extras & 4 != 0 { 600 } else { 0 },
+            am_heartbeat_ms: if c.extras & 4 != 0 { 300 } else { 0 },
             ..SchedulerConf::default()
         },
         tree,
