@@ -60,6 +60,26 @@ const SLS: &str = r#"{ "job.start.ms": 0, "job.queue.name": "a", "job.id": "j1",
   "job.tasks": [ { "count": 1, "container.duration.ms": 1000 } ] }
 "#;
 
+const RUMEN: &str = r#"{ "jobID": "job_1", "queue": "a", "user": "u",
+  "submitTime": 1000000, "finishTime": 1090000,
+  "mapTasks": [ { "attempts": [
+    { "hostName": "/r1/h1",
+      "startTime": 1000500, "finishTime": 1001000 } ] } ],
+  "reduceTasks": [ ] }
+"#;
+
+const SYNTH: &str = r#"{ "num_jobs": 2, "rand_seed": 1,
+  "workloads": [ { "workload_name": "w", "workload_weight": 1, "queue_name": "a",
+    "job_classes": [ { "class_name": "c", "class_weight": 1, "user_name": "u",
+      "tasks": [ { "type": "map", "priority": 20,
+        "count": { "val": 2 },
+        "time": { "val": 1000 },
+        "max_memory": { "val": 1024 },
+        "max_vcores": { "val": 1 } } ] } ],
+    "time_distribution": [ { "time": 0, "weight": 1 } ] } ]
+}
+"#;
+
 const SITE_XML: &str = r#"<configuration>
   <property><name>yarn.resourcemanager.scheduler.class</name><value>org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler</value></property>
   <property><name>yarn.scheduler.maximum-allocation-mb</name><value>8192</value></property>
@@ -89,6 +109,8 @@ enum Base {
     Sls,
     Snapshot,
     Site,
+    Rumen,
+    Synth,
     None,
 }
 
@@ -130,6 +152,8 @@ const CSV_RUN: &[&str] = &["run", "csv.toml", "--out", "out"];
 const SLS_RUN: &[&str] = &["run", "sls.toml", "--out", "out"];
 const CAP_RUN: &[&str] = &["run", "cap.toml", "--out", "out"];
 const SITE_RUN: &[&str] = &["run", "site.toml", "--out", "out"];
+const RUMEN_RUN: &[&str] = &["run", "rumen.toml", "--out", "out"];
+const SYNTH_RUN: &[&str] = &["run", "synth.toml", "--out", "out"];
 const RANK: &[&str] = &["rank", "FILE"];
 const SHARES: &[&str] = &["shares", "FILE"];
 const S: &str = "s.toml";
@@ -833,7 +857,7 @@ fn cases() -> Vec<Case> {
             ),
             SLS_RUN,
             2,
-            &["j.json:3: job.tasks[0].container.priority"],
+            &["j.json:4: job.tasks[0].container.priority"],
         ),
         case(
             "SLS task count of 10^12",
@@ -841,7 +865,7 @@ fn cases() -> Vec<Case> {
             ("\"count\": 1,", "\"count\": 1000000000000,"),
             SLS_RUN,
             2,
-            &["j.json:3: job.tasks[0].count: 1000000000000 is out of range"],
+            &["j.json:4: job.tasks[0].count: 1000000000000 is out of range"],
         ),
         case(
             "SLS negative container memory",
@@ -852,7 +876,7 @@ fn cases() -> Vec<Case> {
             ),
             SLS_RUN,
             2,
-            &["j.json:3: job.tasks[0].container.memory-mb: -1 is out of range"],
+            &["j.json:4: job.tasks[0].container.memory-mb: -1 is out of range"],
         ),
         case(
             "SLS duration of 10^16 ms",
@@ -863,7 +887,7 @@ fn cases() -> Vec<Case> {
             ),
             SLS_RUN,
             2,
-            &["j.json:3: job.tasks[0].container.duration.ms: 10000000000000000 is out of range"],
+            &["j.json:4: job.tasks[0].container.duration.ms: 10000000000000000 is out of range"],
         ),
         case(
             "SLS not JSON",
@@ -872,6 +896,93 @@ fn cases() -> Vec<Case> {
             SLS_RUN,
             2,
             &["j.json:1:"],
+        ),
+        case(
+            "SLS task count that is no number, on the task's line",
+            Sls,
+            ("\"count\": 2,", "\"count\": \"two\","),
+            SLS_RUN,
+            2,
+            &["j.json:2: job.tasks[0].count: `two` is not an integer"],
+        ),
+        // Rumen job histories: semantic errors on the field's line.
+        case(
+            "Rumen attempt that ends before it starts",
+            Rumen,
+            ("\"finishTime\": 1001000", "\"finishTime\": 1000000"),
+            RUMEN_RUN,
+            2,
+            &["h.json:5: mapTasks[0].attempts[0].finishTime: time goes backwards"],
+        ),
+        case(
+            "Rumen attempt of 10^16 ms",
+            Rumen,
+            (
+                "\"finishTime\": 1001000",
+                "\"finishTime\": 10000000001000000",
+            ),
+            RUMEN_RUN,
+            2,
+            &[
+                "h.json:5: mapTasks[0].attempts[0].finishTime: 9999999999999500 is out of range: the limit is 0 to 315576000000",
+            ],
+        ),
+        case(
+            "Rumen job that finishes before it is submitted",
+            Rumen,
+            ("\"finishTime\": 1090000", "\"finishTime\": 5"),
+            RUMEN_RUN,
+            2,
+            &["h.json:2: finishTime: time goes backwards: 5 before submitTime 1000000"],
+        ),
+        case(
+            "Rumen submit time of the wrong type",
+            Rumen,
+            ("\"submitTime\": 1000000", "\"submitTime\": \"soon\""),
+            RUMEN_RUN,
+            2,
+            &["h.json:2: submitTime: invalid type"],
+        ),
+        // SLS SYNTH files.
+        case(
+            "SYNTH num_jobs above the limit",
+            Synth,
+            ("\"num_jobs\": 2", "\"num_jobs\": 100000000"),
+            SYNTH_RUN,
+            2,
+            &["syn.json:1: num_jobs: 100000000 is out of range: the limit is 0 to 10000000"],
+        ),
+        case(
+            "SYNTH negative class weight",
+            Synth,
+            ("\"class_weight\": 1", "\"class_weight\": -2"),
+            SYNTH_RUN,
+            2,
+            &["syn.json:3: workloads[0].job_classes[0].class_weight: weight -2 is out of range"],
+        ),
+        case(
+            "SYNTH infinite standard deviation",
+            Synth,
+            ("{ \"val\": 1000 }", "{ \"val\": 1000, \"std\": 1e999 }"),
+            SYNTH_RUN,
+            2,
+            &["syn.json:6: workloads[0].job_classes[0].tasks[0].time"],
+        ),
+        case(
+            "SYNTH arrival bucket past ten years",
+            Synth,
+            ("\"time\": 0,", "\"time\": 4000000000,"),
+            SYNTH_RUN,
+            2,
+            &["syn.json:9: workloads[0].time_distribution[0].time: 4000000000 is out of range"],
+        ),
+        case(
+            "SYNTH task list missing a required field",
+            Synth,
+            ("\"max_memory\": { \"val\": 1024 },", ""),
+            SYNTH_RUN,
+            2,
+            &["syn.json:4: workloads[0].job_classes[0].tasks[0]: missing field `max_memory`"],
         ),
         // fair-scheduler.xml.
         case(
@@ -1242,6 +1353,10 @@ fn write_inputs(dir: &Path) {
     w("sls.toml", &trace("sls", "j.json", "fs.xml"));
     w("cap.toml", &trace("csv", "t.csv", "cs.xml"));
     w("ys.xml", SITE_XML);
+    w("h.json", RUMEN);
+    w("rumen.toml", &trace("rumen", "h.json", "fs.xml"));
+    w("syn.json", SYNTH);
+    w("synth.toml", &trace("synth", "syn.json", "fs.xml"));
     w(
         "site.toml",
         &SCENARIO.replace(SCHED, "heartbeat_ms = 1000\nyarn_site = \"ys.xml\""),
@@ -1264,6 +1379,8 @@ fn check(c: &Case) -> Option<String> {
         Sls => (Some("j.json"), SLS),
         Snapshot => (Some("snap.json"), SNAPSHOT),
         Site => (Some("ys.xml"), SITE_XML),
+        Rumen => (Some("h.json"), RUMEN),
+        Synth => (Some("syn.json"), SYNTH),
         None => (Option::None, ""),
     };
     if let Some(file) = file {

@@ -510,6 +510,56 @@ pub const LIMITS: &[Limit] = &[
         JAVA_INT_MAX,
         "a Java int (Hadoop's Priority)",
     ),
+    int(
+        "rumen",
+        "submitTime (after the first job's)",
+        0,
+        MAX_TIME_MS,
+        TIME,
+    ),
+    int(
+        "rumen",
+        "finishTime - submitTime (a job)",
+        0,
+        MAX_TIME_MS,
+        TIME,
+    ),
+    int(
+        "rumen",
+        "finishTime - startTime (a task attempt)",
+        0,
+        MAX_TIME_MS,
+        TIME,
+    ),
+    int("sls synth", "num_jobs", 0, MAX_APPS, "the apps of one run"),
+    int(
+        "sls synth",
+        "time_distribution[*].time (s)",
+        0,
+        MAX_TIME_MS / 1000,
+        TIME,
+    ),
+    f64_range(
+        "sls synth",
+        "workload_weight, class_weight, time_distribution and discrete weights",
+        0.0,
+        1e300,
+        "finite, not negative; each list's weights sum above 0",
+    ),
+    f64_range(
+        "sls synth",
+        "val and std of a distribution",
+        0.0,
+        1e300,
+        "a mean and a standard deviation: finite, not negative",
+    ),
+    int(
+        "sls synth",
+        "tasks of one draw of count",
+        0,
+        1_000_000,
+        "a larger draw is cut to it",
+    ),
     int("trace (any)", "apps", 0, MAX_APPS, "apps of a run"),
     int(
         "trace (any)",
@@ -633,6 +683,8 @@ fn fmt_bound(v: f64) -> String {
         "3.4e38".into()
     } else if v == -F32_MAX {
         "-3.4e38".into()
+    } else if v.abs() >= 1e16 {
+        format!("{v:e}")
     } else {
         format!("{v}")
     }

@@ -30,6 +30,8 @@ struct Cleaner<R> {
     escaped: bool,
     peeked: Option<u8>,
     line: u64,
+    /// The bytes of the value being read, kept to find a field's line after an error.
+    captured: Vec<u8>,
 }
 
 impl<R: BufRead> Cleaner<R> {
@@ -89,8 +91,11 @@ impl<R: BufRead> Cleaner<R> {
             Some(b) => Some(b),
             None => self.clean_byte()?,
         };
-        if b == Some(b'\n') {
-            self.line += 1;
+        if let Some(b) = b {
+            if b == b'\n' {
+                self.line += 1;
+            }
+            self.captured.push(b);
         }
         Ok(b)
     }
@@ -126,6 +131,8 @@ pub enum Next {
 /// Top-level JSON values read one after the other.
 pub struct ObjectStream<R> {
     src: Cleaner<R>,
+    /// The line the last value read started on.
+    start: u64,
 }
 
 impl<R: BufRead> ObjectStream<R> {
@@ -148,7 +155,9 @@ impl<R: BufRead> ObjectStream<R> {
                 escaped: false,
                 peeked: None,
                 line: 1,
+                captured: Vec::new(),
             },
+            start: 1,
         }
     }
 
@@ -170,6 +179,8 @@ impl<R: BufRead> ObjectStream<R> {
     /// name the line of the fault and the path of the field.
     pub fn read<T: DeserializeOwned>(&mut self) -> Result<T, StreamError> {
         let start = self.src.line;
+        self.start = start;
+        self.src.captured.clear();
         let mut de = serde_json::Deserializer::from_reader(&mut self.src);
         serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let path = e.path().to_string();
@@ -187,6 +198,14 @@ impl<R: BufRead> ObjectStream<R> {
                 message,
             }
         })
+    }
+}
+
+impl<R> ObjectStream<R> {
+    /// The line of `path` (`job.tasks[1].count`) in the value last read, for errors found
+    /// after reading it; a field that is absent answers the line of its nearest ancestor.
+    pub fn field_line(&self, path: &str) -> u64 {
+        super::field_lines::field_line(&self.src.captured, self.start, path)
     }
 }
 

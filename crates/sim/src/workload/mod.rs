@@ -6,6 +6,7 @@
 //! be fuzzed on its own; the `read_*` wrappers open the file.
 
 pub mod csv;
+pub mod field_lines;
 pub mod json_stream;
 pub mod rumen;
 pub mod sls;

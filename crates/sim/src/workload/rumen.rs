@@ -18,6 +18,7 @@
 use super::json_stream::{Next, ObjectStream};
 use super::{Ignored, SlsDefaults, TraceRead, WorkloadError, looks_like};
 use crate::app::{AppSpec, Recorded, TaskGroup};
+use crate::limits::limit;
 use crate::time::SimTime;
 use fairsim_core::Semantics;
 use serde::Deserialize;
@@ -162,12 +163,12 @@ impl RumenReader {
         let mut stream = ObjectStream::new(reader);
         let mut ignored = Ignored::default();
         loop {
-            let line = match stream.next_start().map_err(|source| WorkloadError::Io {
+            match stream.next_start().map_err(|source| WorkloadError::Io {
                 path: name.to_path_buf(),
                 source,
             })? {
                 Next::End => break,
-                Next::Object(line) => line,
+                Next::Object(_) => {}
                 Next::Other(b, line) => {
                     return Err(perr(
                         line,
@@ -183,7 +184,7 @@ impl RumenReader {
                 .read()
                 .map_err(|e| perr(e.line, &e.field, e.message))?;
             self.job(job, &mut ignored)
-                .map_err(|(field, message)| perr(line, &field, message))?;
+                .map_err(|(field, message)| perr(stream.field_line(&field), &field, message))?;
         }
         self.ignored.push((name.to_path_buf(), ignored));
         Ok(())
@@ -215,11 +216,25 @@ impl RumenReader {
             Some(t) => return Err(("submitTime".into(), format!("{t} is negative"))),
             None => return Err(("submitTime".into(), "missing".into())),
         };
+        let check = |key: &str, field: String, v: i64| {
+            limit("rumen", key)
+                .check_int(v.into())
+                .map(|_| ())
+                .map_err(|m| (field, m))
+        };
+        limit("trace (any)", "apps")
+            .check_int(self.apps.len() as i128 + 1)
+            .map_err(|m| ("jobID".to_string(), format!("apps in all: {m}")))?;
         let baseline = *self.baseline.get_or_insert(submit);
         let arrival = if submit < baseline {
             ignored.add("jobs submitted before the first job, moved to time 0");
             0
         } else {
+            check(
+                "submitTime (after the first job's)",
+                "submitTime".into(),
+                submit - baseline,
+            )?;
             (submit - baseline) as u64
         };
         let recorded = match job.finish_time {
@@ -230,6 +245,11 @@ impl RumenReader {
                         format!("time goes backwards: {f} before submitTime {submit}"),
                     ));
                 }
+                check(
+                    "finishTime - submitTime (a job)",
+                    "finishTime".into(),
+                    f - submit,
+                )?;
                 Some(Recorded {
                     start_ms: arrival,
                     finish_ms: arrival + (f - submit) as u64,
@@ -265,6 +285,11 @@ impl RumenReader {
                         format!("time goes backwards: {finish} before startTime {start}"),
                     ));
                 }
+                check(
+                    "finishTime - startTime (a task attempt)",
+                    field("finishTime"),
+                    finish - start,
+                )?;
                 groups.push(TaskGroup {
                     count: 1,
                     size: self.opts.defaults.container,
@@ -372,7 +397,22 @@ mod tests {
         let e = parse(text, Semantics::Hadoop27).unwrap_err().to_string();
         assert_eq!(
             e,
-            "h.json:1: mapTasks[0].attempts[0].finishTime: time goes backwards: 3 before startTime 9"
+            "h.json:2: mapTasks[0].attempts[0].finishTime: time goes backwards: 3 before startTime 9"
+        );
+        // Times are checked against docs/limits.md, on the field's line.
+        let text = "{ \"jobID\": \"j\", \"submitTime\": 5 }\n{ \"jobID\": \"k\",\n  \"submitTime\": 400000000000005 }\n";
+        let e = parse(text, Semantics::Hadoop27).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "h.json:3: submitTime: 400000000000000 is out of range: the limit is 0 to 315576000000"
+        );
+        let text = "{ \"jobID\": \"j\", \"submitTime\": 5,\n \"mapTasks\": [ { \"attempts\": [\n { \"startTime\": 9,\n \"finishTime\": 400000000000009 } ] } ] }";
+        let e = parse(text, Semantics::Hadoop27).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "h.json:4: mapTasks[0].attempts[0].finishTime: 400000000000000 is out of range"
+            ),
+            "{e}"
         );
     }
 

@@ -94,7 +94,7 @@ pub fn parse_sls<R: BufRead>(
             ));
         }
         read_job(&obj, apps.len(), defaults, &mut ignored, &mut apps)
-            .map_err(|(field, message)| perr(line, &field, message))?;
+            .map_err(|(field, message)| perr(stream.field_line(&field), &field, message))?;
         if apps.len() as u64 > MAX_APPS {
             return Err(perr(
                 line,
@@ -416,7 +416,7 @@ mod tests {
         let text =
             "{ \"job.start.ms\": 0,\n \"job.tasks\": [ {\"count\": 1}, {\"count\": \"x\"} ] }\n";
         let e = parse(text).unwrap_err().to_string();
-        assert_eq!(e, "j.json:1: job.tasks[1].count: `x` is not an integer");
+        assert_eq!(e, "j.json:2: job.tasks[1].count: `x` is not an integer");
     }
 
     #[test]

@@ -29,10 +29,12 @@ use serde::de::{Error as _, IgnoredAny};
 use serde::{Deserialize, Deserializer};
 use std::path::Path;
 
-/// Largest `num_jobs` accepted.
-pub const MAX_JOBS: u64 = 10_000_000;
-/// Largest task count one draw may give (a larger draw is cut to this).
+/// Largest `num_jobs` accepted (docs/limits.md).
+pub const MAX_JOBS: u64 = crate::limits::MAX_APPS;
+/// Largest task count one draw may give (a larger draw is cut to this; docs/limits.md).
 pub const MAX_TASKS_PER_DRAW: f64 = 1_000_000.0;
+
+const WEIGHTS: &str = "workload_weight, class_weight, time_distribution and discrete weights";
 
 /// How a SYNTH task's `time` is read: SLS's code runs it as milliseconds; its documentation
 /// and the file comments call it seconds.
@@ -108,11 +110,9 @@ fn weighted(weights: &[f64], rng: &mut ChaCha8Rng) -> usize {
 impl Sample {
     /// A distribution with this mean and standard deviation, as `SynthUtils` builds it.
     fn dist(mean: f64, std: f64, normal: bool) -> Result<Sample, String> {
-        if !mean.is_finite() || !std.is_finite() || mean < 0.0 || std < 0.0 {
-            return Err(format!(
-                "mean {mean} and standard deviation {std} must be finite and not negative"
-            ));
-        }
+        let row = crate::limits::limit("sls synth", "val and std of a distribution");
+        row.check_float(mean).map_err(|m| format!("val {m}"))?;
+        row.check_float(std).map_err(|m| format!("std {m}"))?;
         // SLS fails on a mean of 0 (it builds no distribution); 0 is what was meant.
         if mean == 0.0 {
             return Ok(Sample::Const(0.0));
@@ -217,8 +217,8 @@ impl<'de> Deserialize<'de> for Sample {
 }
 
 fn check_weights(weights: &[f64]) -> Result<(), String> {
-    if weights.iter().any(|w| !w.is_finite() || *w < 0.0) {
-        return Err("weights must be finite and not negative".into());
+    for w in weights {
+        crate::limits::limit("sls synth", WEIGHTS).check_float(*w)?;
     }
     if weights.iter().sum::<f64>() <= 0.0 {
         return Err("the weights sum to 0: nothing can be chosen".into());
@@ -260,12 +260,9 @@ struct JobClass {
 
 fn weight<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     let w = f64::deserialize(d)?;
-    if !w.is_finite() || w < 0.0 {
-        return Err(D::Error::custom(format!(
-            "weight {w} must be finite and not negative"
-        )));
-    }
-    Ok(w)
+    crate::limits::limit("sls synth", WEIGHTS)
+        .check_float(w)
+        .map_err(|m| D::Error::custom(format!("weight {m}")))
 }
 
 #[derive(Deserialize)]
@@ -412,6 +409,7 @@ impl<'de> Deserialize<'de> for JobClass {
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 struct TimeSample {
+    #[serde(deserialize_with = "bucket_time")]
     time: u32,
     #[serde(deserialize_with = "weight")]
     weight: f64,
@@ -449,13 +447,19 @@ fn workloads<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Workload>, D::Error>
     Ok(v)
 }
 
+fn bucket_time<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let t = u32::deserialize(d)?;
+    crate::limits::limit("sls synth", "time_distribution[*].time (s)")
+        .check_int(t.into())
+        .map_err(D::Error::custom)?;
+    Ok(t)
+}
+
 fn num_jobs<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
     let n = u64::deserialize(d)?;
-    if n > MAX_JOBS {
-        return Err(D::Error::custom(format!(
-            "{n} jobs is above the limit of {MAX_JOBS}"
-        )));
-    }
+    crate::limits::limit("sls synth", "num_jobs")
+        .check_int(n.into())
+        .map_err(D::Error::custom)?;
     Ok(n)
 }
 
@@ -518,12 +522,16 @@ pub fn parse_synth(
     let json_err = |path: String, inner: serde_json::Error| {
         let msg = inner.to_string();
         let msg = msg.rfind(" at line ").map_or(msg.as_str(), |i| &msg[..i]);
-        let field = if path.is_empty() || path == "." {
-            "json".into()
-        } else {
-            path
+        if path.is_empty() || path == "." {
+            return perr(inner.line() as u64, "json".into(), msg.to_string());
+        }
+        // A value checked once read (a weight, a sum of weights, a missing field) is
+        // reported where serde stands, after it: name the line of its key instead.
+        let line = match inner.classify() {
+            serde_json::error::Category::Data => super::field_lines::field_line(bytes, 1, &path),
+            _ => inner.line() as u64,
         };
-        perr(inner.line() as u64, field, msg.to_string())
+        perr(line, path, msg.to_string())
     };
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let raw: RawTrace = serde_path_to_error::deserialize(&mut de).map_err(|e| {
@@ -714,7 +722,7 @@ mod tests {
         let e = parse(text).unwrap_err().to_string();
         assert!(
             e.starts_with(
-                "syn.json:5: workloads[0].job_classes[0].class_weight: weight -1 must be"
+                "syn.json:5: workloads[0].job_classes[0].class_weight: weight -1 is out of range"
             ),
             "{e}"
         );
@@ -726,6 +734,17 @@ mod tests {
         assert!(
             e.starts_with(
                 "syn.json:2: workloads[0].job_classes[0].tasks[0].count: `dist` is `UNIFORM`"
+            ),
+            "{e}"
+        );
+        // Weights that sum to 0 are found at the end of the list: the line is the key's.
+        let text = "{ \"num_jobs\": 1, \"workloads\": [ { \"workload_weight\": 1, \"queue_name\": \"q\",\n\
+            \"job_classes\": [ { \"class_weight\": 1 } ],\n\
+            \"time_distribution\": [\n {\"time\": 0, \"weight\": 0},\n {\"time\": 5, \"weight\": 0}\n] } ] }";
+        let e = parse(text).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "syn.json:3: workloads[0].time_distribution: weight: the weights sum to 0"
             ),
             "{e}"
         );
