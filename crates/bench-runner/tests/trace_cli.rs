@@ -103,7 +103,7 @@ fn a_bad_sls_trace_exits_2_naming_file_line_and_field() {
         assert_eq!(o.status.code(), Some(2));
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(
-            err.contains("jobs.json:2: job.tasks[0].count: `many` is not an integer"),
+            err.contains("jobs.json:3: job.tasks[0].count: `many` is not an integer"),
             "{err}"
         );
     }
