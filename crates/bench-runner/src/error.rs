@@ -43,7 +43,10 @@ impl CliError {
         match self {
             CliError::Spec(_) | CliError::Usage(_) | CliError::Input(_) => 2,
             CliError::Sweep(
-                SweepError::Spec(_) | SweepError::Read { .. } | SweepError::Csv { .. },
+                SweepError::Spec(_)
+                | SweepError::Read { .. }
+                | SweepError::Csv { .. }
+                | SweepError::Shards(_),
             ) => 2,
             CliError::Sweep(_) | CliError::Plot(_) | CliError::Io { .. } | CliError::Failed(_) => 1,
         }

@@ -5,7 +5,9 @@
 
 use fairsim_bench_runner::CliError;
 use fairsim_core::{Policy, Resource, Schedulable, Semantics, ShareKind};
-use serde::Deserialize;
+use fairsim_sim::limits::limit;
+use serde::de::{DeserializeSeed, Error as _, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer};
 
 /// A snapshot after validation.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,7 +61,39 @@ struct RawSnapshot {
     #[serde(default)]
     kind: Option<String>,
     cluster: RawResource,
+    #[serde(deserialize_with = "capped")]
     schedulables: Vec<RawSchedulable>,
+}
+
+/// The schedulables, refused at the first one past the limit, before it is read (memory
+/// and time grow with them; docs/limits.md).
+fn capped<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<RawSchedulable>, D::Error> {
+    /// One element, knowing its index.
+    struct Element(usize);
+    impl<'de> DeserializeSeed<'de> for Element {
+        type Value = RawSchedulable;
+        fn deserialize<E: Deserializer<'de>>(self, d: E) -> Result<RawSchedulable, E::Error> {
+            limit("snapshot", "schedulables")
+                .check_int(self.0 as i128 + 1)
+                .map_err(|m| E::Error::custom(format!("schedulable number {m}")))?;
+            RawSchedulable::deserialize(d)
+        }
+    }
+    struct Capped;
+    impl<'de> Visitor<'de> for Capped {
+        type Value = Vec<RawSchedulable>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a list of schedulables")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(s) = seq.next_element_seed(Element(out.len()))? {
+                out.push(s);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_seq(Capped)
 }
 
 /// Parses and validates one snapshot. `origin` names the input, `line` is the line the
@@ -86,8 +120,12 @@ pub fn parse_snapshot(text: &str, origin: &str, line: usize) -> Result<Snapshot,
             line + e.line() - 1
         ))
     })?;
-    let bad =
-        |field: &str, msg: String| CliError::Input(format!("{origin}:{line}: {field}: {msg}"));
+    // Checks made once the document is read name the line of the field at fault.
+    let bad = |field: &str, msg: String| {
+        let at =
+            fairsim_sim::workload::field_lines::field_line(text.as_bytes(), line as u64, field);
+        CliError::Input(format!("{origin}:{at}: {field}: {msg}"))
+    };
 
     let semantics = match &raw.semantics {
         None => Semantics::default(),
@@ -225,7 +263,7 @@ mod tests {
     fn errors_name_the_line_and_the_field() {
         assert_eq!(
             err(&OK.replace(r#""root.a""#, r#""root.a", "weight": -1"#)),
-            "snap.json:7: schedulables[0].weight: must be a finite number >= 0, got -1"
+            "snap.json:8: schedulables[0].weight: must be a finite number >= 0, got -1"
         );
         assert!(
             err(r#"{"cluster": {"memory_mb": 1, "vcores": 1}, "schedulables": []}"#)

@@ -6,6 +6,7 @@ use crate::snapshot::{Snapshot, jsonl_lines, parse_snapshot};
 use fairsim_bench_runner::CliError;
 use fairsim_core::share::{policy_shares, policy_shares_exact};
 use fairsim_core::{Comparator, Policy, Rounding, ShareCap, ShareKind};
+use fairsim_sim::limits::limit;
 use serde_json::json;
 use std::fmt::Write as _;
 
@@ -73,9 +74,21 @@ fn read_snapshots(input: &str, format: SnapshotFormat) -> Result<Vec<Snapshot>, 
     let text = read_input(input)?;
     let origin = if input == "-" { "<stdin>" } else { input };
     match format {
-        SnapshotFormat::Jsonl => jsonl_lines(&text)
-            .map(|(line, l)| parse_snapshot(l, origin, line))
-            .collect(),
+        SnapshotFormat::Jsonl => {
+            // Every answer is built before the first is written: bound them all.
+            let row = limit("snapshot", "schedulables (all lines of a jsonl input)");
+            let mut total: i128 = 0;
+            let mut out = Vec::new();
+            for (line, l) in jsonl_lines(&text) {
+                let s = parse_snapshot(l, origin, line)?;
+                total += s.schedulables.len() as i128;
+                row.check_int(total).map_err(|m| {
+                    CliError::Input(format!("{origin}:{line}: schedulables: {m} in all lines"))
+                })?;
+                out.push(s);
+            }
+            Ok(out)
+        }
         SnapshotFormat::Table | SnapshotFormat::Json => Ok(vec![parse_snapshot(&text, origin, 1)?]),
     }
 }

@@ -1130,7 +1130,7 @@ fn cases() -> Vec<Case> {
             RANK,
             2,
             &[
-                "snap.json:1: schedulables[1].weight: must be a finite number >= 0, got 1000000000000000000000000000000000000000",
+                "snap.json:7: schedulables[1].weight: must be a finite number >= 0, got 1000000000000000000000000000000000000000",
             ],
         ),
         case(
@@ -1139,7 +1139,7 @@ fn cases() -> Vec<Case> {
             ("\"weight\": 2.0", "\"weight\": -2.0"),
             SHARES,
             2,
-            &["snap.json:1: schedulables[1].weight: must be a finite number >= 0, got -2"],
+            &["snap.json:7: schedulables[1].weight: must be a finite number >= 0, got -2"],
         ),
         case(
             "snapshot unknown era",
@@ -1147,7 +1147,26 @@ fn cases() -> Vec<Case> {
             ("hadoop-2.7", "hadoop-9"),
             SHARES,
             2,
-            &["snap.json:1: semantics: unknown semantics `hadoop-9`"],
+            &["snap.json:2: semantics: unknown semantics `hadoop-9`"],
+        ),
+        case(
+            "snapshot negative demand, on its line",
+            Snapshot,
+            (
+                "\"demand\": {\"memory_mb\": 4096",
+                "\"demand\": {\"memory_mb\": -4096",
+            ),
+            RANK,
+            2,
+            &["snap.json:6: schedulables[0].demand.memory_mb: must not be negative, got -4096"],
+        ),
+        case(
+            "snapshot cluster beyond 2.7's int, on its line",
+            Snapshot,
+            ("\"memory_mb\": 10240", "\"memory_mb\": 4294967296"),
+            SHARES,
+            2,
+            &["snap.json:4: cluster.memory_mb: 4294967296 exceeds hadoop-2.7's 32-bit int range"],
         ),
         case(
             "snapshot not JSON",

@@ -228,3 +228,36 @@ fn bundled_snapshot_runs() {
     // root.A is below its min share: served first.
     assert_eq!(v["order"][0]["name"], "root.A");
 }
+
+#[test]
+fn a_checked_field_is_named_on_its_own_line() {
+    let text = "{\n  \"policy\": \"fair\",\n  \"cluster\": {\"memory_mb\": 100, \"vcores\": 1},\n  \"schedulables\": [\n    {\"name\": \"a\"},\n    {\"name\": \"b\",\n     \"weight\": -1}\n  ]\n}\n";
+    let out = fairsim(&["rank", "-"], text);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "fairsim: <stdin>:7: schedulables[1].weight: must be a finite number >= 0, got -1"
+    );
+}
+
+#[test]
+fn more_schedulables_than_the_limit_are_refused_before_any_answer() {
+    let one = r#"{"name": "q", "demand": {"memory_mb": 1024, "vcores": 1}}"#;
+    let mut text = String::from(
+        "{\"policy\": \"fair\", \"cluster\": {\"memory_mb\": 100, \"vcores\": 1}, \"schedulables\": [\n",
+    );
+    for i in 0..100_001 {
+        if i > 0 {
+            text.push_str(",\n");
+        }
+        text.push_str(one);
+    }
+    text.push_str("\n]}\n");
+    let out = fairsim(&["rank", "--format", "json", "-"], &text);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "fairsim: <stdin>:100002: schedulables[100000]: schedulable number 100001 is out of range: the limit is 0 to 100000"
+    );
+}

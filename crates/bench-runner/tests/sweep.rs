@@ -367,3 +367,61 @@ fn malformed_toml_names_the_line() {
         "{err}"
     );
 }
+
+#[test]
+fn merge_of_shards_that_do_not_make_one_sweep_exits_2_naming_the_files() {
+    let (dir, file) = fixture(SWEEP);
+    let shard = |k: u32, out: &str, sweep: &Path| {
+        let o = fairsim()
+            .args(["--fake-runner", "sweep"])
+            .arg(sweep)
+            .args(["--jobs", "1", "--shard", &format!("{k}/2"), "--out"])
+            .arg(dir.path().join(out))
+            .env("CI", "true")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    shard(0, "a", &file);
+    let merge = |dirs: &[&str]| {
+        let mut c = fairsim();
+        c.arg("merge");
+        for d in dirs {
+            c.arg(dir.path().join(d));
+        }
+        let o = c.arg("--out").arg(dir.path().join("m")).output().unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    // A missing shard: the file and the directory searched are named.
+    let (code, err) = merge(&["a"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "missing shards 1 of 2 (runs.shard-1-of-2.csv) in {}",
+            dir.path().join("a").display()
+        )),
+        "{err}"
+    );
+    assert!(!dir.path().join("m").exists(), "nothing half-written");
+    // A shard of another sweep (one more seed).
+    let other = dir.path().join("other.toml");
+    std::fs::write(&other, SWEEP.replace("count = 4", "count = 5")).unwrap();
+    shard(1, "b", &other);
+    let (code, err) = merge(&["a", "b"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{} is of a different sweep than {}",
+            dir.path().join("b/sweep.json").display(),
+            dir.path().join("a/sweep.json").display()
+        )),
+        "{err}"
+    );
+    // The right shard merges.
+    shard(1, "c", &file);
+    let (code, err) = merge(&["a", "c"]);
+    assert_eq!(code, Some(0), "{err}");
+}

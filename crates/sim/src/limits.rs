@@ -568,6 +568,20 @@ pub const LIMITS: &[Limit] = &[
         MAX_RUN_CONTAINERS,
         "containers of a run: more would take hours",
     ),
+    int(
+        "snapshot",
+        "schedulables",
+        0,
+        100_000,
+        "an answer is built whole before it is written: 10^5 take seconds and about 160 MB, 10^6 took 30 s and 1.5 GB",
+    ),
+    int(
+        "snapshot",
+        "schedulables (all lines of a jsonl input)",
+        0,
+        1_000_000,
+        "every line's answer is built before the first is written",
+    ),
     f32_range("fair-scheduler.xml", "weight", 0.0, F32_MAX, JAVA_FLOAT),
     int(
         "fair-scheduler.xml",

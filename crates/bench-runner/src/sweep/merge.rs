@@ -37,10 +37,10 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize, SweepError> {
         match &manifest {
             None => manifest = Some(m),
             Some(first) if first.fingerprint != m.fingerprint || first.n_runs != m.n_runs => {
-                return Err(SweepError::Inconsistent(format!(
-                    "{} holds shards of a different sweep than {}",
-                    dir.display(),
-                    dirs[0].display()
+                return Err(SweepError::Shards(format!(
+                    "{} is of a different sweep than {}",
+                    dir.join("sweep.json").display(),
+                    dirs[0].join("sweep.json").display()
                 )));
             }
             Some(_) => {}
@@ -61,7 +61,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize, SweepError> {
             if let Some(other) = shards.get(&shard)
                 && !same_file(other, &path)
             {
-                return Err(SweepError::Inconsistent(format!(
+                return Err(SweepError::Shards(format!(
                     "shard {shard} found twice: {} and {}",
                     other.display(),
                     path.display()
@@ -71,24 +71,42 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize, SweepError> {
         }
     }
     let manifest = manifest.expect("clap requires at least one directory");
+    let searched = dirs
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let files = |shards: &BTreeMap<Shard, PathBuf>| {
+        shards
+            .values()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let n = shards.keys().next().map(|s| s.n).ok_or_else(|| {
-        SweepError::Inconsistent(
-            "no shard files (runs.shard-K-of-N.csv) in the given directories".to_string(),
-        )
+        SweepError::Shards(format!(
+            "no shard files (runs.shard-K-of-N.csv) in {searched}"
+        ))
     })?;
     let missing: Vec<String> = (0..n)
         .filter(|&k| !shards.contains_key(&Shard { k, n }))
         .map(|k| k.to_string())
         .collect();
     if shards.keys().any(|s| s.n != n) {
-        return Err(SweepError::Inconsistent(
-            "shards split the sweep in different numbers of parts".to_string(),
-        ));
+        return Err(SweepError::Shards(format!(
+            "shards split the sweep in different numbers of parts: {}",
+            files(&shards)
+        )));
     }
     if !missing.is_empty() {
-        return Err(SweepError::Inconsistent(format!(
-            "missing shards {} of {n}",
-            missing.join(", ")
+        let names: Vec<String> = missing
+            .iter()
+            .map(|k| format!("runs.shard-{k}-of-{n}.csv"))
+            .collect();
+        return Err(SweepError::Shards(format!(
+            "missing shards {} of {n} ({}) in {searched}",
+            missing.join(", "),
+            names.join(", ")
         )));
     }
 
@@ -97,7 +115,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize, SweepError> {
     for path in shards.values() {
         let t = RunsTable::read(path, Some(manifest.axes.len()))?;
         if t.axes != manifest.axes {
-            return Err(SweepError::Inconsistent(format!(
+            return Err(SweepError::Shards(format!(
                 "{}: axes differ from sweep.json",
                 path.display()
             )));
@@ -106,7 +124,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize, SweepError> {
             match &metrics {
                 None => metrics = Some(t.metrics.clone()),
                 Some(m) if *m != t.metrics => {
-                    return Err(SweepError::Inconsistent(format!(
+                    return Err(SweepError::Shards(format!(
                         "{}: metrics differ between shards",
                         path.display()
                     )));
@@ -123,8 +141,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize, SweepError> {
             .enumerate()
             .all(|(i, r)| r.run_index == i as u64);
     if !complete {
-        return Err(SweepError::Inconsistent(format!(
-            "shards hold {} runs, not each of the sweep's {} runs once",
+        return Err(SweepError::Shards(format!(
+            "{} hold {} runs, not each of the sweep's {} runs once",
+            files(&shards),
             rows.len(),
             manifest.n_runs
         )));

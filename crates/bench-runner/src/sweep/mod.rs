@@ -201,6 +201,10 @@ pub enum SweepError {
     /// Runs, shards or journals that do not fit together.
     #[error("{0}")]
     Inconsistent(String),
+    /// Shard outputs given to `merge` that do not make one sweep (another sweep, a shard
+    /// missing or given twice, runs missing or repeated): bad input, exit code 2.
+    #[error("{0}")]
+    Shards(String),
     /// Charts could not be drawn.
     #[error(transparent)]
     Plot(#[from] PlotError),
