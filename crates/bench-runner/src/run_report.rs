@@ -244,13 +244,21 @@ pub fn headline(summary: &RunSummary, leaf_queues: &[String]) -> String {
         n("apps")
     );
     let end = summary.end.secs_f64();
-    let _ = match summary.stalled_at {
-        Some(t) => writeln!(
+    let _ = match (summary.stalled_at, summary.cycle_from) {
+        (Some(t), Some(from)) => writeln!(
+            s,
+            "stalled at {} s: the state of {} s came back with no app finished in between, so \
+             the run would repeat it forever (a preemption or reservation cycle; YARN would \
+             loop too) and stopped there",
+            value_label(t.secs_f64()),
+            value_label(from.secs_f64())
+        ),
+        (Some(t), None) => writeln!(
             s,
             "stalled at {} s: apps unfinished and no future event can help them (YARN would hang)",
             value_label(t.secs_f64())
         ),
-        None => match get("makespan_s") {
+        (None, _) => match get("makespan_s") {
             Some(m) => writeln!(
                 s,
                 "not stalled; makespan {} s of {} s simulated",
@@ -541,6 +549,15 @@ mod tests {
             "{h}"
         );
         assert!(h.contains("stalled at 5 s"), "{h}");
+        let cycle = RunSummary {
+            cycle_from: Some(SimTime(1500)),
+            ..summary.clone()
+        };
+        let h = headline(&cycle, &["root.a".to_string()]);
+        assert!(
+            h.contains("stalled at 5 s: the state of 1.5 s came back with no app finished"),
+            "{h}"
+        );
         assert!(
             h.contains("memory 0.81, vcores 0.5; Jain's fairness index 0.93"),
             "{h}"

@@ -808,7 +808,7 @@ pub static FILES: &[OutputFile] = &[
     OutputFile {
         path: "summary.json",
         written_by: "run, and a sweep's charted run as `run-R/summary.json`",
-        row: "an object: `events`, `assignments`, `end_ms`, `stalled_at_ms` (when stalled) and `metrics` (name to value, as summary.csv)",
+        row: "an object: `events`, `assignments`, `end_ms`, `stalled_at_ms` (when stalled), `cycle_from_ms` (when it stopped because the state of that time came back: a cycle) and `metrics` (name to value, as summary.csv)",
         columns: &[],
     },
     OutputFile {

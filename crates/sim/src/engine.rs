@@ -41,6 +41,16 @@
 //! heartbeats stop there: they could change nothing (YARN's keep coming), and a far `end_ms`
 //! would otherwise cost millions of idle events. Samples still come, and the time integrals
 //! are exact between events, so every output is the one the idle events would have given.
+//!
+//! # Cycles
+//!
+//! Progress that undoes itself (a container killed by preemption before it ends and asked
+//! for again, reservations made and released) can go on forever with every app arrived and
+//! none finishing. At an update tick after a whole tick interval of decisions with no
+//! arrival and no completion, the engine compares its whole state, relative to now, with
+//! the states seen since the last arrival or completion (`cycle`). An equal one means the run
+//! repeats from then on and no app can ever finish: the run stops at once, with or without
+//! `end_ms`, `stalled_at` now and [`RunSummary::cycle_from`] the time of the earlier state.
 
 use crate::app::{AppPhase, AppRecord, AppSpec, RequestTable};
 use crate::cluster::Cluster;
@@ -85,7 +95,8 @@ pub(crate) struct Container {
     pub id: u64,
     /// Request priority it was allocated at.
     pub priority: i32,
-    /// When it started.
+    /// When it started. Read only for the work a kill loses (an output): the cycle
+    /// fingerprint leaves it out (see `cycle`).
     pub start: SimTime,
     /// Run time of its task (asked for again if the container is killed).
     pub duration_ms: u64,
@@ -245,6 +256,8 @@ pub struct Simulation<'a> {
     pub(crate) quiet: Option<(SimTime, u64)>,
     /// When the run was found stalled (see the module docs).
     pub(crate) stalled_at: Option<SimTime>,
+    /// When stalled by a cycle: the time of the earlier, equal state (see "Cycles").
+    pub(crate) cycle_from: Option<SimTime>,
     /// Scratch buffers of the update thread, kept to avoid allocating on every tick.
     pub(crate) share_scratch: Vec<Schedulable>,
     pub(crate) reorder_scratch: Vec<u32>,
@@ -255,6 +268,10 @@ pub struct Simulation<'a> {
     pub(crate) queue_share_cache: Option<(Vec<bool>, Vec<Resource>)>,
     /// Continuous scheduling, when on (`scheduler::fair::continuous`).
     pub(crate) continuous: Option<crate::scheduler::fair::continuous::Continuous>,
+    /// Containers that completed (not killed).
+    pub(crate) completions: u64,
+    /// Repeated states (see "Cycles").
+    pub(crate) cycle: crate::cycle::CycleWatch,
 }
 
 /// Java's `String.compareTo` order of `names`, as ranks.
@@ -362,11 +379,14 @@ impl<'a> Simulation<'a> {
             progress: 0,
             quiet: None,
             stalled_at: None,
+            cycle_from: None,
             share_scratch: Vec::new(),
             reorder_scratch: Vec::new(),
             dirty_apps: Vec::new(),
             queue_share_cache: None,
             continuous: None,
+            completions: 0,
+            cycle: Default::default(),
         };
         sim.init_queues();
         sim.init_apps();
@@ -572,12 +592,42 @@ impl<'a> Simulation<'a> {
         &mut self,
         progress: &mut dyn FnMut(SimTime, SimTime),
     ) -> Result<RunSummary, SimError> {
+        self.process(progress, u64::MAX)?;
+        self.finish()
+    }
+
+    /// Whether the run stops at a repeated state (on by default; see "Cycles"). Tests turn
+    /// it off to check that a run it stopped would indeed have gone on forever.
+    pub fn watch_cycles(&mut self, on: bool) {
+        self.cycle.off = !on;
+    }
+
+    /// Processes at most `max_events` events: the summary when the run ended within them,
+    /// `None` (and no call to the recorder's `apps` or `finish`) when it did not. For tests
+    /// that prove every run ends within a bound.
+    pub fn run_capped(&mut self, max_events: u64) -> Result<Option<RunSummary>, SimError> {
+        if self.process(&mut |_, _| {}, max_events)? {
+            self.finish().map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// The event loop: true when the run ended, false when `max_events` came first.
+    fn process(
+        &mut self,
+        progress: &mut dyn FnMut(SimTime, SimTime),
+        max_events: u64,
+    ) -> Result<bool, SimError> {
         // A power of two: one mask test per event.
         const EVERY: u64 = 1 << 18;
         let horizon = self.horizon();
         loop {
             if self.counters.events & (EVERY - 1) == 0 {
                 progress(self.now, horizon);
+            }
+            if self.counters.events >= max_events {
+                return Ok(false);
             }
             // A stalled run beats no more (see "Quiescence").
             let every_node = self.stalled_at.is_none() && (!self.elide || self.offers_may_act());
@@ -597,7 +647,7 @@ impl<'a> Simulation<'a> {
             }
         }
         progress(self.now, horizon);
-        self.finish()
+        Ok(true)
     }
 
     /// Handles one event; true when the run must stop.
@@ -609,6 +659,7 @@ impl<'a> Simulation<'a> {
                 if self.containers[container as usize].live {
                     self.progress += 1;
                     self.note_completion(self.containers[container as usize].node);
+                    self.completions += 1;
                     self.on_container_finished(container);
                 }
             }
@@ -632,6 +683,23 @@ impl<'a> Simulation<'a> {
                     self.stalled_at.get_or_insert(self.now);
                     if self.sc.end_ms.is_none() {
                         return true;
+                    }
+                }
+                // A state seen before, with nothing finished since: it repeats forever.
+                if self.stalled_at.is_none() {
+                    match self.repeats() {
+                        Some(crate::cycle::Repeat::Cycle(from)) => {
+                            self.stalled_at = Some(self.now);
+                            self.cycle_from = Some(from);
+                            return true;
+                        }
+                        Some(crate::cycle::Repeat::Frozen) => {
+                            self.stalled_at = Some(self.now);
+                            if self.sc.end_ms.is_none() {
+                                return true;
+                            }
+                        }
+                        None => {}
                     }
                 }
                 // Once stalled nothing can change: the update thread and the heartbeats
@@ -1120,6 +1188,7 @@ impl<'a> Simulation<'a> {
             assignments: self.counters.assignments,
             end: self.now,
             stalled_at: self.stalled_at,
+            cycle_from: self.cycle_from,
         };
         self.recorder.apps(&records);
         self.recorder.finish(&summary)?;

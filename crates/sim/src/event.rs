@@ -171,6 +171,13 @@ impl EventQueue {
         &self.clock
     }
 
+    /// The events waiting in the heap, in the order they will pop.
+    pub(crate) fn pending(&self) -> Vec<(EventKey, Event)> {
+        let mut v: Vec<(EventKey, Event)> = self.heap.entries().copied().collect();
+        v.sort_unstable_by_key(|e| e.0);
+        v
+    }
+
     /// The key `event` would get if pushed at `time` now.
     pub fn key_for(&self, time: SimTime, event: &Event) -> EventKey {
         EventKey {

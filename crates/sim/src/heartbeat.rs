@@ -76,6 +76,16 @@ impl HeartbeatClock {
         }
     }
 
+    /// The first beat after the last event popped.
+    pub(crate) fn cursor(&self) -> Beat {
+        self.cursor
+    }
+
+    /// Positions (in beat order) of the armed nodes.
+    pub(crate) fn armed(&self) -> &BTreeSet<u32> {
+        &self.armed
+    }
+
     /// The node beating at `beat` and the beat's event key.
     pub fn key(&self, beat: Beat) -> (EventKey, u32) {
         let i = beat.pos as usize;

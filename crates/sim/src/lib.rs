@@ -9,6 +9,7 @@ pub mod app;
 pub mod capacity;
 pub mod catalogue;
 pub mod cluster;
+pub(crate) mod cycle;
 pub mod engine;
 pub mod event;
 pub mod groups;

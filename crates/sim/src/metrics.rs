@@ -36,6 +36,10 @@ pub struct RunSummary {
     /// When the run stalled: apps unfinished and no future event able to change anything
     /// (see `engine`'s module docs). `None` when every app finished or was rejected.
     pub stalled_at: Option<SimTime>,
+    /// When the run stopped because its state at `stalled_at` repeats the state at this
+    /// earlier time with no app finishing between them (a preemption or reservation cycle;
+    /// see `cycle`): the run would loop forever.
+    pub cycle_from: Option<SimTime>,
 }
 
 impl RunSummary {
@@ -59,6 +63,9 @@ impl RunSummary {
         top.insert("end_ms".into(), self.end.0.into());
         if let Some(t) = self.stalled_at {
             top.insert("stalled_at_ms".into(), t.0.into());
+        }
+        if let Some(t) = self.cycle_from {
+            top.insert("cycle_from_ms".into(), t.0.into());
         }
         top.insert("metrics".into(), serde_json::Value::Object(m));
         let mut s = serde_json::to_string_pretty(&serde_json::Value::Object(top))

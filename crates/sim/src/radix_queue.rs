@@ -55,6 +55,11 @@ impl<T: Copy> RadixQueue<T> {
         Self::default()
     }
 
+    /// Every entry, in no particular order.
+    pub fn entries(&self) -> impl Iterator<Item = &(EventKey, T)> {
+        self.now.iter().chain(self.buckets.iter().flatten())
+    }
+
     /// Number of entries.
     pub fn len(&self) -> usize {
         self.len

@@ -38,6 +38,12 @@ impl Continuous {
             completed_at: vec![None; n_nodes],
         }
     }
+
+    /// Per node, whether it reported a completion at `now`: all a report time is read for
+    /// (the cycle fingerprint's view of this state).
+    pub(crate) fn reported_at(&self, now: u64) -> Vec<bool> {
+        self.completed_at.iter().map(|t| *t == Some(now)).collect()
+    }
 }
 
 impl Simulation<'_> {

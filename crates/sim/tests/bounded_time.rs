@@ -1,0 +1,337 @@
+//! Every run ends, and a run stopped as a cycle or a frozen state would indeed have gone on
+//! forever.
+//!
+//! Random small scenarios without `end_ms` (both schedulers, both eras, preemption,
+//! reservations, delay scheduling, maxRunningApps, maxAMShare, apps larger than any node but
+//! within the maximum allocation) each end within a bound computed from the scenario alone;
+//! a run that does not is a loop. Every run the engine stopped at a repeated state is run
+//! again with the watch off, well past the stop: no app finishes after the earlier state,
+//! and, for a cycle, the decisions of one period repeat in the next, shifted by the period.
+
+use fairsim_core::{Resource, Semantics};
+use fairsim_sim::alloc::parse_capacity_scheduler_xml;
+use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::recorder::{Decision, MemoryRecorder};
+use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
+use fairsim_sim::tree::{QueueId, QueueTree, ResourceSpec};
+use fairsim_sim::{RunSummary, SimTime, Simulation};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, RngSeed, TestRunner};
+
+/// Arrival, queue, tasks, task size (512 MB units, up to 5 GB: larger than a 4 GB node),
+/// duration, AM, a preferred host.
+type GenApp = (u64, usize, u32, i64, u64, bool, Option<u32>);
+
+#[derive(Debug, Clone)]
+struct Case {
+    nodes: u32,
+    heartbeat_ms: u64,
+    weights: Vec<f32>,
+    max_running: Option<u32>,
+    max_am_share: f32,
+    apps: Vec<GenApp>,
+    capacity: bool,
+    era33: bool,
+    preemption: bool,
+    locality: bool,
+    multiple: bool,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    let app = (
+        0u64..20_000,
+        0usize..3,
+        1u32..8,
+        1i64..11,
+        100u64..12_000,
+        any::<bool>(),
+        prop::option::of(0u32..4),
+    );
+    (
+        (1u32..4, prop::sample::select(vec![1000u64, 300])),
+        prop::collection::vec(prop::sample::select(vec![0.5f32, 1.0, 3.0]), 1..4),
+        prop::option::of(1u32..3),
+        prop::sample::select(vec![-1.0f32, 0.5, 0.2]),
+        prop::collection::vec(app, 1..12),
+        (
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+        ),
+    )
+        .prop_map(
+            |(
+                (nodes, heartbeat_ms),
+                weights,
+                max_running,
+                max_am_share,
+                apps,
+                (capacity, era33, preemption, locality, multiple),
+            )| Case {
+                nodes,
+                heartbeat_ms,
+                weights,
+                max_running,
+                max_am_share,
+                apps,
+                capacity,
+                era33,
+                preemption,
+                locality,
+                multiple,
+            },
+        )
+}
+
+fn capacity_tree(c: &Case) -> QueueTree {
+    let n = c.weights.len();
+    let names: Vec<String> = (0..n).map(|i| format!("q{i}")).collect();
+    let mut text = String::from("<configuration>\n");
+    let mut prop = |k: &str, v: &str| {
+        text.push_str(&format!(
+            "<property><name>yarn.scheduler.capacity.{k}</name><value>{v}</value></property>\n"
+        ));
+    };
+    prop("root.queues", &names.join(","));
+    let total: f32 = c.weights.iter().sum();
+    let mut left = 100.0f64;
+    for (i, w) in c.weights.iter().enumerate() {
+        let share = if i + 1 == n {
+            left
+        } else {
+            (f64::from(*w) / f64::from(total) * 100.0).floor()
+        };
+        left -= share;
+        prop(&format!("root.q{i}.capacity"), &format!("{share}"));
+        if let Some(m) = c.max_running {
+            prop(&format!("root.q{i}.maximum-applications"), &m.to_string());
+        }
+    }
+    if c.max_am_share > 0.0 {
+        prop(
+            "maximum-am-resource-percent",
+            &format!("{}", c.max_am_share),
+        );
+    }
+    text.push_str("</configuration>\n");
+    parse_capacity_scheduler_xml(&text, "capacity-scheduler.xml")
+        .expect("a valid capacity-scheduler.xml")
+        .tree
+}
+
+fn fair_tree(c: &Case) -> QueueTree {
+    let mut tree = QueueTree::with_root();
+    for (i, w) in c.weights.iter().enumerate() {
+        let q = tree.add_queue(QueueId::ROOT, &format!("q{i}"), true);
+        let conf = tree.get_mut(q);
+        conf.weight = *w;
+        conf.max_am_share = c.max_am_share;
+        conf.max_running_apps = c.max_running;
+        conf.min_share_preemption_timeout_ms = Some(2_000);
+        conf.fair_share_preemption_timeout_ms = Some(3_000);
+        if i == 0 {
+            conf.min_resources = ResourceSpec::Absolute(Resource::new(2048, 2));
+        }
+    }
+    tree
+}
+
+fn build(c: &Case) -> Scenario {
+    let tree = if c.capacity {
+        capacity_tree(c)
+    } else {
+        fair_tree(c)
+    };
+    let mut apps: Vec<AppSpec> = c
+        .apps
+        .iter()
+        .enumerate()
+        .map(|(k, &(t, q, n, units, d, am, host))| AppSpec {
+            name: format!("a{k}"),
+            arrival: SimTime(t),
+            queue: format!("q{}", q % c.weights.len()),
+            user: format!("u{}", k % 2),
+            am: am.then_some(Resource::new(512, 1)),
+            stages: vec![vec![TaskGroup {
+                count: n,
+                size: Resource::new(units * 512, 1),
+                duration_ms: d,
+                priority: 10,
+                hosts: host
+                    .filter(|&h| h < c.nodes)
+                    .map(|h| vec![format!("node{h}")])
+                    .unwrap_or_default(),
+            }]],
+            recorded: None,
+        })
+        .collect();
+    apps.sort_by_key(|a| a.arrival);
+    let threshold = if c.locality { 0.5 } else { -1.0 };
+    Scenario {
+        name: "bounded".into(),
+        path: None,
+        cluster: ClusterSpec {
+            nodes: c.nodes,
+            racks: 1,
+            node_memory_mb: 4096,
+            node_vcores: 4,
+        },
+        scheduler: SchedulerConf {
+            semantics: if c.era33 {
+                Semantics::Hadoop33
+            } else {
+                Semantics::Hadoop27
+            },
+            assignmultiple: c.multiple,
+            heartbeat_ms: c.heartbeat_ms,
+            locality_threshold_node: threshold,
+            locality_threshold_rack: threshold,
+            node_locality_delay: if c.locality { 2 } else { -1 },
+            preemption: c.preemption,
+            wait_before_kill_ms: 1_500,
+            wait_before_next_starvation_check_ms: 2_000,
+            preemption_interval_ms: 1_000,
+            preemption_utilization_threshold: 0.5,
+            monitoring_interval_ms: 1_000,
+            max_wait_before_kill_ms: 1_500,
+            // Asks up to 5 GB are within the maximum: larger than any node, they wait.
+            maximum_allocation_mb: 8192,
+            ..SchedulerConf::default()
+        },
+        tree,
+        warnings: vec![],
+        workload: Workload::Trace(apps),
+        end_ms: None,
+        sample_interval_ms: 0,
+        check_invariants: false,
+    }
+}
+
+/// Events a run of `c` may take at most: every arrival and task (each allocated, reserved,
+/// killed and re-asked a bounded number of times before a cycle is seen) plus the update
+/// ticks and heartbeats up to a horizon: the last arrival, then every task run one after
+/// another, twice (killed work), plus two minutes for cycles to show.
+fn event_bound(c: &Case, sc: &Scenario) -> u64 {
+    let tasks: u64 = c.apps.iter().map(|a| u64::from(a.2) + 1).sum();
+    let last = c.apps.iter().map(|a| a.0).max().unwrap_or(0);
+    let serial: u64 = c.apps.iter().map(|a| u64::from(a.2) * a.4).sum();
+    let horizon = last + 2 * serial + 120_000;
+    let ticks = horizon / sc.scheduler.update_interval_ms;
+    let beats = horizon / c.heartbeat_ms * u64::from(c.nodes);
+    200 * tasks + 2 * (ticks + beats)
+}
+
+fn config(cases: u32) -> Config {
+    Config {
+        cases,
+        rng_algorithm: RngAlgorithm::ChaCha,
+        rng_seed: RngSeed::Fixed(0x0b0d_7e11),
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
+fn finish_times(rec: &MemoryRecorder) -> Vec<Option<SimTime>> {
+    rec.apps.iter().map(|a| a.finish).collect()
+}
+
+/// The run stopped at `s.stalled_at` as repeating: with the watch off it goes on with no app
+/// finishing after the earlier state, and (a cycle) with the same decisions every period.
+fn check_it_repeats(
+    sc: &Scenario,
+    s: &RunSummary,
+    stopped: &MemoryRecorder,
+) -> Result<(), TestCaseError> {
+    let at = s.stalled_at.expect("stopped runs are stalled");
+    let period = s.cycle_from.map(|from| at.0 - from.0);
+    let until = at.0 + 3 * period.unwrap_or(0).max(20_000);
+    let mut longer = sc.clone();
+    longer.end_ms = Some(until);
+    let mut rec = MemoryRecorder::default();
+    let mut sim =
+        Simulation::new(&longer, 1, 0, &mut rec).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    sim.watch_cycles(false);
+    sim.run_capped(50_000_000)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?
+        .ok_or_else(|| TestCaseError::fail("the longer run did not reach its end"))?;
+    drop(sim);
+    // Every app finished by the stop finished at the same time; no other ever finishes.
+    prop_assert_eq!(finish_times(&rec), finish_times(stopped));
+    let before: Vec<&Decision> = stopped.decisions.iter().collect();
+    let same_prefix = rec
+        .decisions
+        .iter()
+        .take(before.len())
+        .eq(before.iter().copied());
+    prop_assert!(
+        same_prefix,
+        "the run with the watch off decided differently before the stop"
+    );
+    match (period, s.cycle_from) {
+        (Some(p), Some(from)) => {
+            // Decisions of [from, from + p) come again in every later period.
+            let window = |k: u64| -> Vec<Decision> {
+                rec.decisions
+                    .iter()
+                    .filter(|d| d.time.0 >= from.0 + k * p && d.time.0 < from.0 + (k + 1) * p)
+                    .map(|d| Decision {
+                        time: SimTime(d.time.0 - k * p),
+                        ..*d
+                    })
+                    .collect()
+            };
+            let first = window(0);
+            prop_assert!(!first.is_empty(), "a cycle makes decisions");
+            for k in 1..3 {
+                prop_assert_eq!(&window(k), &first, "period {} differs", k);
+            }
+        }
+        _ => {
+            // Frozen: nothing at all is decided after the stop.
+            let later = rec.decisions.iter().filter(|d| d.time > at).count();
+            prop_assert_eq!(later, 0);
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_run_ends_within_its_bound_and_stops_only_when_it_would_repeat_forever() {
+    let mut runner = TestRunner::new(config(400));
+    let seen = std::cell::RefCell::new([0u32; 4]);
+    runner
+        .run(&case(), |c| {
+            let sc = build(&c);
+            let bound = event_bound(&c, &sc);
+            let mut rec = MemoryRecorder::default();
+            let mut sim = Simulation::new(&sc, 1, 0, &mut rec)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let out = sim
+                .run_capped(bound)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            drop(sim);
+            let Some(s) = out else {
+                return Err(TestCaseError::fail(format!("no end within {bound} events")));
+            };
+            let unfinished = s.get("apps_unfinished").unwrap_or(0.0);
+            prop_assert!(unfinished == 0.0 || s.stalled_at.is_some());
+            let mut seen = seen.borrow_mut();
+            seen[0] += (s.get("preempted_containers").unwrap_or(0.0) > 0.0) as u32;
+            seen[1] += s.stalled_at.is_some() as u32;
+            if s.cycle_from.is_some()
+                || (s.stalled_at.is_some() && s.end == s.stalled_at.unwrap_or(SimTime::ZERO))
+            {
+                seen[2] += s.cycle_from.is_some() as u32;
+                seen[3] += c.capacity as u32;
+                check_it_repeats(&sc, &s, &rec)?;
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let seen = seen.into_inner();
+    assert!(seen[0] > 20, "too few runs with preemption: {seen:?}");
+    assert!(seen[1] > 10, "too few stalled runs: {seen:?}");
+    assert!(seen[2] > 2, "too few cycles: {seen:?}");
+}
