@@ -17,6 +17,11 @@
 //! relative times, again and again, and no app can ever finish. The run stops there,
 //! `stalled_at` now and `cycle_from` the time of the earlier state.
 //!
+//! Not caught: Hadoop 3.x Fair Scheduler preemption holds what it frees on a node for the
+//! starved app (`resourcesPreemptedForApp`); an app that cannot take it (its AM refused by
+//! maxAMShare) stays starved and every round adds to the amount held, so no state repeats
+//! and such a run needs `end_ms`.
+//!
 //! The fingerprint leaves nothing out by accident: it destructures [`Simulation`] field by
 //! field (a new field does not compile until it is placed), and takes each part's `Debug`
 //! text whole, so a field added to a part is in the fingerprint unless rebased here. A field
