@@ -407,3 +407,118 @@ fn app_not_preempted_below_fair_share() {
         }
     }
 }
+
+#[test]
+fn fair_share_and_weights_in_nested_user_queue_rule() {
+    // testFairShareAndWeightsInNestedUserQueueRule: policy nestedUserQueue(specified,
+    // create=false) then default; parent parentq (min 1024 MB). user1 and user2 submit to
+    // root.parentq and get root.parentq.user1 and root.parentq.user2, created with weight 1;
+    // user3 submits to root.default. On one 16 GB node each user queue's fair share and
+    // steady fair share is a quarter of the node, 4096 MB.
+    let xml = r#"<allocations>
+      <queue name="parentq" type="parent"><minResources>1024mb,0vcores</minResources></queue>
+      <queuePlacementPolicy>
+        <rule name="nestedUserQueue"><rule name="specified" create="false"/></rule>
+        <rule name="default"/>
+      </queuePlacementPolicy></allocations>"#;
+    for s in ERAS {
+        let apps = vec![
+            app(0, "root.parentq", "user1", 10, GB, 1),
+            app(0, "root.parentq", "user2", 10, GB, 1),
+            app(0, "root.default", "user3", 10, GB, 1),
+        ];
+        let mut sc = scenario(s, xml, 1, Resource::new(16 * GB, 16), apps);
+        sc.sample_interval_ms = 5_000;
+        let mut rec = MemoryRecorder {
+            sample: true,
+            ..MemoryRecorder::default()
+        };
+        run(&sc, 1, 0, &mut rec).expect("runs");
+        let (_, last) = rec.samples.last().expect("samples");
+        for user in ["user1", "user2"] {
+            let q = format!("root.parentq.{user}");
+            let sample = last
+                .iter()
+                .find(|x| x.queue == q)
+                .unwrap_or_else(|| panic!("{s}: no queue {q}"));
+            assert_eq!(
+                (
+                    sample.fair_share.memory_mb,
+                    sample.steady_fair_share.memory_mb
+                ),
+                (4 * GB, 4 * GB),
+                "{s}: {q}"
+            );
+        }
+    }
+}
+
+#[test]
+fn reservation_threshold_gates_reservations() {
+    // testReservationThresholdGatesReservations (Hadoop 3 only), up to the node it adds:
+    // DRF queues, a reservation threshold of 2 × the increment allocation (2048 MB,
+    // 2 vcores), one node of 4096 MB / 4 vcores held whole by queue1. In queue2 an ask of
+    // 1024 MB / 1 vcore is below the threshold and reserves nothing; one of 1024 MB /
+    // 3 vcores is above it in vcores and reserves the node.
+    let xml = r#"<allocations><defaultQueueSchedulingPolicy>drf</defaultQueueSchedulingPolicy></allocations>"#;
+    let apps = vec![
+        app(0, "queue1", "user1", 1, 4 * GB, 4),
+        app(100, "queue2", "user1", 1, GB, 1),
+        app(5_000, "queue2", "user1", 1, GB, 3),
+    ];
+    let mut sc = scenario(Semantics::Hadoop33, xml, 1, Resource::new(4 * GB, 4), apps);
+    sc.scheduler.reservation_threshold_increment_multiple = 2.0;
+    let (rec, _) = run_rec(&sc);
+    let reserved = |a: u32| {
+        rec.decisions
+            .iter()
+            .filter(|d| d.app == a && d.kind == DecisionKind::Reserved)
+            .count()
+    };
+    assert_eq!((reserved(1), reserved(2)), (0, 1));
+}
+
+#[test]
+fn queue_name_with_trailing_space_is_rejected() {
+    // testQueueNameWithTrailingSpace (Hadoop 3 only): "A" is accepted, "A " and "A" with a
+    // non-breaking space are rejected, "B.C" is accepted.
+    let apps = vec![
+        app(0, "A", "user1", 1, GB, 1),
+        app(1, "A ", "user1", 1, GB, 1),
+        app(2, "B.C", "user1", 1, GB, 1),
+        app(3, "A\u{00a0}", "user1", 1, GB, 1),
+    ];
+    let (rec, sum) = run_rec(&scenario(
+        Semantics::Hadoop33,
+        "<allocations/>",
+        1,
+        Resource::new(8 * GB, 8),
+        apps,
+    ));
+    assert_eq!(metric(&sum, "apps_rejected"), 2.0);
+    assert_eq!(counts_after(&rec, usize::MAX, 4), vec![1, 0, 1, 0]);
+}
+
+#[test]
+fn user_as_default_queue_trims_the_user_name() {
+    // testUserAsDefaultQueueWithLeadingTrailingSpaceUserName (Hadoop 3 only): apps of
+    // "  user1", "user1  " and "user1" submitted to default all land in root.user1.
+    let apps: Vec<AppSpec> = ["  user1", "user1  ", "user1"]
+        .iter()
+        .enumerate()
+        .map(|(i, user)| {
+            let mut a = app(i as u64, "default", user, 1, GB, 1);
+            a.stages[0][0].duration_ms = 1_000;
+            a
+        })
+        .collect();
+    let (_, sum) = run_rec(&scenario(
+        Semantics::Hadoop33,
+        "<allocations/>",
+        1,
+        Resource::new(8 * GB, 8),
+        apps,
+    ));
+    assert_eq!(metric(&sum, "apps_rejected"), 0.0);
+    assert_eq!(metric(&sum, "apps_finished.root.user1"), 3.0);
+}

@@ -13,6 +13,7 @@
 
 use crate::engine::Simulation;
 use crate::tree::{PlacementRule, QueueId};
+use fairsim_core::Semantics;
 
 impl Simulation<'_> {
     /// The leaf queue for an app submitted to `requested` by `user`, creating it if a rule
@@ -27,6 +28,20 @@ impl Simulation<'_> {
                 "submitted by user {user} with an illegal queue name {requested}: it cannot start or end with a period"
             ));
         }
+        // Hadoop 3 refuses a queue name with leading or trailing whitespace (the queue
+        // manager's name check, non-breaking spaces included) and trims the user name its
+        // rules build queues from (TestFairScheduler's testQueueNameWithTrailingSpace and
+        // testUserAsDefaultQueueWithLeadingTrailingSpaceUserName).
+        let user = if self.semantics == Semantics::Hadoop33 {
+            if requested.trim() != requested {
+                return Err(format!(
+                    "submitted by user {user} with an illegal queue name `{requested}`: it has leading or trailing whitespace"
+                ));
+            }
+            user.trim()
+        } else {
+            user
+        };
         let rules = if self.tree.placement.is_empty() {
             vec![
                 PlacementRule::Specified { create: true },
