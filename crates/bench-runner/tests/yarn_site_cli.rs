@@ -166,3 +166,34 @@ fn a_capacity_scheduler_xml_is_still_read_as_one() {
         "{out}"
     );
 }
+
+#[test]
+fn a_capacity_file_without_the_roots_queues_is_read_as_a_yarn_site_and_says_so() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("capacity-scheduler.xml");
+    let xml = "<configuration>\n\
+        <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>100</value></property>\n\
+        </configuration>\n";
+    std::fs::write(&f, xml).unwrap();
+    let o = fairsim(&["validate", f.to_str().unwrap()]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].ends_with(
+        "a yarn-site.xml (hadoop configuration), read as hadoop-2.7 for the Capacity Scheduler \
+         (yarn.resourcemanager.scheduler.class not set: YARN's default)"
+    ));
+    assert_eq!(
+        lines[1],
+        "note: it holds yarn.scheduler.capacity.* properties but no \
+         yarn.scheduler.capacity.root.queues: a capacity-scheduler.xml must name the root's queues"
+    );
+    assert_eq!(
+        lines[2],
+        format!(
+            "{}:2: yarn.scheduler.capacity.root.a.capacity = 100: not modelled: \
+             capacity-scheduler.xml properties are read from the allocation file",
+            f.display()
+        )
+    );
+}
