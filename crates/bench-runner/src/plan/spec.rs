@@ -120,10 +120,7 @@ impl PlanSpec {
     /// Reads and validates a plan file and the base scenario it names.
     pub fn load(file: &Path) -> Result<PlanSpec, SpecError> {
         let text = read(file)?;
-        let loc = Locator {
-            file: file.display().to_string(),
-            text: &text,
-        };
+        let loc = Locator::new(file.display().to_string(), &text);
         let raw: RawPlan = toml::from_str(&text).map_err(|e| loc.toml_err(&e))?;
 
         let base_path = file
@@ -136,10 +133,7 @@ impl PlanSpec {
         })?;
         let scenario = fairsim_sim::scenario::parse_scenario(&base_text, &base_path)
             .map_err(|e| loc.err(Some(raw.base.span()), Some("base"), e))?;
-        let base_loc = Locator {
-            file: base_path.display().to_string(),
-            text: &base_text,
-        };
+        let base_loc = Locator::new(base_path.display().to_string(), &base_text);
         let base = toml::Value::Table(
             toml::from_str::<toml::Table>(&base_text).map_err(|e| base_loc.toml_err(&e))?,
         );
