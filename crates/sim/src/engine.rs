@@ -261,6 +261,8 @@ pub struct Simulation<'a> {
     /// Scratch buffers of the update thread, kept to avoid allocating on every tick.
     pub(crate) share_scratch: Vec<Schedulable>,
     pub(crate) reorder_scratch: Vec<u32>,
+    /// Queues whose demand, activity or shares changed at this update (and whether re-keyed).
+    pub(crate) changed_scratch: Vec<(u32, bool)>,
     /// Apps whose demand must be recomputed at the next update.
     pub(crate) dirty_apps: Vec<u32>,
     /// The queues' instantaneous fair shares and the active flags they were computed for
@@ -272,6 +274,9 @@ pub struct Simulation<'a> {
     pub(crate) completions: u64,
     /// Repeated states (see "Cycles").
     pub(crate) cycle: crate::cycle::CycleWatch,
+    /// The demand-capped ("ideal") shares and the loads they were computed for (cleared when
+    /// queues are created).
+    pub(crate) ideal_cache: crate::scheduler::fair::update::IdealCache,
 }
 
 /// Java's `String.compareTo` order of `names`, as ranks.
@@ -381,12 +386,14 @@ impl<'a> Simulation<'a> {
             stalled_at: None,
             cycle_from: None,
             share_scratch: Vec::new(),
+            changed_scratch: Vec::new(),
             reorder_scratch: Vec::new(),
             dirty_apps: Vec::new(),
             queue_share_cache: None,
             continuous: None,
             completions: 0,
             cycle: Default::default(),
+            ideal_cache: Default::default(),
         };
         sim.init_queues();
         sim.init_apps();
@@ -471,6 +478,7 @@ impl<'a> Simulation<'a> {
     /// Recomputes name ranks and rebuilds every parent's ordered set (after queues change).
     pub(crate) fn rerank_queues(&mut self) {
         self.queue_share_cache = None;
+        self.ideal_cache = Default::default();
         let names: Vec<&str> = self.tree.queues.iter().map(|q| q.name.as_str()).collect();
         let ranks = java_ranks(&names);
         for (i, (q, r)) in self.queues.iter_mut().zip(ranks).enumerate() {

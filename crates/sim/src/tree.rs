@@ -331,8 +331,9 @@ impl QueueTree {
                     let cq = self.get(c);
                     let load = &loads[c.idx()];
                     let max = cq.max_share(cluster);
+                    // The share computation never reads names: none is copied.
                     Schedulable {
-                        name: cq.name.clone(),
+                        name: String::new(),
                         weight: cq.weight,
                         start_time_ms: 0,
                         min_share: cq.min_resources.resolve(cluster),

@@ -109,22 +109,48 @@ impl Simulation<'_> {
                 s
             }
         };
-        let ideal = self.tree.fair_shares(
-            self.semantics,
-            ShareKind::Instantaneous,
-            cluster,
-            &loads,
-            ShareCap::Demand,
-        );
+        // The demand-capped shares read only demands and activity (never usage): recomputed
+        // only when one of these changed since the last tick.
+        let mut cache = std::mem::take(&mut self.ideal_cache);
+        let same = cache.loads.len() == n_q
+            && cache
+                .loads
+                .iter()
+                .zip(&loads)
+                .all(|(&(d, a), l)| d == l.demand && a == l.active);
+        if !same {
+            cache.loads.clear();
+            cache
+                .loads
+                .extend(loads.iter().map(|l| (l.demand, l.active)));
+            cache.shares = self.tree.fair_shares(
+                self.semantics,
+                ShareKind::Instantaneous,
+                cluster,
+                &loads,
+                ShareCap::Demand,
+            );
+        }
+        let ideal = &cache.shares;
+        let mut changed = std::mem::take(&mut self.changed_scratch);
+        changed.clear();
         for i in 0..n_q {
             let q = &mut self.queues[i];
+            // A queue's ordering key reads its demand and activity (usage changes re-key it
+            // when they happen); its metrics read its demand and both shares.
+            let keyed = q.sched.demand != loads[i].demand || q.sched.active != loads[i].active;
+            let metered = keyed || q.fair_share != shares[i] || q.ideal_share != ideal[i];
             q.demand = loads[i].demand;
             q.app_shares_dirty |= q.fair_share != shares[i];
             q.fair_share = shares[i];
             q.ideal_share = ideal[i];
             q.sched.demand = q.demand;
             q.sched.active = loads[i].active;
+            if keyed || metered {
+                changed.push((i as u32, keyed));
+            }
         }
+        self.ideal_cache = cache;
         // Leaf apps' instantaneous shares: their inputs are the leaf's fair share and its
         // runnable apps' weights (apps have no min share and no max share), so a leaf is
         // recomputed only when one of these changed, and only in runs that read them.
@@ -172,9 +198,11 @@ impl Simulation<'_> {
             }
         }
         self.share_scratch = list;
-        // Keys depend on demand and weight: refresh every order.
-        for i in 1..n_q {
-            self.requeue(QueueId(i as u32));
+        // Queue keys depend on demand and activity: re-key the queues where they changed.
+        for &(i, keyed) in &changed {
+            if keyed && i != 0 {
+                self.requeue(QueueId(i));
+            }
         }
         // Apps' keys change here only through demand and weight (usage changes re-key an app
         // when they happen).
@@ -187,6 +215,15 @@ impl Simulation<'_> {
                 self.metrics_refresh_leaf(QueueId(i as u32));
             }
         }
+        self.changed_scratch = changed;
         self.metrics_resum();
     }
+}
+
+/// The update thread's demand-capped shares and the (demand, active) of every queue they
+/// were computed for.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct IdealCache {
+    loads: Vec<(fairsim_core::Resource, bool)>,
+    shares: Vec<fairsim_core::Resource>,
 }
