@@ -151,8 +151,10 @@ impl Simulation<'_> {
             cycle_from: _,
             share_scratch: _,
             reorder_scratch: _,
+            changed_scratch: _,
             dirty_apps,
             queue_share_cache,
+            ideal_cache,
             completions: _,
             cycle: _,
             continuous,
@@ -292,7 +294,7 @@ impl Simulation<'_> {
         }
         let _ = write!(
             s,
-            "|{} {users:?} {user_index:?} {dirty_apps:?} {queue_share_cache:?} {:?}|",
+            "|{} {users:?} {user_index:?} {dirty_apps:?} {queue_share_cache:?} {ideal_cache:?} {:?}|",
             tree.len(),
             continuous.as_ref().map(|c| c.reported_at(now))
         );
