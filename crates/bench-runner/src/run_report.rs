@@ -204,9 +204,9 @@ pub fn draw_run_charts(
             &TimeSeries::jain(trace.jain(), which, "ideal share"),
             &dir.join("jain"),
         )?);
-        let c = &scenario.cluster;
-        let mem = c.nodes as f64 * c.node_memory_mb as f64;
-        let vc = c.nodes as f64 * c.node_vcores as f64;
+        let total = scenario.cluster.total();
+        let mem = total.memory_mb as f64;
+        let vc = total.vcores as f64;
         out.extend(save(
             &TimeSeries::utilisation(&trace.utilisation(mem, vc), which),
             &dir.join("utilisation"),

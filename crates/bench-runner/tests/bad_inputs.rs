@@ -88,6 +88,11 @@ const SITE_XML: &str = r#"<configuration>
 </configuration>
 "#;
 
+/// An SLS nodes file (read by `nodes.toml`, a hadoop-3.3 scenario).
+const NODES: &str = r#"{"rack": "r1", "nodes": [{"node": "h1"}, {"node": "h2"}]}
+{"rack": "r2", "nodes": [{"node": "h3", "memory-mb": 4096, "vcores": 4}]}
+"#;
+
 const SNAPSHOT: &str = r#"{
   "semantics": "hadoop-2.7",
   "policy": "fair",
@@ -107,6 +112,7 @@ enum Base {
     Capacity,
     Csv,
     Sls,
+    Nodes,
     Snapshot,
     Site,
     Rumen,
@@ -154,6 +160,9 @@ const CAP_RUN: &[&str] = &["run", "cap.toml", "--out", "out"];
 const SITE_RUN: &[&str] = &["run", "site.toml", "--out", "out"];
 const RUMEN_RUN: &[&str] = &["run", "rumen.toml", "--out", "out"];
 const SYNTH_RUN: &[&str] = &["run", "synth.toml", "--out", "out"];
+const NODES_RUN: &[&str] = &["run", "nodes.toml", "--out", "out"];
+/// The `[cluster]` keys of [`SCENARIO`], which list cases replace.
+const CLUSTER_KEYS: &str = "nodes = 4\nracks = 1\nnode_memory_mb = 8192\nnode_vcores = 8\n";
 const RANK: &[&str] = &["rank", "FILE"];
 const SHARES: &[&str] = &["shares", "FILE"];
 const S: &str = "s.toml";
@@ -197,7 +206,9 @@ fn cases() -> Vec<Case> {
             ("nodes = 4", "nodes = -1"),
             RUN,
             2,
-            &["s.toml:4:9: nodes: invalid value: integer `-1`, expected u32"],
+            &[
+                "s.toml:4:9: nodes: invalid value: integer `-1`, expected a node count or [[cluster.nodes]] entries",
+            ],
         ),
         case(
             "no rack",
@@ -243,6 +254,140 @@ fn cases() -> Vec<Case> {
             RUN,
             2,
             &["s.toml:7: cluster.node_vcores: -3 is out of range"],
+        ),
+        // Node lists and SLS nodes files.
+        case(
+            "two cluster forms at once",
+            Scenario,
+            ("nodes = 4", "nodes_file = \"nodes.json\"\nnodes = 4"),
+            RUN,
+            2,
+            &[
+                "s.toml:3: cluster: give exactly one of `nodes = N`, [[cluster.nodes]] entries or `nodes_file`",
+            ],
+        ),
+        case(
+            "a node entry of no node",
+            Scenario,
+            (
+                CLUSTER_KEYS,
+                "node_memory_mb = 8192\nnode_vcores = 8\n[[cluster.nodes]]\ncount = 0\n",
+            ),
+            RUN,
+            2,
+            &["s.toml:7: cluster.nodes[0].count: 0 is out of range: the limit is 1 to 100000"],
+        ),
+        case(
+            "one host name for two nodes",
+            Scenario,
+            (
+                CLUSTER_KEYS,
+                "node_memory_mb = 8192\nnode_vcores = 8\n[[cluster.nodes]]\nname = \"h1\"\ncount = 2\n",
+            ),
+            RUN,
+            2,
+            &["s.toml:8: cluster.nodes[0].count: 2 nodes cannot share the name `h1`: use `prefix`"],
+        ),
+        case(
+            "two entries with one host name",
+            Scenario,
+            (
+                CLUSTER_KEYS,
+                "node_memory_mb = 8192\nnode_vcores = 8\n[[cluster.nodes]]\nname = \"h1\"\n[[cluster.nodes]]\nname = \"h1\"\n",
+            ),
+            VALIDATE,
+            2,
+            &["s.toml:9: cluster.nodes[1].name: two nodes are named `h1`"],
+        ),
+        case(
+            "a node entry beyond a Java int of memory",
+            Scenario,
+            (
+                CLUSTER_KEYS,
+                "[[cluster.nodes]]\nmemory_mb = 4294967296\nvcores = 4\n",
+            ),
+            RUN,
+            2,
+            &[
+                "s.toml:5: cluster.nodes[0].memory_mb: 4294967296 is out of range: the limit is 1 to 2147483647",
+            ],
+        ),
+        case(
+            "a node entry of no size",
+            Scenario,
+            (CLUSTER_KEYS, "[[cluster.nodes]]\nvcores = 4\n"),
+            RUN,
+            2,
+            &[
+                "s.toml:4: cluster.nodes[0].memory_mb: missing: give it here or as cluster.node_memory_mb",
+            ],
+        ),
+        case(
+            "a node entry with an unknown key",
+            Scenario,
+            (CLUSTER_KEYS, "[[cluster.nodes]]\nmemory = 4\n"),
+            RUN,
+            2,
+            &["s.toml:5:1: unknown field `memory`, expected one of `name`, `prefix`"],
+        ),
+        case(
+            "racks beside a node list",
+            Scenario,
+            (
+                CLUSTER_KEYS,
+                "racks = 2\nnode_memory_mb = 8192\nnode_vcores = 8\n[[cluster.nodes]]\n",
+            ),
+            RUN,
+            2,
+            &["s.toml:4: cluster.racks: racks come from the node list here"],
+        ),
+        case(
+            "a nodes file that is not there",
+            Scenario,
+            (CLUSTER_KEYS, "nodes_file = \"nosuch.json\"\n"),
+            RUN,
+            2,
+            &["nosuch.json: cannot read"],
+        ),
+        case(
+            "a nodes file node with negative vcores",
+            Nodes,
+            ("\"vcores\": 4", "\"vcores\": -4"),
+            NODES_RUN,
+            2,
+            &["nodes.json:2: nodes[0].vcores: -4 is out of range: the limit is 1 to 2147483647"],
+        ),
+        case(
+            "a nodes file node without a name",
+            Nodes,
+            ("{\"node\": \"h2\"}", "{\"host\": \"h2\"}"),
+            NODES_RUN,
+            2,
+            &["nodes.json:1: nodes[1].node: missing"],
+        ),
+        case(
+            "a host in two racks of a nodes file",
+            Nodes,
+            ("\"h3\"", "\"h1\""),
+            NODES_RUN,
+            2,
+            &["nodes.json:2: nodes[0].node: `h1` is already in rack `r1`"],
+        ),
+        case(
+            "a job trace given as the nodes file",
+            Nodes,
+            ("{\"rack\": \"r1\", \"nodes\"", "{\"job.tasks\": [], \"x\""),
+            NODES_RUN,
+            2,
+            &["nodes.json:1: json: not an SLS nodes file: this looks like an SLS JSON job trace"],
+        ),
+        case(
+            "a nodes file of an array",
+            Nodes,
+            ("{\"rack\": \"r1\"", "[{\"rack\": \"r1\""),
+            NODES_RUN,
+            2,
+            &["nodes.json:1: json: expected a rack object"],
         ),
         // Times.
         case(
@@ -1380,6 +1525,17 @@ fn write_inputs(dir: &Path) {
         "site.toml",
         &SCENARIO.replace(SCHED, "heartbeat_ms = 1000\nyarn_site = \"ys.xml\""),
     );
+    w("nodes.json", NODES);
+    w(
+        "nodes.toml",
+        &SCENARIO
+            .replacen(CLUSTER_KEYS, "nodes_file = \"nodes.json\"\n", 1)
+            .replacen(
+                "heartbeat_ms = 1000",
+                "heartbeat_ms = 1000\nsemantics = \"hadoop-3.3\"",
+                1,
+            ),
+    );
     w(
         "sw.toml",
         "name = \"sw\"\nscenario = \"s0.toml\"\n[seeds]\ncount = 1\n[[axes]]\npath = \"cluster.nodes\"\nvalues = [4]\n",
@@ -1396,6 +1552,7 @@ fn check(c: &Case) -> Option<String> {
         Capacity => (Some("cs.xml"), CAPACITY_XML),
         Csv => (Some("t.csv"), CSV),
         Sls => (Some("j.json"), SLS),
+        Nodes => (Some("nodes.json"), NODES),
         Snapshot => (Some("snap.json"), SNAPSHOT),
         Site => (Some("ys.xml"), SITE_XML),
         Rumen => (Some("h.json"), RUMEN),

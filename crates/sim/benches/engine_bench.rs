@@ -104,6 +104,7 @@ fn scenario(
             racks,
             node_memory_mb: 32_768,
             node_vcores: 16,
+            ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
             semantics: Semantics::Hadoop27,

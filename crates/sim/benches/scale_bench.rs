@@ -162,6 +162,7 @@ fn scenario(
             racks: (nodes / 40).max(1),
             node_memory_mb: 65_536,
             node_vcores: 64,
+            ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
             semantics: Semantics::Hadoop27,

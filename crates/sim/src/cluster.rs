@@ -4,7 +4,9 @@
 //! is allocated on it and at most one reservation.
 
 use crate::time::SimTime;
+use crate::topology::NodeSpec;
 use fairsim_core::Resource;
+use std::collections::HashMap;
 
 /// Index of a node in [`Cluster::nodes`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -58,46 +60,70 @@ pub struct Cluster {
     pub total: Resource,
     /// Heartbeat interval in ms.
     pub heartbeat_ms: u64,
+    /// Node name → index (lookups only: nothing iterates it).
+    by_name: HashMap<String, u32>,
+    /// Rack name → index.
+    rack_by_name: HashMap<String, u32>,
 }
 
 impl Cluster {
     /// `n_nodes` identical nodes split evenly over `n_racks` racks in contiguous blocks
-    /// (as SLS splits `num.nodes` over `num.racks`). Node `i` heartbeats at
-    /// `i * heartbeat_ms / n_nodes + k * heartbeat_ms`: phases spread evenly and
-    /// deterministically over the interval.
+    /// (as SLS splits `num.nodes` over `num.racks`): `nodes = N`.
     pub fn uniform(n_nodes: u32, n_racks: u32, size: Resource, heartbeat_ms: u64) -> Cluster {
-        let n_racks = n_racks.clamp(1, n_nodes.max(1));
-        let racks = (0..n_racks).map(|r| format!("rack{r}")).collect();
+        Cluster::from_nodes(
+            &crate::topology::uniform(n_nodes, n_racks, size),
+            heartbeat_ms,
+        )
+    }
+
+    /// The cluster of `nodes`, in their order; racks numbered in order of first appearance.
+    /// Node `i` of `n` heartbeats at `i * heartbeat_ms / n + k * heartbeat_ms`: phases spread
+    /// evenly and deterministically over the interval. Names are unique (checked when the
+    /// scenario is read); a repeated name resolves to its first node.
+    pub fn from_nodes(nodes: &[NodeSpec], heartbeat_ms: u64) -> Cluster {
         let heartbeat_ms = heartbeat_ms.max(1);
-        let nodes = (0..n_nodes)
-            .map(|i| Node {
-                name: format!("node{i}"),
-                rack: ((i as u64 * n_racks as u64) / n_nodes as u64) as u32,
-                capacity: size,
+        let n = nodes.len().max(1) as u64;
+        let mut racks: Vec<String> = Vec::new();
+        let mut rack_by_name: HashMap<String, u32> = HashMap::new();
+        let mut by_name: HashMap<String, u32> = HashMap::with_capacity(nodes.len());
+        let mut total = Resource::ZERO;
+        let mut built = Vec::with_capacity(nodes.len());
+        for (i, spec) in nodes.iter().enumerate() {
+            let rack = *rack_by_name.entry(spec.rack.clone()).or_insert_with(|| {
+                racks.push(spec.rack.clone());
+                (racks.len() - 1) as u32
+            });
+            by_name.entry(spec.name.clone()).or_insert(i as u32);
+            total = total.saturating_add(spec.capacity);
+            built.push(Node {
+                name: spec.name.clone(),
+                rack,
+                capacity: spec.capacity,
                 allocated: Resource::ZERO,
                 n_containers: 0,
                 reservation: None,
-                phase_ms: (i as u64 * heartbeat_ms) / n_nodes as u64,
-            })
-            .collect();
+                phase_ms: (i as u64 * heartbeat_ms) / n,
+            });
+        }
         Cluster {
-            nodes,
+            nodes: built,
             racks,
-            total: Resource::new(
-                size.memory_mb * n_nodes as i64,
-                size.vcores * n_nodes as i64,
-            ),
+            total,
             heartbeat_ms,
+            by_name,
+            rack_by_name,
         }
     }
 
     /// The node named `host`; accepts SLS's `/rack/host` form by its last segment.
     pub fn find_node(&self, host: &str) -> Option<NodeId> {
-        let name = host.rsplit('/').next().unwrap_or(host);
-        self.nodes
-            .iter()
-            .position(|n| n.name == name)
-            .map(|i| NodeId(i as u32))
+        let name = crate::topology::hints::split(host).1;
+        self.by_name.get(name).map(|&i| NodeId(i))
+    }
+
+    /// The rack named `rack` (without SLS's leading `/`).
+    pub fn find_rack(&self, rack: &str) -> Option<u32> {
+        self.rack_by_name.get(rack.trim_start_matches('/')).copied()
     }
 
     /// The first heartbeat time of `node` at or after `t`.

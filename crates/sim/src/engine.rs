@@ -334,12 +334,7 @@ impl<'a> Simulation<'a> {
         if sc.tree.is_empty() {
             return Err(SimError::Invalid("the queue tree has no root".into()));
         }
-        let cluster = Cluster::uniform(
-            sc.cluster.nodes,
-            sc.cluster.racks,
-            sc.cluster.node_size(),
-            conf.heartbeat_ms,
-        );
+        let cluster = Cluster::from_nodes(&sc.cluster.node_specs(), conf.heartbeat_ms);
         if cluster.nodes.is_empty() {
             return Err(SimError::Invalid("the cluster has no node".into()));
         }
@@ -518,32 +513,13 @@ impl<'a> Simulation<'a> {
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
         let ranks = java_ranks(&refs);
         self.apps = Vec::with_capacity(self.specs.len());
+        let mut resolver = crate::topology::hints::HintResolver::new(&self.cluster);
         for (i, name) in names.into_iter().enumerate() {
             let spec = &self.specs[i];
             let hints = spec
                 .stages
                 .iter()
-                .map(|s| {
-                    s.iter()
-                        .map(|g| {
-                            let mut nodes: Vec<u32> = g
-                                .hosts
-                                .iter()
-                                .filter_map(|h| self.cluster.find_node(h))
-                                .map(|n| n.0)
-                                .collect();
-                            nodes.sort_unstable();
-                            nodes.dedup();
-                            let mut racks: Vec<u32> = nodes
-                                .iter()
-                                .map(|&n| self.cluster.nodes[n as usize].rack)
-                                .collect();
-                            racks.sort_unstable();
-                            racks.dedup();
-                            (nodes, racks)
-                        })
-                        .collect()
-                })
+                .map(|s| s.iter().map(|g| resolver.resolve(&g.hosts)).collect())
                 .collect();
             let mut sched = Schedulable::new(name);
             sched.start_time_ms = spec.arrival.0 as i64;

@@ -25,6 +25,7 @@ pub mod scenario;
 pub mod scenario_checks;
 pub mod scheduler;
 pub mod time;
+pub mod topology;
 pub mod tree;
 pub mod workload;
 pub mod yarn_site;

@@ -5,11 +5,13 @@
 //! name = "example"                  # optional; default: the file stem
 //! end_ms = 3600000                  # optional; default: run until every app finished
 //!
-//! [cluster]
-//! nodes = 100                       # required
+//! [cluster]                         # one of: nodes = N, [[cluster.nodes]], nodes_file
+//! nodes = 100                       # N identical nodes node0.. (see `topology`)
 //! racks = 4                         # default 1
-//! node_memory_mb = 8192             # required
-//! node_vcores = 8                   # required
+//! node_memory_mb = 8192             # required with nodes = N; else the default node size
+//! node_vcores = 8
+//! # [[cluster.nodes]]               # prefix = "big" / name = "h1", count, rack, memory_mb, vcores
+//! # nodes_file = "nodes.json"       # an SLS nodes file (docs/cluster.md)
 //!
 //! [scheduler]                       # every key optional
 //! semantics = "hadoop-2.7"          # or "hadoop-3.3"
@@ -110,29 +112,70 @@ pub enum Heartbeats {
     Every,
 }
 
-/// Cluster shape.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Cluster shape: `nodes = N` identical nodes, or an explicit list (`[[cluster.nodes]]`, an
+/// SLS `nodes_file`; see [`crate::topology`]).
+#[derive(Debug, Clone, PartialEq)]
 pub struct ClusterSpec {
     /// Number of nodes.
     pub nodes: u32,
-    /// Number of racks (nodes split evenly in contiguous blocks).
-    #[serde(default = "one")]
+    /// Number of racks (`nodes = N`: nodes split evenly in contiguous blocks).
     pub racks: u32,
-    /// Memory per node, MB.
+    /// Memory per node, MB (`nodes = N`; a list's default size).
     pub node_memory_mb: i64,
     /// Vcores per node.
     pub node_vcores: i64,
+    /// The nodes of a list; empty for `nodes = N`.
+    pub layout: Vec<crate::topology::NodeSpec>,
 }
 
-fn one() -> u32 {
-    1
+impl Default for ClusterSpec {
+    fn default() -> Self {
+        ClusterSpec {
+            nodes: 1,
+            racks: 1,
+            node_memory_mb: 8192,
+            node_vcores: 8,
+            layout: Vec::new(),
+        }
+    }
 }
 
 impl ClusterSpec {
-    /// One node's capability.
+    /// `nodes = N` identical nodes of `node` in `racks` racks.
+    pub fn uniform(nodes: u32, racks: u32, node: Resource) -> ClusterSpec {
+        ClusterSpec {
+            nodes,
+            racks,
+            node_memory_mb: node.memory_mb,
+            node_vcores: node.vcores,
+            layout: Vec::new(),
+        }
+    }
+
+    /// One node's capability (`nodes = N`).
     pub fn node_size(&self) -> Resource {
         Resource::new(self.node_memory_mb, self.node_vcores)
+    }
+
+    /// Every node, in index order: the list, or what `nodes = N` expands to.
+    pub fn node_specs(&self) -> std::borrow::Cow<'_, [crate::topology::NodeSpec]> {
+        if self.layout.is_empty() {
+            crate::topology::uniform(self.nodes, self.racks, self.node_size()).into()
+        } else {
+            self.layout.as_slice().into()
+        }
+    }
+
+    /// The sum of the nodes' capabilities.
+    pub fn total(&self) -> Resource {
+        if self.layout.is_empty() {
+            Resource::new(
+                self.node_memory_mb.saturating_mul(self.nodes.into()),
+                self.node_vcores.saturating_mul(self.nodes.into()),
+            )
+        } else {
+            crate::topology::total(&self.layout)
+        }
     }
 }
 
@@ -411,7 +454,7 @@ pub enum ScenarioError {
 struct RawScenario {
     name: Option<String>,
     end_ms: Option<u64>,
-    cluster: ClusterSpec,
+    cluster: crate::topology::RawCluster,
     #[serde(default)]
     scheduler: SchedulerConf,
     allocation: Option<RawAllocation>,
@@ -712,10 +755,16 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         key: key.to_string(),
         message: message.to_string(),
     };
+    let base = path.parent().unwrap_or(Path::new("."));
+    let mut raw = raw;
+    let topology = raw
+        .cluster
+        .resolve(base, raw.scheduler.semantics, &invalid)?;
+    let cluster = topology.cluster;
     scenario_checks::check_ranges(
         &scenario_checks::Numbers {
             end_ms: raw.end_ms,
-            cluster: &raw.cluster,
+            cluster: &cluster,
             scheduler: &raw.scheduler,
             sample_interval_ms: raw.outputs.sample_interval_ms,
             synthetic: raw.workload.synthetic.as_ref(),
@@ -723,8 +772,6 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         &invalid,
     )?;
     check_allocation_settings(&raw.scheduler, &invalid)?;
-    let base = path.parent().unwrap_or(Path::new("."));
-    let mut raw = raw;
     if let Some(users) = &raw.scheduler.users {
         raw.scheduler.groups = crate::groups::Groups::load(&base.join(users))?;
     }
@@ -751,6 +798,7 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         crate::alloc::load_any_file(&alloc_path, raw.scheduler.semantics).map_err(alloc_err)?;
     let mut tree = loaded.tree;
     let mut warnings = loaded.warnings;
+    warnings.extend(topology.warnings);
     let mut site_origin = BTreeMap::new();
     if let (Some(props), Some(files)) = (&site, &site_files) {
         crate::yarn_site::check_class(props, tree.scheduler, &alloc_path).map_err(alloc_err)?;
@@ -813,7 +861,7 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         scenario_checks::check_ranges(
             &scenario_checks::Numbers {
                 end_ms: raw.end_ms,
-                cluster: &raw.cluster,
+                cluster: &cluster,
                 scheduler: &raw.scheduler,
                 sample_interval_ms: raw.outputs.sample_interval_ms,
                 synthetic: raw.workload.synthetic.as_ref(),
@@ -870,6 +918,12 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         }
         _ => unreachable!("exactly one workload kind was checked above"),
     };
+    if let Workload::Trace(apps) = &workload {
+        warnings.extend(crate::topology::hints::unknown_hints_warning(
+            &cluster.node_specs(),
+            apps,
+        ));
+    }
     let n_apps = match &workload {
         Workload::Trace(apps) => apps.len() as u64,
         Workload::Synthetic(s) => s.queues.iter().map(|q| u64::from(q.apps)).sum(),
@@ -877,7 +931,7 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
     };
     scenario_checks::MemoryEstimate::new(
         n_apps,
-        raw.cluster.nodes.into(),
+        cluster.nodes.into(),
         tree.len() as u64,
         raw.end_ms,
         raw.outputs.sample_interval_ms,
@@ -891,7 +945,7 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
     Ok(Scenario {
         name,
         path: Some(path.to_path_buf()),
-        cluster: raw.cluster,
+        cluster,
         scheduler: raw.scheduler,
         tree,
         warnings,

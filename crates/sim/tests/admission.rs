@@ -60,6 +60,7 @@ fn scenario(nodes: u32, node: Resource, tree: QueueTree, apps: Vec<AppSpec>) -> 
             racks: 1,
             node_memory_mb: node.memory_mb,
             node_vcores: node.vcores,
+            ..ClusterSpec::default()
         },
         scheduler: SchedulerConf::default(),
         tree,

@@ -49,6 +49,7 @@ fn scenario(props: &[(&str, &str)], apps: Vec<AppSpec>, preemption: bool) -> Sce
             racks: 1,
             node_memory_mb: C,
             node_vcores: 1,
+            ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
             semantics: Semantics::Hadoop27,

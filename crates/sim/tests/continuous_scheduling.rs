@@ -68,6 +68,7 @@ fn scenario_with(
             racks,
             node_memory_mb: node_mb,
             node_vcores: 8,
+            ..ClusterSpec::default()
         },
         scheduler: SchedulerConf { semantics, ..conf },
         tree,

@@ -51,6 +51,7 @@ fn scenario(
             racks: 1,
             node_memory_mb: node_mb,
             node_vcores: node_mb / C,
+            ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
             semantics,

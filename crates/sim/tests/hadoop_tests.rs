@@ -59,6 +59,7 @@ fn scenario(
             racks: 1,
             node_memory_mb: node.memory_mb,
             node_vcores: node.vcores,
+            ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
             semantics,

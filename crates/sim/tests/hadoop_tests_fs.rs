@@ -40,13 +40,9 @@ fn app(arrival: u64, queue: &str, user: &str, count: u32, mb: i64, vcores: i64) 
     }
 }
 
-/// `nodes` identical nodes on one rack, read like a scenario's `[cluster]` table.
+/// `nodes` identical nodes on one rack.
 fn cluster(nodes: u32, node: Resource) -> ClusterSpec {
-    toml::from_str(&format!(
-        "nodes = {nodes}\nnode_memory_mb = {}\nnode_vcores = {}",
-        node.memory_mb, node.vcores
-    ))
-    .expect("a valid cluster table")
+    ClusterSpec::uniform(nodes, 1, node)
 }
 
 fn scenario(

@@ -151,6 +151,7 @@ fn build(c: &Case, heartbeats: Heartbeats) -> Scenario {
             racks: c.racks,
             node_memory_mb: 4096,
             node_vcores: 4,
+            ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
             semantics: if c.era33 {
@@ -292,6 +293,7 @@ fn a_saturated_cluster_settles_at_fair_shares_with_elision() {
             racks: 2,
             node_memory_mb: 4096,
             node_vcores: 8,
+            ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
             semantics: Semantics::Hadoop33,

@@ -47,6 +47,7 @@ fn scenario(semantics: Semantics, preemption: bool, b_queue: &str) -> Scenario {
             racks: 1,
             node_memory_mb: C,
             node_vcores: 1,
+            ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
             semantics,

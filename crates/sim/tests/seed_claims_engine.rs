@@ -60,6 +60,7 @@ fn served_first(usage: (u32, u32), queues: (&str, &str)) -> String {
             racks: 1,
             node_memory_mb: C,
             node_vcores: 1,
+            ..ClusterSpec::default()
         },
         scheduler: SchedulerConf::default(),
         tree,

@@ -67,6 +67,7 @@ fn scenario(semantics: Semantics, tree: QueueTree, apps: Vec<AppSpec>) -> Scenar
             racks: 1,
             node_memory_mb: GB,
             node_vcores: 1,
+            ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
             semantics,

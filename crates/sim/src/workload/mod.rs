@@ -90,7 +90,7 @@ pub(crate) fn looks_like<'a>(keys: impl IntoIterator<Item = &'a str>) -> Option<
             }
             "rack" | "nodes" => {
                 return Some(
-                    "an SLS nodes file (racks of nodes: it describes the cluster, not jobs)",
+                    "an SLS nodes file (a cluster, not jobs: read it with `nodes_file = ...` in [cluster])",
                 );
             }
             _ => {}

@@ -1,0 +1,274 @@
+//! `[[cluster.nodes]]`: a list of node entries, each one host or a `count` of identical
+//! hosts with generated names, beside the `nodes = N` shorthand.
+//!
+//! ```toml
+//! [[cluster.nodes]]
+//! prefix = "big"          # big0, big1 (default prefix: "node")
+//! count = 2               # default 1
+//! rack = "r1"             # default "default-rack", YARN's rack for unresolved hosts
+//! memory_mb = 65536       # default: cluster.node_memory_mb
+//! vcores = 32             # default: cluster.node_vcores
+//!
+//! [[cluster.nodes]]
+//! name = "a2118.smile.com"
+//! rack = "r2"
+//! memory_mb = 8192
+//! vcores = 8
+//! ```
+//!
+//! Generated names number on from the last one of the same prefix, so two entries without a
+//! name give `node0..` then `node{k}..`, the names `nodes = N` would give.
+
+use super::NodeSpec;
+use crate::limits::{MAX_NODES, limit};
+use fairsim_core::Resource;
+use serde::Deserialize;
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use std::collections::BTreeMap;
+
+/// YARN's rack of a host no topology script places (`NetworkTopology.DEFAULT_RACK`).
+pub const DEFAULT_RACK: &str = "default-rack";
+
+/// One `[[cluster.nodes]]` entry as written.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeEntry {
+    /// One host's name.
+    pub name: Option<String>,
+    /// Generated names `{prefix}{k}` for `count` hosts.
+    pub prefix: Option<String>,
+    /// Rack.
+    pub rack: Option<String>,
+    /// Memory per node, MB.
+    pub memory_mb: Option<i64>,
+    /// Vcores per node.
+    pub vcores: Option<i64>,
+    /// Number of identical nodes.
+    pub count: Option<i64>,
+}
+
+/// `cluster.nodes`: a count (the shorthand) or a list of entries.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NodesKey {
+    /// `nodes = N`.
+    Count(i64),
+    /// `[[cluster.nodes]]`.
+    List(Vec<NodeEntry>),
+}
+
+impl<'de> Deserialize<'de> for NodesKey {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = NodesKey;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a node count or [[cluster.nodes]] entries")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<NodesKey, E> {
+                if v < 0 {
+                    return Err(E::invalid_value(de::Unexpected::Signed(v), &self));
+                }
+                Ok(NodesKey::Count(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<NodesKey, E> {
+                Ok(NodesKey::Count(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<NodesKey, A::Error> {
+                let mut out = Vec::new();
+                while let Some(e) = seq.next_element::<NodeEntry>()? {
+                    out.push(e);
+                }
+                Ok(NodesKey::List(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The nodes of `entries`, sizes defaulting to `default` (`None` where the scenario gives
+/// no node size). Errors are `(key, message)` with the entry's index in the key.
+pub fn expand(
+    entries: &[NodeEntry],
+    default_memory_mb: Option<i64>,
+    default_vcores: Option<i64>,
+) -> Result<Vec<NodeSpec>, (String, String)> {
+    if entries.is_empty() {
+        return Err((
+            "cluster.nodes".into(),
+            "the list of nodes is empty: a cluster needs at least one node".into(),
+        ));
+    }
+    let mut next_index: BTreeMap<&str, u64> = BTreeMap::new();
+    let mut out: Vec<NodeSpec> = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        let key = |field: &str| format!("cluster.nodes[{i}].{field}");
+        let count = e.count.unwrap_or(1);
+        limit("scenario", "cluster.nodes[*].count")
+            .check_int(count.into())
+            .map_err(|m| (key("count"), m))?;
+        if out.len() as u64 + count as u64 > MAX_NODES {
+            return Err((
+                key("count"),
+                format!(
+                    "{} nodes in all: the limit is {MAX_NODES} (docs/limits.md)",
+                    out.len() as u64 + count as u64
+                ),
+            ));
+        }
+        let size = |field: &str, own: Option<i64>, default: Option<i64>, fallback: &str| {
+            let v = own.or(default).ok_or_else(|| {
+                (
+                    key(field),
+                    format!("missing: give it here or as cluster.{fallback}"),
+                )
+            })?;
+            limit("scenario", &format!("cluster.nodes[*].{field}"))
+                .check_int(v.into())
+                .map(|v| v as i64)
+                .map_err(|m| (key(field), m))
+        };
+        let capacity = Resource::new(
+            size(
+                "memory_mb",
+                e.memory_mb,
+                default_memory_mb,
+                "node_memory_mb",
+            )?,
+            size("vcores", e.vcores, default_vcores, "node_vcores")?,
+        );
+        let rack = match &e.rack {
+            Some(r) => check_rack(r).map_err(|m| (key("rack"), m))?.to_string(),
+            None => DEFAULT_RACK.to_string(),
+        };
+        match (&e.name, &e.prefix) {
+            (Some(_), Some(_)) => {
+                return Err((key("prefix"), "give `name` or `prefix`, not both".into()));
+            }
+            (Some(name), None) => {
+                if count != 1 {
+                    return Err((
+                        key("count"),
+                        format!("{count} nodes cannot share the name `{name}`: use `prefix`"),
+                    ));
+                }
+                let name = check_host(name).map_err(|m| (key("name"), m))?;
+                out.push(NodeSpec {
+                    name: name.to_string(),
+                    rack,
+                    capacity,
+                });
+            }
+            (None, prefix) => {
+                let prefix = match prefix {
+                    Some(p) => check_host(p).map_err(|m| (key("prefix"), m))?,
+                    None => "node",
+                };
+                let k = next_index.entry(prefix).or_insert(0);
+                for j in *k..*k + count as u64 {
+                    out.push(NodeSpec {
+                        name: format!("{prefix}{j}"),
+                        rack: rack.clone(),
+                        capacity,
+                    });
+                }
+                *k += count as u64;
+            }
+        }
+    }
+    if let Some(dup) = super::duplicate_name(&out) {
+        let at = entries
+            .iter()
+            .rposition(|e| e.name.as_deref() == Some(dup))
+            .unwrap_or(entries.len() - 1);
+        return Err((
+            format!("cluster.nodes[{at}].name"),
+            format!(
+                "two nodes are named `{dup}`: hints and events name nodes, so names are unique"
+            ),
+        ));
+    }
+    Ok(out)
+}
+
+/// A rack name without SLS's leading `/`; racks may nest (`core/tor1`).
+pub(crate) fn check_rack(name: &str) -> Result<&str, String> {
+    let t = name.trim().trim_start_matches('/');
+    if t.is_empty() {
+        return Err("must not be empty".into());
+    }
+    Ok(t)
+}
+
+/// A host name (or prefix): hints name a host by the last segment of `/rack/host`, so a
+/// host name holds no `/`.
+pub(crate) fn check_host(name: &str) -> Result<&str, String> {
+    let t = name.trim();
+    if t.is_empty() {
+        return Err("must not be empty".into());
+    }
+    if t.contains('/') {
+        return Err(format!(
+            "`{t}` holds a `/`: give the host name alone and its rack in `rack`"
+        ));
+    }
+    Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(prefix: Option<&str>, count: i64, mb: i64) -> NodeEntry {
+        NodeEntry {
+            name: None,
+            prefix: prefix.map(str::to_string),
+            rack: None,
+            memory_mb: Some(mb),
+            vcores: Some(4),
+            count: Some(count),
+        }
+    }
+
+    #[test]
+    fn generated_names_continue_per_prefix() {
+        let nodes = expand(
+            &[
+                entry(None, 2, 1024),
+                entry(Some("big"), 1, 4096),
+                entry(None, 1, 2048),
+            ],
+            None,
+            None,
+        )
+        .unwrap();
+        let names: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(names, ["node0", "node1", "big0", "node2"]);
+        assert_eq!(nodes[2].capacity, Resource::new(4096, 4));
+        assert_eq!(nodes[0].rack, DEFAULT_RACK);
+    }
+
+    #[test]
+    fn sizes_default_to_the_cluster_node_size_or_are_required() {
+        let mut e = entry(None, 1, 1);
+        e.memory_mb = None;
+        assert_eq!(
+            expand(&[e.clone()], Some(3072), None).unwrap()[0]
+                .capacity
+                .memory_mb,
+            3072
+        );
+        let (key, msg) = expand(&[e], None, None).unwrap_err();
+        assert_eq!(key, "cluster.nodes[0].memory_mb");
+        assert!(msg.contains("cluster.node_memory_mb"), "{msg}");
+    }
+
+    #[test]
+    fn names_are_unique() {
+        let mut a = entry(None, 1, 1024);
+        a.name = Some("h1".into());
+        a.prefix = None;
+        let (key, msg) = expand(&[a.clone(), a], None, None).unwrap_err();
+        assert_eq!(key, "cluster.nodes[1].name");
+        assert!(msg.contains("`h1`"), "{msg}");
+    }
+}

@@ -1,0 +1,182 @@
+//! Trace host hints (`container.host` of SLS traces like `/default-rack/a2118.smile.com`,
+//! the hosts of Rumen attempts, the CSV `hosts` column) resolved against the cluster's node
+//! names and racks, for locality.
+//!
+//! A hint names its host by the last `/` segment and its rack by what comes before. A known
+//! host gives a node request and a request for the node's rack. A host no node has is kept as
+//! YARN keeps it: the MapReduce AM asks for the host and its rack anyway, the
+//! ResourceManager stores the requests, and no node ever matches the host (a request index
+//! past the cluster's nodes). Its rack is the hint's (a bare name's is `default-rack`, as
+//! YARN's rack resolver answers for a host it cannot place), matching that rack's nodes if
+//! the cluster has one. So delay scheduling waits for them as for a busy host, and Hadoop
+//! 2.7's demand counts them, as in YARN; with locality thresholds off (the default) they go
+//! off-switch at once.
+
+use super::NodeSpec;
+use super::entries::DEFAULT_RACK;
+use crate::app::AppSpec;
+use crate::cluster::Cluster;
+use std::collections::{BTreeMap, HashMap};
+
+/// Resolves hints to node and rack request indices; unknown hosts and racks get indices
+/// past the cluster's (one per distinct name, in order of first use).
+pub struct HintResolver<'c> {
+    cluster: &'c Cluster,
+    unknown_hosts: HashMap<String, u32>,
+    unknown_racks: HashMap<String, u32>,
+}
+
+impl<'c> HintResolver<'c> {
+    /// A resolver for `cluster`.
+    pub fn new(cluster: &'c Cluster) -> Self {
+        HintResolver {
+            cluster,
+            unknown_hosts: HashMap::new(),
+            unknown_racks: HashMap::new(),
+        }
+    }
+
+    /// The node and rack request indices of `hosts`, sorted and deduplicated.
+    pub fn resolve(&mut self, hosts: &[String]) -> (Vec<u32>, Vec<u32>) {
+        let mut nodes = Vec::with_capacity(hosts.len());
+        let mut racks = Vec::with_capacity(hosts.len());
+        for h in hosts {
+            let (loc, host) = split(h);
+            if let Some(n) = self.cluster.find_node(host) {
+                nodes.push(n.0);
+                racks.push(self.cluster.nodes[n.0 as usize].rack);
+                continue;
+            }
+            let next = (self.cluster.nodes.len() + self.unknown_hosts.len()) as u32;
+            nodes.push(*self.unknown_hosts.entry(host.to_string()).or_insert(next));
+            let rack = if loc.is_empty() { DEFAULT_RACK } else { loc };
+            let r = match self.cluster.find_rack(rack) {
+                Some(r) => r,
+                None => {
+                    let next = (self.cluster.racks.len() + self.unknown_racks.len()) as u32;
+                    *self.unknown_racks.entry(rack.to_string()).or_insert(next)
+                }
+            };
+            racks.push(r);
+        }
+        nodes.sort_unstable();
+        nodes.dedup();
+        racks.sort_unstable();
+        racks.dedup();
+        (nodes, racks)
+    }
+}
+
+/// `(rack, host)` of a hint: `/r1/h2` → (`r1`, `h2`); `h2` → (``, `h2`).
+pub fn split(hint: &str) -> (&str, &str) {
+    match hint.rfind('/') {
+        Some(i) => (hint[..i].trim_start_matches('/'), &hint[i + 1..]),
+        None => ("", hint),
+    }
+}
+
+/// One warning for the hints of `apps` whose host no node of `nodes` has: how many hints,
+/// how many distinct hosts and the first few of them. `None` when every hint resolves.
+pub fn unknown_hints_warning(nodes: &[NodeSpec], apps: &[AppSpec]) -> Option<String> {
+    let names: std::collections::HashSet<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
+    let mut unknown: BTreeMap<&str, u64> = BTreeMap::new();
+    let mut first: Vec<&str> = Vec::new();
+    let mut hints = 0u64;
+    let mut missed = 0u64;
+    for h in apps
+        .iter()
+        .flat_map(|a| a.stages.iter().flatten())
+        .flat_map(|g| g.hosts.iter())
+    {
+        hints += 1;
+        let host = split(h).1;
+        if names.contains(host) {
+            continue;
+        }
+        missed += 1;
+        let seen = unknown.entry(host).or_insert(0);
+        if *seen == 0 && first.len() < 5 {
+            first.push(host);
+        }
+        *seen += 1;
+    }
+    if missed == 0 {
+        return None;
+    }
+    Some(format!(
+        "{missed} of {hints} task host hints name no node of the cluster ({} distinct hosts, first: {}); \
+         YARN keeps such requests, which no node matches: with locality delays they wait like a busy \
+         host's, then go off-switch (docs/traces.md)",
+        unknown.len(),
+        first.join(", ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::TaskGroup;
+    use crate::time::SimTime;
+    use fairsim_core::Resource;
+
+    fn node(name: &str, rack: &str) -> NodeSpec {
+        NodeSpec {
+            name: name.into(),
+            rack: rack.into(),
+            capacity: Resource::new(1024, 1),
+        }
+    }
+
+    #[test]
+    fn known_hosts_give_their_node_and_rack_unknown_ones_indices_past_the_cluster() {
+        let specs = [node("a", "r1"), node("b", "r2"), node("c", "r2")];
+        let cluster = Cluster::from_nodes(&specs, 1000);
+        let mut r = HintResolver::new(&cluster);
+        assert_eq!(
+            r.resolve(&["/r2/c".into(), "a".into()]),
+            (vec![0, 2], vec![0, 1])
+        );
+        // Unknown host in a known rack: its own index, the known rack.
+        assert_eq!(r.resolve(&["/r2/zz".into()]), (vec![3], vec![1]));
+        // The same unknown host again: the same index; an unknown rack gets one past the racks.
+        assert_eq!(
+            r.resolve(&["/r9/zz".into(), "/r9/yy".into()]),
+            (vec![3, 4], vec![2])
+        );
+        // A bare unknown name is in default-rack, unknown here.
+        assert_eq!(r.resolve(&["qq".into()]), (vec![5], vec![3]));
+    }
+
+    #[test]
+    fn one_warning_counts_unknown_hints() {
+        let specs = [node("a", "r1")];
+        let group = |hosts: &[&str]| TaskGroup {
+            count: 1,
+            size: Resource::new(1024, 1),
+            duration_ms: 1,
+            priority: 20,
+            hosts: hosts.iter().map(|h| h.to_string()).collect(),
+            relax_locality: true,
+        };
+        let app = AppSpec {
+            name: "j".into(),
+            arrival: SimTime(0),
+            queue: "default".into(),
+            user: "u".into(),
+            am: None,
+            stages: vec![vec![group(&["/r1/a", "/r1/x"]), group(&["/r1/x", "y"])]],
+            recorded: None,
+        };
+        let w = unknown_hints_warning(&specs, std::slice::from_ref(&app)).unwrap();
+        assert!(
+            w.starts_with(
+                "3 of 4 task host hints name no node of the cluster (2 distinct hosts, first: x, y)"
+            ),
+            "{w}"
+        );
+        assert_eq!(
+            unknown_hints_warning(&[node("x", "r"), node("y", "r"), node("a", "r")], &[app]),
+            None
+        );
+    }
+}

@@ -1,0 +1,181 @@
+//! Cluster topology: the nodes of a run, resolved once from `[cluster]` into a list of
+//! [`NodeSpec`]s (name, rack, capability).
+//!
+//! Three forms, exactly one per scenario:
+//! - `nodes = N` with `node_memory_mb`, `node_vcores` and `racks`: `N` identical nodes
+//!   `node0..node{N-1}` in racks `rack0..` split in contiguous blocks (what SLS does with
+//!   `num.nodes` / `num.racks`); results are those of fairsim before topologies existed.
+//! - `[[cluster.nodes]]` entries ([`entries`]): a host `name` or a name `prefix` with a
+//!   `count` of identical nodes, a `rack`, `memory_mb` and `vcores`.
+//! - `nodes_file = "nodes.json"`: an SLS nodes file ([`sls_nodes`]).
+//!
+//! Trace host hints resolve against the names and racks ([`hints`]).
+
+pub mod entries;
+pub mod hints;
+pub mod sls_nodes;
+
+use crate::scenario::{ClusterSpec, ScenarioError};
+use fairsim_core::{Resource, Semantics};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// One node of the cluster as the scenario describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeSpec {
+    /// Host name, as locality hints name it (unique in a cluster).
+    pub name: String,
+    /// Rack (network location without the leading `/`, as SLS writes it).
+    pub rack: String,
+    /// Total capability.
+    pub capacity: Resource,
+}
+
+/// `n` identical nodes `node0..` of `size` in `racks` racks `rack0..`, split evenly in
+/// contiguous blocks: what `nodes = N` means.
+pub fn uniform(n: u32, racks: u32, size: Resource) -> Vec<NodeSpec> {
+    let racks = racks.clamp(1, n.max(1));
+    (0..n)
+        .map(|i| NodeSpec {
+            name: format!("node{i}"),
+            rack: format!("rack{}", (u64::from(i) * u64::from(racks)) / u64::from(n)),
+            capacity: size,
+        })
+        .collect()
+}
+
+/// The sum of the nodes' capabilities.
+pub fn total(nodes: &[NodeSpec]) -> Resource {
+    nodes
+        .iter()
+        .fold(Resource::ZERO, |acc, n| acc.saturating_add(n.capacity))
+}
+
+/// Number of distinct racks.
+pub fn rack_count(nodes: &[NodeSpec]) -> usize {
+    let racks: std::collections::BTreeSet<&str> = nodes.iter().map(|n| n.rack.as_str()).collect();
+    racks.len()
+}
+
+/// The first name that two nodes share, if any (names are what hints and events resolve).
+pub fn duplicate_name(nodes: &[NodeSpec]) -> Option<&str> {
+    let mut seen = std::collections::HashSet::with_capacity(nodes.len());
+    nodes
+        .iter()
+        .find(|n| !seen.insert(n.name.as_str()))
+        .map(|n| n.name.as_str())
+}
+
+/// `[cluster]` as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawCluster {
+    nodes: Option<entries::NodesKey>,
+    racks: Option<u32>,
+    node_memory_mb: Option<i64>,
+    node_vcores: Option<i64>,
+    nodes_file: Option<PathBuf>,
+}
+
+/// What reading `[cluster]` gives: the cluster and the warnings about its files.
+pub(crate) struct Resolved {
+    pub cluster: ClusterSpec,
+    pub warnings: Vec<String>,
+}
+
+impl RawCluster {
+    /// The cluster of one of the three forms (a nodes file read relative to `base`).
+    pub(crate) fn resolve(
+        self,
+        base: &Path,
+        semantics: Semantics,
+        invalid: &dyn Fn(&str, &str) -> ScenarioError,
+    ) -> Result<Resolved, ScenarioError> {
+        let forms = [
+            matches!(self.nodes, Some(entries::NodesKey::Count(_))),
+            matches!(self.nodes, Some(entries::NodesKey::List(_))),
+            self.nodes_file.is_some(),
+        ];
+        if forms.iter().filter(|f| **f).count() != 1 {
+            return Err(invalid(
+                "cluster",
+                "give exactly one of `nodes = N`, [[cluster.nodes]] entries or `nodes_file`",
+            ));
+        }
+        let mut warnings = Vec::new();
+        let layout = match (self.nodes, &self.nodes_file) {
+            (Some(entries::NodesKey::Count(n)), _) => {
+                let required = |key: &str, v: Option<i64>| {
+                    v.ok_or_else(|| {
+                        invalid(
+                            &format!("cluster.{key}"),
+                            "missing: `nodes = N` needs the node size",
+                        )
+                    })
+                };
+                let node_memory_mb = required("node_memory_mb", self.node_memory_mb)?;
+                let node_vcores = required("node_vcores", self.node_vcores)?;
+                // Out of range counts are refused by the range checks, naming the key.
+                let nodes = u32::try_from(n).unwrap_or(u32::MAX);
+                return Ok(Resolved {
+                    cluster: ClusterSpec {
+                        nodes,
+                        racks: self.racks.unwrap_or(1),
+                        node_memory_mb,
+                        node_vcores,
+                        layout: Vec::new(),
+                    },
+                    warnings,
+                });
+            }
+            (Some(entries::NodesKey::List(list)), _) => {
+                entries::expand(&list, self.node_memory_mb, self.node_vcores)
+                    .map_err(|(key, m)| invalid(&key, &m))?
+            }
+            (None, Some(file)) => {
+                let default = Resource::new(
+                    self.node_memory_mb
+                        .unwrap_or(sls_nodes::SLS_NM_DEFAULT.memory_mb),
+                    self.node_vcores.unwrap_or(sls_nodes::SLS_NM_DEFAULT.vcores),
+                );
+                let read = sls_nodes::read_sls_nodes(&base.join(file), default, semantics)?;
+                warnings.extend(read.warnings);
+                read.nodes
+            }
+            (None, None) => unreachable!("one form was checked above"),
+        };
+        if self.racks.is_some() {
+            return Err(invalid(
+                "cluster.racks",
+                "racks come from the node list here; `racks` goes with `nodes = N`",
+            ));
+        }
+        let first = layout[0].capacity;
+        Ok(Resolved {
+            cluster: ClusterSpec {
+                nodes: layout.len() as u32,
+                racks: rack_count(&layout) as u32,
+                node_memory_mb: self.node_memory_mb.unwrap_or(first.memory_mb),
+                node_vcores: self.node_vcores.unwrap_or(first.vcores),
+                layout,
+            },
+            warnings,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uniform_is_what_nodes_n_always_meant() {
+        let n = uniform(5, 2, Resource::new(1024, 1));
+        let racks: Vec<&str> = n.iter().map(|n| n.rack.as_str()).collect();
+        assert_eq!(racks, ["rack0", "rack0", "rack0", "rack1", "rack1"]);
+        assert_eq!(n[4].name, "node4");
+        assert_eq!(total(&n), Resource::new(5120, 5));
+        assert_eq!(rack_count(&n), 2);
+        assert_eq!(duplicate_name(&n), None);
+    }
+}
