@@ -113,19 +113,27 @@ pub enum Heartbeats {
 }
 
 /// Cluster shape: `nodes = N` identical nodes, or an explicit list (`[[cluster.nodes]]`, an
-/// SLS `nodes_file`; see [`crate::topology`]).
-#[derive(Debug, Clone, PartialEq)]
+/// SLS `nodes_file`; see [`crate::topology`]). Deserializing one reads the `nodes = N` form;
+/// scenarios read all three through `topology::RawCluster`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ClusterSpec {
     /// Number of nodes.
     pub nodes: u32,
     /// Number of racks (`nodes = N`: nodes split evenly in contiguous blocks).
+    #[serde(default = "one")]
     pub racks: u32,
     /// Memory per node, MB (`nodes = N`; a list's default size).
     pub node_memory_mb: i64,
     /// Vcores per node.
     pub node_vcores: i64,
     /// The nodes of a list; empty for `nodes = N`.
+    #[serde(skip)]
     pub layout: Vec<crate::topology::NodeSpec>,
+}
+
+fn one() -> u32 {
+    1
 }
 
 impl Default for ClusterSpec {

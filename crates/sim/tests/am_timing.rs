@@ -59,6 +59,7 @@ fn scenario(s: Semantics, conf: SchedulerConf, apps: Vec<AppSpec>) -> Scenario {
             racks: 1,
             node_memory_mb: 8 * GB,
             node_vcores: 8,
+            ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
             semantics: s,

@@ -48,6 +48,7 @@ fn first_allocations(semantics: Semantics, xml: &str, apps: Vec<AppSpec>) -> Vec
             racks: 1,
             node_memory_mb: GB,
             node_vcores: 1,
+            ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
             semantics,
