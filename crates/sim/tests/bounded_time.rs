@@ -194,6 +194,7 @@ fn build(c: &Case) -> Scenario {
             racks: 1,
             node_memory_mb: 4096,
             node_vcores: 4,
+            ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
             semantics: if c.era33 {
