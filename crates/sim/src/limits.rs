@@ -617,6 +617,27 @@ pub const LIMITS: &[Limit] = &[
         1_000_000,
         "every line's answer is built before the first is written",
     ),
+    f64_range(
+        "sls synth",
+        "mean task count of a task entry (`count`, `mtasks_avg`, `rtasks_avg`)",
+        0.0,
+        crate::workload::synth::MAX_TASKS_PER_DRAW,
+        "tasks of one job; a draw in the tail is cut to this",
+    ),
+    f64_range(
+        "sls synth",
+        "mean task time of a task entry (`time`, `mtime_avg`, `rtime_avg`)",
+        0.0,
+        MAX_TIME_MS as f64,
+        TIME,
+    ),
+    f64_range(
+        "sls synth",
+        "expected tasks of a run (`num_jobs` times a job's mean tasks)",
+        0.0,
+        crate::workload::synth::MAX_EXPECTED_TASKS,
+        "each drawn task is held until it runs",
+    ),
     f32_range("fair-scheduler.xml", "weight", 0.0, F32_MAX, JAVA_FLOAT),
     int(
         "fair-scheduler.xml",

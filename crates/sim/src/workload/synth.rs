@@ -31,8 +31,13 @@ use std::path::Path;
 
 /// Largest `num_jobs` accepted (docs/limits.md).
 pub const MAX_JOBS: u64 = crate::limits::MAX_APPS;
-/// Largest task count one draw may give (a larger draw is cut to this; docs/limits.md).
+/// Largest task count one draw may give (a larger draw is cut to this; docs/limits.md); also
+/// the largest mean task count of a task entry.
 pub const MAX_TASKS_PER_DRAW: f64 = 1_000_000.0;
+/// Largest number of tasks a whole run is expected to draw (`num_jobs` times the mean tasks
+/// of a job, over the weights): each drawn task is held until it runs, so this bounds a run's
+/// memory at a few GiB.
+pub const MAX_EXPECTED_TASKS: f64 = 20_000_000.0;
 
 const WEIGHTS: &str = "workload_weight, class_weight, time_distribution and discrete weights";
 
@@ -70,6 +75,8 @@ pub enum Sample {
         mu: f64,
         /// Standard deviation of the log.
         sigma: f64,
+        /// The mean it was given.
+        mean: f64,
     },
     /// Normal.
     Normal {
@@ -125,14 +132,27 @@ impl Sample {
         Ok(Sample::LogNormal {
             mu: mean.ln() - 0.5 * sigma2,
             sigma: sigma2.sqrt(),
+            mean,
         })
+    }
+
+    /// The distribution's mean.
+    fn mean(&self) -> f64 {
+        match self {
+            Sample::Const(v) => *v,
+            Sample::LogNormal { mean, .. } | Sample::Normal { mean, .. } => *mean,
+            Sample::Discrete { values, weights } => {
+                let total: f64 = weights.iter().sum();
+                values.iter().zip(weights).map(|(v, w)| v * w).sum::<f64>() / total
+            }
+        }
     }
 
     /// One draw.
     pub fn draw(&self, rng: &mut ChaCha8Rng) -> f64 {
         match self {
             Sample::Const(v) => *v,
-            Sample::LogNormal { mu, sigma } => (mu + sigma * standard_normal(rng)).exp(),
+            Sample::LogNormal { mu, sigma, .. } => (mu + sigma * standard_normal(rng)).exp(),
             Sample::Normal { mean, std } => mean + std * standard_normal(rng),
             Sample::Discrete { values, weights } => values[weighted(weights, rng)],
         }
@@ -213,6 +233,38 @@ impl<'de> Deserialize<'de> for Sample {
                 Ok(Sample::Discrete { values, weights })
             }
         }
+    }
+}
+
+/// Refuses a task entry whose mean count or time is beyond the limits (docs/limits.md): its
+/// draws would all be cut, or hold the run for centuries of simulated time.
+fn check_task_means(t: &TaskDef) -> Result<(), String> {
+    let count = t.count.mean();
+    if count > MAX_TASKS_PER_DRAW {
+        return Err(format!(
+            "{} task count: a mean of {} tasks is above the limit of {MAX_TASKS_PER_DRAW} per job (docs/limits.md)",
+            t.kind,
+            readable(count)
+        ));
+    }
+    let time = t.time.mean();
+    let max_time = crate::limits::MAX_TIME_MS as f64;
+    if time > max_time {
+        return Err(format!(
+            "{} task time: a mean of {} is above the limit of {max_time} ms (docs/limits.md)",
+            t.kind,
+            readable(time)
+        ));
+    }
+    Ok(())
+}
+
+/// A number as a person reads it: plain up to 10^15, in exponent form above.
+fn readable(x: f64) -> String {
+    if x.abs() < 1e15 {
+        x.to_string()
+    } else {
+        format!("{x:e}")
     }
 }
 
@@ -397,6 +449,9 @@ impl<'de> Deserialize<'de> for JobClass {
                 ]
             }
         };
+        for t in &tasks {
+            check_task_means(t).map_err(|m| D::Error::custom(m))?;
+        }
         Ok(JobClass {
             name: r.class_name.unwrap_or_else(|| "job".into()),
             user: r.user_name.unwrap_or_else(|| "default".into()),
@@ -540,6 +595,17 @@ pub fn parse_synth(
     })?;
     de.end().map_err(|e| json_err(String::new(), e))?;
     let _ = (&raw.rumen, &raw.sls, &raw.sls_start, &raw.rack);
+    let expected = raw.num_jobs as f64 * mean_tasks_per_job(&raw.workloads);
+    if expected > MAX_EXPECTED_TASKS {
+        return Err(perr(
+            line_of_key(bytes, "num_jobs"),
+            "num_jobs".into(),
+            format!(
+                "{} jobs would draw about {expected:.0} tasks: the limit is {MAX_EXPECTED_TASKS} tasks in a run (docs/limits.md)",
+                raw.num_jobs
+            ),
+        ));
+    }
     let mut notes: Vec<&str> = Vec::new();
     if raw.num_nodes.is_some() || raw.nodes_per_rack.is_some() {
         notes.push("num_nodes and nodes_per_rack (the cluster is the scenario's)");
@@ -569,10 +635,47 @@ pub fn parse_synth(
     })
 }
 
+/// The mean number of tasks of one job, over the workload and class weights.
+fn mean_tasks_per_job(workloads: &[Workload]) -> f64 {
+    let share = |w: f64, total: f64| if total > 0.0 { w / total } else { 0.0 };
+    let wl_total: f64 = workloads.iter().map(|w| w.workload_weight).sum();
+    workloads
+        .iter()
+        .map(|w| {
+            let class_total: f64 = w.job_classes.iter().map(|c| c.weight).sum();
+            let tasks: f64 = w
+                .job_classes
+                .iter()
+                .map(|c| {
+                    let per_class: f64 = c.tasks.iter().map(|t| t.count.mean().max(0.0)).sum();
+                    share(c.weight, class_total) * per_class
+                })
+                .sum();
+            share(w.workload_weight, wl_total) * tasks
+        })
+        .sum()
+}
+
+/// The 1-based line of the first `"key"` in `bytes` (1 when absent).
+fn line_of_key(bytes: &[u8], key: &str) -> u64 {
+    let quoted = format!("\"{key}\"");
+    bytes
+        .windows(quoted.len())
+        .position(|w| w == quoted.as_bytes())
+        .map_or(1, |at| {
+            1 + bytes[..at].iter().filter(|b| **b == b'\n').count() as u64
+        })
+}
+
 impl SynthSpec {
     /// The number of jobs a run draws (for the run's memory estimate).
     pub fn jobs(&self) -> u64 {
         self.num_jobs
+    }
+
+    /// The number of tasks a run is expected to draw.
+    pub fn expected_tasks(&self) -> f64 {
+        self.num_jobs as f64 * mean_tasks_per_job(&self.workloads)
     }
 
     /// Draws the jobs of one run, sorted by arrival, as SLS does: for each of `num_jobs`, a
@@ -603,7 +706,7 @@ impl SynthSpec {
                         TaskTimeUnit::Ms => time,
                         TaskTimeUnit::S => time * 1000.0,
                     }
-                    .min(u64::MAX as f64 / 2.0) as u64;
+                    .min(crate::limits::MAX_TIME_MS as f64) as u64;
                     // Tasks in a row with the same size and time are one group.
                     match group.last_mut() {
                         Some(g)
@@ -752,5 +855,47 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("looks like an SLS JSON job trace"), "{e}");
+    }
+
+    /// A flat job class with these map and reduce means, in a file of `jobs` jobs.
+    fn flat(jobs: u64, mtasks: &str, rtasks: &str, mtime: &str) -> String {
+        format!(
+            "{{\n \"num_jobs\": {jobs},\n \"workloads\": [ {{\n  \"workload_weight\": 1, \"queue_name\": \"q\",\n  \"job_classes\": [\n   {{ \"class_weight\": 1, \"mtasks_avg\": {mtasks}, \"rtasks_avg\": {rtasks}, \"mtime_avg\": {mtime}, \"rtime_avg\": 10 }},\n   {{ \"class_weight\": 3, \"mtasks_avg\": 1, \"rtasks_avg\": 1, \"mtime_avg\": 1, \"rtime_avg\": 1 }}\n  ],\n  \"time_distribution\": [ {{\"time\": 0, \"weight\": 1}} ] }} ] }}"
+        )
+    }
+
+    #[test]
+    fn task_means_and_expected_tasks_are_within_the_limits() {
+        // Means of 4 and 2 tasks in a class of weight 1 and 2 tasks in one of weight 3.
+        let spec = parse(&flat(100, "4", "2", "60")).unwrap();
+        assert!((spec.expected_tasks() - 100.0 * (6.0 / 4.0 + 2.0 * 3.0 / 4.0)).abs() < 1e-6);
+        // A mean of 2.7e98 reduces (once accepted, and cut per draw) is refused on its class.
+        let e = parse(&flat(90, "5", "2.7e98", "60"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(
+                "syn.json:6: workloads[0].job_classes[0]: reduce task count: a mean of 2.7"
+            ),
+            "{e}"
+        );
+        assert!(
+            e.contains("e98 tasks is above the limit of 1000000 per job"),
+            "{e}"
+        );
+        let e = parse(&flat(1, "5", "2", "1e15")).unwrap_err().to_string();
+        assert!(
+            e.contains("map task time: a mean of 1e15 is above the limit of 315576000000 ms"),
+            "{e}"
+        );
+        // 40 million jobs of 3 tasks on average: each mean is fine, the run is not.
+        let e = parse(&flat(9_000_000, "1000", "1", "1"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("syn.json:2: num_jobs: 9000000 jobs would draw about"),
+            "{e}"
+        );
+        assert!(e.contains("the limit is 20000000 tasks in a run"), "{e}");
     }
 }
