@@ -33,6 +33,7 @@ pub const TARGETS: &[Target] = &[
     ("snapshot_json", snapshot_json),
     ("resource_string", resource_string),
     ("simulate", simulate),
+    ("yarn_site_xml", yarn_site_xml),
 ];
 
 const FAIR_XML: &str = "<allocations><queue name=\"a\"><weight>1</weight></queue>\
@@ -153,10 +154,16 @@ fn large_count(data: &[u8]) -> bool {
             return false;
         }
         let rest = &data[i + key.len()..];
-        let value = rest
+        let start = rest
             .iter()
-            .skip_while(|b| b.is_ascii_whitespace() || **b == b':');
-        value.take_while(|b| b.is_ascii_digit()).count() >= 5
+            .position(|b| !b.is_ascii_whitespace() && *b != b':')
+            .unwrap_or(rest.len());
+        let number: String = rest[start..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit() || b"+-.eE".contains(b))
+            .map(|&b| char::from(b))
+            .collect();
+        number.parse::<f64>().is_ok_and(|n| n >= 10_000.0)
     })
 }
 
@@ -180,6 +187,24 @@ pub fn synth_json(data: &[u8]) {
     {
         let apps = spec.generate(&mut fairsim_sim::workload::synthetic::run_rng(1, 0));
         assert_eq!(apps.len() as u64, spec.jobs());
+    }
+}
+
+/// A yarn-site.xml or sls-runner.xml (first byte picks the era), read as both schedulers read
+/// it. Written to a file first: reading one resolves `${...}` as Hadoop's getters do.
+pub fn yarn_site_xml(data: &[u8]) {
+    use fairsim_sim::tree::SchedulerKind;
+    use fairsim_sim::yarn_site::{SiteProps, knobs};
+    let (era, rest) = era_and_rest(data);
+    let file = inputs_dir().join(format!("yarn-site-{:?}.xml", std::thread::current().id()));
+    if std::fs::write(&file, rest).is_err() {
+        return;
+    }
+    let files = [file];
+    if let Ok(props) = SiteProps::read(&files) {
+        for kind in [SchedulerKind::Fair, SchedulerKind::Capacity] {
+            let _ = knobs::settings(&props, &files, era, kind);
+        }
     }
 }
 

@@ -450,7 +450,7 @@ impl<'de> Deserialize<'de> for JobClass {
             }
         };
         for t in &tasks {
-            check_task_means(t).map_err(|m| D::Error::custom(m))?;
+            check_task_means(t).map_err(D::Error::custom)?;
         }
         Ok(JobClass {
             name: r.class_name.unwrap_or_else(|| "job".into()),
