@@ -34,6 +34,7 @@ pub const TARGETS: &[Target] = &[
     ("resource_string", resource_string),
     ("simulate", simulate),
     ("yarn_site_xml", yarn_site_xml),
+    ("sls_nodes_json", sls_nodes_json),
 ];
 
 const FAIR_XML: &str = "<allocations><queue name=\"a\"><weight>1</weight></queue>\
@@ -205,6 +206,21 @@ pub fn yarn_site_xml(data: &[u8]) {
         for kind in [SchedulerKind::Fair, SchedulerKind::Capacity] {
             let _ = knobs::settings(&props, &files, era, kind);
         }
+    }
+}
+
+/// An SLS nodes file (first byte picks the era): what is accepted names each node once.
+pub fn sls_nodes_json(data: &[u8]) {
+    let (era, rest) = era_and_rest(data);
+    let default = fairsim_core::Resource::new(10240, 10);
+    let read = fairsim_sim::topology::sls_nodes::parse_sls_nodes(
+        Path::new("n.json"),
+        Cursor::new(rest),
+        default,
+        era,
+    );
+    if let Ok(read) = read {
+        assert!(fairsim_sim::topology::duplicate_name(&read.nodes).is_none());
     }
 }
 
