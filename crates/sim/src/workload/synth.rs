@@ -598,7 +598,7 @@ pub fn parse_synth(
     let expected = raw.num_jobs as f64 * mean_tasks_per_job(&raw.workloads);
     if expected > MAX_EXPECTED_TASKS {
         return Err(perr(
-            line_of_key(bytes, "num_jobs"),
+            super::field_lines::field_line(bytes, 1, "num_jobs"),
             "num_jobs".into(),
             format!(
                 "{} jobs would draw about {expected:.0} tasks: the limit is {MAX_EXPECTED_TASKS} tasks in a run (docs/limits.md)",
@@ -654,17 +654,6 @@ fn mean_tasks_per_job(workloads: &[Workload]) -> f64 {
             share(w.workload_weight, wl_total) * tasks
         })
         .sum()
-}
-
-/// The 1-based line of the first `"key"` in `bytes` (1 when absent).
-fn line_of_key(bytes: &[u8], key: &str) -> u64 {
-    let quoted = format!("\"{key}\"");
-    bytes
-        .windows(quoted.len())
-        .position(|w| w == quoted.as_bytes())
-        .map_or(1, |at| {
-            1 + bytes[..at].iter().filter(|b| **b == b'\n').count() as u64
-        })
 }
 
 impl SynthSpec {
