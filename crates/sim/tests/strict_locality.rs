@@ -178,3 +178,71 @@ fn strict_ask_for_a_host_the_cluster_lacks_never_runs_and_the_run_stalls() {
         assert!(rec.decisions.is_empty(), "{s}");
     }
 }
+
+/// `(time, node)` of an app's allocations.
+type Placed = Vec<(u64, u32)>;
+
+/// Hadoop 3.3 preemption for a strict ask: three 1 GB nodes in `rack0`; app0 (queue `a`)
+/// holds all three from the first heartbeats, app1 (queue `b`, arriving at 1000 ms) asks one
+/// 1 GB container on `host` only. Returns `(time, node)` of both apps' allocations.
+fn preemption_for_a_strict_ask(host: &str) -> (Placed, Placed) {
+    let xml = "<allocations><queue name=\"a\"/><queue name=\"b\"/>\
+               <defaultFairSharePreemptionTimeout>1</defaultFairSharePreemptionTimeout>\
+               <defaultFairSharePreemptionThreshold>1.0</defaultFairSharePreemptionThreshold>\
+               </allocations>";
+    let tree = parse_fair_scheduler_xml(xml, "fair-scheduler.xml", Semantics::Hadoop33)
+        .expect("valid allocation file")
+        .tree;
+    let mut greedy = app(0, "node0", true, 100_000);
+    greedy.queue = "a".into();
+    greedy.stages[0][0].count = 3;
+    greedy.stages[0][0].hosts.clear();
+    let mut strict = app(1000, host, false, 100_000);
+    strict.queue = "b".into();
+    let mut sc = scenario(Semantics::Hadoop33, tree, vec![greedy, strict]);
+    sc.cluster.nodes = 3;
+    sc.scheduler.preemption = true;
+    sc.end_ms = Some(120_000);
+    let mut rec = MemoryRecorder::default();
+    run(&sc, 1, 0, &mut rec).expect("runs");
+    let of = |a: u32| {
+        rec.decisions
+            .iter()
+            .filter(|d| d.app == a && matches!(d.kind, DecisionKind::Allocated(_)))
+            .map(|d| (d.time.0, d.node))
+            .collect::<Vec<_>>()
+    };
+    (of(0), of(1))
+}
+
+#[test]
+fn hadoop33_preempts_for_a_strict_ask_where_the_request_map_says() {
+    // FSAppAttempt.getStarvedResourceRequests takes the first locality level its request map
+    // iterates (Java String hashes in 16 buckets): "node2" is bucket 2, "*" 10, "/rack0" 13.
+    // So for a strict ask on node2 only node2 is searched: app0's container there is marked
+    // at the 2000 ms update (app1 arrived at 1000, starved for the 1 s timeout), killed
+    // 15,000 ms later (17,000) and node2's heartbeat (phase 666) gives it to app1 at 17,666.
+    // app0's task is asked again and runs when its node0 container ends (100,000).
+    let (greedy, strict) = preemption_for_a_strict_ask("node2");
+    assert_eq!(strict, vec![(17_666, 2)]);
+    assert_eq!(greedy, vec![(0, 0), (333, 1), (666, 2), (100_000, 0)]);
+    // "node1" is bucket 13, after "*": ANY is met first and every node is a candidate, as in
+    // Hadoop. node0's container goes (first node with a set), app1 cannot use node0 and app0
+    // takes it back at its 17,000 heartbeat; app1 is checked again 15 + 4 × 1 + 10 = 29 s
+    // later: kills at 46,000, 75,000, 104,000. app1 runs once app0's node1 container ends
+    // (100,000, node1's heartbeat at 100,333).
+    let (greedy, strict) = preemption_for_a_strict_ask("node1");
+    assert_eq!(strict, vec![(100_333, 1)]);
+    assert_eq!(
+        greedy,
+        vec![
+            (0, 0),
+            (333, 1),
+            (666, 2),
+            (17_000, 0),
+            (46_000, 0),
+            (75_000, 0),
+            (104_000, 0)
+        ]
+    );
+}

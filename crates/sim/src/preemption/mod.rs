@@ -14,6 +14,7 @@
 
 pub mod round;
 pub mod starvation;
+pub mod starved_asks;
 pub mod victims;
 
 use fairsim_core::Resource;

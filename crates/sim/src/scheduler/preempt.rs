@@ -23,9 +23,10 @@ use crate::engine::Simulation;
 use crate::event::Event;
 use crate::preemption::round::{Fs27, Fs33, Leaf33};
 use crate::preemption::starvation::{AppLoad33, LeafCtx33, LeafLoad27, sub_non_negative};
+use crate::preemption::starved_asks::{Level, LevelAsk, PriorityAsks, starved_requests_33};
 use crate::preemption::victims::{
     AppView, ContainerRef, ContainerView, Decision, NodeContainer, NodeView, OwnerView, QueueView,
-    Search33, Snapshot27, StarvedRequest, starved_requests,
+    Search33, Snapshot27,
 };
 use crate::scheduler::fair::assign::Outcome;
 use crate::tree::{QueueId, SchedulerKind};
@@ -368,21 +369,15 @@ impl Simulation<'_> {
     fn preempt_for_app_33(&mut self, app: u32, starvation: Resource, now: u64) {
         let conf = self.sc.scheduler.preemption_config();
         let cluster = self.cluster.total;
-        let asks: Vec<(Resource, u32)> = self.apps[app as usize]
-            .requests
-            .by_priority
-            .iter()
-            .map(|p| (p.size, p.any))
-            .collect();
-        let requests: Vec<StarvedRequest> = starved_requests(starvation, &asks)
-            .into_iter()
-            .map(|(size, count)| StarvedRequest {
-                size,
-                count,
-                nodes: None,
-                relax_locality: true,
-            })
-            .collect();
+        let requests = starved_requests_33(starvation, &self.priority_asks(app), |r| {
+            self.cluster
+                .nodes
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| n.rack == r)
+                .map(|(i, _)| i as u32)
+                .collect()
+        });
         if requests.is_empty() {
             return;
         }
@@ -463,6 +458,52 @@ impl Simulation<'_> {
                 );
             }
         }
+    }
+
+    /// App `app`'s requests as Hadoop holds them per priority: one per named node, one per
+    /// rack, the ANY request (those with containers left; Hadoop drops a request at zero).
+    fn priority_asks(&self, app: u32) -> Vec<PriorityAsks> {
+        let cluster = &self.cluster;
+        self.apps[app as usize]
+            .requests
+            .by_priority
+            .iter()
+            .map(|p| {
+                let nodes = p.nodes.iter().filter(|(_, c)| **c > 0).map(|(&n, &count)| {
+                    let node = &cluster.nodes[n as usize];
+                    LevelAsk {
+                        name: node.name.clone(),
+                        level: Level::Node {
+                            node: n,
+                            rack: node.rack,
+                        },
+                        count,
+                    }
+                });
+                let racks = p.racks.iter().filter(|(_, c)| **c > 0).map(|(&r, &count)| {
+                    let name = &cluster.racks[r as usize];
+                    LevelAsk {
+                        name: if name.starts_with('/') {
+                            name.clone()
+                        } else {
+                            format!("/{name}")
+                        },
+                        level: Level::Rack(r),
+                        count,
+                    }
+                });
+                let any = (p.any > 0).then(|| LevelAsk {
+                    name: "*".into(),
+                    level: Level::Any,
+                    count: p.any,
+                });
+                PriorityAsks {
+                    size: p.size,
+                    relax_locality: p.relax_locality,
+                    asks: nodes.chain(racks).chain(any).collect(),
+                }
+            })
+            .collect()
     }
 
     fn preempted_on_node(&self, node: u32) -> Resource {
