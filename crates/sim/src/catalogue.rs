@@ -361,7 +361,7 @@ pub static METRICS: &[Metric] = &[
         direction: Direction::HigherIsBetter,
         min: 0.0,
         max: 1.0,
-        description: "Allocated memory-time over the cluster's memory times the simulated time",
+        description: "Allocated memory-time over the cluster's memory-time (its capacity integrated over the simulated time, as nodes join and leave)",
         unfinished: "containers of unfinished apps count while they ran",
     },
     Metric {
@@ -372,7 +372,7 @@ pub static METRICS: &[Metric] = &[
         direction: Direction::HigherIsBetter,
         min: 0.0,
         max: 1.0,
-        description: "Allocated vcore-time over the cluster's vcores times the simulated time",
+        description: "Allocated vcore-time over the cluster's vcore-time (its capacity integrated over the simulated time)",
         unfinished: "containers of unfinished apps count while they ran",
     },
     Metric {
@@ -394,7 +394,7 @@ pub static METRICS: &[Metric] = &[
         direction: Direction::LowerIsBetter,
         min: 0.0,
         max: INF,
-        description: "Time average of the sum over leaves of |usage - ideal share|, as a fraction of the cluster's memory",
+        description: "Time integral of the sum over leaves of |usage - ideal share| over the cluster's memory-time",
         unfinished: NOT_APP,
     },
     Metric {
@@ -405,7 +405,7 @@ pub static METRICS: &[Metric] = &[
         direction: Direction::LowerIsBetter,
         min: 0.0,
         max: INF,
-        description: "The largest value of the sum over leaves of |usage - ideal share|, as a fraction of the cluster's memory",
+        description: "The largest value of the sum over leaves of |usage - ideal share|, as a fraction of the largest memory the cluster had",
         unfinished: NOT_APP,
     },
     Metric {
@@ -450,6 +450,17 @@ pub static METRICS: &[Metric] = &[
         min: 0.0,
         max: INF,
         description: "Container-seconds of work discarded by preemption kills",
+        unfinished: "containers of unfinished apps count",
+    },
+    Metric {
+        name: "node_lost_containers",
+        title: "Containers lost with their node",
+        unit: Unit::Count,
+        scope: Scope::Cluster,
+        direction: Direction::LowerIsBetter,
+        min: 0.0,
+        max: INF,
+        description: "Containers killed because their node was lost or decommissioned at once ([[cluster.events]]), with the containers of attempts whose AM was lost; their tasks are asked again",
         unfinished: "containers of unfinished apps count",
     },
     Metric {

@@ -23,6 +23,21 @@ pub struct Reservation {
     pub size: Resource,
 }
 
+/// Where a node stands in the cluster (`[[cluster.events]]` move it; without events every
+/// node is `Running` for the whole run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NodeState {
+    /// Joins later in the run: not in the cluster yet.
+    Pending,
+    /// In the cluster.
+    Running,
+    /// Gracefully decommissioning (hadoop-3.3): in the cluster, its capability shrunk to
+    /// what it runs at each heartbeat, taking no new container.
+    Decommissioning,
+    /// Left the cluster (lost or decommissioned): counts nowhere, never beats again.
+    Gone,
+}
+
 /// One NodeManager.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
@@ -40,9 +55,16 @@ pub struct Node {
     pub reservation: Option<Reservation>,
     /// Offset of its heartbeats within the heartbeat interval, in ms.
     pub phase_ms: u64,
+    /// In the cluster or not (see [`NodeState`]).
+    pub state: NodeState,
 }
 
 impl Node {
+    /// In the cluster: counted in its capacity, offered to the scheduler.
+    pub fn is_live(&self) -> bool {
+        matches!(self.state, NodeState::Running | NodeState::Decommissioning)
+    }
+
     /// Unallocated resource (`getUnallocatedResource`).
     pub fn available(&self) -> Resource {
         self.capacity.saturating_sub(self.allocated)
@@ -56,8 +78,10 @@ pub struct Cluster {
     pub nodes: Vec<Node>,
     /// Rack names, by index.
     pub racks: Vec<String>,
-    /// Sum of node capacities.
+    /// Sum of the capacities of the nodes in the cluster (live nodes).
     pub total: Resource,
+    /// Number of live nodes (what Hadoop's `getNumClusterNodes` counts).
+    pub live: u32,
     /// Heartbeat interval in ms.
     pub heartbeat_ms: u64,
     /// Node name → index (lookups only: nothing iterates it).
@@ -81,6 +105,18 @@ impl Cluster {
     /// evenly and deterministically over the interval. Names are unique (checked when the
     /// scenario is read); a repeated name resolves to its first node.
     pub fn from_nodes(nodes: &[NodeSpec], heartbeat_ms: u64) -> Cluster {
+        Cluster::with_joining(nodes, &[], heartbeat_ms)
+    }
+
+    /// The cluster of `nodes` (phased as [`Cluster::from_nodes`] phases them) followed by
+    /// `joining`, nodes that join at the given times: they are `Pending` until then, and a
+    /// joining node beats at its join time + k × `heartbeat_ms` (it starts heartbeating when
+    /// it registers).
+    pub fn with_joining(
+        nodes: &[NodeSpec],
+        joining: &[(NodeSpec, u64)],
+        heartbeat_ms: u64,
+    ) -> Cluster {
         let heartbeat_ms = heartbeat_ms.max(1);
         let n = nodes.len().max(1) as u64;
         let mut racks: Vec<String> = Vec::new();
@@ -103,16 +139,75 @@ impl Cluster {
                 n_containers: 0,
                 reservation: None,
                 phase_ms: (i as u64 * heartbeat_ms) / n,
+                state: NodeState::Running,
+            });
+        }
+        for (spec, at_ms) in joining {
+            let rack = *rack_by_name.entry(spec.rack.clone()).or_insert_with(|| {
+                racks.push(spec.rack.clone());
+                (racks.len() - 1) as u32
+            });
+            by_name
+                .entry(spec.name.clone())
+                .or_insert(built.len() as u32);
+            built.push(Node {
+                name: spec.name.clone(),
+                rack,
+                capacity: spec.capacity,
+                allocated: Resource::ZERO,
+                n_containers: 0,
+                reservation: None,
+                phase_ms: at_ms % heartbeat_ms,
+                state: NodeState::Pending,
             });
         }
         Cluster {
             nodes: built,
             racks,
             total,
+            live: nodes.len() as u32,
             heartbeat_ms,
             by_name,
             rack_by_name,
         }
+    }
+
+    /// Node `n` joins the cluster: its capability counts from now on.
+    pub fn join(&mut self, n: NodeId) {
+        let node = &mut self.nodes[n.0 as usize];
+        debug_assert_eq!(node.state, NodeState::Pending);
+        node.state = NodeState::Running;
+        self.total = self.total.saturating_add(node.capacity);
+        self.live += 1;
+    }
+
+    /// Node `n` leaves the cluster (its containers and reservation are gone already).
+    pub fn leave(&mut self, n: NodeId) {
+        let node = &mut self.nodes[n.0 as usize];
+        debug_assert!(node.is_live());
+        node.state = NodeState::Gone;
+        self.total = self.total.saturating_sub(node.capacity);
+        self.live -= 1;
+    }
+
+    /// Node `n`'s capability becomes `capacity` (Hadoop's `updateNodeResource`), the
+    /// cluster's total with it.
+    pub fn resize(&mut self, n: NodeId, capacity: Resource) {
+        let node = &mut self.nodes[n.0 as usize];
+        debug_assert!(node.is_live());
+        self.total = self
+            .total
+            .saturating_sub(node.capacity)
+            .saturating_add(capacity);
+        node.capacity = capacity;
+    }
+
+    /// Number of live nodes in rack `rack`.
+    pub fn live_in_rack(&self, rack: u32) -> usize {
+        self.nodes
+            .iter()
+            .filter(|n| n.rack == rack && n.is_live())
+            .count()
     }
 
     /// The node named `host`; accepts SLS's `/rack/host` form by its last segment.
@@ -137,11 +232,14 @@ impl Cluster {
         SimTime(phase + k * hb)
     }
 
-    /// The largest node capability (a container larger than this can never run).
-    pub fn largest_node(&self) -> Resource {
+    /// The largest capability of a live node, per resource (a container larger than this
+    /// cannot run now); `None` when no node is in the cluster.
+    pub fn largest_node(&self) -> Option<Resource> {
         self.nodes
             .iter()
-            .fold(Resource::ZERO, |acc, n| acc.component_max(n.capacity))
+            .filter(|n| n.is_live())
+            .map(|n| n.capacity)
+            .reduce(|a, b| a.component_max(b))
     }
 }
 

@@ -134,6 +134,7 @@ impl Simulation<'_> {
             counters: _,
             elide: _,
             largest_node: _,
+            node_events_left: _,
             n_closed,
             integrals: _,
             incremental: _,
@@ -258,6 +259,7 @@ impl Simulation<'_> {
             a.containers = 0;
             a.preempted = 0;
             a.lost_work_ms = 0;
+            a.lost = 0;
             let bound = if self.capacity.is_some() {
                 // Compared with the node-locality delay (at most the node count) and with
                 // asks (at most the app's tasks), as f32: exact below 2^24.

@@ -181,6 +181,13 @@ pub(crate) struct AppState {
     pub preempted: u64,
     /// Work lost to preemption: Σ (kill − start) over its killed containers, ms.
     pub lost_work_ms: u64,
+    /// Containers of this app lost with their node (or with its failed attempt).
+    pub lost: u64,
+    /// After its AM was lost: the failed attempt's asks, asked again when the next
+    /// attempt's AM runs (`scheduler::node_events`).
+    pub stash: Option<RequestTable>,
+    /// A stage the app's AM timing asked for while its attempt had failed.
+    pub deferred_stage: Option<usize>,
 }
 
 /// Per-user maxRunningApps state.
@@ -207,6 +214,8 @@ pub struct Counters {
     pub reservations: u64,
     /// Containers killed by preemption.
     pub preempted: u64,
+    /// Containers lost with their node (`[[cluster.events]]`).
+    pub lost: u64,
 }
 
 /// The whole state of one run.
@@ -229,8 +238,10 @@ pub struct Simulation<'a> {
     pub(crate) counters: Counters,
     /// Elide heartbeats that cannot change anything (see "Heartbeat elision").
     pub(crate) elide: bool,
-    /// Largest node capability (fixed for the run).
+    /// Largest capability of a node in the cluster, per resource (follows node events).
     pub(crate) largest_node: Resource,
+    /// `[[cluster.events]]` not processed yet (their events are queued).
+    pub(crate) node_events_left: usize,
     pub(crate) n_closed: usize,
     pub(crate) integrals: Integrals,
     pub(crate) incremental: bool,
@@ -277,6 +288,22 @@ pub struct Simulation<'a> {
     /// The demand-capped ("ideal") shares and the loads they were computed for (cleared when
     /// queues are created).
     pub(crate) ideal_cache: crate::scheduler::fair::update::IdealCache,
+}
+
+/// The nodes `[[cluster.events]]` add, with their join times.
+fn joining_nodes(sc: &Scenario) -> Vec<(crate::topology::NodeSpec, u64)> {
+    let ev = &sc.cluster.events;
+    let first = sc.cluster.node_specs().len();
+    let mut out: Vec<(crate::topology::NodeSpec, u64)> =
+        ev.added.iter().map(|s| (s.clone(), 0)).collect();
+    for e in &ev.events {
+        if e.kind == crate::topology::events::NodeEventKind::Add {
+            for &n in &e.nodes {
+                out[n as usize - first].1 = e.at_ms;
+            }
+        }
+    }
+    out
 }
 
 /// Java's `String.compareTo` order of `names`, as ranks.
@@ -334,7 +361,8 @@ impl<'a> Simulation<'a> {
         if sc.tree.is_empty() {
             return Err(SimError::Invalid("the queue tree has no root".into()));
         }
-        let cluster = Cluster::from_nodes(&sc.cluster.node_specs(), conf.heartbeat_ms);
+        let joining = joining_nodes(sc);
+        let cluster = Cluster::with_joining(&sc.cluster.node_specs(), &joining, conf.heartbeat_ms);
         if cluster.nodes.is_empty() {
             return Err(SimError::Invalid("the cluster has no node".into()));
         }
@@ -365,6 +393,7 @@ impl<'a> Simulation<'a> {
             counters: Counters::default(),
             elide: conf.heartbeats == crate::scenario::Heartbeats::Elided,
             largest_node: Resource::ZERO,
+            node_events_left: sc.cluster.events.events.len(),
             n_closed: 0,
             integrals: Integrals::default(),
             incremental: conf.ordering == Ordering::Incremental,
@@ -393,7 +422,8 @@ impl<'a> Simulation<'a> {
         sim.init_queues();
         sim.init_apps();
         sim.init_preemption();
-        sim.largest_node = sim.cluster.largest_node();
+        sim.largest_node = sim.cluster.largest_node().unwrap_or(Resource::ZERO);
+        sim.integrals.set_capacity(sim.cluster.total);
         let arrivals = sim
             .specs
             .iter()
@@ -418,6 +448,10 @@ impl<'a> Simulation<'a> {
         }
         if let Some(end) = sc.end_ms {
             sim.events.push(SimTime(end), Event::End);
+        }
+        for (i, e) in sc.cluster.events.events.iter().enumerate() {
+            sim.events
+                .push(SimTime(e.at_ms), Event::NodeChange { event: i as u32 });
         }
         Ok(sim)
     }
@@ -549,6 +583,9 @@ impl<'a> Simulation<'a> {
                 hints,
                 preempted: 0,
                 lost_work_ms: 0,
+                lost: 0,
+                stash: None,
+                deferred_stage: None,
             });
         }
     }
@@ -654,6 +691,7 @@ impl<'a> Simulation<'a> {
                     self.kill_container(container);
                 }
             }
+            Event::NodeChange { event } => self.on_node_event(event),
             Event::AppArrived { app } => {
                 self.n_arrived += 1;
                 self.progress += 1;
@@ -723,6 +761,7 @@ impl<'a> Simulation<'a> {
         if self.drained()
             || self.in_flight > 0
             || self.n_arrived < self.apps.len()
+            || self.node_events_left > 0
             || !self.delay_settled()
         {
             self.quiet = None;
@@ -764,6 +803,16 @@ impl<'a> Simulation<'a> {
     }
 
     fn on_heartbeat(&mut self, node: u32) {
+        // A node not in the cluster (yet, or any more) does not beat.
+        match self.cluster.nodes[node as usize].state {
+            crate::cluster::NodeState::Pending | crate::cluster::NodeState::Gone => return,
+            crate::cluster::NodeState::Decommissioning => {
+                if self.decommissioning_beat(node) {
+                    return;
+                }
+            }
+            crate::cluster::NodeState::Running => {}
+        }
         self.counters.heartbeats += 1;
         if self.heartbeat_schedules(node) {
             self.attempt_scheduling(node);
@@ -776,7 +825,10 @@ impl<'a> Simulation<'a> {
     pub(crate) fn rearm(&mut self, node: u32) {
         let n = node as usize;
         let clock = self.events.clock_mut();
-        if self.cluster.nodes[n].reservation.is_some() || self.held_for[n].is_some() {
+        if self.cluster.nodes[n].reservation.is_some()
+            || self.held_for[n].is_some()
+            || self.cluster.nodes[n].state == crate::cluster::NodeState::Decommissioning
+        {
             clock.arm(node);
         } else {
             clock.disarm(node);
@@ -1049,7 +1101,6 @@ impl<'a> Simulation<'a> {
         let records = self.app_records();
         let mut m: Vec<(String, f64)> = Vec::new();
         let start = self.first_arrival.unwrap_or(SimTime::ZERO);
-        let window = self.now.since(SimTime::ZERO).max(1) as f64;
         let ig = &self.integrals;
         let finished = records.iter().filter(|r| r.finish.is_some()).count();
         let rejected = records.iter().filter(|r| r.rejected.is_some()).count();
@@ -1082,13 +1133,24 @@ impl<'a> Simulation<'a> {
                 0.0
             },
         ));
+        // Over the capacity integrated in time (nodes join and leave). Without node events
+        // it is the constant capacity times the time: the same correctly rounded quotient as
+        // capacity × window. A run of no time divides by the capacity alone.
+        let over_capacity = |used: i128, cap_ms: i128, cap_now: i64| {
+            let cap = if self.now.0 == 0 {
+                cap_now as f64
+            } else {
+                cap_ms as f64
+            };
+            if cap > 0.0 { used as f64 / cap } else { 0.0 }
+        };
         m.push((
             "util_memory".into(),
-            ig.mem_ms as f64 / (self.cluster.total.memory_mb as f64 * window),
+            over_capacity(ig.mem_ms, ig.capacity_mem_ms, ig.capacity.memory_mb),
         ));
         m.push((
             "util_vcores".into(),
-            ig.vcore_ms as f64 / (self.cluster.total.vcores as f64 * window),
+            over_capacity(ig.vcore_ms, ig.capacity_vcore_ms, ig.capacity.vcores),
         ));
         m.push((
             "jain_index".into(),
@@ -1100,11 +1162,15 @@ impl<'a> Simulation<'a> {
         ));
         m.push((
             "deviation_mean".into(),
-            ig.dev_ms as f64 / (self.cluster.total.memory_mb as f64 * window),
+            over_capacity(ig.dev_ms, ig.capacity_mem_ms, ig.capacity.memory_mb),
         ));
         m.push((
             "deviation_max".into(),
-            ig.dev_max / self.cluster.total.memory_mb as f64,
+            if ig.capacity_max_mb > 0 {
+                ig.dev_max / ig.capacity_max_mb as f64
+            } else {
+                0.0
+            },
         ));
         m.push(("containers".into(), self.counters.assignments as f64));
         m.push(("reservations".into(), self.counters.reservations as f64));
@@ -1116,6 +1182,7 @@ impl<'a> Simulation<'a> {
             "lost_container_s".into(),
             self.apps.iter().map(|a| a.lost_work_ms).sum::<u64>() as f64 / 1000.0,
         ));
+        m.push(("node_lost_containers".into(), self.counters.lost as f64));
         let mut by_name: Vec<&QueueId> = leaves.iter().collect();
         by_name.sort_by(|a, b| self.tree.get(**a).name.cmp(&self.tree.get(**b).name));
         for &&l in &by_name {

@@ -6,9 +6,10 @@
 //!
 //! * `time`: the simulated millisecond ([`SimTime`]).
 //! * `rank`: at equal times, events of a kind run in this fixed order:
-//!   1. [`Event::ContainerFinished`] and [`Event::ContainerKilled`]: completed and killed
-//!      containers are released first, as a NodeManager's heartbeat reports completions
-//!      before the scheduler looks at the node;
+//!   1. [`Event::ContainerFinished`], [`Event::ContainerKilled`] and
+//!      [`Event::NodeChange`]: completed and killed containers are released first, as a
+//!      NodeManager's heartbeat reports completions before the scheduler looks at the node;
+//!      node changes are queued at the start, so they come first in their millisecond;
 //!   2. [`Event::AppArrived`]: new apps and their requests are visible to this millisecond's
 //!      update and heartbeats;
 //!   3. [`Event::UpdateTick`]: demands, fair shares and weights are refreshed;
@@ -65,6 +66,11 @@ pub enum Event {
         /// The container's id.
         id: u64,
     },
+    /// Nodes join or leave the cluster: entry `event` of the scenario's node events.
+    NodeChange {
+        /// Index in `ClusterSpec::events`.
+        event: u32,
+    },
     /// An application is submitted.
     AppArrived {
         /// Index of the app in the workload.
@@ -98,7 +104,9 @@ impl Event {
     /// The rank of the event's kind: the order at equal times (see the module docs).
     pub fn rank(&self) -> u8 {
         match self {
-            Event::ContainerFinished { .. } | Event::ContainerKilled { .. } => 0,
+            Event::ContainerFinished { .. }
+            | Event::ContainerKilled { .. }
+            | Event::NodeChange { .. } => 0,
             Event::AppArrived { .. } => 1,
             Event::UpdateTick => 2,
             Event::NodeHeartbeat { .. } => 3,

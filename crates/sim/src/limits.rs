@@ -13,6 +13,8 @@
 pub const MAX_TIME_MS: u64 = 315_576_000_000;
 /// Nodes in one cluster.
 pub const MAX_NODES: u64 = 100_000;
+/// `[[cluster.events]]` entries in one scenario.
+pub const MAX_NODE_EVENTS: u64 = 100_000;
 /// Apps in one run (after SLS `job.count` replication).
 pub const MAX_APPS: u64 = 10_000_000;
 /// Containers of one task group.
@@ -161,6 +163,35 @@ pub const LIMITS: &[Limit] = &[
     int(
         "scenario",
         "cluster.nodes[*].vcores",
+        1,
+        JAVA_INT_MAX,
+        JAVA_INT,
+    ),
+    int(
+        "scenario",
+        "cluster.events",
+        0,
+        MAX_NODE_EVENTS,
+        "each event is kept for the run and checked against every node",
+    ),
+    int("scenario", "cluster.events[*].at_ms", 0, MAX_TIME_MS, TIME),
+    int(
+        "scenario",
+        "cluster.events[*].count",
+        1,
+        MAX_NODES,
+        "a run holds every node in memory",
+    ),
+    int(
+        "scenario",
+        "cluster.events[*].memory_mb",
+        1,
+        JAVA_INT_MAX,
+        JAVA_INT,
+    ),
+    int(
+        "scenario",
+        "cluster.events[*].vcores",
         1,
         JAVA_INT_MAX,
         JAVA_INT,

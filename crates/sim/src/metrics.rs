@@ -121,6 +121,14 @@ pub struct Integrals {
     pub mem_ms: i128,
     /// ∫ used vcores dt.
     pub vcore_ms: i128,
+    /// The cluster's capacity now (it changes with node events).
+    pub capacity: fairsim_core::Resource,
+    /// ∫ capacity memory dt (MB·ms).
+    pub capacity_mem_ms: i128,
+    /// ∫ capacity vcores dt.
+    pub capacity_vcore_ms: i128,
+    /// The largest memory capacity the cluster had.
+    pub capacity_max_mb: i64,
     /// Σ x over active leaves.
     pub sum_x: f64,
     /// Σ x² over active leaves.
@@ -151,6 +159,12 @@ impl Integrals {
         }
     }
 
+    /// The cluster's capacity from now on.
+    pub fn set_capacity(&mut self, capacity: fairsim_core::Resource) {
+        self.capacity = capacity;
+        self.capacity_max_mb = self.capacity_max_mb.max(capacity.memory_mb);
+    }
+
     /// Integrates the current state up to `t`.
     pub fn advance(&mut self, t: u64) {
         if t <= self.last {
@@ -159,6 +173,8 @@ impl Integrals {
         let dt = t - self.last;
         self.mem_ms += self.used_mb as i128 * dt as i128;
         self.vcore_ms += self.used_vcores as i128 * dt as i128;
+        self.capacity_mem_ms += self.capacity.memory_mb as i128 * dt as i128;
+        self.capacity_vcore_ms += self.capacity.vcores as i128 * dt as i128;
         if self.n_active > 0 {
             let j = self.jain_now();
             match &mut self.jain_stretch {

@@ -12,6 +12,7 @@
 //! node_vcores = 8
 //! # [[cluster.nodes]]               # prefix = "big" / name = "h1", count, rack, memory_mb, vcores
 //! # nodes_file = "nodes.json"       # an SLS nodes file (docs/cluster.md)
+//! # [[cluster.events]]              # at_ms, kind = "add" | "decommission" | "lose", node(s)
 //!
 //! [scheduler]                       # every key optional
 //! semantics = "hadoop-2.7"          # or "hadoop-3.3"
@@ -130,6 +131,9 @@ pub struct ClusterSpec {
     /// The nodes of a list; empty for `nodes = N`.
     #[serde(skip)]
     pub layout: Vec<crate::topology::NodeSpec>,
+    /// Nodes joining and leaving during the run (`[[cluster.events]]`); none by default.
+    #[serde(skip)]
+    pub events: crate::topology::events::NodeEvents,
 }
 
 fn one() -> u32 {
@@ -144,6 +148,7 @@ impl Default for ClusterSpec {
             node_memory_mb: 8192,
             node_vcores: 8,
             layout: Vec::new(),
+            events: Default::default(),
         }
     }
 }
@@ -157,6 +162,7 @@ impl ClusterSpec {
             node_memory_mb: node.memory_mb,
             node_vcores: node.vcores,
             layout: Vec::new(),
+            events: Default::default(),
         }
     }
 

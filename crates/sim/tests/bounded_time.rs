@@ -3,7 +3,8 @@
 //!
 //! Random small scenarios without `end_ms` (but see `held_without_end`; both schedulers, both eras, preemption,
 //! reservations, delay scheduling by count and by time, continuous scheduling, maxRunningApps, maxAMShare, apps larger than any node but
-//! within the maximum allocation) each end within a bound computed from the scenario alone;
+//! within the maximum allocation, nodes added, lost and decommissioned during the run, down
+//! to none) each end within a bound computed from the scenario alone;
 //! a run that does not is a loop. Every run the engine stopped at a repeated state is run
 //! again with the watch off, well past the stop: no app finishes after the earlier state,
 //! and, for a cycle, the decisions of one period repeat in the next, shifted by the period.
@@ -36,6 +37,8 @@ struct Case {
     locality: bool,
     multiple: bool,
     continuous: bool,
+    /// Node events: (time, kind 0 add / 1 lose / 2 decommission, which node).
+    node_events: Vec<(u64, u8, u32)>,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -62,6 +65,7 @@ fn case() -> impl Strategy<Value = Case> {
             any::<bool>(),
         ),
         any::<bool>(),
+        prop::collection::vec((0u64..25_000, 0u8..3, 0u32..8), 0..4),
     )
         .prop_map(
             |(
@@ -72,6 +76,7 @@ fn case() -> impl Strategy<Value = Case> {
                 apps,
                 (capacity, era33, preemption, locality, multiple),
                 continuous,
+                node_events,
             )| Case {
                 nodes,
                 heartbeat_ms,
@@ -85,8 +90,53 @@ fn case() -> impl Strategy<Value = Case> {
                 locality,
                 multiple,
                 continuous,
+                node_events,
             },
         )
+}
+
+/// The case's node events, made valid: an add brings a 4 GB node `x{k}`; a loss or a
+/// decommission picks, by the generated number, among the nodes that can still take it.
+fn node_events(c: &Case) -> fairsim_sim::topology::events::NodeEvents {
+    use fairsim_sim::topology::NodeSpec;
+    use fairsim_sim::topology::events::{NodeEvent, NodeEventKind, NodeEvents};
+    let mut out = NodeEvents::default();
+    // 0 running, 1 decommissioning, 2 gone.
+    let mut standing: Vec<u8> = vec![0; c.nodes as usize];
+    let mut events = c.node_events.clone();
+    events.sort_by_key(|e| e.0);
+    for (t, kind, pick) in events {
+        let kind = match kind {
+            0 => NodeEventKind::Add,
+            1 => NodeEventKind::Lose,
+            _ => NodeEventKind::Decommission,
+        };
+        let node = if kind == NodeEventKind::Add {
+            out.added.push(NodeSpec {
+                name: format!("x{}", out.added.len()),
+                rack: "rack0".into(),
+                capacity: Resource::new(4096, 4),
+            });
+            standing.push(0);
+            standing.len() - 1
+        } else {
+            let can: Vec<usize> = (0..standing.len())
+                .filter(|&n| standing[n] == 0 || (standing[n] == 1 && kind == NodeEventKind::Lose))
+                .collect();
+            if can.is_empty() {
+                continue;
+            }
+            let n = can[pick as usize % can.len()];
+            standing[n] = if kind == NodeEventKind::Lose { 2 } else { 1 };
+            n
+        };
+        out.events.push(NodeEvent {
+            at_ms: t,
+            kind,
+            nodes: vec![node as u32],
+        });
+    }
+    out
 }
 
 fn capacity_tree(c: &Case) -> QueueTree {
@@ -194,6 +244,7 @@ fn build(c: &Case) -> Scenario {
             racks: 1,
             node_memory_mb: 4096,
             node_vcores: 4,
+            events: node_events(c),
             ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
@@ -241,18 +292,29 @@ fn build(c: &Case) -> Scenario {
 
 /// Events a run of `c` may take at most: every arrival and task (each allocated, reserved,
 /// killed and re-asked a bounded number of times before a cycle is seen) plus the update
-/// ticks, heartbeats and continuous-scheduling passes up to a horizon: the last arrival, then every task run one after
-/// another, twice (killed work), plus two minutes for cycles to show.
+/// ticks, heartbeats and continuous-scheduling passes up to a horizon: the last arrival or
+/// node event, then every task run one after another, twice (killed work) and once more per
+/// node event (a lost node, or a lost AM's attempt, discards at most the work running), plus
+/// two minutes for cycles to show. Node events count as tasks (each may kill and re-ask).
 fn event_bound(c: &Case, sc: &Scenario) -> u64 {
-    let tasks: u64 = c.apps.iter().map(|a| u64::from(a.2) + 1).sum();
-    let last = c.apps.iter().map(|a| a.0).max().unwrap_or(0);
+    let n_events = sc.cluster.events.events.len() as u64;
+    let tasks: u64 = c.apps.iter().map(|a| u64::from(a.2) + 1).sum::<u64>() * (1 + n_events);
+    let last_event = sc.cluster.events.events.iter().map(|e| e.at_ms).max();
+    let last = c
+        .apps
+        .iter()
+        .map(|a| a.0)
+        .chain(last_event)
+        .max()
+        .unwrap_or(0);
     let serial: u64 = c.apps.iter().map(|a| u64::from(a.2) * a.4).sum();
-    let mut horizon = last + 2 * serial + 120_000;
+    let mut horizon = last + (2 + n_events) * serial + 120_000;
     if held_without_end(c) {
         horizon = horizon.max(HELD_END_MS);
     }
     let ticks = horizon / sc.scheduler.update_interval_ms;
-    let beats = horizon / c.heartbeat_ms * u64::from(c.nodes);
+    let all_nodes = u64::from(c.nodes) + sc.cluster.events.added.len() as u64;
+    let beats = horizon / c.heartbeat_ms * all_nodes;
     let passes = if sc.scheduler.continuous_scheduling {
         horizon / sc.scheduler.continuous_scheduling_sleep_ms
     } else {
@@ -338,7 +400,7 @@ fn check_it_repeats(
 #[test]
 fn every_run_ends_within_its_bound_and_stops_only_when_it_would_repeat_forever() {
     let mut runner = TestRunner::new(config(400));
-    let seen = std::cell::RefCell::new([0u32; 4]);
+    let seen = std::cell::RefCell::new([0u32; 5]);
     runner
         .run(&case(), |c| {
             let sc = build(&c);
@@ -358,6 +420,7 @@ fn every_run_ends_within_its_bound_and_stops_only_when_it_would_repeat_forever()
             let mut seen = seen.borrow_mut();
             seen[0] += (s.get("preempted_containers").unwrap_or(0.0) > 0.0) as u32;
             seen[1] += s.stalled_at.is_some() as u32;
+            seen[4] += (s.get("node_lost_containers").unwrap_or(0.0) > 0.0) as u32;
             if s.cycle_from.is_some()
                 || (s.stalled_at.is_some() && s.end == s.stalled_at.unwrap_or(SimTime::ZERO))
             {
@@ -372,4 +435,5 @@ fn every_run_ends_within_its_bound_and_stops_only_when_it_would_repeat_forever()
     assert!(seen[0] > 20, "too few runs with preemption: {seen:?}");
     assert!(seen[1] > 10, "too few stalled runs: {seen:?}");
     assert!(seen[2] > 2, "too few cycles: {seen:?}");
+    assert!(seen[4] > 20, "too few runs with lost containers: {seen:?}");
 }

@@ -1,8 +1,9 @@
 //! Heartbeat elision is exact: over random scenarios in both eras, with and without
 //! preemption, reservations (containers larger than a node's free space), delay scheduling
 //! (locality hints with thresholds on), assignmultiple, maxAMShare and maxResources, asks
-//! kept to their hosts (relaxLocality off), continuous scheduling with time-based delays and
-//! AM launch and heartbeat timing, the
+//! kept to their hosts (relaxLocality off), continuous scheduling with time-based delays,
+//! AM launch and heartbeat timing, and nodes added, lost and decommissioned during the run,
+//! the
 //! elided engine (incremental or naive ordering) makes the same decisions, in the same order
 //! and at the same times, as the engine processing every heartbeat with naive ordering, and
 //! reports the same metrics and app records.
@@ -39,6 +40,8 @@ struct Case {
     naive: bool,
     /// Bits: 1 strict locality, 2 continuous scheduling, 4 AM timing.
     extras: u8,
+    /// Node events: (time, kind 0 add / 1 lose / 2 decommission, which node).
+    node_events: Vec<(u64, u8, u32)>,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -64,6 +67,7 @@ fn case() -> impl Strategy<Value = Case> {
         prop::collection::vec(app, 1..24),
         (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
         (any::<bool>(), 0u8..8),
+        prop::collection::vec((0u64..40_000, 0u8..3, 0u32..8), 0..4),
     )
         .prop_map(
             |(
@@ -74,6 +78,7 @@ fn case() -> impl Strategy<Value = Case> {
                 apps,
                 (multiple, era33, preemption, locality),
                 (naive, extras),
+                node_events,
             )| Case {
                 nodes,
                 racks,
@@ -88,8 +93,53 @@ fn case() -> impl Strategy<Value = Case> {
                 locality,
                 naive,
                 extras,
+                node_events,
             },
         )
+}
+
+/// The case's node events, made valid: an add brings a 4 GB node `x{k}` into rack0; a loss or
+/// a decommission picks, by the generated number, among the nodes that can still take it.
+fn node_events(c: &Case) -> fairsim_sim::topology::events::NodeEvents {
+    use fairsim_sim::topology::NodeSpec;
+    use fairsim_sim::topology::events::{NodeEvent, NodeEventKind, NodeEvents};
+    let mut out = NodeEvents::default();
+    // 0 running, 1 decommissioning, 2 gone.
+    let mut standing: Vec<u8> = vec![0; c.nodes as usize];
+    let mut events = c.node_events.clone();
+    events.sort_by_key(|e| e.0);
+    for (t, kind, pick) in events {
+        let kind = match kind {
+            0 => NodeEventKind::Add,
+            1 => NodeEventKind::Lose,
+            _ => NodeEventKind::Decommission,
+        };
+        let node = if kind == NodeEventKind::Add {
+            out.added.push(NodeSpec {
+                name: format!("x{}", out.added.len()),
+                rack: "rack0".into(),
+                capacity: Resource::new(4096, 4),
+            });
+            standing.push(0);
+            standing.len() - 1
+        } else {
+            let can: Vec<usize> = (0..standing.len())
+                .filter(|&n| standing[n] == 0 || (standing[n] == 1 && kind == NodeEventKind::Lose))
+                .collect();
+            if can.is_empty() {
+                continue;
+            }
+            let n = can[pick as usize % can.len()];
+            standing[n] = if kind == NodeEventKind::Lose { 2 } else { 1 };
+            n
+        };
+        out.events.push(NodeEvent {
+            at_ms: t,
+            kind,
+            nodes: vec![node as u32],
+        });
+    }
+    out
 }
 
 fn build(c: &Case, heartbeats: Heartbeats) -> Scenario {
@@ -151,6 +201,7 @@ fn build(c: &Case, heartbeats: Heartbeats) -> Scenario {
             racks: c.racks,
             node_memory_mb: 4096,
             node_vcores: 4,
+            events: node_events(c),
             ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
@@ -206,7 +257,7 @@ fn config(cases: u32) -> Config {
 #[test]
 fn elided_and_unelided_engines_decide_identically() {
     let mut runner = TestRunner::new(config(160));
-    let seen = std::cell::RefCell::new([0u32; 4]);
+    let seen = std::cell::RefCell::new([0u32; 5]);
     runner
         .run(&case(), |c| {
             let mut a = MemoryRecorder::default();
@@ -239,6 +290,7 @@ fn elided_and_unelided_engines_decide_identically() {
                     && c.locality
             }) as u32;
             seen[3] += (sa.events < sb.events) as u32;
+            seen[4] += (sa.get("node_lost_containers").unwrap_or(0.0) > 0.0) as u32;
             Ok(())
         })
         .unwrap_or_else(|e| panic!("{e}"));
@@ -251,6 +303,7 @@ fn elided_and_unelided_engines_decide_identically() {
         seen[3] > 50,
         "too few cases with elided heartbeats: {seen:?}"
     );
+    assert!(seen[4] > 5, "too few cases with lost containers: {seen:?}");
 }
 
 /// Three weighted leaves, each with far more work than the cluster holds, Hadoop 3.3: after

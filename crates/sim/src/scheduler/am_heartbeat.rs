@@ -47,6 +47,10 @@ impl Simulation<'_> {
     /// App `a`'s AM container was allocated now: its first stage is asked for at once, or
     /// at its first beat after registering.
     pub(crate) fn am_allocated(&mut self, a: u32) {
+        // A new attempt after a lost AM asks again what the failed one had not finished.
+        if self.resume_attempt(a) {
+            return;
+        }
         if !self.am_timed(a) {
             self.start_stage(a, 0);
             return;
@@ -93,6 +97,11 @@ impl Simulation<'_> {
     pub(crate) fn on_am_heartbeat(&mut self, a: u32, stage: u32) {
         self.in_flight -= 1;
         self.progress += 1;
+        // The AM that heard of it was lost: its successor asks once it runs.
+        if self.apps[a as usize].stash.is_some() {
+            self.apps[a as usize].deferred_stage = Some(stage as usize);
+            return;
+        }
         self.start_stage(a, stage as usize);
     }
 }

@@ -113,7 +113,8 @@ impl Simulation<'_> {
         let leaf_max = caps.maximum(leaf, cluster);
         let n = node as usize;
         let rack = self.cluster.nodes[n].rack;
-        let n_nodes = self.cluster.nodes.len() as u32;
+        // Hadoop's getNumClusterNodes: the nodes in the cluster now.
+        let n_nodes = self.cluster.live;
         for a in apps {
             let i = a as usize;
             let Some(idx) = self.apps[i]

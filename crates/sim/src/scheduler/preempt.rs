@@ -386,7 +386,12 @@ impl Simulation<'_> {
             .nodes
             .iter()
             .map(|n| NodeView {
-                unallocated: n.available(),
+                // A node out of the cluster holds nothing and offers nothing.
+                unallocated: if n.is_live() {
+                    n.available()
+                } else {
+                    Resource::ZERO
+                },
                 reserved: n.reservation.map_or(Resource::ZERO, |r| r.size),
                 containers: Vec::new(),
             })
@@ -621,7 +626,7 @@ impl Simulation<'_> {
                         .filter(in_rack)
                         .filter(|n| n.reservation.is_some_and(|r| r.app == app))
                         .count(),
-                    self.cluster.nodes.iter().filter(in_rack).count(),
+                    self.cluster.live_in_rack(rack),
                 )
             }
             crate::app::Locality::OffSwitch => (
@@ -630,7 +635,7 @@ impl Simulation<'_> {
                     .iter()
                     .filter(|n| n.reservation.is_some_and(|r| r.app == app))
                     .count(),
-                self.cluster.nodes.len(),
+                self.cluster.live as usize,
             ),
         };
         let allowed = (nodes as f64 * 0.05).ceil() as usize;
@@ -726,22 +731,32 @@ impl Simulation<'_> {
         }
     }
 
-    /// Kills the container in `slot`: released now, its task asked for again, its run time
-    /// counted as lost work. The slot is not reused (a queued completion finds it dead).
+    /// Kills the container in `slot` for preemption: released now, its task asked for
+    /// again, its run time counted as lost work.
     pub(crate) fn kill_container(&mut self, slot: u32) {
+        self.kill_task(slot, false);
+    }
+
+    /// Kills the task container in `slot` (preempted, or `lost` with its node): released
+    /// now, its task asked for again; a preempted one's run time counts as lost work. The
+    /// slot is not reused (a queued completion finds it dead).
+    pub(crate) fn kill_task(&mut self, slot: u32, lost: bool) {
         let c = self.containers[slot as usize];
         debug_assert!(c.live && !c.is_am);
         self.containers[slot as usize].live = false;
         let node = &mut self.cluster.nodes[c.node as usize];
         node.allocated = node.allocated.saturating_sub(c.size);
         node.n_containers -= 1;
-        let lost = self.now.since(c.start);
         let app = &mut self.apps[c.app as usize];
         app.usage = app.usage.saturating_sub(c.size);
         app.sched.usage = app.usage;
         app.live -= 1;
-        app.preempted += 1;
-        app.lost_work_ms += lost;
+        if lost {
+            app.lost += 1;
+        } else {
+            app.preempted += 1;
+            app.lost_work_ms += self.now.since(c.start);
+        }
         // Its task is asked for again: usage and requests changed.
         let a = c.app;
         self.demand_changed(a);
@@ -772,7 +787,11 @@ impl Simulation<'_> {
         );
         let leaf = app.queue;
         let runnable = app.phase == AppPhase::Runnable;
-        self.counters.preempted += 1;
+        if lost {
+            self.counters.lost += 1;
+        } else {
+            self.counters.preempted += 1;
+        }
         self.add_usage(leaf, c.size, -1);
         if runnable {
             self.pending_changed(c.app, 1);

@@ -12,6 +12,7 @@
 //! Trace host hints resolve against the names and racks ([`hints`]).
 
 pub mod entries;
+pub mod events;
 pub mod hints;
 pub mod sls_nodes;
 
@@ -75,6 +76,7 @@ pub(crate) struct RawCluster {
     node_memory_mb: Option<i64>,
     node_vcores: Option<i64>,
     nodes_file: Option<PathBuf>,
+    events: Option<Vec<events::RawNodeEvent>>,
 }
 
 /// What reading `[cluster]` gives: the cluster and the warnings about its files.
@@ -117,16 +119,15 @@ impl RawCluster {
                 let node_vcores = required("node_vcores", self.node_vcores)?;
                 // Out of range counts are refused by the range checks, naming the key.
                 let nodes = u32::try_from(n).unwrap_or(u32::MAX);
-                return Ok(Resolved {
-                    cluster: ClusterSpec {
-                        nodes,
-                        racks: self.racks.unwrap_or(1),
-                        node_memory_mb,
-                        node_vcores,
-                        layout: Vec::new(),
-                    },
-                    warnings,
-                });
+                let cluster = ClusterSpec {
+                    nodes,
+                    racks: self.racks.unwrap_or(1),
+                    node_memory_mb,
+                    node_vcores,
+                    layout: Vec::new(),
+                    events: Default::default(),
+                };
+                return with_events(cluster, self.events, invalid, warnings);
             }
             (Some(entries::NodesKey::List(list)), _) => {
                 entries::expand(&list, self.node_memory_mb, self.node_vcores)
@@ -151,17 +152,40 @@ impl RawCluster {
             ));
         }
         let first = layout[0].capacity;
-        Ok(Resolved {
-            cluster: ClusterSpec {
-                nodes: layout.len() as u32,
-                racks: rack_count(&layout) as u32,
-                node_memory_mb: self.node_memory_mb.unwrap_or(first.memory_mb),
-                node_vcores: self.node_vcores.unwrap_or(first.vcores),
-                layout,
-            },
-            warnings,
-        })
+        let cluster = ClusterSpec {
+            nodes: layout.len() as u32,
+            racks: rack_count(&layout) as u32,
+            node_memory_mb: self.node_memory_mb.unwrap_or(first.memory_mb),
+            node_vcores: self.node_vcores.unwrap_or(first.vcores),
+            layout,
+            events: Default::default(),
+        };
+        with_events(cluster, self.events, invalid, warnings)
     }
+}
+
+/// `cluster` with its `[[cluster.events]]` checked against its nodes. A count out of range
+/// is left to the range checks (which name `cluster.nodes`), so events are checked only
+/// when the node list is one a run could hold.
+fn with_events(
+    mut cluster: ClusterSpec,
+    raw: Option<Vec<events::RawNodeEvent>>,
+    invalid: &dyn Fn(&str, &str) -> ScenarioError,
+    warnings: Vec<String>,
+) -> Result<Resolved, ScenarioError> {
+    if let Some(raw) = raw
+        && u64::from(cluster.nodes) <= crate::limits::MAX_NODES
+    {
+        let initial = cluster.node_specs().into_owned();
+        cluster.events = events::check(
+            &raw,
+            &initial,
+            Some(cluster.node_memory_mb),
+            Some(cluster.node_vcores),
+        )
+        .map_err(|(key, m)| invalid(&key, &m))?;
+    }
+    Ok(Resolved { cluster, warnings })
 }
 
 #[cfg(test)]

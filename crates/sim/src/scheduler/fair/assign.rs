@@ -369,7 +369,8 @@ impl Simulation<'_> {
         if tn < 0.0 || tr < 0.0 {
             return Locality::OffSwitch;
         }
-        let n_nodes = self.cluster.nodes.len() as f64;
+        // Hadoop's getNumClusterNodes: the nodes in the cluster now.
+        let n_nodes = f64::from(self.cluster.live);
         let p = &mut self.apps[a as usize].requests.by_priority[idx];
         let Some(allowed) = p.allowed else {
             p.allowed = Some(Locality::NodeLocal);

@@ -99,8 +99,10 @@ impl Simulation<'_> {
                 self.sc.scheduler.minimum_allocation_mb,
                 self.sc.scheduler.minimum_allocation_vcores,
             );
-            let mut order: Vec<u32> = (0..self.cluster.nodes.len() as u32).collect();
             let nodes = &self.cluster.nodes;
+            let mut order: Vec<u32> = (0..nodes.len() as u32)
+                .filter(|&n| nodes[n as usize].is_live())
+                .collect();
             // Stable: equal free memory keeps index order.
             order.sort_by_key(|&n| std::cmp::Reverse(nodes[n as usize].available().memory_mb));
             for node in order {

@@ -1,0 +1,226 @@
+//! Nodes joining and leaving during a run (`[[cluster.events]]`, docs/cluster.md), in both
+//! schedulers:
+//! * **add** (`FairScheduler.addNode`, `CapacityScheduler.addNode`): the node's capability
+//!   joins the cluster resource; steady fair shares, resolved min/max shares, the
+//!   comparators (DRF reads the cluster resource) and the largest node follow; the node
+//!   beats from its join time on.
+//! * **lose** (`removeNode`): each running container completes as lost (Hadoop's
+//!   `LOST_CONTAINER` status, exit code ABORTED) and its task is asked again, as the AM asks
+//!   for a lost task attempt again; a lost AM fails its attempt (see [`Simulation::fail_attempt`]);
+//!   the node's reservation is released; the cluster shrinks.
+//! * **decommission**: hadoop-3.3's graceful decommissioning. At each heartbeat of a
+//!   decommissioning node (`AbstractYarnScheduler.nodeUpdate`) its capability is set to what
+//!   it runs, so it takes no new container and the cluster shrinks as its containers
+//!   finish; at the first heartbeat with no container left it leaves. hadoop-2.7 has no
+//!   graceful path (`RMNodeImpl` turns a decommission into a removal), so there it is a
+//!   loss.
+
+use crate::app::{AM_PRIORITY, AppPhase};
+use crate::cluster::{NodeId, NodeState};
+use crate::engine::Simulation;
+use crate::topology::events::NodeEventKind;
+use crate::tree::QueueId;
+use fairsim_core::{Comparator, Resource, Semantics};
+
+/// What `max_allowed` reads as the largest node when no node is in the cluster: Hadoop then
+/// answers the configured maximum allocation (`ClusterNodeTracker` with no node).
+const NO_NODE: Resource = Resource::new(i64::MAX, i64::MAX);
+
+impl Simulation<'_> {
+    /// Event `e` of `[[cluster.events]]` happens now.
+    pub(crate) fn on_node_event(&mut self, e: u32) {
+        let sc = self.sc;
+        let ev = &sc.cluster.events.events[e as usize];
+        self.node_events_left -= 1;
+        self.progress += 1;
+        for &n in &ev.nodes {
+            match (ev.kind, self.semantics) {
+                (NodeEventKind::Add, _) => self.cluster.join(NodeId(n)),
+                (NodeEventKind::Lose, _) | (NodeEventKind::Decommission, Semantics::Hadoop27) => {
+                    self.remove_node(n)
+                }
+                (NodeEventKind::Decommission, Semantics::Hadoop33) => {
+                    self.cluster.nodes[n as usize].state = NodeState::Decommissioning;
+                    // It must beat to shrink and leave, even while no other node need.
+                    self.rearm(n);
+                }
+            }
+        }
+        self.cluster_changed();
+    }
+
+    /// A decommissioning node's heartbeat, before scheduling: its capability becomes what it
+    /// runs (completions of this millisecond are reported already); with nothing running it
+    /// leaves. True when it left.
+    pub(crate) fn decommissioning_beat(&mut self, node: u32) -> bool {
+        let n = node as usize;
+        if self.cluster.nodes[n].n_containers == 0 {
+            self.remove_node(node);
+            self.cluster_changed();
+            return true;
+        }
+        let allocated = self.cluster.nodes[n].allocated;
+        if self.cluster.nodes[n].capacity != allocated {
+            self.cluster.resize(NodeId(node), allocated);
+            self.cluster_changed();
+        }
+        false
+    }
+
+    /// `removeNode`: kills what runs on `node`, releases its reservation, takes it out. A
+    /// node that already left (a decommissioning node lost after it drained, or in 2.7,
+    /// where decommissioning removed it at once) is not in the cluster: nothing happens, as
+    /// Hadoop's `removeNode` returns for a node it does not track.
+    fn remove_node(&mut self, node: u32) {
+        if !self.cluster.nodes[node as usize].is_live() {
+            return;
+        }
+        let mut on_node: Vec<(u64, u32)> = self
+            .containers
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.live && c.node == node)
+            .map(|(slot, c)| (c.id, slot as u32))
+            .collect();
+        on_node.sort_unstable();
+        // Tasks first (each asked again), then the AMs, whose failed attempts take their
+        // apps' remaining containers with them.
+        for &(_, slot) in &on_node {
+            if !self.containers[slot as usize].is_am {
+                self.kill_task(slot, true);
+            }
+        }
+        for &(_, slot) in &on_node {
+            let c = self.containers[slot as usize];
+            if c.live && c.is_am {
+                self.fail_attempt(c.app);
+            }
+        }
+        self.unreserve(node);
+        self.held_for[node as usize] = None;
+        self.cluster.leave(NodeId(node));
+        self.events.clock_mut().disarm(node);
+    }
+
+    /// App `a`'s AM container was lost: its attempt fails. YARN does not count an attempt
+    /// failed by a lost node (exit status ABORTED) against `yarn.resourcemanager.am.max-attempts`,
+    /// so a new attempt always follows: the attempt's other containers are killed (MapReduce
+    /// does not keep containers across attempts), its outstanding asks die with it, and the
+    /// new attempt asks for an AM. When that AM runs, the asks come back: every task not
+    /// finished yet (MapReduce's job recovery keeps the finished ones), including those just
+    /// killed. The app keeps its place in its queue and its start time (a documented
+    /// simplification: YARN removes the attempt from the queue and adds the new one).
+    pub(crate) fn fail_attempt(&mut self, a: u32) {
+        let i = a as usize;
+        let Some(am_slot) = self.apps[i].am_container.take() else {
+            return;
+        };
+        let c = self.containers[am_slot as usize];
+        self.containers[am_slot as usize].live = false;
+        let node = &mut self.cluster.nodes[c.node as usize];
+        node.allocated = node.allocated.saturating_sub(c.size);
+        node.n_containers -= 1;
+        let leaf = self.apps[i].queue;
+        {
+            let app = &mut self.apps[i];
+            app.usage = app.usage.saturating_sub(c.size);
+            app.sched.usage = app.usage;
+            app.live -= 1;
+            app.lost += 1;
+            app.am_running = false;
+        }
+        self.counters.lost += 1;
+        self.add_usage(leaf, c.size, -1);
+        let q = &mut self.queues[leaf.idx()];
+        q.am_usage = q.am_usage.saturating_sub(c.size);
+        let mut others: Vec<(u64, u32)> = self
+            .containers
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.live && o.app == a)
+            .map(|(slot, o)| (o.id, slot as u32))
+            .collect();
+        others.sort_unstable();
+        for (_, slot) in others {
+            self.kill_task(slot, true);
+        }
+        let runnable = self.apps[i].phase == AppPhase::Runnable;
+        let pending = self.apps[i].requests.pending;
+        if runnable && pending > 0 {
+            self.pending_changed(a, -(pending as i64));
+        }
+        let asks = std::mem::take(&mut self.apps[i].requests);
+        self.apps[i].stash = Some(asks);
+        if let Some(am) = self.specs[i].am {
+            self.apps[i]
+                .requests
+                .add(AM_PRIORITY, am, 1, 0, Vec::new(), Vec::new(), true);
+            if runnable {
+                self.pending_changed(a, 1);
+            }
+        }
+        self.demand_changed(a);
+        self.reorder_app(a);
+    }
+
+    /// The AM of a new attempt of app `a` runs: the asks of the failed attempt come back
+    /// (and a stage the old AM had heard of while its successor was not running yet).
+    /// True when there was a failed attempt.
+    pub(crate) fn resume_attempt(&mut self, a: u32) -> bool {
+        let i = a as usize;
+        let Some(asks) = self.apps[i].stash.take() else {
+            return false;
+        };
+        let pending = asks.pending;
+        self.apps[i].requests = asks;
+        if self.apps[i].phase == AppPhase::Runnable && pending > 0 {
+            self.pending_changed(a, pending as i64);
+        }
+        self.demand_changed(a);
+        self.reorder_app(a);
+        if let Some(stage) = self.apps[i].deferred_stage.take() {
+            self.start_stage(a, stage);
+        }
+        true
+    }
+
+    /// The cluster resource changed: what Hadoop derives from it follows (steady shares as
+    /// `addNode`/`removeNode` recompute them, resolved min and max shares, capacities, the
+    /// comparators' cluster, the largest node, and the capacity the metrics integrate).
+    pub(crate) fn cluster_changed(&mut self) {
+        let cluster = self.cluster.total;
+        for i in 0..self.queues.len() {
+            let q = QueueId(i as u32);
+            let conf = self.tree.get(q);
+            let max_share = conf.max_share(cluster);
+            let resolved_min = conf.min_resources.resolve(cluster);
+            let min_share = match &self.capacity {
+                Some(caps) => caps.guaranteed(q, cluster),
+                None => resolved_min,
+            };
+            let comparator = Comparator::new(self.semantics, conf.policy, cluster);
+            let qs = &mut self.queues[i];
+            qs.max_share = max_share;
+            qs.min_share = min_share;
+            qs.sched.min_share = resolved_min;
+            qs.sched.max_share = max_share;
+            qs.comparator = comparator;
+            qs.app_shares_dirty = true;
+        }
+        self.largest_node = self.cluster.largest_node().unwrap_or(NO_NODE);
+        self.integrals.set_capacity(cluster);
+        self.compute_steady_shares();
+        // Keys read the comparators: every ordered set is built again.
+        self.rerank_queues();
+        for a in 0..self.apps.len() as u32 {
+            if self.apps[a as usize].in_set {
+                self.reorder_app(a);
+            }
+        }
+        for i in 0..self.queues.len() {
+            if self.tree.queues[i].is_leaf {
+                self.metrics_refresh_leaf(QueueId(i as u32));
+            }
+        }
+    }
+}
