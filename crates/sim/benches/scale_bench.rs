@@ -23,7 +23,8 @@
 //! container. On the small cases the decision checksum of the elided, incremental engine is
 //! checked against the unelided, naive one (`heartbeats = "every"`, `ordering = "naive"`).
 //! `FAIRSIM_SCALE_ONLY=pending|ladder|queues|leaf` runs one group; `FAIRSIM_SCALE_NODES=3000,10000`
-//! picks the ladder's sizes (e.g. to profile one).
+//! picks the ladder's sizes and `FAIRSIM_SCALE_LEAVES=10000` the many-queues case's (e.g. to
+//! profile one).
 //!
 //! `cargo bench -p fairsim-sim --bench scale_bench` (release profile with debug symbols).
 //!
@@ -104,7 +105,7 @@ fn report(label: &str, m: &Measured) {
     let per = m.cpu.as_secs_f64() * 1e6 / m.summary.assignments.max(1) as f64;
     let peak = m.peak.map_or("n/a".into(), |p| format!("{p:.0} MiB"));
     println!(
-        "  {label:<28} cpu {:>7.2} s | wall {:>7.2} s | {:>11} events | heartbeats {:>11} processed {:>12} elided | {:>10} containers | {per:>5.2} us/container | peak {peak} | util {:.2} | checksum {:016x}",
+        "  {label:<28} cpu {:>7.2} s | wall {:>7.2} s | {:>11} events | heartbeats {:>11} processed {:>12} elided | {:>10} containers | {per:>5.2} us/container | peak {peak} | util {:.2} | checksum {:016x} | metrics {:016x}",
         m.cpu.as_secs_f64(),
         m.wall.as_secs_f64(),
         m.summary.events,
@@ -113,7 +114,20 @@ fn report(label: &str, m: &Measured) {
         m.summary.assignments,
         m.summary.get("util_memory").unwrap_or(f64::NAN),
         m.checksum,
+        metrics_hash(&m.summary),
     );
+}
+
+/// FNV-1a over every summary metric's name and bits: equal when the outputs are.
+fn metrics_hash(summary: &RunSummary) -> u64 {
+    let mut h = HashRecorder::new();
+    for (k, v) in &summary.metrics {
+        for b in k.bytes() {
+            h.eat(b as u64);
+        }
+        h.eat(v.to_bits());
+    }
+    h.hash
 }
 
 fn stream(queue: &str, apps: u32, mean_interarrival_ms: f64) -> QueueStream {
@@ -291,10 +305,13 @@ fn ladder(big: bool) {
 
 fn many_queues(big: bool) {
     println!("2. 1,000 nodes, 10 hours of arrivals, over many leaves");
-    let leaves: &[u32] = if big {
-        &[4, 1_000, 10_000]
-    } else {
-        &[4, 1_000]
+    let picked: Option<Vec<u32>> = std::env::var("FAIRSIM_SCALE_LEAVES")
+        .ok()
+        .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect());
+    let leaves: &[u32] = match &picked {
+        Some(v) => v,
+        None if big => &[4, 1_000, 10_000],
+        None => &[4, 1_000],
     };
     let mut costs = Vec::new();
     for &n in leaves {

@@ -154,8 +154,10 @@ impl Simulation<'_> {
             reorder_scratch: _,
             changed_scratch: _,
             dirty_apps,
-            queue_share_cache,
-            ideal_cache,
+            queue_shares,
+            share_work: _,
+            app_share_leaves,
+            metered: _,
             completions: _,
             cycle: _,
             continuous,
@@ -296,7 +298,7 @@ impl Simulation<'_> {
         }
         let _ = write!(
             s,
-            "|{} {users:?} {user_index:?} {dirty_apps:?} {queue_share_cache:?} {ideal_cache:?} {:?}|",
+            "|{} {users:?} {user_index:?} {dirty_apps:?} {queue_shares:?} {app_share_leaves:?} {:?}|",
             tree.len(),
             continuous.as_ref().map(|c| c.reported_at(now))
         );

@@ -144,6 +144,8 @@ pub(crate) struct QueueState {
     /// Leaf: the runnable apps' fair shares must be recomputed at the next update (the
     /// runnable set, a weight or the leaf's fair share changed).
     pub app_shares_dirty: bool,
+    /// In `Simulation::app_share_leaves`.
+    pub app_shares_listed: bool,
     /// Leaf: Σ demand of its runnable and waiting apps, as of the last update.
     pub app_demand: Resource,
 }
@@ -272,22 +274,27 @@ pub struct Simulation<'a> {
     /// Scratch buffers of the update thread, kept to avoid allocating on every tick.
     pub(crate) share_scratch: Vec<Schedulable>,
     pub(crate) reorder_scratch: Vec<u32>,
-    /// Queues whose demand, activity or shares changed at this update (and whether re-keyed).
-    pub(crate) changed_scratch: Vec<(u32, bool)>,
+    /// Queues re-keyed at this update (their demand or activity changed).
+    pub(crate) changed_scratch: Vec<u32>,
     /// Apps whose demand must be recomputed at the next update.
     pub(crate) dirty_apps: Vec<u32>,
-    /// The queues' instantaneous fair shares and the active flags they were computed for
-    /// (cleared when queues are created).
-    pub(crate) queue_share_cache: Option<(Vec<bool>, Vec<Resource>)>,
+    /// The update thread's queue loads and the sums behind them (rebuilt when queues are
+    /// created or the cluster changes).
+    pub(crate) queue_shares: crate::scheduler::fair::queue_shares::QueueShares,
+    /// Scratch of the queue-level update.
+    pub(crate) share_work: crate::scheduler::fair::queue_shares::ShareWork,
+    /// Leaves whose apps' shares may need computing at the next update (see
+    /// `Simulation::mark_app_shares`).
+    pub(crate) app_share_leaves: Vec<u32>,
+    /// Leaves counted in Jain's index (an ideal share above 0), ascending: the metric sums
+    /// are rebuilt over them alone.
+    pub(crate) metered: BTreeSet<u32>,
     /// Continuous scheduling, when on (`scheduler::fair::continuous`).
     pub(crate) continuous: Option<crate::scheduler::fair::continuous::Continuous>,
     /// Containers that completed (not killed).
     pub(crate) completions: u64,
     /// Repeated states (see "Cycles").
     pub(crate) cycle: crate::cycle::CycleWatch,
-    /// The demand-capped ("ideal") shares and the loads they were computed for (cleared when
-    /// queues are created).
-    pub(crate) ideal_cache: crate::scheduler::fair::update::IdealCache,
 }
 
 /// The nodes `[[cluster.events]]` add, with their join times.
@@ -413,11 +420,13 @@ impl<'a> Simulation<'a> {
             changed_scratch: Vec::new(),
             reorder_scratch: Vec::new(),
             dirty_apps: Vec::new(),
-            queue_share_cache: None,
+            queue_shares: Default::default(),
+            share_work: Default::default(),
+            app_share_leaves: Vec::new(),
+            metered: BTreeSet::new(),
             continuous: None,
             completions: 0,
             cycle: Default::default(),
-            ideal_cache: Default::default(),
         };
         sim.init_queues();
         sim.init_apps();
@@ -492,6 +501,7 @@ impl<'a> Simulation<'a> {
             am_sizes: BTreeMap::new(),
             acc: LeafAcc::default(),
             app_shares_dirty: false,
+            app_shares_listed: false,
             app_demand: Resource::ZERO,
         }
     }
@@ -506,8 +516,7 @@ impl<'a> Simulation<'a> {
 
     /// Recomputes name ranks and rebuilds every parent's ordered set (after queues change).
     pub(crate) fn rerank_queues(&mut self) {
-        self.queue_share_cache = None;
-        self.ideal_cache = Default::default();
+        self.queue_shares = Default::default();
         let names: Vec<&str> = self.tree.queues.iter().map(|q| q.name.as_str()).collect();
         let ranks = java_ranks(&names);
         for (i, (q, r)) in self.queues.iter_mut().zip(ranks).enumerate() {
@@ -1004,6 +1013,13 @@ impl<'a> Simulation<'a> {
         }
         ig.dev_sum -= acc.dev;
         let ideal = q.ideal_share.memory_mb;
+        if acc.active != (ideal > 0) {
+            if ideal > 0 {
+                self.metered.insert(leaf.0);
+            } else {
+                self.metered.remove(&leaf.0);
+            }
+        }
         acc.active = ideal > 0;
         acc.x = if ideal > 0 {
             q.usage.memory_mb as f64 / ideal as f64
@@ -1022,21 +1038,19 @@ impl<'a> Simulation<'a> {
         }
     }
 
-    /// Rebuilds the global metric sums from scratch (removes floating drift).
+    /// Rebuilds Jain's index's sums from scratch (removes floating drift), in queue order
+    /// over the leaves it counts (the others add nothing). The deviation's sum is of whole
+    /// megabytes, exact in a double: kept as it is.
     pub(crate) fn metrics_resum(&mut self) {
         let ig = &mut self.integrals;
         ig.n_active = 0;
         ig.sum_x = 0.0;
         ig.sum_x2 = 0.0;
-        ig.dev_sum = 0.0;
-        for q in &self.queues {
-            let a = &q.acc;
-            if a.active {
-                ig.n_active += 1;
-                ig.sum_x += a.x;
-                ig.sum_x2 += a.x * a.x;
-            }
-            ig.dev_sum += a.dev;
+        for &i in &self.metered {
+            let a = &self.queues[i as usize].acc;
+            ig.n_active += 1;
+            ig.sum_x += a.x;
+            ig.sum_x2 += a.x * a.x;
         }
     }
 
@@ -1183,6 +1197,12 @@ impl<'a> Simulation<'a> {
             self.apps.iter().map(|a| a.lost_work_ms).sum::<u64>() as f64 / 1000.0,
         ));
         m.push(("node_lost_containers".into(), self.counters.lost as f64));
+        // Preempted containers and lost work per leaf, in one pass over the apps.
+        let mut lost_by_leaf = vec![(0u64, 0u64); self.queues.len()];
+        for a in self.apps.iter().filter(|a| a.phase != AppPhase::Future) {
+            let e = &mut lost_by_leaf[a.queue.idx()];
+            *e = (e.0 + a.preempted, e.1 + a.lost_work_ms);
+        }
         let mut by_name: Vec<&QueueId> = leaves.iter().collect();
         by_name.sort_by(|a, b| self.tree.get(**a).name.cmp(&self.tree.get(**b).name));
         for &&l in &by_name {
@@ -1200,13 +1220,7 @@ impl<'a> Simulation<'a> {
                 format!("starved_fair_s.{name}"),
                 acc.starved_fair_ms as f64 / 1000.0,
             ));
-            let (n, lost) = self
-                .apps
-                .iter()
-                .filter(|a| a.queue == l && a.phase != AppPhase::Future)
-                .fold((0u64, 0u64), |(n, w), a| {
-                    (n + a.preempted, w + a.lost_work_ms)
-                });
+            let (n, lost) = lost_by_leaf[l.idx()];
             m.push((format!("preempted_containers.{name}"), n as f64));
             m.push((format!("lost_container_s.{name}"), lost as f64 / 1000.0));
             let mut reached: Vec<f64> = acc
@@ -1275,6 +1289,9 @@ impl<'a> Simulation<'a> {
             if n.allocated != node_sum[i] {
                 return Err(fail(format!("node {i} allocation != its containers")));
             }
+        }
+        if let Some(m) = &self.queue_shares.mismatch {
+            return Err(fail(format!("the update's queue shares: {m}")));
         }
         let mut q_sum = vec![Resource::ZERO; self.queues.len()];
         for (i, a) in self.apps.iter().enumerate() {

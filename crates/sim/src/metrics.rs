@@ -299,11 +299,7 @@ pub fn app_metrics(
     end: SimTime,
     leaves: &[&str],
 ) {
-    let scope = |out: &mut Vec<(String, f64)>, queue: Option<&str>| {
-        let mine: Vec<&AppRecord> = apps
-            .iter()
-            .filter(|a| queue.is_none_or(|q| a.queue == q))
-            .collect();
+    let scope = |out: &mut Vec<(String, f64)>, queue: Option<&str>, mine: Vec<&AppRecord>| {
         let name = |m: &str| match queue {
             Some(q) => format!("{m}.{q}"),
             None => m.to_string(),
@@ -352,9 +348,18 @@ pub fn app_metrics(
         );
         out.append(&mut flags);
     };
-    scope(out, None);
+    // Each leaf's apps in record order, gathered in one pass (not one pass per leaf).
+    let mut by_queue: std::collections::BTreeMap<&str, Vec<&AppRecord>> =
+        leaves.iter().map(|&q| (q, Vec::new())).collect();
+    for a in apps {
+        if let Some(list) = by_queue.get_mut(a.queue.as_str()) {
+            list.push(a);
+        }
+    }
+    scope(out, None, apps.iter().collect());
     for q in leaves {
-        scope(out, Some(q));
+        let mine = by_queue.get_mut(q).map(std::mem::take).unwrap_or_default();
+        scope(out, Some(q), mine);
     }
 }
 

@@ -7,10 +7,24 @@
 //! can sum above the total. 2.7 works in 32-bit ints (the planned total wraps on overflow);
 //! 3.3 in longs with saturating sums.
 
+use super::planned::Planned;
 use super::{ShareItem, ShareKind, fixed_share};
 use crate::Semantics;
 
 const ITERATIONS: usize = 25;
+
+/// From this many open items on, the planned total ([`Planned`]) is summed instead of one
+/// share per run of identical items: below it, sorting costs more than it saves.
+const PLANNED_FROM: usize = 24;
+
+/// How the search sums its planned totals: both give the same sums (see `planned`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Summing {
+    /// Direct below [`PLANNED_FROM`] open items, planned from there.
+    Auto,
+    /// One share per run of identical consecutive items, as Hadoop's loop adds them.
+    Direct,
+}
 
 /// Hadoop's fair shares of `total` for one resource type.
 ///
@@ -23,9 +37,32 @@ pub fn hadoop_shares(
     total: i64,
 ) -> Vec<i64> {
     match semantics {
-        Semantics::Hadoop27 => hadoop27(kind, items, total),
-        Semantics::Hadoop33 => hadoop33(kind, items, total),
+        Semantics::Hadoop27 => hadoop27(kind, items, total, Summing::Auto),
+        Semantics::Hadoop33 => hadoop33(kind, items, total, Summing::Auto),
     }
+}
+
+/// [`hadoop_shares`] summing every planned total item by item (the reference the planned
+/// sums are tested against).
+#[doc(hidden)]
+pub fn hadoop_shares_direct(
+    semantics: Semantics,
+    kind: ShareKind,
+    items: &[ShareItem],
+    total: i64,
+) -> Vec<i64> {
+    match semantics {
+        Semantics::Hadoop27 => hadoop27(kind, items, total, Summing::Direct),
+        Semantics::Hadoop33 => hadoop33(kind, items, total, Summing::Direct),
+    }
+}
+
+fn cast27(v: f64) -> i64 {
+    v as i32 as i64
+}
+
+fn cast33(v: f64) -> i64 {
+    v as i64
 }
 
 fn narrow(v: i64) -> i32 {
@@ -102,7 +139,7 @@ fn search(mut used: impl FnMut(f64) -> std::cmp::Ordering) -> f64 {
     right
 }
 
-fn hadoop27(kind: ShareKind, items: &[ShareItem], total: i64) -> Vec<i64> {
+fn hadoop27(kind: ShareKind, items: &[ShareItem], total: i64, summing: Summing) -> Vec<i64> {
     let mut out = vec![0i64; items.len()];
     let mut taken: i32 = 0;
     let mut open: Vec<usize> = Vec::new();
@@ -131,22 +168,37 @@ fn hadoop27(kind: ShareKind, items: &[ShareItem], total: i64) -> Vec<i64> {
         let it = &items[i];
         share_f64(it, r, narrow(it.min) as f64, narrow(it.max) as f64) as i32
     };
-    let groups = runs(items, &open);
-    let r = search(|r| {
-        let mut used: i32 = 0;
-        for &(i, n) in &groups {
-            // n additions of the same int wrap to n × share modulo 2^32.
-            used = used.wrapping_add(share(i, r).wrapping_mul(n as u32 as i32));
+    let planned = (summing == Summing::Auto && open.len() >= PLANNED_FROM)
+        .then(|| {
+            let it = open.iter().map(|&i| {
+                let it = &items[i];
+                (it.weight, narrow(it.min) as f64, narrow(it.max) as f64)
+            });
+            Planned::new(it, cast27)
+        })
+        .flatten();
+    let r = match planned {
+        // The exact sum modulo 2^32: the wrapped int Hadoop's loop ends with.
+        Some(p) => search(|r| (p.total(r) as i32).cmp(&target)),
+        None => {
+            let groups = runs(items, &open);
+            search(|r| {
+                let mut used: i32 = 0;
+                for &(i, n) in &groups {
+                    // n additions of the same int wrap to n × share modulo 2^32.
+                    used = used.wrapping_add(share(i, r).wrapping_mul(n as u32 as i32));
+                }
+                used.cmp(&target)
+            })
         }
-        used.cmp(&target)
-    });
+    };
     for &i in &open {
         out[i] = share(i, r) as i64;
     }
     out
 }
 
-fn hadoop33(kind: ShareKind, items: &[ShareItem], total: i64) -> Vec<i64> {
+fn hadoop33(kind: ShareKind, items: &[ShareItem], total: i64, summing: Summing) -> Vec<i64> {
     let mut out = vec![0i64; items.len()];
     let mut taken: i64 = 0;
     let mut open: Vec<usize> = Vec::new();
@@ -174,6 +226,23 @@ fn hadoop33(kind: ShareKind, items: &[ShareItem], total: i64) -> Vec<i64> {
         let it = &items[i];
         share_f64(it, r, it.min as f64, it.max as f64) as i64
     };
+    let planned = (summing == Summing::Auto && open.len() >= PLANNED_FROM)
+        .then(|| {
+            let it = open.iter().map(|&i| {
+                let it = &items[i];
+                (it.weight, it.min as f64, it.max as f64)
+            });
+            Planned::new(it, cast33)
+        })
+        .flatten();
+    if let Some(p) = planned {
+        // Shares are non-negative: the saturated sum is the exact one capped at the max.
+        let r = search(|r| (p.total(r).min(i64::MAX as i128) as i64).cmp(&target));
+        for &i in &open {
+            out[i] = share(i, r);
+        }
+        return out;
+    }
     let groups = runs(items, &open);
     let r = search(|r| {
         let mut used: i64 = 0;

@@ -8,9 +8,10 @@
 
 mod exact;
 mod hadoop;
+mod planned;
 
 pub use exact::exact_shares;
-pub use hadoop::hadoop_shares;
+pub use hadoop::{hadoop_shares, hadoop_shares_direct};
 
 use crate::resource::ResourceKind;
 use crate::{Policy, Resource, Schedulable, Semantics};

@@ -6,6 +6,7 @@
 pub mod assign;
 pub mod continuous;
 pub mod placement;
+pub mod queue_shares;
 pub mod running;
 pub mod update;
 
@@ -167,6 +168,7 @@ impl Simulation<'_> {
         // It leaves its leaf's lists: its demand leaves the leaf's sum.
         let q = &mut self.queues[leaf.idx()];
         q.app_demand = q.app_demand.saturating_sub(self.apps[i].demand);
+        self.touch_leaf(leaf);
         self.apps[i].phase = AppPhase::Finished;
         self.apps[i].finish = Some(self.now);
         self.last_finish = self.now;

@@ -79,7 +79,8 @@ impl Simulation<'_> {
             q = self.tree.get(id).parent;
         }
         self.queues[leaf.idx()].runnable_apps.push(a);
-        self.queues[leaf.idx()].app_shares_dirty = true;
+        self.mark_app_shares(leaf);
+        self.touch_leaf(leaf);
         let pending = self.apps[a as usize].requests.pending;
         self.pending_changed(a, pending as i64);
         self.reorder_app(a);
@@ -103,7 +104,8 @@ impl Simulation<'_> {
         if let Some(pos) = list.iter().position(|&x| x == a) {
             list.remove(pos);
         }
-        self.queues[leaf.idx()].app_shares_dirty = true;
+        self.mark_app_shares(leaf);
+        self.touch_leaf(leaf);
         let mut lists: Vec<Vec<u32>> = Vec::new();
         if let Some(h) = highest {
             self.gather_waiting(h, &mut lists);

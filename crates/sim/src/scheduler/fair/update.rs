@@ -11,7 +11,7 @@
 use crate::app::AppPhase;
 use crate::engine::Simulation;
 use crate::scheduler::preempt::PreemptState;
-use crate::tree::{QueueId, QueueLoad};
+use crate::tree::QueueId;
 use fairsim_core::share::policy_shares;
 use fairsim_core::{AppWeight, Schedulable, Semantics, ShareCap, ShareKind};
 
@@ -32,7 +32,6 @@ impl Simulation<'_> {
             booster: self.sc.scheduler.booster,
         };
         let n_q = self.queues.len();
-        let mut loads = vec![QueueLoad::default(); n_q];
         // App demands change only when an app's usage or requests change, and weights only
         // with its demand (sizebasedweight) or its age (booster): only apps marked since the
         // last tick are recomputed (every submitted, unfinished app when a booster is on), and
@@ -64,143 +63,71 @@ impl Simulation<'_> {
                 .saturating_add(app.requests.outstanding(all_levels));
             let age = self.now.since(self.specs[a as usize].arrival);
             let w = weight.weight(demand.memory_mb, 1, age);
-            let q = &mut self.queues[app.queue.idx()];
+            let leaf = app.queue;
+            let q = &mut self.queues[leaf.idx()];
             q.app_demand = q
                 .app_demand
                 .saturating_sub(app.demand)
                 .saturating_add(demand);
-            if runnable && (app.sched.demand != demand || app.sched.weight != w) {
-                q.app_shares_dirty |= app.sched.weight != w;
+            let reweighted = app.sched.weight != w;
+            if runnable && (app.sched.demand != demand || reweighted) {
                 reorder.push(a);
             }
             app.demand = demand;
             app.sched.demand = demand;
             app.sched.weight = w;
+            if runnable && reweighted {
+                self.mark_app_shares(leaf);
+            }
+            self.touch_leaf(leaf);
         }
         self.dirty_apps = dirty;
         self.dirty_apps.clear();
-        for (i, l) in loads.iter_mut().enumerate() {
-            if self.tree.queues[i].is_leaf {
-                l.demand = self.queues[i].app_demand;
-            }
-        }
-        for (i, l) in loads.iter_mut().enumerate() {
-            let q = &self.queues[i];
-            l.usage = q.usage;
-            l.active = self.tree.queues[i].is_leaf && q.runnable > 0;
-        }
-        self.tree.roll_up(self.cluster.total, &mut loads);
-        let cluster = self.cluster.total;
-        // Capped by max shares only, the queues' fair shares depend on which queues are
-        // active (weights, min and max shares and the cluster are fixed; demand and usage are
-        // not read): they are recomputed only when the set of active queues changes.
-        let active: Vec<bool> = loads.iter().map(|l| l.active).collect();
-        let shares = match &self.queue_share_cache {
-            Some((a, s)) if *a == active => s.clone(),
-            _ => {
-                let s = self.tree.fair_shares(
-                    self.semantics,
-                    ShareKind::Instantaneous,
-                    cluster,
-                    &loads,
-                    ShareCap::MaxShare,
-                );
-                self.queue_share_cache = Some((active, s.clone()));
-                s
-            }
-        };
-        // The demand-capped shares read only demands and activity (never usage): recomputed
-        // only when one of these changed since the last tick.
-        let mut cache = std::mem::take(&mut self.ideal_cache);
-        let same = cache.loads.len() == n_q
-            && cache
-                .loads
-                .iter()
-                .zip(&loads)
-                .all(|(&(d, a), l)| d == l.demand && a == l.active);
-        if !same {
-            cache.loads.clear();
-            cache
-                .loads
-                .extend(loads.iter().map(|l| (l.demand, l.active)));
-            cache.shares = self.tree.fair_shares(
-                self.semantics,
-                ShareKind::Instantaneous,
-                cluster,
-                &loads,
-                ShareCap::Demand,
-            );
-        }
-        let ideal = &cache.shares;
-        let mut changed = std::mem::take(&mut self.changed_scratch);
-        changed.clear();
-        for i in 0..n_q {
-            let q = &mut self.queues[i];
+        // Loads and shares of the queues where something changed (`queue_shares`).
+        let mut work = std::mem::take(&mut self.share_work);
+        let changed = self.refresh_queue_shares(&mut work);
+        self.share_work = work;
+        let mut keyed = std::mem::take(&mut self.changed_scratch);
+        keyed.clear();
+        for &i in &changed {
+            let load = self.queue_shares.load(i as usize);
+            let q = &mut self.queues[i as usize];
             // A queue's ordering key reads its demand and activity (usage changes re-key it
             // when they happen); its metrics read its demand and both shares.
-            let keyed = q.sched.demand != loads[i].demand || q.sched.active != loads[i].active;
-            let metered = keyed || q.fair_share != shares[i] || q.ideal_share != ideal[i];
-            q.demand = loads[i].demand;
-            q.app_shares_dirty |= q.fair_share != shares[i];
-            q.fair_share = shares[i];
-            q.ideal_share = ideal[i];
-            q.sched.demand = q.demand;
-            q.sched.active = loads[i].active;
-            if keyed || metered {
-                changed.push((i as u32, keyed));
+            if q.sched.demand != load.demand || q.sched.active != load.active {
+                keyed.push(i);
             }
+            q.demand = load.demand;
+            q.sched.demand = load.demand;
+            q.sched.active = load.active;
         }
-        self.ideal_cache = cache;
         // Leaf apps' instantaneous shares: their inputs are the leaf's fair share and its
         // runnable apps' weights (apps have no min share and no max share), so a leaf is
-        // recomputed only when one of these changed, and only in runs that read them.
-        let shares_read = self.app_shares_read();
-        let mut list = std::mem::take(&mut self.share_scratch);
-        for i in 0..n_q {
-            if !shares_read
-                || !self.tree.queues[i].is_leaf
-                || self.queues[i].runnable_apps.is_empty()
-                || !self.queues[i].app_shares_dirty
-            {
-                continue;
-            }
-            self.queues[i].app_shares_dirty = false;
-            let apps = &self.queues[i].runnable_apps;
-            list.truncate(apps.len());
-            // The share computation reads weights, min and max shares, demand, activity and
-            // start times, never names: the list is filled without copying them.
-            for (k, &a) in apps.iter().enumerate() {
-                let sched = &self.apps[a as usize].sched;
-                if k == list.len() {
-                    list.push(Schedulable::new(String::new()));
+        // recomputed only when one of these changed (listed by `mark_app_shares`), and only
+        // in runs that read them. A listed leaf without runnable apps keeps its flag and
+        // leaves the list: an app becoming runnable lists it again.
+        if self.app_shares_read() {
+            let listed = std::mem::take(&mut self.app_share_leaves);
+            let mut list = std::mem::take(&mut self.share_scratch);
+            for &i in &listed {
+                let i = i as usize;
+                self.queues[i].app_shares_listed = false;
+                if !self.tree.queues[i].is_leaf
+                    || self.queues[i].runnable_apps.is_empty()
+                    || !self.queues[i].app_shares_dirty
+                {
+                    continue;
                 }
-                let slot = &mut list[k];
-                slot.weight = sched.weight;
-                slot.start_time_ms = sched.start_time_ms;
-                slot.min_share = sched.min_share;
-                slot.max_share = sched.max_share;
-                slot.demand = sched.demand;
-                slot.usage = sched.usage;
-                slot.active = sched.active;
+                self.queues[i].app_shares_dirty = false;
+                self.leaf_app_shares(i, &mut list);
             }
-            let policy = self.tree.queues[i].policy;
-            let split = policy_shares(
-                self.semantics,
-                policy,
-                ShareKind::Instantaneous,
-                &list,
-                self.queues[i].fair_share,
-                ShareCap::MaxShare,
-            );
-            for (k, s) in split.into_iter().enumerate() {
-                let a = self.queues[i].runnable_apps[k];
-                self.apps[a as usize].fair_share = s;
-            }
+            self.share_scratch = list;
+            self.app_share_leaves = listed;
+            self.app_share_leaves.clear();
         }
-        self.share_scratch = list;
         // Queue keys depend on demand and activity: re-key the queues where they changed.
-        for &(i, keyed) in &changed {
-            if keyed && i != 0 {
+        for &i in &keyed {
+            if i != 0 {
                 self.requeue(QueueId(i));
             }
         }
@@ -210,20 +137,50 @@ impl Simulation<'_> {
             self.reorder_app(a);
         }
         self.reorder_scratch = reorder;
-        for i in 0..n_q {
-            if self.tree.queues[i].is_leaf {
-                self.metrics_refresh_leaf(QueueId(i as u32));
+        self.changed_scratch = keyed;
+        // A leaf's metrics read its usage (refreshed when it changes), demand and shares:
+        // refreshed where these changed, in queue order (the deviation's running maximum
+        // reads the partial sums in that order).
+        for &i in &changed {
+            if self.tree.queues[i as usize].is_leaf {
+                self.metrics_refresh_leaf(QueueId(i));
             }
         }
-        self.changed_scratch = changed;
         self.metrics_resum();
     }
-}
 
-/// The update thread's demand-capped shares and the (demand, active) of every queue they
-/// were computed for.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct IdealCache {
-    loads: Vec<(fairsim_core::Resource, bool)>,
-    shares: Vec<fairsim_core::Resource>,
+    /// The instantaneous shares of leaf `i`'s runnable apps.
+    fn leaf_app_shares(&mut self, i: usize, list: &mut Vec<Schedulable>) {
+        let apps = &self.queues[i].runnable_apps;
+        list.truncate(apps.len());
+        // The share computation reads weights, min and max shares, demand, activity and
+        // start times, never names: the list is filled without copying them.
+        for (k, &a) in apps.iter().enumerate() {
+            let sched = &self.apps[a as usize].sched;
+            if k == list.len() {
+                list.push(Schedulable::new(String::new()));
+            }
+            let slot = &mut list[k];
+            slot.weight = sched.weight;
+            slot.start_time_ms = sched.start_time_ms;
+            slot.min_share = sched.min_share;
+            slot.max_share = sched.max_share;
+            slot.demand = sched.demand;
+            slot.usage = sched.usage;
+            slot.active = sched.active;
+        }
+        let policy = self.tree.queues[i].policy;
+        let split = policy_shares(
+            self.semantics,
+            policy,
+            ShareKind::Instantaneous,
+            list,
+            self.queues[i].fair_share,
+            ShareCap::MaxShare,
+        );
+        for (k, s) in split.into_iter().enumerate() {
+            let a = self.queues[i].runnable_apps[k];
+            self.apps[a as usize].fair_share = s;
+        }
+    }
 }
