@@ -350,6 +350,13 @@ pub const LIMITS: &[Limit] = &[
         F32_MAX,
         JAVA_FLOAT,
     ),
+    f32_range(
+        "scenario",
+        "scheduler.reservable_nodes",
+        0.0,
+        1.0,
+        "3.3's share of the nodes (in the rack or cluster) an app may hold reserved",
+    ),
     f64_range(
         "scenario",
         "scheduler.reservation_threshold_increment_multiple",

@@ -48,6 +48,7 @@
 //! max_allocation_wait_ms = 10000     # yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms
 //! users = "groups.csv"              # users' groups for placement (docs/allocation-files.md)
 //! reservation_threshold_increment_multiple = 2.0   # 3.3: yarn.scheduler.reservation-threshold.increment-multiple
+//! reservable_nodes = 0.05           # 3.3: yarn.scheduler.fair.reservable-nodes
 //! yarn_site = "yarn-site.xml"       # or a list, later files winning: yarn-site.xml and
 //!                                   # sls-runner.xml knobs under these keys (crate::yarn_site)
 //!
@@ -266,6 +267,10 @@ pub struct SchedulerConf {
     /// `yarn.scheduler.reservation-threshold.increment-multiple` (hadoop-3.3): the smallest
     /// container that may reserve a node, as a multiple of the increment allocation.
     pub reservation_threshold_increment_multiple: f64,
+    /// `yarn.scheduler.fair.reservable-nodes` (hadoop-3.3): an app reserves a rack-local or
+    /// off-switch node only while it holds fewer reservations in the rack (or cluster) than
+    /// `ceil(nodes × ratio)` (a Java float).
+    pub reservable_nodes: f32,
     /// `yarn.scheduler.minimum-allocation-vcores`.
     pub minimum_allocation_vcores: i64,
     /// `yarn.scheduler.maximum-allocation-mb`: asks above it reject the app.
@@ -354,6 +359,7 @@ impl Default for SchedulerConf {
             node_locality_delay: 40,
             minimum_allocation_mb: 1024,
             reservation_threshold_increment_multiple: 2.0,
+            reservable_nodes: 0.05,
             minimum_allocation_vcores: 1,
             maximum_allocation_mb: 8192,
             maximum_allocation_vcores: 4,

@@ -108,6 +108,7 @@ pub fn check_ranges(n: &Numbers<'_>, invalid: Invalid<'_>) -> Result<(), Scenari
             "scheduler.reservation_threshold_increment_multiple",
             s.reservation_threshold_increment_multiple,
         ),
+        ("scheduler.reservable_nodes", f64::from(s.reservable_nodes)),
     ] {
         check_float(invalid, key, v)?;
     }

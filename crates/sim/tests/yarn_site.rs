@@ -229,3 +229,29 @@ fn values_are_checked_against_the_scenario_limits_at_their_line() {
          (scheduler.maximum_allocation_mb): 512 is below the minimum allocation 1024"
     );
 }
+
+#[test]
+fn reservable_nodes_is_read_in_33_and_checked_at_its_line() {
+    let d = setup(
+        "semantics = \"hadoop-3.3\"\nyarn_site = \"conf/yarn-site.xml\"",
+        true,
+    );
+    write(
+        d.path(),
+        "conf/yarn-site.xml",
+        &conf(&[("yarn.scheduler.fair.reservable-nodes", "0.5")]),
+    );
+    assert_eq!(load(&d).unwrap().scheduler.reservable_nodes, 0.5);
+    write(
+        d.path(),
+        "conf/yarn-site.xml",
+        &conf(&[("yarn.scheduler.fair.reservable-nodes", "1.5")]),
+    );
+    let e = load(&d).unwrap_err();
+    assert!(
+        e.starts_with("conf/yarn-site.xml:5: yarn.scheduler.fair.reservable-nodes"),
+        "{e}"
+    );
+    assert!(e.contains("1.5 is out of range"), "{e}");
+    assert!(e.contains("from 0 to 1"), "{e}");
+}

@@ -585,7 +585,8 @@ impl Simulation<'_> {
     /// the reservation threshold (`yarn.scheduler.reservation-threshold.increment-multiple`
     /// × the 1024 MB / 1 vcore increment allocation), the node does not hold preempted
     /// resources for the app, and for a rack-local or off-switch request the app holds
-    /// fewer reservations in the rack (or cluster) than ceil(nodes × 0.05).
+    /// fewer reservations in the rack (or cluster) than ceil(nodes × `reservable_nodes`),
+    /// the product in Java float as `reservationExceedsThreshold` computes it.
     pub(crate) fn may_reserve_33(
         &self,
         app: u32,
@@ -638,7 +639,7 @@ impl Simulation<'_> {
                 self.cluster.live as usize,
             ),
         };
-        let allowed = (nodes as f64 * 0.05).ceil() as usize;
+        let allowed = (nodes as f32 * self.sc.scheduler.reservable_nodes).ceil() as usize;
         held < allowed
     }
 

@@ -253,6 +253,15 @@ pub const KNOBS: &[Knob] = &[
             Fair,
         ),
     ),
+    only(
+        Hadoop33,
+        knob(
+            "yarn.scheduler.fair.reservable-nodes",
+            S("reservable_nodes"),
+            Float,
+            Fair,
+        ),
+    ),
     knob(
         "yarn.resourcemanager.scheduler.monitor.enable",
         S("preemption"),
@@ -439,10 +448,6 @@ pub const NOT_MODELLED: &[(&str, &str)] = &[
     (
         "yarn.scheduler.fair.eventlog.dir",
         "an event log for people: no effect on decisions",
-    ),
-    (
-        "yarn.scheduler.fair.reservable-nodes",
-        "3.x's cap on reserved nodes is not modelled",
     ),
     (
         "yarn.scheduler.fair.am.preemption",

@@ -23,8 +23,8 @@
 //!   the queue or an ancestor over maxResources. 3.3 reserves only for apps starved as
 //!   checked at that moment (below their fair share, or handed a min-share starvation), for
 //!   containers of at least the reservation threshold, not on a node holding preempted
-//!   resources for the app, and within the reservable-nodes ratio (0.05) for rack-local and
-//!   off-switch requests (`scheduler::preempt::may_reserve_33`).
+//!   resources for the app, and within the reservable-nodes ratio (`reservable_nodes`, 0.05
+//!   by default) for rack-local and off-switch requests (`scheduler::preempt::may_reserve_33`).
 //! * maxResources: 2.7 checks only that current usage fits (one-container overshoot);
 //!   3.3 also requires usage + container to fit the leaf and every ancestor.
 
