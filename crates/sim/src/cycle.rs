@@ -17,10 +17,20 @@
 //! relative times, again and again, and no app can ever finish. The run stops there,
 //! `stalled_at` now and `cycle_from` the time of the earlier state.
 //!
-//! Not caught: Hadoop 3.x Fair Scheduler preemption holds what it frees on a node for the
-//! starved app (`resourcesPreemptedForApp`); an app that cannot take it (its AM refused by
-//! maxAMShare) stays starved and every round adds to the amount held, so no state repeats
-//! and such a run needs `end_ms`.
+//! # Amounts held by Hadoop 3.x preemption
+//! Hadoop 3.x Fair Scheduler preemption holds what it frees on a node for the starved app
+//! (`FSSchedulerNode.resourcesPreemptedForApp`); an app that cannot take it (its AM refused
+//! by maxAMShare, a strict ask on another node) stays starved, and every round adds to the
+//! amount held, so the whole state never repeats. The amount is read in one place only:
+//! `assignPreemptedContainers` hands the app containers on the node until the amount is
+//! covered, and it reads the amount only after a container was handed out (whether a hold
+//! exists is read as its presence, and an amount is never zero). So the fingerprint holds
+//! which nodes are held, not how much, and two states equal but for the amounts count as a
+//! repeat when no container was handed out from a hold between them
+//! (`Fs33::hold_allocations` unchanged): from the earlier state the run reached the later
+//! without reading an amount, so from the later it makes the same decisions again, reaching
+//! a third state equal but for amounts, and so on for ever. When a container was handed out
+//! from a hold in between, the amounts must be equal as well, as for any other field.
 //!
 //! The fingerprint leaves nothing out by accident: it destructures [`Simulation`] field by
 //! field (a new field does not compile until it is placed), and takes each part's `Debug`
@@ -51,9 +61,23 @@ pub(crate) struct CycleWatch {
     /// Arrivals + completions at the last tick, and progress then.
     done: u64,
     progress: u64,
-    /// Fingerprints seen since `done` last changed, with when and the progress then.
-    seen: BTreeMap<String, (SimTime, u64)>,
+    /// Fingerprints seen since `done` last changed (several states may share one when only
+    /// held amounts differ).
+    seen: BTreeMap<String, Vec<Seen>>,
     bytes: usize,
+}
+
+/// What the watch keeps of one state besides its fingerprint.
+#[derive(Debug)]
+struct Seen {
+    /// When it was seen.
+    at: SimTime,
+    /// The progress counter then.
+    progress: u64,
+    /// Containers handed out from held resources by then.
+    hold_allocations: u64,
+    /// The amounts held per node (Hadoop 3.x preemption), left out of the fingerprint.
+    held: String,
 }
 
 /// A state seen before.
@@ -96,25 +120,43 @@ impl Simulation<'_> {
         {
             return None;
         }
-        let print = self.fingerprint();
-        if let Some(&(t, progress)) = self.cycle.seen.get(&print) {
-            return Some(if progress == self.progress {
+        let (print, held) = self.fingerprint();
+        let hold_allocations = match &self.preempt {
+            PreemptState::Fs33 { fs, .. } => fs.hold_allocations,
+            _ => 0,
+        };
+        // See "Amounts held by Hadoop 3.x preemption" in the module docs.
+        let earlier = self.cycle.seen.get(&print).and_then(|states| {
+            states
+                .iter()
+                .find(|e| e.hold_allocations == hold_allocations || e.held == held)
+        });
+        if let Some(e) = earlier {
+            return Some(if e.progress == self.progress {
                 Repeat::Frozen
             } else {
-                Repeat::Cycle(t)
+                Repeat::Cycle(e.at)
             });
         }
-        self.cycle.bytes += print.len();
+        let bytes = print.len() + held.len();
+        self.cycle.bytes += bytes;
         if self.cycle.bytes > MAX_BYTES {
             self.cycle.seen.clear();
-            self.cycle.bytes = print.len();
+            self.cycle.bytes = bytes;
         }
-        self.cycle.seen.insert(print, (self.now, self.progress));
+        let seen = Seen {
+            at: self.now,
+            progress: self.progress,
+            hold_allocations,
+            held,
+        };
+        self.cycle.seen.entry(print).or_default().push(seen);
         None
     }
 
-    /// The state relative to now (see the module docs).
-    fn fingerprint(&self) -> String {
+    /// The state relative to now (see the module docs), and apart from it the amounts that
+    /// Hadoop 3.x preemption holds on nodes.
+    fn fingerprint(&self) -> (String, String) {
         let Simulation {
             sc,
             semantics: _,
@@ -181,6 +223,7 @@ impl Simulation<'_> {
                 .map(|c| rel_id(c.id))
         };
         let mut s = String::new();
+        let mut held = String::new();
         let _ = write!(
             s,
             "n{n_closed} f{in_flight} a{n_arrived} q{:?}|",
@@ -349,6 +392,7 @@ impl Simulation<'_> {
                     apps: starvation,
                     starved,
                     preempted_on_node,
+                    hold_allocations: _,
                 } = &**fs;
                 for (i, l) in leaves.iter().enumerate() {
                     let LeafStarvation33 {
@@ -382,7 +426,9 @@ impl Simulation<'_> {
                     .filter(|c| c.live && marked.contains(&c.id))
                     .map(|c| rel_id(c.id))
                     .collect();
-                let _ = write!(s, "{starved:?} {preempted_on_node:?} {marked:?}");
+                let held_nodes: Vec<&u32> = preempted_on_node.keys().collect();
+                let _ = write!(s, "{starved:?} {held_nodes:?} {marked:?}");
+                held = format!("{preempted_on_node:?}");
             }
             PreemptState::Capacity { state, last_round } => {
                 let PcppState { preempted } = state;
@@ -400,6 +446,6 @@ impl Simulation<'_> {
                 );
             }
         }
-        s
+        (s, held)
     }
 }

@@ -1,10 +1,11 @@
 //! Every run ends, and a run stopped as a cycle or a frozen state would indeed have gone on
 //! forever.
 //!
-//! Random small scenarios without `end_ms` (but see `held_without_end`; both schedulers, both eras, preemption,
-//! reservations, delay scheduling by count and by time, continuous scheduling, maxRunningApps, maxAMShare, apps larger than any node but
-//! within the maximum allocation, nodes added, lost and decommissioned during the run, down
-//! to none) each end within a bound computed from the scenario alone;
+//! Random small scenarios without `end_ms` (both schedulers, both eras, preemption,
+//! reservations, delay scheduling by count and by time, continuous scheduling, maxRunningApps,
+//! maxAMShare, apps larger than any node but within the maximum allocation, asks kept to
+//! their host, an app whose AM is always refused, nodes added, lost and decommissioned during
+//! the run, down to none) each end within a bound computed from the scenario alone;
 //! a run that does not is a loop. Every run the engine stopped at a repeated state is run
 //! again with the watch off, well past the stop: no app finishes after the earlier state,
 //! and, for a cycle, the decisions of one period repeat in the next, shifted by the period.
@@ -20,8 +21,8 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, RngSeed, TestRunner};
 
 /// Arrival, queue, tasks, task size (512 MB units, up to 5 GB: larger than a 4 GB node),
-/// duration, AM, a preferred host.
-type GenApp = (u64, usize, u32, i64, u64, bool, Option<u32>);
+/// duration, AM, a preferred host and whether the ask is kept to it (relaxLocality false).
+type GenApp = (u64, usize, u32, i64, u64, bool, Option<(u32, bool)>);
 
 #[derive(Debug, Clone)]
 struct Case {
@@ -39,6 +40,9 @@ struct Case {
     continuous: bool,
     /// Node events: (time, kind 0 add / 1 lose / 2 decommission, which node).
     node_events: Vec<(u64, u8, u32)>,
+    /// Arrival of an app whose AM its queue (`refused`, maxAMShare 0.01) always refuses: with
+    /// Hadoop 3.x preemption it is starved, and what is freed for it is held without end.
+    refused: Option<u64>,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -49,7 +53,7 @@ fn case() -> impl Strategy<Value = Case> {
         1i64..11,
         100u64..12_000,
         any::<bool>(),
-        prop::option::of(0u32..4),
+        prop::option::of((0u32..4, any::<bool>())),
     );
     (
         (1u32..4, prop::sample::select(vec![1000u64, 300])),
@@ -66,6 +70,7 @@ fn case() -> impl Strategy<Value = Case> {
         ),
         any::<bool>(),
         prop::collection::vec((0u64..25_000, 0u8..3, 0u32..8), 0..4),
+        prop::option::of(0u64..20_000),
     )
         .prop_map(
             |(
@@ -77,6 +82,7 @@ fn case() -> impl Strategy<Value = Case> {
                 (capacity, era33, preemption, locality, multiple),
                 continuous,
                 node_events,
+                refused,
             )| Case {
                 nodes,
                 heartbeat_ms,
@@ -91,6 +97,7 @@ fn case() -> impl Strategy<Value = Case> {
                 multiple,
                 continuous,
                 node_events,
+                refused,
             },
         )
 }
@@ -189,18 +196,15 @@ fn fair_tree(c: &Case) -> QueueTree {
             conf.min_resources = ResourceSpec::Absolute(Resource::new(2048, 2));
         }
     }
+    if c.refused.is_some() {
+        let q = tree.add_queue(QueueId::ROOT, "refused", true);
+        let conf = tree.get_mut(q);
+        conf.max_am_share = 0.01;
+        conf.fair_share_preemption_timeout_ms = Some(3_000);
+        conf.fair_share_preemption_threshold = 1.0;
+    }
     tree
 }
-
-/// Hadoop 3.x Fair Scheduler preemption holds what it frees on a node for the starved app;
-/// an app that cannot take it (its AM refused by maxAMShare, say) stays starved, and every
-/// round adds to what the node holds for it, as Hadoop's `resourcesPreemptedForApp` does. No
-/// state repeats, so the watch cannot stop such a run: these runs get an end time.
-fn held_without_end(c: &Case) -> bool {
-    c.era33 && c.preemption && !c.capacity
-}
-
-const HELD_END_MS: u64 = 300_000;
 
 fn build(c: &Case) -> Scenario {
     let tree = if c.capacity {
@@ -212,28 +216,50 @@ fn build(c: &Case) -> Scenario {
         .apps
         .iter()
         .enumerate()
-        .map(|(k, &(t, q, n, units, d, am, host))| AppSpec {
-            name: format!("a{k}"),
+        .map(|(k, &(t, q, n, units, d, am, host))| {
+            let hosts: Vec<String> = host
+                .filter(|&(h, _)| h < c.nodes)
+                .map(|(h, _)| vec![format!("node{h}")])
+                .unwrap_or_default();
+            // A strict ask needs a host (fairsim refuses one without).
+            let strict = !hosts.is_empty() && host.is_some_and(|(_, s)| s);
+            AppSpec {
+                name: format!("a{k}"),
+                arrival: SimTime(t),
+                queue: format!("q{}", q % c.weights.len()),
+                user: format!("u{}", k % 2),
+                am: am.then_some(Resource::new(512, 1)),
+                stages: vec![vec![TaskGroup {
+                    count: n,
+                    size: Resource::new(units * 512, 1),
+                    duration_ms: d,
+                    priority: 10,
+                    hosts,
+                    relax_locality: !strict,
+                }]],
+                recorded: None,
+            }
+        })
+        .collect();
+    if let Some(t) = c.refused.filter(|_| !c.capacity) {
+        // Its fair share is at most its 1 GB demand: an AM limit of at most 11 MB.
+        apps.push(AppSpec {
+            name: "refused".into(),
             arrival: SimTime(t),
-            queue: format!("q{}", q % c.weights.len()),
-            user: format!("u{}", k % 2),
-            am: am.then_some(Resource::new(512, 1)),
+            queue: "refused".into(),
+            user: "u0".into(),
+            am: Some(Resource::new(512, 1)),
             stages: vec![vec![TaskGroup {
-                count: n,
-                size: Resource::new(units * 512, 1),
-                duration_ms: d,
+                count: 1,
+                size: Resource::new(512, 1),
+                duration_ms: 1000,
                 priority: 10,
-                hosts: host
-                    .filter(|&h| h < c.nodes)
-                    .map(|h| vec![format!("node{h}")])
-                    .unwrap_or_default(),
-                // relaxLocality = false is left out: Hadoop 3.x preemption for such an ask
-                // frees resources on nodes the app cannot use, held for it without end.
+                hosts: vec![],
                 relax_locality: true,
             }]],
             recorded: None,
-        })
-        .collect();
+        });
+    }
     apps.sort_by_key(|a| a.arrival);
     let threshold = if c.locality { 0.5 } else { -1.0 };
     Scenario {
@@ -284,7 +310,7 @@ fn build(c: &Case) -> Scenario {
         tree,
         warnings: vec![],
         workload: Workload::Trace(apps),
-        end_ms: held_without_end(c).then_some(HELD_END_MS),
+        end_ms: None,
         sample_interval_ms: 0,
         check_invariants: false,
     }
@@ -298,20 +324,20 @@ fn build(c: &Case) -> Scenario {
 /// two minutes for cycles to show. Node events count as tasks (each may kill and re-ask).
 fn event_bound(c: &Case, sc: &Scenario) -> u64 {
     let n_events = sc.cluster.events.events.len() as u64;
-    let tasks: u64 = c.apps.iter().map(|a| u64::from(a.2) + 1).sum::<u64>() * (1 + n_events);
+    let tasks: u64 = (c.apps.iter().map(|a| u64::from(a.2) + 1).sum::<u64>()
+        + 2 * u64::from(c.refused.is_some()))
+        * (1 + n_events);
     let last_event = sc.cluster.events.events.iter().map(|e| e.at_ms).max();
     let last = c
         .apps
         .iter()
         .map(|a| a.0)
         .chain(last_event)
+        .chain(c.refused)
         .max()
         .unwrap_or(0);
     let serial: u64 = c.apps.iter().map(|a| u64::from(a.2) * a.4).sum();
-    let mut horizon = last + (2 + n_events) * serial + 120_000;
-    if held_without_end(c) {
-        horizon = horizon.max(HELD_END_MS);
-    }
+    let horizon = last + (2 + n_events) * serial + 120_000;
     let ticks = horizon / sc.scheduler.update_interval_ms;
     let all_nodes = u64::from(c.nodes) + sc.cluster.events.added.len() as u64;
     let beats = horizon / c.heartbeat_ms * all_nodes;
@@ -416,7 +442,7 @@ fn every_run_ends_within_its_bound_and_stops_only_when_it_would_repeat_forever()
                 return Err(TestCaseError::fail(format!("no end within {bound} events")));
             };
             let unfinished = s.get("apps_unfinished").unwrap_or(0.0);
-            prop_assert!(unfinished == 0.0 || s.stalled_at.is_some() || held_without_end(&c));
+            prop_assert!(unfinished == 0.0 || s.stalled_at.is_some());
             let mut seen = seen.borrow_mut();
             seen[0] += (s.get("preempted_containers").unwrap_or(0.0) > 0.0) as u32;
             seen[1] += s.stalled_at.is_some() as u32;
@@ -436,4 +462,197 @@ fn every_run_ends_within_its_bound_and_stops_only_when_it_would_repeat_forever()
     assert!(seen[1] > 10, "too few stalled runs: {seen:?}");
     assert!(seen[2] > 2, "too few cycles: {seen:?}");
     assert!(seen[4] > 20, "too few runs with lost containers: {seen:?}");
+}
+
+/// Hadoop 3.3 preemption for an app that cannot use what it frees: one 4 GB node; app0
+/// (queue `a`) runs a 3 GB AM and one 1 GB task of 100 s; app1 (queue `b`, maxAMShare 0.1,
+/// arriving at 1000 ms) asks a 1 GB AM that the AM limit refuses for ever. No `end_ms`.
+fn refused_am_scenario() -> Scenario {
+    let xml = "<allocations><queue name=\"a\"><maxAMShare>-1</maxAMShare></queue>\
+               <queue name=\"b\"><maxAMShare>0.1</maxAMShare>\
+               </queue><defaultFairSharePreemptionTimeout>1</defaultFairSharePreemptionTimeout>\
+               <defaultFairSharePreemptionThreshold>1.0</defaultFairSharePreemptionThreshold>\
+               </allocations>";
+    let tree = fairsim_sim::alloc::parse_fair_scheduler_xml(
+        xml,
+        "fair-scheduler.xml",
+        Semantics::Hadoop33,
+    )
+    .expect("valid allocation file")
+    .tree;
+    let app = |name: &str, arrival, queue: &str, am_mb| AppSpec {
+        name: name.into(),
+        arrival: SimTime(arrival),
+        queue: queue.into(),
+        user: "u".into(),
+        am: Some(Resource::new(am_mb, 1)),
+        stages: vec![vec![TaskGroup {
+            count: 1,
+            size: Resource::new(1024, 1),
+            duration_ms: 100_000,
+            priority: 10,
+            hosts: vec![],
+            relax_locality: true,
+        }]],
+        recorded: None,
+    };
+    Scenario {
+        name: "refused-am".into(),
+        path: None,
+        cluster: ClusterSpec {
+            nodes: 1,
+            racks: 1,
+            node_memory_mb: 4096,
+            node_vcores: 4,
+            ..ClusterSpec::default()
+        },
+        scheduler: SchedulerConf {
+            semantics: Semantics::Hadoop33,
+            preemption: true,
+            ..SchedulerConf::default()
+        },
+        tree,
+        warnings: vec![],
+        workload: Workload::Trace(vec![
+            app("greedy", 0, "a", 3072),
+            app("refused", 1000, "b", 1024),
+        ]),
+        end_ms: None,
+        sample_interval_ms: 0,
+        check_invariants: true,
+    }
+}
+
+#[test]
+fn hadoop33_preemption_for_an_app_that_cannot_use_it_stops_as_a_cycle() {
+    // app1 is starved (fair share 1 GB, threshold 1.0, 1 s timeout) but its AM limit is
+    // ⌈1024 × 0.1⌉ = 103 MB. Each round marks app0's task (app0 stays at its 3 GB share),
+    // kills it 15 s later, holds the node for app1, which cannot take it, and app0 takes it
+    // back at once; app1 is checked again 15 + 4 × 1 + 10 = 29 s after the round: kills at
+    // 17,000, 46,000, 75,000, 104,000, 133,000 ms, each adding 1 GB to what the node holds.
+    // The states after the kills differ only in that amount; the first equal pair is 104,000
+    // and 133,000 (until 101,000 the queue still holds the stale completion of the task
+    // started at 1,000, off the 29 s beat). Before the held amount was set apart the run had
+    // no end.
+    let sc = refused_am_scenario();
+    let mut rec = MemoryRecorder::default();
+    let mut sim = Simulation::new(&sc, 1, 0, &mut rec).expect("valid");
+    let s = sim
+        .run_capped(1_000_000)
+        .expect("runs")
+        .expect("ends within a million events");
+    drop(sim);
+    assert_eq!(s.stalled_at, Some(SimTime(133_000)));
+    assert_eq!(s.cycle_from, Some(SimTime(104_000)));
+    assert_eq!(s.get("preempted_containers"), Some(5.0));
+    let app0: Vec<u64> = rec
+        .decisions
+        .iter()
+        .filter(|d| d.app == 0)
+        .map(|d| d.time.0)
+        .collect();
+    // The run stops at the 133,000 update, after that kill and before the node's heartbeat.
+    assert_eq!(app0, vec![0, 1000, 17_000, 46_000, 75_000, 104_000]);
+    assert!(rec.decisions.iter().all(|d| d.app == 0), "app1 never runs");
+    check_it_repeats(&sc, &s, &rec).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// A random case of Hadoop 3.3 preemption freeing resources for an app that cannot use them:
+/// `nodes` 4 GB nodes; an app in `a` with a large AM (its share outlives its tasks, so its
+/// tasks stay preemptable) and `tasks` tasks; a starved app in `b` that either has its AM
+/// refused (maxAMShare 0.01) or asks one container kept to `node1` (whose request map meets
+/// ANY first, so preemption frees any node).
+#[derive(Debug, Clone)]
+struct HeldCase {
+    nodes: u32,
+    heartbeat_ms: u64,
+    am_units: i64,
+    tasks: u32,
+    task_units: i64,
+    duration_ms: u64,
+    arrival: u64,
+    strict: bool,
+}
+
+fn held_case() -> impl Strategy<Value = HeldCase> {
+    (
+        1u32..4,
+        prop::sample::select(vec![1000u64, 300]),
+        4i64..8,
+        1u32..4,
+        1i64..3,
+        2_000u64..200_000,
+        0u64..5_000,
+        any::<bool>(),
+    )
+        .prop_map(
+            |(nodes, heartbeat_ms, am_units, tasks, task_units, duration_ms, arrival, strict)| {
+                HeldCase {
+                    nodes: if strict { nodes.max(2) } else { nodes },
+                    heartbeat_ms,
+                    am_units,
+                    tasks,
+                    task_units,
+                    duration_ms,
+                    arrival,
+                    strict,
+                }
+            },
+        )
+}
+
+fn build_held(c: &HeldCase) -> Scenario {
+    let mut sc = refused_am_scenario();
+    sc.cluster.nodes = c.nodes;
+    sc.scheduler.heartbeat_ms = c.heartbeat_ms;
+    let Workload::Trace(apps) = &mut sc.workload else {
+        unreachable!("a trace")
+    };
+    apps[0].am = Some(Resource::new(c.am_units * 512, 1));
+    apps[0].stages[0][0].count = c.tasks;
+    apps[0].stages[0][0].size = Resource::new(c.task_units * 512, 1);
+    apps[0].stages[0][0].duration_ms = c.duration_ms;
+    apps[1].arrival = SimTime(c.arrival);
+    if c.strict {
+        // Unmanaged, in queue `a`'s sibling with the default AM share: a strict ask only.
+        apps[1].am = None;
+        apps[1].stages[0][0].hosts = vec!["node1".into()];
+        apps[1].stages[0][0].relax_locality = false;
+    }
+    sc
+}
+
+#[test]
+fn hadoop33_held_preemption_runs_end_and_stop_only_when_they_would_repeat() {
+    let mut runner = TestRunner::new(config(200));
+    let cycles = std::cell::Cell::new(0u32);
+    runner
+        .run(&held_case(), |c| {
+            let sc = build_held(&c);
+            // Every arrival, kill and re-ask within a few periods, plus the ticks and beats
+            // until every task could have run twice and two more minutes.
+            let horizon = c.arrival + 2 * u64::from(c.tasks) * c.duration_ms + 120_000;
+            let bound = 1_000 + 2 * (horizon / 500 + horizon / c.heartbeat_ms * u64::from(c.nodes));
+            let mut rec = MemoryRecorder::default();
+            let mut sim = Simulation::new(&sc, 1, 0, &mut rec)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let out = sim
+                .run_capped(bound)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            drop(sim);
+            let Some(s) = out else {
+                return Err(TestCaseError::fail(format!("no end within {bound} events")));
+            };
+            let unfinished = s.get("apps_unfinished").unwrap_or(0.0);
+            prop_assert!(unfinished == 0.0 || s.stalled_at.is_some());
+            if s.cycle_from.is_some() {
+                cycles.set(cycles.get() + 1);
+            }
+            if s.stalled_at.is_some() {
+                check_it_repeats(&sc, &s, &rec)?;
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(cycles.get() > 5, "too few cycles: {}", cycles.get());
 }

@@ -107,6 +107,9 @@ pub struct Fs33 {
     /// Resources preempted on a node for the app it is held for, not yet handed back
     /// (`FSSchedulerNode.resourcesPreemptedForApp`), by node index.
     pub preempted_on_node: BTreeMap<u32, Resource>,
+    /// Containers handed out from held resources so far (`assignPreemptedContainers`): the
+    /// cycle watch reads it to know that no amount above was read between two states.
+    pub hold_allocations: u64,
 }
 
 impl Fs33 {
@@ -117,6 +120,7 @@ impl Fs33 {
             apps: vec![AppStarvation33::new(now); n_apps],
             starved: StarvedApps::new(),
             preempted_on_node: BTreeMap::new(),
+            hold_allocations: 0,
         }
     }
 

@@ -571,6 +571,9 @@ impl Simulation<'_> {
             match self.assign_app(app, node, None) {
                 Outcome::Allocated(r) => {
                     left = sub_non_negative(left, r);
+                    if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
+                        fs.hold_allocations += 1;
+                    }
                 }
                 _ => break,
             }
