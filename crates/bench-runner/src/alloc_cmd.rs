@@ -52,9 +52,18 @@ pub struct ValidateArgs {
     /// sls-runner.xml (told apart by the extension, the root element and, for a
     /// `<configuration>`, whether it names `yarn.scheduler.capacity.root.queues`).
     pub file: PathBuf,
-    /// Which Hadoop era's rules to follow for a fair-scheduler.xml or a yarn-site.xml.
-    #[arg(long, default_value = "hadoop-2.7", value_parser = parse_semantics)]
-    pub semantics: Semantics,
+    /// Which Hadoop era's rules to follow for a fair-scheduler.xml or a yarn-site.xml
+    /// [default: hadoop-2.7]; refused with a scenario or a capacity-scheduler.xml, which it
+    /// would not change.
+    #[arg(long, value_parser = parse_semantics)]
+    pub semantics: Option<Semantics>,
+}
+
+impl ValidateArgs {
+    /// The era to read the file as.
+    pub fn era(&self) -> Semantics {
+        self.semantics.unwrap_or(Semantics::Hadoop27)
+    }
 }
 
 fn parse_semantics(s: &str) -> Result<Semantics, String> {
@@ -420,7 +429,14 @@ pub fn run_validate(
     if let Some(props) = crate::site_cmd::site_file(args)? {
         return crate::site_cmd::validate_site(args, &props, out, err);
     }
-    let loaded = load_any_file(&args.file, args.semantics)?;
+    let loaded = load_any_file(&args.file, args.era())?;
+    if loaded.tree.scheduler == SchedulerKind::Capacity && args.semantics.is_some() {
+        return Err(CmdError::BadInput(format!(
+            "{}: --semantics goes with a fair-scheduler.xml or a yarn-site.xml; a \
+             capacity-scheduler.xml reads the same in both eras",
+            args.file.display()
+        )));
+    }
     print_warnings(&loaded, err)?;
     let t = &loaded.tree;
     let mut s = String::new();
@@ -428,7 +444,7 @@ pub fn run_validate(
         SchedulerKind::Fair => s.push_str(&format!(
             "{}: fair-scheduler.xml read as {}, {} queues\n",
             args.file.display(),
-            args.semantics,
+            args.era(),
             t.len()
         )),
         SchedulerKind::Capacity => s.push_str(&format!(

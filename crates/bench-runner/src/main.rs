@@ -56,29 +56,33 @@ enum Command {
         /// Snapshot file, or `-` for standard input (not with --alloc).
         #[arg(required_unless_present = "alloc", conflicts_with = "alloc")]
         snapshot: Option<String>,
-        /// A fair-scheduler.xml to compute every queue's shares for.
+        /// A fair-scheduler.xml to compute every queue's shares for. --cluster, --demand and
+        /// --semantics go with it only; --rounding and --cap with a SNAPSHOT only (exit 2
+        /// otherwise).
         #[arg(long, requires = "cluster")]
         alloc: Option<PathBuf>,
         /// With --alloc: cluster size, e.g. "10240 mb, 10 vcores" or "memory-mb=10240, vcores=10".
-        #[arg(long, requires = "alloc", allow_hyphen_values = true)]
+        #[arg(long, allow_hyphen_values = true)]
         cluster: Option<String>,
         /// With --alloc: CSV of leaf demands, header `queue,memory_mb,vcores`; a leaf with a
         /// row is active. Without it every leaf is active with zero demand.
-        #[arg(long, requires = "alloc")]
+        #[arg(long)]
         demand: Option<PathBuf>,
         /// With --alloc: which Hadoop era's rules to follow (a snapshot names its own).
-        #[arg(long, requires = "alloc", value_parser = parse_semantics)]
+        #[arg(long, value_parser = parse_semantics)]
         semantics: Option<Semantics>,
         /// Output: table; csv (--alloc); json; jsonl (snapshots: one per input line, one
         /// answer per output line, in input order).
         #[arg(long, value_enum, default_value = "table")]
         format: ShareFormat,
-        /// Hadoop's integer arithmetic, or the exact real-valued answer (snapshots).
-        #[arg(long, value_enum, default_value = "hadoop")]
-        rounding: RoundingArg,
-        /// What caps a share: the max share (YARN), or also the demand (snapshots).
-        #[arg(long, value_enum, default_value = "max-share")]
-        cap: CapArg,
+        /// Snapshots: Hadoop's integer arithmetic, or the exact real-valued answer [default:
+        /// hadoop].
+        #[arg(long, value_enum)]
+        rounding: Option<RoundingArg>,
+        /// Snapshots: what caps a share, the max share (YARN) or also the demand [default:
+        /// max-share].
+        #[arg(long, value_enum)]
+        cap: Option<CapArg>,
     },
     /// Simulate a scenario once: write apps.csv, queues.csv, summary.json and summary.csv, draw
     /// the run's charts (usage against fair share per queue, wait and completion-time
@@ -175,6 +179,57 @@ fn parse_semantics(s: &str) -> Result<Semantics, String> {
     s.parse()
 }
 
+/// Which of `fairsim shares`' flags were given.
+struct SharesFlags {
+    alloc: bool,
+    cluster: bool,
+    demand: bool,
+    semantics: bool,
+    rounding: bool,
+    cap: bool,
+}
+
+/// `fairsim shares` answers a snapshot or an allocation file, and each has its own flags: a
+/// flag of the other kind would be ignored, so it is refused (exit 2) saying what goes with
+/// what.
+fn check_shares_flags(f: &SharesFlags) -> Result<(), CliError> {
+    // "--a goes", "--a and --b go", "--a, --b and --c go"; empty when none was given.
+    let named = |flags: &[(bool, &str)]| -> String {
+        let given: Vec<&str> = flags
+            .iter()
+            .filter(|(given, _)| *given)
+            .map(|(_, name)| *name)
+            .collect();
+        match given.as_slice() {
+            [] => String::new(),
+            [one] => format!("{one} goes"),
+            [rest @ .., last] => format!("{} and {last} go", rest.join(", ")),
+        }
+    };
+    if f.alloc {
+        let stray = named(&[(f.rounding, "--rounding"), (f.cap, "--cap")]);
+        if !stray.is_empty() {
+            return Err(CliError::Input(format!(
+                "{stray} with a SNAPSHOT, not with --alloc (an allocation file's shares use \
+                 Hadoop's arithmetic, capped by max shares)"
+            )));
+        }
+    } else {
+        let stray = named(&[
+            (f.cluster, "--cluster"),
+            (f.demand, "--demand"),
+            (f.semantics, "--semantics"),
+        ]);
+        if !stray.is_empty() {
+            return Err(CliError::Input(format!(
+                "{stray} with --alloc FILE, not with a SNAPSHOT (a snapshot names its own \
+                 cluster, demands and semantics)"
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn from_cmd(e: alloc_cmd::CmdError) -> CliError {
     if e.exit_code() == 2 {
         CliError::Input(e.to_string())
@@ -230,6 +285,11 @@ fn run(cli: Cli) -> Result<String, CliError> {
         sleep: Duration::from_millis(cli.fake_sleep_ms),
         fail_run: None,
     };
+    if !cli.fake_runner && (cli.fake_work != 0 || cli.fake_sleep_ms != 0) {
+        return Err(CliError::Input(
+            "--fake-work and --fake-sleep-ms go with --fake-runner".into(),
+        ));
+    }
     let runner: &dyn RunOne = if cli.fake_runner { &fake } else { &SimRunner };
     match cli.command {
         Command::Sweep(args) => run_sweep(&args, runner).map(|()| String::new()),
@@ -253,6 +313,14 @@ fn run(cli: Cli) -> Result<String, CliError> {
             rounding,
             cap,
         } => {
+            check_shares_flags(&SharesFlags {
+                alloc: alloc.is_some(),
+                cluster: cluster.is_some(),
+                demand: demand.is_some(),
+                semantics: semantics.is_some(),
+                rounding: rounding.is_some(),
+                cap: cap.is_some(),
+            })?;
             if let Some(alloc) = alloc {
                 let format = match format {
                     ShareFormat::Table => alloc_cmd::OutputFormat::Table,
@@ -290,8 +358,8 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 &snapshot,
                 SharesOptions {
                     format,
-                    rounding: rounding.into(),
-                    cap: cap.into(),
+                    rounding: rounding.unwrap_or(RoundingArg::Hadoop).into(),
+                    cap: cap.unwrap_or(CapArg::MaxShare).into(),
                 },
             )
         }
@@ -325,6 +393,13 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 .collect())
         }
         Command::Validate(args) if args.file.extension().is_some_and(|e| e == "toml") => {
+            if args.semantics.is_some() {
+                return Err(CliError::Input(format!(
+                    "{}: --semantics goes with a fair-scheduler.xml or a yarn-site.xml; a \
+                     scenario names its era in [scheduler] semantics",
+                    args.file.display()
+                )));
+            }
             let scenario = load_scenario(&args.file)?;
             // The apps a run would reject: a warning, not an error (YARN accepts the
             // configuration and rejects the apps one by one).

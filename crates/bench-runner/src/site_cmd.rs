@@ -37,7 +37,7 @@ pub fn validate_site(
         .transpose()?
         .unwrap_or(SchedulerKind::Capacity);
     let files = [args.file.clone()];
-    let settings = knobs::settings(props, &files, args.semantics, kind)?;
+    let settings = knobs::settings(props, &files, args.era(), kind)?;
     let io = |e: std::io::Error| CmdError::Io(format!("cannot write the output: {e}"));
     for w in &props.warnings {
         writeln!(err, "warning: {w}").map_err(io)?;
@@ -45,7 +45,7 @@ pub fn validate_site(
     let mut s = format!(
         "{}: a yarn-site.xml (hadoop configuration), read as {} for the {kind:?} Scheduler ({})\n",
         args.file.display(),
-        args.semantics,
+        args.era(),
         match class {
             Some(p) => format!("{} at line {}", p.name, p.line),
             None => format!("{} not set: YARN's default", yarn_site::SCHEDULER_CLASS),

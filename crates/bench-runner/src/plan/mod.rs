@@ -38,8 +38,8 @@ use spec::PlanSpec;
 pub struct PlanArgs {
     /// The plan file (TOML): a base scenario, a variable and its range, objectives, seeds; see docs/planning.md.
     pub plan_file: PathBuf,
-    /// Worker threads [default: one per CPU].
-    #[arg(long, short = 'j')]
+    /// Worker threads, 1 to 1024 [default: one per CPU].
+    #[arg(long, short = 'j', value_parser = crate::sweep::parse_jobs)]
     pub jobs: Option<usize>,
     /// Output directory [default: results/NAME/, NAME being the plan's name].
     #[arg(long)]

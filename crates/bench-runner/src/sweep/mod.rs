@@ -240,7 +240,8 @@ pub struct SweepArgs {
 /// The most worker threads a sweep starts (docs/limits.md): each holds a run in memory.
 pub const MAX_JOBS: usize = 1024;
 
-fn parse_jobs(s: &str) -> Result<usize, String> {
+/// A `--jobs` value: a thread count from 1 to [`MAX_JOBS`].
+pub(crate) fn parse_jobs(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if (1..=MAX_JOBS).contains(&n) => Ok(n),
         _ => Err(format!("`{s}` is not a thread count from 1 to {MAX_JOBS}")),
