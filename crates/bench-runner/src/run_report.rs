@@ -4,8 +4,9 @@
 //! metric.
 //!
 //! The engine pushes into a [`Tee`]: the run's usual files go to the file recorder, while
-//! [`RunTrace`] keeps what the charts need, at most [`MAX_SAMPLES`] sample times (every other
-//! one is dropped when full, so a long run keeps an even spread).
+//! [`RunTrace`] keeps what the charts need in compact form: at most [`MAX_SAMPLES`] sample
+//! times (every other one is dropped when full, so a long run keeps an even spread) of four
+//! numbers per leaf queue and three for the cluster, and 24 bytes per admitted app.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -20,35 +21,102 @@ use crate::plot::usage::{QueuePanel, UsageChart, leaves};
 use crate::plot::{PlotError, save};
 use crate::report_html::{Block, Page, cell, charts_of, file_text};
 
-/// The most sample times a run's charts keep.
-pub const MAX_SAMPLES: usize = 2048;
+/// The most sample times a run's charts keep (the scenario checks' memory estimate counts
+/// these).
+pub const MAX_SAMPLES: usize = fairsim_sim::scenario_checks::CHART_SAMPLE_TIMES as usize;
 
-/// One queue at one kept sample time, memory in MB.
+/// One leaf queue at one kept sample time, memory in MB: what its usage panel draws.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-struct Point {
+struct LeafPoint {
     usage: f64,
     demand: f64,
     steady: f64,
     fair: f64,
-    ideal: f64,
-    usage_vcores: f64,
 }
 
-/// What the charts of one run need, kept while it runs.
+/// What the whole cluster's charts need at one kept sample time, summed over the leaves.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct Totals {
+    /// Jain's index of usage / ideal share over the leaves with an ideal share (`None`
+    /// when no leaf has one or every usage is 0).
+    jain: Option<f64>,
+    /// Memory used, MB.
+    memory: f64,
+    /// Vcores used.
+    vcores: f64,
+}
+
+/// What the charts of one run need, kept while it runs: per leaf queue only the four lines
+/// of its panel, and per sample time the cluster's totals (32 bytes a leaf and 32 a time).
 #[derive(Debug, Clone, Default)]
 pub struct RunTrace {
-    queues: Vec<String>,
+    /// The leaf queues, as the first sample names them.
+    leaves: Vec<String>,
+    /// Each leaf's position in a sample's rows.
+    leaf_rows: Vec<usize>,
     times: Vec<f64>,
-    /// `rows[k][q]`: queue `q` at `times[k]`.
-    rows: Vec<Vec<Point>>,
+    /// `points[k][l]`: leaf `l` at `times[k]`.
+    points: Vec<Box<[LeafPoint]>>,
+    totals: Vec<Totals>,
     /// Keep one sample in `stride`.
     stride: u64,
     seen: u64,
-    /// `(queue, wait s, completion s)` of every admitted app; `None` when it never happened.
-    apps: Vec<(String, Option<f64>, Option<f64>)>,
+    /// Every admitted app's queue, wait and completion time, in the order apps closed.
+    apps: Vec<AppPoint>,
+    /// The queue names [`AppPoint::queue`] indexes, in first-seen order.
+    app_queues: Vec<String>,
 }
 
+/// What the wait and completion-time charts need of one admitted app: 24 bytes, no name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct AppPoint {
+    /// Index into [`RunTrace::app_queues`].
+    queue: u32,
+    /// Arrival to first container, ms; [`NEVER`] when it never started.
+    wait_ms: u64,
+    /// Arrival to finish, ms; [`NEVER`] when it never finished.
+    jct_ms: u64,
+}
+
+/// An [`AppPoint`] time that never came.
+const NEVER: u64 = u64::MAX;
+
 impl RunTrace {
+    fn app(&mut self, a: &fairsim_sim::app::AppRecord) {
+        if a.rejected.is_some() {
+            return;
+        }
+        let queue = match self.app_queues.iter().rposition(|q| *q == a.queue) {
+            Some(i) => i,
+            None => {
+                self.app_queues.push(a.queue.clone());
+                self.app_queues.len() - 1
+            }
+        } as u32;
+        self.apps.push(AppPoint {
+            queue,
+            wait_ms: a.wait_ms().unwrap_or(NEVER),
+            jct_ms: a.jct_ms().unwrap_or(NEVER),
+        });
+    }
+
+    /// `(queue, seconds)` of every admitted app for a CDF, `None` when the time never came.
+    fn app_seconds(
+        &self,
+        ms: fn(&AppPoint) -> u64,
+    ) -> impl Iterator<Item = (String, Option<f64>)> + '_ {
+        self.apps.iter().map(move |a| {
+            let v = ms(a);
+            let secs = (v != NEVER).then(|| v as f64 / 1000.0);
+            (self.app_queues[a.queue as usize].clone(), secs)
+        })
+    }
+
+    /// The leaf queues the charts show, as the first sample named them.
+    pub fn leaves(&self) -> &[String] {
+        &self.leaves
+    }
+
     fn sample(&mut self, t: SimTime, rows: &[QueueSample]) {
         if self.stride == 0 {
             self.stride = 1;
@@ -57,38 +125,52 @@ impl RunTrace {
         if !(self.seen - 1).is_multiple_of(self.stride) {
             return;
         }
-        if self.queues.is_empty() {
-            self.queues = rows.iter().map(|r| r.queue.clone()).collect();
+        if self.seen == 1 {
+            let leaves = leaves(rows.iter().map(|r| r.queue.as_str()));
+            self.leaf_rows = leaves
+                .iter()
+                .map(|&q| rows.iter().position(|r| r.queue == q).expect("a queue"))
+                .collect();
+            self.leaves = leaves.into_iter().map(String::from).collect();
         }
+        let leaf_rows = || self.leaf_rows.iter().map(|&i| &rows[i]);
         self.times.push(t.secs_f64());
-        self.rows.push(
-            rows.iter()
-                .map(|r| Point {
+        self.points.push(
+            leaf_rows()
+                .map(|r| LeafPoint {
                     usage: r.usage.memory_mb as f64,
                     demand: r.demand.memory_mb as f64,
                     steady: r.steady_fair_share.memory_mb as f64,
                     fair: r.fair_share.memory_mb as f64,
-                    ideal: r.ideal_share.memory_mb as f64,
-                    usage_vcores: r.usage.vcores as f64,
                 })
                 .collect(),
         );
+        // As the `jain_index` metric takes it, here at sample times rather than between events.
+        let xs: Vec<f64> = leaf_rows()
+            .filter(|r| r.ideal_share.memory_mb > 0)
+            .map(|r| r.usage.memory_mb as f64 / r.ideal_share.memory_mb as f64)
+            .collect();
+        self.totals.push(Totals {
+            jain: jain_index(&xs),
+            memory: leaf_rows().map(|r| r.usage.memory_mb as f64).sum(),
+            vcores: leaf_rows().map(|r| r.usage.vcores as f64).sum(),
+        });
         if self.times.len() >= MAX_SAMPLES {
             keep_even(&mut self.times);
-            keep_even(&mut self.rows);
+            keep_even(&mut self.points);
+            keep_even(&mut self.totals);
             self.stride *= 2;
         }
     }
 
     fn panels(&self) -> Vec<QueuePanel> {
-        let leaves = leaves(self.queues.iter().map(String::as_str));
-        leaves
+        self.leaves
             .iter()
-            .map(|&q| {
-                let i = self.queues.iter().position(|n| n == q).expect("a queue");
-                let col = |f: fn(&Point) -> f64| self.rows.iter().map(|r| f(&r[i])).collect();
+            .enumerate()
+            .map(|(l, q)| {
+                let col = |f: fn(&LeafPoint) -> f64| self.points.iter().map(|r| f(&r[l])).collect();
                 QueuePanel {
-                    queue: q.to_string(),
+                    queue: q.clone(),
                     times: self.times.clone(),
                     usage: col(|p| p.usage),
                     fair_share: col(|p| p.fair),
@@ -99,43 +181,21 @@ impl RunTrace {
             .collect()
     }
 
-    /// Jain's index of usage / ideal share over the leaves with an ideal share, as the
-    /// `jain_index` metric takes it (here at sample times rather than between events).
+    /// Jain's index of usage / ideal share over the leaves with an ideal share, at the
+    /// times it is defined.
     fn jain(&self) -> Vec<(f64, f64)> {
-        let leaves = leaves(self.queues.iter().map(String::as_str));
-        let idx: Vec<usize> = leaves
-            .iter()
-            .filter_map(|q| self.queues.iter().position(|n| n == q))
-            .collect();
         self.times
             .iter()
-            .zip(&self.rows)
-            .filter_map(|(&t, row)| {
-                let xs: Vec<f64> = idx
-                    .iter()
-                    .map(|&i| row[i])
-                    .filter(|p| p.ideal > 0.0)
-                    .map(|p| p.usage / p.ideal)
-                    .collect();
-                jain_index(&xs).map(|j| (t, j))
-            })
+            .zip(&self.totals)
+            .filter_map(|(&t, s)| s.jain.map(|j| (t, j)))
             .collect()
     }
 
     fn utilisation(&self, memory_mb: f64, vcores: f64) -> Vec<(f64, f64, f64)> {
-        let leaves = leaves(self.queues.iter().map(String::as_str));
-        let idx: Vec<usize> = leaves
-            .iter()
-            .filter_map(|q| self.queues.iter().position(|n| n == q))
-            .collect();
         self.times
             .iter()
-            .zip(&self.rows)
-            .map(|(&t, row)| {
-                let mem: f64 = idx.iter().map(|&i| row[i].usage).sum();
-                let vc: f64 = idx.iter().map(|&i| row[i].usage_vcores).sum();
-                (t, mem / memory_mb.max(1.0), vc / vcores.max(1.0))
-            })
+            .zip(&self.totals)
+            .map(|(&t, s)| (t, s.memory / memory_mb.max(1.0), s.vcores / vcores.max(1.0)))
             .collect()
     }
 }
@@ -170,16 +230,14 @@ impl Recorder for Tee<'_> {
         }
         self.trace.sample(t, rows);
     }
-    fn apps(&mut self, apps: &[fairsim_sim::app::AppRecord]) {
-        self.inner.apps(apps);
-        self.trace.apps = apps
-            .iter()
-            .filter(|a| a.rejected.is_none())
-            .map(|a| {
-                let s = |ms: Option<u64>| ms.map(|v| v as f64 / 1000.0);
-                (a.queue.clone(), s(a.wait_ms()), s(a.jct_ms()))
-            })
-            .collect();
+    fn wants_apps(&self) -> bool {
+        true
+    }
+    fn app(&mut self, record: &fairsim_sim::app::AppRecord) {
+        if self.inner.wants_apps() {
+            self.inner.app(record);
+        }
+        self.trace.app(record);
     }
     fn finish(&mut self, summary: &RunSummary) -> Result<(), RecorderError> {
         self.inner.finish(summary)
@@ -213,8 +271,8 @@ pub fn draw_run_charts(
         )?);
     }
     if !trace.apps.is_empty() {
-        let waits = Cdf::per_queue(trace.apps.iter().map(|a| (a.0.clone(), a.1)));
-        let jcts = Cdf::per_queue(trace.apps.iter().map(|a| (a.0.clone(), a.2)));
+        let waits = Cdf::per_queue(trace.app_seconds(|a| a.wait_ms));
+        let jcts = Cdf::per_queue(trace.app_seconds(|a| a.jct_ms));
         out.extend(save(
             &Cdf::wait_chart(waits, which, "admitted apps"),
             &dir.join("wait-cdf"),
@@ -429,10 +487,7 @@ pub fn run_with_charts(
     let which = format!("{}, seed {seed}", scenario.name);
     let charts = draw_run_charts(&trace, scenario, &which, out)
         .map_err(|e| crate::CliError::Failed(e.to_string()))?;
-    let leaves: Vec<String> = leaves(trace.queues.iter().map(String::as_str))
-        .into_iter()
-        .map(String::from)
-        .collect();
+    let leaves = trace.leaves().to_vec();
     let mut text = headline(&summary, &leaves);
     let failed = |e: std::io::Error| crate::CliError::Failed(format!("{}: {e}", out.display()));
     let mut blocks = vec![Block::Pre {
@@ -503,7 +558,9 @@ mod tests {
         assert_eq!(t.times[0], 0.0);
         let gaps: Vec<f64> = t.times.windows(2).map(|w| w[1] - w[0]).collect();
         assert!(gaps.iter().all(|&g| g == gaps[0]), "even spacing");
-        assert_eq!(t.rows.len(), t.times.len());
+        assert_eq!(t.points.len(), t.times.len());
+        assert_eq!(t.totals.len(), t.times.len());
+        assert_eq!(t.leaves, ["root.a"]);
     }
 
     #[test]

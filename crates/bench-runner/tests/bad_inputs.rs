@@ -789,8 +789,9 @@ fn cases() -> Vec<Case> {
             VALIDATE,
             2,
             &[
-                "s.toml:20: outputs.sample_interval_ms: a run would hold about",
-                "queue samples",
+                "s.toml:20: outputs.sample_interval_ms: a run would write about",
+                "million queues.csv rows",
+                "the limit is 100 million",
             ],
         ),
         case(
@@ -799,7 +800,7 @@ fn cases() -> Vec<Case> {
             ("end_ms = 3600000", "end_ms = 315576000000"),
             RUN,
             2,
-            &["s.toml:20: outputs.sample_interval_ms: a run would hold about"],
+            &["s.toml:20: outputs.sample_interval_ms: a run would write about"],
         ),
         case(
             "negative sample interval",

@@ -56,7 +56,7 @@ use crate::app::{AppPhase, AppRecord, AppSpec, RequestTable};
 use crate::cluster::Cluster;
 use crate::event::{Event, EventKey, EventQueue};
 use crate::heartbeat::HeartbeatClock;
-use crate::metrics::{Integrals, LeafAcc, RunSummary, app_metrics};
+use crate::metrics::{AppOutcome, Integrals, LeafAcc, RunSummary, app_metrics};
 use crate::recorder::{QueueSample, Recorder};
 use crate::scenario::{Ordering, Scenario};
 use crate::time::SimTime;
@@ -1074,31 +1074,67 @@ impl<'a> Simulation<'a> {
         self.recorder.queue_samples(self.now, &rows);
     }
 
-    /// Every app's record, by index.
-    pub(crate) fn app_records(&self) -> Vec<AppRecord> {
-        self.apps
+    /// The name of the queue app `i`'s record names: where it runs, or the queue it asked
+    /// for when it was rejected or not yet submitted.
+    fn record_queue(&self, i: usize) -> &str {
+        let a = &self.apps[i];
+        if a.phase == AppPhase::Rejected || a.phase == AppPhase::Future {
+            &self.specs[i].queue
+        } else {
+            &self.tree.get(a.queue).name
+        }
+    }
+
+    /// App `i`'s record as it stands.
+    pub(crate) fn app_record(&self, i: usize) -> AppRecord {
+        let a = &self.apps[i];
+        let spec = &self.specs[i];
+        AppRecord {
+            index: i as u32,
+            name: spec.name.clone(),
+            queue: self.record_queue(i).to_string(),
+            user: spec.user.clone(),
+            arrival: spec.arrival,
+            first_container: a.first_container,
+            finish: a.finish,
+            containers: a.containers,
+            alone_ms: spec.alone_ms(),
+            rejected: a.rejected.clone(),
+            preempted_containers: a.preempted,
+            lost_work_ms: a.lost_work_ms,
+            recorded: spec.recorded,
+        }
+    }
+
+    /// Hands app `i`'s record to the recorder, when it wants records: called once per app,
+    /// when it closes (finished or rejected: nothing in its record changes after that) and at
+    /// the end of the run for the apps still open.
+    pub(crate) fn record_app(&mut self, i: usize) {
+        if self.recorder.wants_apps() {
+            let record = self.app_record(i);
+            self.recorder.app(&record);
+        }
+    }
+
+    /// Every app's outcome for the summary, its queue a position in `leaves` (see
+    /// [`AppOutcome`]).
+    fn app_outcomes(&self, leaves: &[&str]) -> Vec<AppOutcome> {
+        let position: BTreeMap<&str, u32> = leaves
             .iter()
             .enumerate()
-            .map(|(i, a)| {
-                let spec = &self.specs[i];
-                AppRecord {
-                    index: i as u32,
-                    name: spec.name.clone(),
-                    queue: if a.phase == AppPhase::Rejected || a.phase == AppPhase::Future {
-                        spec.queue.clone()
-                    } else {
-                        self.tree.get(a.queue).name.clone()
-                    },
-                    user: spec.user.clone(),
+            .map(|(i, q)| (*q, i as u32))
+            .collect();
+        (0..self.apps.len())
+            .map(|i| {
+                let (a, spec) = (&self.apps[i], &self.specs[i]);
+                AppOutcome {
+                    leaf: position.get(self.record_queue(i)).copied(),
                     arrival: spec.arrival,
                     first_container: a.first_container,
                     finish: a.finish,
-                    containers: a.containers,
                     alone_ms: spec.alone_ms(),
-                    rejected: a.rejected.clone(),
-                    preempted_containers: a.preempted,
-                    lost_work_ms: a.lost_work_ms,
-                    recorded: spec.recorded,
+                    rejected: a.rejected.is_some(),
+                    recorded_runtime_ms: spec.recorded.map(|r| r.runtime_ms()),
                 }
             })
             .collect()
@@ -1112,25 +1148,37 @@ impl<'a> Simulation<'a> {
         for &l in &leaves {
             self.metrics_refresh_leaf(l);
         }
-        let records = self.app_records();
+        // The apps still open get their records now, by index.
+        for i in 0..self.apps.len() {
+            if !matches!(self.apps[i].phase, AppPhase::Finished | AppPhase::Rejected) {
+                self.record_app(i);
+            }
+        }
+        let mut by_name: Vec<&QueueId> = leaves.iter().collect();
+        by_name.sort_by(|a, b| self.tree.get(**a).name.cmp(&self.tree.get(**b).name));
+        let leaf_names: Vec<&str> = by_name
+            .iter()
+            .map(|l| self.tree.get(**l).name.as_str())
+            .collect();
+        let outcomes = self.app_outcomes(&leaf_names);
         let mut m: Vec<(String, f64)> = Vec::new();
         let start = self.first_arrival.unwrap_or(SimTime::ZERO);
         let ig = &self.integrals;
-        let finished = records.iter().filter(|r| r.finish.is_some()).count();
-        let rejected = records.iter().filter(|r| r.rejected.is_some()).count();
+        let finished = outcomes.iter().filter(|r| r.finish.is_some()).count();
+        let rejected = outcomes.iter().filter(|r| r.rejected).count();
         let makespan_ms = self.last_finish.since(start);
-        m.push(("apps".into(), records.len() as f64));
+        m.push(("apps".into(), outcomes.len() as f64));
         m.push(("apps_finished".into(), finished as f64));
         m.push(("apps_rejected".into(), rejected as f64));
         m.push((
             "apps_unfinished".into(),
-            (records.len() - finished - rejected) as f64,
+            (outcomes.len() - finished - rejected) as f64,
         ));
         m.push((
             "apps_never_started".into(),
-            records
+            outcomes
                 .iter()
-                .filter(|r| r.rejected.is_none() && r.first_container.is_none())
+                .filter(|r| !r.rejected && r.first_container.is_none())
                 .count() as f64,
         ));
         m.push((
@@ -1203,8 +1251,6 @@ impl<'a> Simulation<'a> {
             let e = &mut lost_by_leaf[a.queue.idx()];
             *e = (e.0 + a.preempted, e.1 + a.lost_work_ms);
         }
-        let mut by_name: Vec<&QueueId> = leaves.iter().collect();
-        by_name.sort_by(|a, b| self.tree.get(**a).name.cmp(&self.tree.get(**b).name));
         for &&l in &by_name {
             let name = &self.tree.get(l).name;
             let acc = &self.queues[l.idx()].acc;
@@ -1241,12 +1287,8 @@ impl<'a> Simulation<'a> {
             };
             crate::metrics::push_percentiles(&mut m, "min_share_reached_s", Some(name), reached);
         }
-        let leaf_names: Vec<&str> = by_name
-            .iter()
-            .map(|l| self.tree.get(**l).name.as_str())
-            .collect();
-        app_metrics(&mut m, &records, self.now, &leaf_names);
-        crate::metrics::runtime_ratio_metrics(&mut m, &records);
+        app_metrics(&mut m, &outcomes, self.now, &leaf_names);
+        crate::metrics::runtime_ratio_metrics(&mut m, &outcomes);
         let summary = RunSummary {
             metrics: m,
             events: self.counters.events,
@@ -1255,7 +1297,6 @@ impl<'a> Simulation<'a> {
             stalled_at: self.stalled_at,
             cycle_from: self.cycle_from,
         };
-        self.recorder.apps(&records);
         self.recorder.finish(&summary)?;
         Ok(summary)
     }

@@ -29,6 +29,9 @@ pub const JAVA_INT_MAX: u64 = i32::MAX as u64;
 pub const MAX_USERS: u64 = 1_000_000;
 /// The memory a run may plan to use (its estimate from the scenario), bytes.
 pub const MAX_RUN_MEMORY_BYTES: u64 = 16 << 30;
+/// `queues.csv` rows one run may write (queues × sample times up to `end_ms`): rows stream to
+/// disk, so this bounds the file (about 60 to 100 bytes a row) and the time to write it.
+pub const MAX_QUEUE_ROWS: u64 = 100_000_000;
 
 /// What kind of number a key holds and its inclusive range.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -704,6 +707,13 @@ pub const LIMITS: &[Limit] = &[
         0,
         MAX_RUN_MEMORY_BYTES,
         "what one run may hold; the estimate is printed",
+    ),
+    int(
+        "run",
+        "queues.csv rows",
+        0,
+        MAX_QUEUE_ROWS,
+        "queues times sample times up to end_ms: about 6 to 10 GB of queues.csv, streamed to disk",
     ),
 ];
 

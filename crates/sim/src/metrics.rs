@@ -228,6 +228,57 @@ pub(crate) fn push_percentiles(
     }
 }
 
+/// What the summary needs of one app: a few numbers, no names (an [`AppRecord`] without its
+/// strings, its queue as a position among the leaves the summary reports).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AppOutcome {
+    /// Position of the app's queue (the record's `queue`) in the leaves passed to
+    /// [`app_metrics`]; `None` when it is none of them.
+    pub leaf: Option<u32>,
+    /// Submission.
+    pub arrival: SimTime,
+    /// First container.
+    pub first_container: Option<SimTime>,
+    /// Last container released.
+    pub finish: Option<SimTime>,
+    /// Run time alone on an empty cluster, in ms.
+    pub alone_ms: u64,
+    /// Rejected at submission.
+    pub rejected: bool,
+    /// The trace's recorded run time, when it has one.
+    pub recorded_runtime_ms: Option<u64>,
+}
+
+impl AppOutcome {
+    /// The outcome of `a`, its queue looked up among `leaves` by name.
+    pub fn of(a: &AppRecord, leaves: &[&str]) -> AppOutcome {
+        AppOutcome {
+            leaf: leaves.iter().position(|q| *q == a.queue).map(|i| i as u32),
+            arrival: a.arrival,
+            first_container: a.first_container,
+            finish: a.finish,
+            alone_ms: a.alone_ms,
+            rejected: a.rejected.is_some(),
+            recorded_runtime_ms: a.recorded.map(|r| r.runtime_ms()),
+        }
+    }
+
+    fn wait_ms(&self) -> Option<u64> {
+        self.first_container.map(|f| f.since(self.arrival))
+    }
+
+    fn jct_ms(&self) -> Option<u64> {
+        self.finish.map(|f| f.since(self.arrival))
+    }
+
+    /// As [`AppRecord::runtime_ratio`].
+    fn runtime_ratio(&self) -> Option<f64> {
+        let recorded = self.recorded_runtime_ms?;
+        let jct = self.jct_ms()?;
+        (recorded > 0).then(|| jct as f64 / recorded as f64)
+    }
+}
+
 /// One app's wait, completion time and slowdown as the percentiles see them: exact when the
 /// event happened, otherwise censored at the run's end (`true` marks a censored value).
 #[derive(Debug, Clone, Copy)]
@@ -237,7 +288,7 @@ struct Observed {
     slowdown: (f64, bool),
 }
 
-fn observe(a: &AppRecord, end: SimTime) -> Observed {
+fn observe(a: &AppOutcome, end: SimTime) -> Observed {
     let secs = |ms: u64| ms as f64 / 1000.0;
     let so_far = end.since(a.arrival);
     let wait = match a.wait_ms() {
@@ -290,84 +341,70 @@ fn push_censored(
 }
 
 /// App counts (per queue) and censored wait, JCT and slowdown percentiles, overall and per
-/// leaf queue (`leaves` in name order), each followed by its `_censored` flags. `end` is when
-/// the run ended. Rejected apps and apps not yet submitted at the end are left out of the
-/// percentiles; every accepted app counts in them, finished or not.
+/// leaf queue (`leaves` in name order, the positions of [`AppOutcome::leaf`]), each followed by
+/// its `_censored` flags. `end` is when the run ended. Rejected apps and apps not yet submitted
+/// at the end are left out of the percentiles; every accepted app counts in them, finished or
+/// not. The apps' order does not matter.
 pub fn app_metrics(
     out: &mut Vec<(String, f64)>,
-    apps: &[AppRecord],
+    apps: &[AppOutcome],
     end: SimTime,
     leaves: &[&str],
 ) {
-    let scope = |out: &mut Vec<(String, f64)>, queue: Option<&str>, mine: Vec<&AppRecord>| {
+    // One pass sorts the apps by leaf, so each queue's scope costs its own apps only.
+    let mut by_leaf: Vec<Vec<u32>> = vec![Vec::new(); leaves.len()];
+    for (i, a) in apps.iter().enumerate() {
+        if let Some(l) = a.leaf {
+            by_leaf[l as usize].push(i as u32);
+        }
+    }
+    let scope = |out: &mut Vec<(String, f64)>,
+                 queue: Option<&str>,
+                 mine: &mut dyn Iterator<Item = &AppOutcome>| {
         let name = |m: &str| match queue {
             Some(q) => format!("{m}.{q}"),
             None => m.to_string(),
         };
-        if queue.is_some() {
-            let count =
-                |f: &dyn Fn(&AppRecord) -> bool| mine.iter().filter(|a| f(a)).count() as f64;
-            out.push((name("apps"), mine.len() as f64));
-            out.push((name("apps_finished"), count(&|a| a.finish.is_some())));
-            out.push((name("apps_rejected"), count(&|a| a.rejected.is_some())));
-            out.push((
-                name("apps_unfinished"),
-                count(&|a| a.rejected.is_none() && a.finish.is_none()),
-            ));
-            out.push((
-                name("apps_never_started"),
-                count(&|a| a.rejected.is_none() && a.first_container.is_none()),
-            ));
+        let (mut n, mut finished, mut rejected, mut unfinished, mut never_started) =
+            (0u64, 0u64, 0u64, 0u64, 0u64);
+        let (mut wait, mut jct, mut slowdown) = (Vec::new(), Vec::new(), Vec::new());
+        for a in mine {
+            n += 1;
+            finished += u64::from(a.finish.is_some());
+            rejected += u64::from(a.rejected);
+            unfinished += u64::from(!a.rejected && a.finish.is_none());
+            never_started += u64::from(!a.rejected && a.first_container.is_none());
+            if !a.rejected && a.arrival <= end {
+                let o = observe(a, end);
+                wait.push(o.wait);
+                jct.push(o.jct);
+                slowdown.push(o.slowdown);
+            }
         }
-        let observed: Vec<Observed> = mine
-            .iter()
-            .filter(|a| a.rejected.is_none() && a.arrival <= end)
-            .map(|a| observe(a, end))
-            .collect();
+        if queue.is_some() {
+            out.push((name("apps"), n as f64));
+            out.push((name("apps_finished"), finished as f64));
+            out.push((name("apps_rejected"), rejected as f64));
+            out.push((name("apps_unfinished"), unfinished as f64));
+            out.push((name("apps_never_started"), never_started as f64));
+        }
         let mut flags = Vec::new();
-        push_censored(
-            out,
-            &mut flags,
-            "wait_s",
-            queue,
-            observed.iter().map(|o| o.wait).collect(),
-        );
-        push_censored(
-            out,
-            &mut flags,
-            "jct_s",
-            queue,
-            observed.iter().map(|o| o.jct).collect(),
-        );
-        push_censored(
-            out,
-            &mut flags,
-            "slowdown",
-            queue,
-            observed.iter().map(|o| o.slowdown).collect(),
-        );
+        push_censored(out, &mut flags, "wait_s", queue, wait);
+        push_censored(out, &mut flags, "jct_s", queue, jct);
+        push_censored(out, &mut flags, "slowdown", queue, slowdown);
         out.append(&mut flags);
     };
-    // Each leaf's apps in record order, gathered in one pass (not one pass per leaf).
-    let mut by_queue: std::collections::BTreeMap<&str, Vec<&AppRecord>> =
-        leaves.iter().map(|&q| (q, Vec::new())).collect();
-    for a in apps {
-        if let Some(list) = by_queue.get_mut(a.queue.as_str()) {
-            list.push(a);
-        }
-    }
-    scope(out, None, apps.iter().collect());
-    for q in leaves {
-        let mine = by_queue.get_mut(q).map(std::mem::take).unwrap_or_default();
-        scope(out, Some(q), mine);
+    scope(out, None, &mut apps.iter());
+    for (q, mine) in leaves.iter().zip(&by_leaf) {
+        scope(out, Some(q), &mut mine.iter().map(|&i| &apps[i as usize]));
     }
 }
 
 /// `runtime_ratio_p50` and `runtime_ratio_p95`: percentiles (nearest rank) of simulated over
 /// recorded job run time over the finished apps whose trace recorded their times (Rumen, SLS
 /// `job.end.ms`); NaN when there is none.
-pub fn runtime_ratio_metrics(out: &mut Vec<(String, f64)>, apps: &[AppRecord]) {
-    let mut ratios: Vec<f64> = apps.iter().filter_map(AppRecord::runtime_ratio).collect();
+pub fn runtime_ratio_metrics(out: &mut Vec<(String, f64)>, apps: &[AppOutcome]) {
+    let mut ratios: Vec<f64> = apps.iter().filter_map(AppOutcome::runtime_ratio).collect();
     ratios.sort_by(f64::total_cmp);
     for p in [50u32, 95] {
         out.push((
@@ -407,7 +444,13 @@ mod tests {
             recorded: None,
         };
         let mut m = Vec::new();
-        app_metrics(&mut m, &[rec], SimTime(30_000), &["root.q"]);
+        let leaves = ["root.q"];
+        app_metrics(
+            &mut m,
+            &[AppOutcome::of(&rec, &leaves)],
+            SimTime(30_000),
+            &leaves,
+        );
         let names: Vec<&str> = m.iter().map(|(k, _)| k.as_str()).collect();
         assert!(names.contains(&"wait_s_p50"));
         assert!(names.contains(&"wait_s_p50.root.q"));
@@ -446,6 +489,7 @@ mod tests {
             rec(Some(5_000), Some((1_000, 1_000))),
         ];
         let mut m = Vec::new();
+        let apps: Vec<AppOutcome> = apps.iter().map(|a| AppOutcome::of(a, &[])).collect();
         runtime_ratio_metrics(&mut m, &apps);
         assert_eq!(
             m,
@@ -483,7 +527,9 @@ mod tests {
             rec(2, 10_000, None, None),
         ];
         let mut m = Vec::new();
-        app_metrics(&mut m, &apps, SimTime(100_000), &["root.q"]);
+        let leaves = ["root.q"];
+        let apps: Vec<AppOutcome> = apps.iter().map(|a| AppOutcome::of(a, &leaves)).collect();
+        app_metrics(&mut m, &apps, SimTime(100_000), &leaves);
         let get = |k: &str| m.iter().find(|(n, _)| n == k).unwrap().1;
         assert_eq!(get("wait_s_p50"), 2.0);
         assert_eq!(get("wait_s_p50_censored"), 0.0);

@@ -248,14 +248,20 @@ fn check_dists(q: &QueueStream, i: usize, invalid: Invalid<'_>) -> Result<(), Sc
     Ok(())
 }
 
-/// Bytes a run holds per app (its spec, scheduler state and output record), per node and per
-/// kept `queues.csv` row: measured on a debug build (100,000 and 400,000 apps on 1,000 nodes
-/// held 2.3 KB per app; 100,000 nodes 0.3 KB per node), rounded up.
+/// Bytes a run holds per app (its spec, scheduler state, and what its outputs keep of it:
+/// 12 bytes for `apps.csv`'s order, 24 for the run's charts, about 60 for the summary at the
+/// end) and per node: measured on a debug build (100,000 and 400,000 apps on 1,000 nodes held
+/// 2.3 KB per app; 100,000 nodes 0.3 KB per node), rounded up.
 pub const BYTES_PER_APP: u64 = 2_560;
 /// See [`BYTES_PER_APP`].
 pub const BYTES_PER_NODE: u64 = 512;
-/// See [`BYTES_PER_APP`].
+/// Bytes a run holds per queue and kept sample time: one sample's rows are built (about 200
+/// bytes a queue) and streamed to `queues.csv`; `fairsim run`'s charts keep at most
+/// [`CHART_SAMPLE_TIMES`] sample times of 32 bytes a leaf queue. Rounded up.
 pub const BYTES_PER_SAMPLE_ROW: u64 = 256;
+/// The most sample times `fairsim run`'s charts keep (the run's trace drops every other one
+/// when full, so it holds fewer than this).
+pub const CHART_SAMPLE_TIMES: u64 = 2_048;
 
 /// What a run of a scenario is expected to hold, by what holds it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -264,8 +270,11 @@ pub struct MemoryEstimate {
     pub apps: u64,
     /// Nodes.
     pub nodes: u64,
-    /// `queues.csv` rows kept until the run ends (0 when sampling is off or the run has no end).
+    /// Queue samples held: the charts' kept sample times (rows themselves stream to disk;
+    /// 0 when sampling is off or the run has no end).
     pub samples: u64,
+    /// `queues.csv` rows the run writes, checked against [`crate::limits::MAX_QUEUE_ROWS`].
+    pub queue_rows: u64,
 }
 
 impl MemoryEstimate {
@@ -277,14 +286,18 @@ impl MemoryEstimate {
         end_ms: Option<u64>,
         sample_ms: u64,
     ) -> Self {
-        let rows = match (end_ms, sample_ms) {
-            (Some(end), s) if s > 0 => (end / s + 1).saturating_mul(n_queues),
+        let times = match (end_ms, sample_ms) {
+            (Some(end), s) if s > 0 => end / s + 1,
             _ => 0,
         };
         MemoryEstimate {
             apps: n_apps.saturating_mul(BYTES_PER_APP),
             nodes: n_nodes.saturating_mul(BYTES_PER_NODE),
-            samples: rows.saturating_mul(BYTES_PER_SAMPLE_ROW),
+            samples: times
+                .min(CHART_SAMPLE_TIMES)
+                .saturating_mul(n_queues)
+                .saturating_mul(BYTES_PER_SAMPLE_ROW),
+            queue_rows: times.saturating_mul(n_queues),
         }
     }
 
@@ -296,8 +309,20 @@ impl MemoryEstimate {
     }
 
     /// Refuses an estimate above [`crate::limits::MAX_RUN_MEMORY_BYTES`], naming the key that
-    /// holds most of it.
+    /// holds most of it, and more `queues.csv` rows than [`crate::limits::MAX_QUEUE_ROWS`].
     pub fn check(&self, invalid: Invalid<'_>) -> Result<(), ScenarioError> {
+        let rows = limit("run", "queues.csv rows");
+        if rows.check_int(self.queue_rows.into()).is_err() {
+            return Err(invalid(
+                "outputs.sample_interval_ms",
+                &format!(
+                    "a run would write about {:.1} million queues.csv rows (every queue at every \
+                     sample time up to end_ms): the limit is {} million (docs/limits.md)",
+                    self.queue_rows as f64 / 1e6,
+                    crate::limits::MAX_QUEUE_ROWS / 1_000_000
+                ),
+            ));
+        }
         let lim = limit("run", "estimated memory (bytes)");
         if lim.check_int(self.total().into()).is_ok() {
             return Ok(());
@@ -321,5 +346,52 @@ impl MemoryEstimate {
                 gib(crate::limits::MAX_RUN_MEMORY_BYTES)
             ),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(e: &MemoryEstimate) -> Result<(), String> {
+        let invalid = |key: &str, msg: &str| ScenarioError::Invalid {
+            path: "s.toml".into(),
+            line: 1,
+            key: key.to_string(),
+            message: msg.to_string(),
+        };
+        e.check(&invalid).map_err(|e| e.to_string())
+    }
+
+    /// Queue rows stream to disk: the estimate counts only the charts' kept sample times, so
+    /// a long, finely sampled run is no longer refused for memory; its rows are bounded apart.
+    #[test]
+    fn sample_rows_count_toward_the_file_not_memory() {
+        // A year sampled every second over 3 queues: 31,557,601 times, 94,672,803 rows (under
+        // 100 million); memory 2,048 kept times x 3 queues x 256 B = 1,572,864 B. Before rows
+        // streamed this held 94,672,803 x 256 B = 22.6 GiB and was refused.
+        let year = MemoryEstimate::new(10, 10, 3, Some(31_557_600_000), 1_000);
+        assert_eq!(year.queue_rows, 94_672_803);
+        assert_eq!(year.samples, 1_572_864);
+        assert_eq!(check(&year), Ok(()));
+        // Ten years every 10 s over 6 queues: 31,557,601 times x 6 = 189.3 million rows.
+        let decade = MemoryEstimate::new(10, 10, 6, Some(315_576_000_000), 10_000);
+        let err = check(&decade).unwrap_err();
+        assert!(
+            err.contains(
+                "outputs.sample_interval_ms: a run would write about 189.3 million queues.csv rows"
+            ) && err.contains("the limit is 100 million"),
+            "{err}"
+        );
+        // Without an end time the rows are not known in advance: nothing is counted.
+        let open = MemoryEstimate::new(10, 10, 6, None, 1);
+        assert_eq!((open.samples, open.queue_rows), (0, 0));
+        // Apps still count: 7 million apps x 2,560 B = 16.7 GiB, over 16 GiB.
+        let apps = MemoryEstimate::new(7_000_000, 10, 6, None, 0);
+        assert!(
+            check(&apps)
+                .unwrap_err()
+                .contains("workload: a run would hold about 16.7 GiB")
+        );
     }
 }

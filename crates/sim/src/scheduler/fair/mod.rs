@@ -65,6 +65,7 @@ impl Simulation<'_> {
         app.phase = AppPhase::Rejected;
         app.rejected = Some(msg);
         self.n_closed += 1;
+        self.record_app(a as usize);
     }
 
     /// Adds the requests of stage `stage` of app `a` (or finishes the app if it has no more
@@ -182,6 +183,7 @@ impl Simulation<'_> {
         let app = &mut self.apps[i];
         app.requests = crate::app::RequestTable::default();
         app.hints = Vec::new();
+        self.record_app(i);
     }
 
     /// Schedules the report of a container that ends at `end` on `node`: the node's first
