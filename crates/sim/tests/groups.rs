@@ -80,3 +80,99 @@ fn a_broken_groups_file_names_file_line_and_field() {
         "{e}"
     );
 }
+
+/// Runs `trace` (one task each) under `alloc` with the `users` groups file, in `semantics`;
+/// returns each app's queue.
+fn placed(alloc: &str, users: &str, trace_rows: &str, semantics: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    std::fs::write(d.join("fair-scheduler.xml"), alloc).expect("write");
+    std::fs::write(d.join("groups.csv"), users).expect("write");
+    let trace = format!(
+        "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,\
+         duration_ms,priority,hosts\n{trace_rows}"
+    );
+    std::fs::write(d.join("trace.csv"), trace).expect("write");
+    let toml = format!(
+        "[cluster]\nnodes = 1\nnode_memory_mb = 16384\nnode_vcores = 16\n[scheduler]\n\
+         semantics = \"{semantics}\"\nusers = \"groups.csv\"\n[allocation]\n\
+         file = \"fair-scheduler.xml\"\n[workload]\ncsv = \"trace.csv\"\n"
+    );
+    std::fs::write(d.join("scenario.toml"), toml).expect("write");
+    queues(&d.join("scenario.toml"))
+}
+
+/// Hadoop's test `SimpleGroupsMapping`: user U is in groups Ugroup (primary), Usubgroup1 and
+/// Usubgroup2.
+fn simple_groups(users: &[&str]) -> String {
+    let mut s = String::from("user,primary_group,secondary_groups\n");
+    for u in users {
+        s.push_str(&format!("{u},{u}group,{u}subgroup1;{u}subgroup2\n"));
+    }
+    s
+}
+
+const ERAS: [&str; 2] = ["hadoop-2.7", "hadoop-3.3"];
+
+#[test]
+fn queue_placement_with_policy() {
+    // TestFairScheduler.testQueuePlacementWithPolicy: leaves user1, user3group,
+    // user4subgroup1, user4subgroup2 and user5subgroup2; rules specified (create), user,
+    // primaryGroup, secondaryGroupExistingQueue (none creating), default. A named queue is
+    // made; "default" falls through to the user's queue, then the primary group's, then the
+    // first secondary group with a queue, else root.default.
+    let alloc = r#"<allocations>
+  <queue name="user1"/><queue name="user3group"/><queue name="user4subgroup1"/>
+  <queue name="user4subgroup2"/><queue name="user5subgroup2"/>
+  <queuePlacementPolicy>
+    <rule name="specified" create="true"/>
+    <rule name="user" create="false"/>
+    <rule name="primaryGroup" create="false"/>
+    <rule name="secondaryGroupExistingQueue" create="false"/>
+    <rule name="default" create="true"/>
+  </queuePlacementPolicy>
+</allocations>
+"#;
+    let users = simple_groups(&["user1", "user3", "user4", "user5", "otheruser"]);
+    let rows = "a,0,somequeue,user1,0,0,0,1,1024,1,1000,20,\n\
+                b,0,default,user1,0,0,0,1,1024,1,1000,20,\n\
+                c,0,default,user3,0,0,0,1,1024,1,1000,20,\n\
+                d,0,default,user4,0,0,0,1,1024,1,1000,20,\n\
+                e,0,default,user5,0,0,0,1,1024,1,1000,20,\n\
+                f,0,default,otheruser,0,0,0,1,1024,1,1000,20,\n";
+    for era in ERAS {
+        assert_eq!(
+            placed(alloc, &users, rows, era),
+            [
+                "root.somequeue",
+                "root.user1",
+                "root.user3group",
+                "root.user4subgroup1",
+                "root.user5subgroup2",
+                "root.default"
+            ],
+            "{era}"
+        );
+    }
+    // Without specified first: user (no create), specified (create), default.
+    let alloc = r#"<allocations>
+  <queue name="user1"/><queue name="user3group"/><queue name="user4subgroup1"/>
+  <queue name="user4subgroup2"/><queue name="user5subgroup2"/>
+  <queuePlacementPolicy>
+    <rule name="user" create="false"/>
+    <rule name="specified" create="true"/>
+    <rule name="default" create="true"/>
+  </queuePlacementPolicy>
+</allocations>
+"#;
+    let rows = "a,0,somequeue,user1,0,0,0,1,1024,1,1000,20,\n\
+                b,0,somequeue,otheruser,0,0,0,1,1024,1,1000,20,\n\
+                c,0,default,otheruser,0,0,0,1,1024,1,1000,20,\n";
+    for era in ERAS {
+        assert_eq!(
+            placed(alloc, &users, rows, era),
+            ["root.user1", "root.somequeue", "root.default"],
+            "{era}"
+        );
+    }
+}

@@ -518,3 +518,159 @@ fn user_as_default_queue_trims_the_user_name() {
     assert_eq!(metric(&sum, "apps_rejected"), 0.0);
     assert_eq!(metric(&sum, "apps_finished.root.user1"), 3.0);
 }
+
+#[test]
+fn container_reservation_attempt_exceeding_queue_max() {
+    // testContainerReservationAttemptExceedingQueueMax: one node of 3072 MB / 5 vcores;
+    // queue1 may hold 2048 MB, queue2 2048 MB. queue1 takes 2048 MB and queue2 1024 MB: the
+    // node is full. A second queue1 app asking 1024 MB fits neither the node nor queue1's
+    // max (2048 + 1024 > 2048): it gets no reservation, in either era. With queue1's max at
+    // 3072 MB the same ask reserves the node (2.7 always, 3.3 because the app is below its
+    // fair share), so the refusal is the max's.
+    let xml = |max_mb: i64| {
+        format!(
+            "<allocations><queue name=\"root\"><queue name=\"queue1\">\
+             <maxResources>{max_mb}mb,5vcores</maxResources></queue><queue name=\"queue2\">\
+             <maxResources>2048mb,10vcores</maxResources></queue></queue></allocations>"
+        )
+    };
+    let apps = || {
+        vec![
+            app(0, "queue1", "user1", 1, 2 * GB, 1),
+            app(10, "queue2", "user2", 1, GB, 1),
+            app(20, "queue1", "user1", 1, GB, 1),
+        ]
+    };
+    for s in ERAS {
+        let reserved = |rec: &MemoryRecorder| {
+            rec.decisions
+                .iter()
+                .filter(|d| d.app == 2 && d.kind == DecisionKind::Reserved)
+                .count()
+        };
+        let sc = |max_mb, multiple: Option<f64>| {
+            let mut sc = scenario(s, &xml(max_mb), 1, Resource::new(3 * GB, 5), apps());
+            if let Some(m) = multiple {
+                sc.scheduler.reservation_threshold_increment_multiple = m;
+            }
+            sc
+        };
+        for (max_mb, multiple, want) in
+            [(2048, None, 0), (2048, Some(1.0), 0), (3072, Some(1.0), 1)]
+        {
+            let (rec, _) = run_rec(&sc(max_mb, multiple));
+            assert_eq!(counts_after(&rec, 3, 3), vec![1, 1, 0], "{s}");
+            assert_eq!(
+                reserved(&rec),
+                want,
+                "{s}: max {max_mb} MB, threshold × {multiple:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn compute_max_am_resource_of_zero_weight_queues() {
+    // testComputeMaxAMResource (Hadoop 3 only): one node of 20 GB / 20 vcores, DRF queues,
+    // maxAMShare 0.5. A queue of weight 0 has a fair share of 0, so its AM limit is
+    // min(max share, available) × 0.5, rounded up:
+    // - with maxResources 4096 MB / 4 vcores, 2048 MB / 2 vcores: a 2 GB AM runs, and a
+    //   second AM of 1 GB does not while the first holds the limit (2048 + 1024 > 2048);
+    // - without a max, the available resource: with a 4 GB container of another queue
+    //   running, (20480 − 4096) × 0.5 = 8192 MB and ⌈19 × 0.5⌉ = 10 vcores. An 8 GB AM runs,
+    //   a 9 GB one never does (a limit of the max share, 20 GB × 0.5, would let it run).
+    // A queue of non-zero weight uses its fair share × maxAMShare, pinned by
+    // `queue_max_am_share_admits_two_one_gb_ams_of_a_2048_mb_limit`.
+    let xml = r#"<allocations>
+      <queue name="queueFSZeroWithMax"><weight>0</weight><maxAMShare>0.5</maxAMShare><maxResources>4096 mb 4 vcores</maxResources></queue>
+      <queue name="queueFSZeroWithAVL"><weight>0.0</weight><maxAMShare>0.5</maxAMShare></queue>
+      <queue name="busy"/>
+      <defaultQueueSchedulingPolicy>drf</defaultQueueSchedulingPolicy>
+    </allocations>"#;
+    let node = Resource::new(20 * GB, 20);
+    let s = Semantics::Hadoop33;
+    let (rec, _) = run_rec(&scenario(
+        s,
+        xml,
+        1,
+        node,
+        vec![
+            managed(0, "queueFSZeroWithMax", 2 * GB, 1, LONG),
+            managed(10, "queueFSZeroWithMax", GB, 1, LONG),
+        ],
+    ));
+    let first = first_allocations(&rec, 2);
+    assert!(first[0].is_some(), "the 2 GB AM fits 2048 MB: {first:?}");
+    assert_eq!(
+        first[1], None,
+        "2048 + 1024 MB is over the limit: {first:?}"
+    );
+    for (am_gb, runs) in [(8, true), (9, false)] {
+        let (rec, _) = run_rec(&scenario(
+            s,
+            xml,
+            1,
+            node,
+            vec![
+                app(0, "busy", "user2", 1, 4 * GB, 1),
+                managed(10, "queueFSZeroWithAVL", am_gb * GB, 1, LONG),
+            ],
+        ));
+        let first = first_allocations(&rec, 2);
+        assert_eq!(first[1].is_some(), runs, "a {am_gb} GB AM: {first:?}");
+    }
+}
+
+#[test]
+fn queue_max_am_share_default() {
+    // testQueueMaxAMShareDefault (Hadoop 3): one node of 8192 MB / 10 vcores, maximum
+    // allocation 6 vcores, fair policy; queue2 has maxAMShare 0.4, queue3 maxResources
+    // 10240 MB / 4 vcores, the rest the default 0.5. queue3, queue4 and queue5 each run a
+    // 1 GB task. Fair shares split the cluster among active queues whatever their demand:
+    // - queue1's 1 GB AM: 4 active queues, fair share 2048, limit 1024: it runs;
+    // - queue2's 1 GB AM: 5 active queues, fair share 8192 / 5 (1638 or 1639 after Hadoop's
+    //   share search; its test says 1639), limit ⌈0.4 × it⌉ = 656: it never runs;
+    // - queue3 (queue2 gone, 4 active): its fair share has no vcores (the fair policy splits
+    //   memory only), so the vcore limit is min(max share 4, available 10 − 5 = 5) × 0.5 = 2:
+    //   AMs of 1024 MB with 6 or 5 vcores never run, one with 2 vcores does (memory limit
+    //   ⌈2048 × 0.5⌉ = 1024).
+    let xml = r#"<allocations>
+      <queue name="queue1"/><queue name="queue2"><maxAMShare>0.4</maxAMShare></queue>
+      <queue name="queue3"><maxResources>10240 mb 4 vcores</maxResources></queue>
+      <queue name="queue4"/><queue name="queue5"/>
+      <defaultQueueSchedulingPolicy>fair</defaultQueueSchedulingPolicy>
+    </allocations>"#;
+    let busy = || {
+        vec![
+            app(0, "queue3", "user1", 1, GB, 1),
+            app(1_000, "queue4", "user1", 1, GB, 1),
+            app(2_000, "queue5", "user1", 1, GB, 1),
+            managed(3_000, "queue1", GB, 1, LONG),
+        ]
+    };
+    let sc = |apps| {
+        let mut sc = scenario(Semantics::Hadoop33, xml, 1, Resource::new(8 * GB, 10), apps);
+        sc.scheduler.maximum_allocation_vcores = 6;
+        sc
+    };
+    let mut apps = busy();
+    apps.push(managed(10_000, "queue2", GB, 1, LONG));
+    let (rec, _) = run_rec(&sc(apps));
+    let first = first_allocations(&rec, 5);
+    assert!(first[3].is_some(), "queue1's AM runs: {first:?}");
+    assert_eq!(first[4], None, "queue2's AM is over 656 MB: {first:?}");
+    for (vcores, runs) in [(6, false), (5, false), (2, true)] {
+        let mut am = managed(10_000, "queue3", GB, 1, LONG);
+        am.am = Some(Resource::new(GB, vcores));
+        let mut apps = busy();
+        apps.push(am);
+        let (rec, _) = run_rec(&sc(apps));
+        let first = first_allocations(&rec, 5);
+        assert!(first[3].is_some(), "{first:?}");
+        assert_eq!(
+            first[4].is_some(),
+            runs,
+            "an AM of {vcores} vcores: {first:?}"
+        );
+    }
+}
