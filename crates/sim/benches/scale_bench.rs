@@ -105,7 +105,7 @@ fn report(label: &str, m: &Measured) {
     let per = m.cpu.as_secs_f64() * 1e6 / m.summary.assignments.max(1) as f64;
     let peak = m.peak.map_or("n/a".into(), |p| format!("{p:.0} MiB"));
     println!(
-        "  {label:<28} cpu {:>7.2} s | wall {:>7.2} s | {:>11} events | heartbeats {:>11} processed {:>12} elided | {:>10} containers | {per:>5.2} us/container | peak {peak} | util {:.2} | checksum {:016x} | metrics {:016x}",
+        "  {label:<28} cpu {:>7.2} s | wall {:>7.2} s | {:>11} events | heartbeats {:>11} processed {:>12} elided | {:>10} containers | {per:>5.2} us/container | peak {peak} | util {:.2} | end {:.0} s | checksum {:016x} | metrics {:016x}",
         m.cpu.as_secs_f64(),
         m.wall.as_secs_f64(),
         m.summary.events,
@@ -113,6 +113,7 @@ fn report(label: &str, m: &Measured) {
         m.counters.heartbeats_elided,
         m.summary.assignments,
         m.summary.get("util_memory").unwrap_or(f64::NAN),
+        m.summary.end.secs_f64(),
         m.checksum,
         metrics_hash(&m.summary),
     );

@@ -200,6 +200,7 @@ impl Simulation<'_> {
             share_work: _,
             app_share_leaves,
             metered: _,
+            queue_ids: _,
             completions: _,
             cycle: _,
             continuous,

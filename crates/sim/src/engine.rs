@@ -286,6 +286,8 @@ pub struct Simulation<'a> {
     /// Leaves whose apps' shares may need computing at the next update (see
     /// `Simulation::mark_app_shares`).
     pub(crate) app_share_leaves: Vec<u32>,
+    /// Every queue's full name → its id (placement looks names up on every arrival).
+    pub(crate) queue_ids: BTreeMap<String, QueueId>,
     /// Leaves counted in Jain's index (an ideal share above 0), ascending: the metric sums
     /// are rebuilt over them alone.
     pub(crate) metered: BTreeSet<u32>,
@@ -424,6 +426,7 @@ impl<'a> Simulation<'a> {
             share_work: Default::default(),
             app_share_leaves: Vec::new(),
             metered: BTreeSet::new(),
+            queue_ids: BTreeMap::new(),
             continuous: None,
             completions: 0,
             cycle: Default::default(),
@@ -509,6 +512,9 @@ impl<'a> Simulation<'a> {
     fn init_queues(&mut self) {
         self.queues = (0..self.tree.len())
             .map(|i| self.new_queue_state(QueueId(i as u32)))
+            .collect();
+        self.queue_ids = (self.tree.queues.iter().enumerate())
+            .map(|(i, q)| (q.name.clone(), QueueId(i as u32)))
             .collect();
         self.rerank_queues();
         self.compute_steady_shares();

@@ -101,7 +101,7 @@ impl Simulation<'_> {
                 let Some(parent) = self.rule_target(inner, requested, user) else {
                     return Ok(None);
                 };
-                match self.tree.find(&parent) {
+                match self.find_queue(&parent) {
                     Some(p) if !self.tree.get(p).is_leaf => {}
                     _ => return Ok(None),
                 }
@@ -112,7 +112,7 @@ impl Simulation<'_> {
             // Capacity Scheduler mappings never reach the Fair Scheduler's rules.
             PlacementRule::CapacityMapping { .. } => return Ok(None),
         };
-        match self.tree.find(&name) {
+        match self.find_queue(&name) {
             Some(q) if self.tree.get(q).is_leaf => Ok(Some(q)),
             Some(_) => Err(format!("`{name}` is a parent queue, not a leaf")),
             None if create => self.create_leaf(&name).map(Some),
@@ -154,6 +154,11 @@ impl Simulation<'_> {
             .find(|q| self.sc.tree.find(q).is_some())
     }
 
+    /// The queue named `name` (full name), as `QueueTree::find` finds it, without a scan.
+    fn find_queue(&self, name: &str) -> Option<QueueId> {
+        self.queue_ids.get(name).copied()
+    }
+
     /// Creates leaf `name` (and missing parents).
     fn create_leaf(&mut self, name: &str) -> Result<QueueId, String> {
         let parts: Vec<&str> = name.split('.').collect();
@@ -166,13 +171,14 @@ impl Simulation<'_> {
             path.push('.');
             path.push_str(part);
             let last = k == parts.len() - 1;
-            cur = match self.tree.find(&path) {
+            cur = match self.find_queue(&path) {
                 Some(q) => q,
                 None => {
                     if self.tree.get(cur).is_leaf && cur != QueueId::ROOT {
                         return Err(format!("cannot create `{path}` under leaf queue"));
                     }
                     let q = self.tree.add_queue(cur, part, last);
+                    self.queue_ids.insert(self.tree.get(q).name.clone(), q);
                     let state = self.new_queue_state(q);
                     self.queues.push(state);
                     self.queues[cur.idx()].child_list.push(q.0);
