@@ -201,6 +201,7 @@ impl Simulation<'_> {
             app_share_leaves,
             metered: _,
             queue_ids: _,
+            open_leaves: _,
             completions: _,
             cycle: _,
             continuous,

@@ -10,7 +10,10 @@
 //! Heartbeats come from a clock (`heartbeat`), not from queued events. A heartbeat of a node
 //! holding no reservation and no resources kept for an app changes nothing when the
 //! scheduler's own first check of a descent fails (`Simulation::offers_may_act`: for the
-//! Fair Scheduler, the root queue has no outstanding request or is over its maxResources).
+//! Fair Scheduler, the root queue has no outstanding request or is over its maxResources),
+//! or, in Hadoop 2.7, when every leaf with an outstanding request is AM-blocked (each of its
+//! pending apps waits for an AM that maxAMShare refuses: the descent returns nothing there
+//! and changes nothing that is read; `Simulation::refresh_open`).
 //! While that holds only *armed* nodes (reserved or holding resources for an app) beat;
 //! when it stops holding, every node beats again from the first heartbeat after the current
 //! event, exactly the heartbeat an unelided run would process next. Completed containers are
@@ -146,6 +149,8 @@ pub(crate) struct QueueState {
     pub app_shares_dirty: bool,
     /// In `Simulation::app_share_leaves`.
     pub app_shares_listed: bool,
+    /// Leaf: counted in `Simulation::open_leaves` (see `Simulation::refresh_open`).
+    pub open: bool,
     /// Leaf: Σ demand of its runnable and waiting apps, as of the last update.
     pub app_demand: Resource,
 }
@@ -286,6 +291,9 @@ pub struct Simulation<'a> {
     /// Leaves whose apps' shares may need computing at the next update (see
     /// `Simulation::mark_app_shares`).
     pub(crate) app_share_leaves: Vec<u32>,
+    /// Leaves with an outstanding request that a descent could serve (see
+    /// `Simulation::refresh_open`).
+    pub(crate) open_leaves: u64,
     /// Every queue's full name → its id (placement looks names up on every arrival).
     pub(crate) queue_ids: BTreeMap<String, QueueId>,
     /// Leaves counted in Jain's index (an ideal share above 0), ascending: the metric sums
@@ -427,6 +435,7 @@ impl<'a> Simulation<'a> {
             app_share_leaves: Vec::new(),
             metered: BTreeSet::new(),
             queue_ids: BTreeMap::new(),
+            open_leaves: 0,
             continuous: None,
             completions: 0,
             cycle: Default::default(),
@@ -505,6 +514,7 @@ impl<'a> Simulation<'a> {
             acc: LeafAcc::default(),
             app_shares_dirty: false,
             app_shares_listed: false,
+            open: false,
             app_demand: Resource::ZERO,
         }
     }
@@ -919,10 +929,9 @@ impl<'a> Simulation<'a> {
 
     /// Re-inserts app `a` in its leaf's ordered sets (present iff runnable with requests;
     /// in `am_waiting` while its AM is not running, see [`Simulation::waits_for_am`]).
+    /// Naive ordering keeps the sets too (its descent does not read them): heartbeat
+    /// elision reads which apps wait for their AM (`Simulation::refresh_open`).
     pub(crate) fn reorder_app(&mut self, a: u32) {
-        if !self.incremental {
-            return;
-        }
         let app = &self.apps[a as usize];
         let leaf = app.queue;
         let (old, rank, was_in, was_am) = (app.key, app.name_rank, app.in_set, app.in_am_set);
@@ -964,6 +973,7 @@ impl<'a> Simulation<'a> {
         app.key = key;
         app.in_set = should;
         app.in_am_set = to_am;
+        self.refresh_open(leaf);
     }
 
     /// Changes the outstanding-request count of runnable app `a` by `delta` up its queues.
@@ -978,6 +988,9 @@ impl<'a> Simulation<'a> {
             *p = (*p as i64 + delta) as u64;
             if was_idle != (*p == 0) {
                 self.requeue(id);
+            }
+            if self.tree.get(id).is_leaf {
+                self.refresh_open(id);
             }
             q = self.tree.get(id).parent;
         }

@@ -133,6 +133,7 @@ impl Simulation<'_> {
         self.add_usage(leaf, c.size, -1);
         let q = &mut self.queues[leaf.idx()];
         q.am_usage = q.am_usage.saturating_sub(c.size);
+        self.refresh_open(leaf);
         let mut others: Vec<(u64, u32)> = self
             .containers
             .iter()

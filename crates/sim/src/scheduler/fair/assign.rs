@@ -139,7 +139,34 @@ impl Simulation<'_> {
         if self.capacity.is_some() {
             return self.queues[QueueId::ROOT.idx()].pending > 0;
         }
-        self.queue_may_take(QueueId::ROOT)
+        self.queue_may_take(QueueId::ROOT) && self.open_leaves > 0
+    }
+
+    /// Recounts leaf `leaf` in `open_leaves`: it is open while it has an outstanding request
+    /// and, in a Hadoop 2.7 run, it is not *AM-blocked*: every
+    /// app with an outstanding request waits for its AM and maxAMShare refuses the smallest
+    /// of these AMs ([`Simulation::am_gate_closed`], which is false while delay scheduling
+    /// reads the offers an app counts). An AM-blocked leaf gives nothing to any node and
+    /// changes no state that is read (2.7's gate reads only the leaf's fair share, AM usage
+    /// and maxAMShare), so while every leaf with a request is AM-blocked a heartbeat of an
+    /// unarmed node is elided. Called wherever these inputs change: the leaf's outstanding
+    /// count, its ordered sets, its AM usage and its fair share.
+    pub(crate) fn refresh_open(&mut self, leaf: QueueId) {
+        let qs = &self.queues[leaf.idx()];
+        let open = qs.pending > 0
+            && !(self.semantics == Semantics::Hadoop27
+                && self.capacity.is_none()
+                && qs.ordered.is_empty()
+                && self.am_gate_closed(leaf));
+        let q = &mut self.queues[leaf.idx()];
+        if q.open != open {
+            q.open = open;
+            if open {
+                self.open_leaves += 1;
+            } else {
+                self.open_leaves -= 1;
+            }
+        }
     }
 
     /// A queue's own precondition for taking a node (besides the node not being reserved):
@@ -560,6 +587,7 @@ impl Simulation<'_> {
             app.am_container = Some(slot);
             let q = &mut self.queues[leaf.idx()];
             q.am_usage = q.am_usage.saturating_add(size);
+            self.refresh_open(leaf);
             self.am_allocated(a);
         } else {
             let launch = self.task_launch(a);

@@ -161,6 +161,7 @@ impl Simulation<'_> {
         {
             let q = &mut self.queues[leaf.idx()];
             q.am_usage = q.am_usage.saturating_sub(am);
+            self.refresh_open(leaf);
         }
         let pending = self.apps[i].requests.pending;
         if was_runnable && pending > 0 {

@@ -239,6 +239,9 @@ impl Simulation<'_> {
         }
         self.queues[q.idx()].fair_share = share;
         self.mark_app_shares(q);
+        if self.tree.get(q).is_leaf {
+            self.refresh_open(q);
+        }
         work.mark(q.0);
         if !self.tree.get(q).children.is_empty() {
             work.fair_dirty.insert(q.0);
@@ -312,6 +315,9 @@ impl Simulation<'_> {
             if self.queues[i].fair_share != fair[i] {
                 self.queues[i].fair_share = fair[i];
                 self.mark_app_shares(QueueId(i as u32));
+                if self.tree.queues[i].is_leaf {
+                    self.refresh_open(QueueId(i as u32));
+                }
             }
             self.queues[i].ideal_share = ideal[i];
         }
