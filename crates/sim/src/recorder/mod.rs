@@ -303,5 +303,15 @@ mod tests {
             "{a0:?}"
         );
         assert!(got[3].finish.is_none() && got[4].first_container.is_none());
+        // What a closed app held while it ran is released when it closes: its request table
+        // and its locality hints (resolved per stage and task group when the run starts, so
+        // an app still to run or running has one entry per group).
+        for (i, a) in sim.apps.iter().enumerate() {
+            let closed = a.finish.is_some() || a.rejected.is_some();
+            assert_eq!(a.hints.is_empty(), closed, "app {i}'s hints");
+            if closed {
+                assert_eq!(a.requests, crate::app::RequestTable::default(), "app {i}");
+            }
+        }
     }
 }

@@ -64,6 +64,9 @@ impl Simulation<'_> {
         let app = &mut self.apps[a as usize];
         app.phase = AppPhase::Rejected;
         app.rejected = Some(msg);
+        // Nothing reads a rejected app's locality hints (resolved for every app when the run
+        // starts): release them, as a finished app's are.
+        app.hints = Vec::new();
         self.n_closed += 1;
         self.record_app(a as usize);
     }
