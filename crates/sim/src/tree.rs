@@ -94,6 +94,12 @@ pub struct QueueConf {
     pub user_limit_factor: Option<f64>,
     /// Capacity Scheduler only: `minimum-user-limit-percent`.
     pub minimum_user_limit_percent: Option<u32>,
+    /// The queue is part of the configuration, as a placement rule that may not create
+    /// queues requires: named in the allocation file (true for queues built by hand), not
+    /// made at run time by a placement rule, and not the `root.default` that YARN adds when
+    /// the file does not name it (Hadoop 2.7's `configuredQueues`, Hadoop 3.3's
+    /// `FSPlacementRule.configuredQueue`: a queue that is not dynamic).
+    pub configured: bool,
     /// `reservation`: the queue accepts reservations (YARN stores it as a parent of
     /// reservation queues; fairsim keeps it a leaf and does not model reservations).
     pub reservable: bool,
@@ -159,6 +165,7 @@ impl QueueConf {
             maximum_capacity_percent: None,
             user_limit_factor: None,
             minimum_user_limit_percent: None,
+            configured: true,
             reservable: false,
             ordering_policy: None,
             maximum_am_resource_fraction: None,

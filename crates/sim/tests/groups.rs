@@ -176,3 +176,69 @@ fn queue_placement_with_policy() {
         );
     }
 }
+
+#[test]
+fn nested_user_queue_skips_an_unnamed_root_default_for_a_specified_rule_that_may_not_create() {
+    // TestFairScheduler.testNestedUserQueue: parent user1group (min 1024 MB); rules specified
+    // (create="false"), nestedUserQueue over primaryGroup (create="false"), default. user1
+    // asks for root.default, which the file does not name: YARN builds it, but a rule that may
+    // not create takes only a configured queue (2.7 `configuredQueues`, 3.3 a queue that is not
+    // dynamic), so specified passes; primaryGroup names the configured parent root.user1group
+    // and nestedUserQueue creates root.user1group.user1 under it, in both eras.
+    let alloc = r#"<allocations>
+  <queue name="user1group" type="parent"><minResources>1024mb,0vcores</minResources></queue>
+  <queuePlacementPolicy>
+    <rule name="specified" create="false"/>
+    <rule name="nestedUserQueue"><rule name="primaryGroup" create="false"/></rule>
+    <rule name="default"/>
+  </queuePlacementPolicy>
+</allocations>
+"#;
+    let users = simple_groups(&["user1"]);
+    let rows = "a,0,root.default,user1,0,0,0,1,1024,1,1000,20,\n";
+    for era in ERAS {
+        assert_eq!(
+            placed(alloc, &users, rows, era),
+            ["root.user1group.user1"],
+            "{era}"
+        );
+    }
+    // Once the file names root.default, specified takes it.
+    let named = alloc.replace(
+        "<queuePlacementPolicy>",
+        "<queue name=\"default\"/>\n  <queuePlacementPolicy>",
+    );
+    for era in ERAS {
+        assert_eq!(placed(&named, &users, rows, era), ["root.default"], "{era}");
+    }
+}
+
+#[test]
+fn a_rule_that_may_not_create_passes_over_a_queue_created_at_run_time() {
+    // Rules user (create="false"), specified (create), default, and no queue in the file.
+    // user1's first app asks for "user1": the user rule finds no configured root.user1 and
+    // passes, specified creates it. The second asks for "other": root.user1 exists now, but
+    // it was made at run time, so the user rule passes again (2.7's `configuredQueues` hold
+    // only the file's queues; 3.3's created queue is dynamic) and specified creates
+    // root.other. A queue named in the file is taken (user2's root.user2).
+    let alloc = r#"<allocations>
+  <queue name="user2"/>
+  <queuePlacementPolicy>
+    <rule name="user" create="false"/>
+    <rule name="specified"/>
+    <rule name="default"/>
+  </queuePlacementPolicy>
+</allocations>
+"#;
+    let users = simple_groups(&["user1", "user2"]);
+    let rows = "a,0,user1,user1,0,0,0,1,1024,1,1000,20,\n\
+                b,10,other,user1,0,0,0,1,1024,1,1000,20,\n\
+                c,20,other,user2,0,0,0,1,1024,1,1000,20,\n";
+    for era in ERAS {
+        assert_eq!(
+            placed(alloc, &users, rows, era),
+            ["root.user1", "root.other", "root.user2"],
+            "{era}"
+        );
+    }
+}

@@ -29,6 +29,9 @@ struct Defaults {
 struct RawQueue<'a, 'i> {
     node: Node<'a, 'i>,
     full_name: String,
+    /// The file names the queue (a `<queue>` element); false for the root and
+    /// `root.default` that YARN builds when the file leaves them out.
+    named: bool,
     parent_type: bool,
     reservable: bool,
     weight: Option<f32>,
@@ -50,6 +53,7 @@ impl<'a, 'i> RawQueue<'a, 'i> {
         RawQueue {
             node,
             full_name: full_name.to_string(),
+            named: false,
             parent_type: false,
             reservable: false,
             weight: None,
@@ -277,6 +281,10 @@ impl Builder<'_, '_, '_> {
             .inherit_from(pc)
         });
         let mut q = QueueConf::new(raw.full_name.clone(), parent);
+        // Hadoop 2.7's placement rules see only the queues the file names
+        // (`AllocationConfiguration.configuredQueues`); Hadoop 3.3's see every queue that is
+        // not dynamic, and the root is made static when the queue manager starts.
+        q.configured = raw.named || (h33 && parent.is_none());
         q.is_leaf = raw.children.is_empty() && !raw.parent_type;
         q.reservable = raw.reservable;
         q.weight = raw.weight.unwrap_or(1.0);
@@ -431,6 +439,7 @@ fn read_queue<'a, 'i>(
         None => "root".to_string(),
     };
     let mut q = RawQueue::synthetic(node, &full_name);
+    q.named = true;
     q.parent_type = node.attribute("type") == Some("parent");
     for f in node.children().filter(|n| n.is_element()) {
         let tag = f.tag_name().name();

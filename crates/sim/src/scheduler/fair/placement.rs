@@ -101,8 +101,10 @@ impl Simulation<'_> {
                 let Some(parent) = self.rule_target(inner, requested, user) else {
                     return Ok(None);
                 };
+                // The nested rule answers as it would alone: one that may not create
+                // names only a configured queue.
                 match self.find_queue(&parent) {
-                    Some(p) if !self.tree.get(p).is_leaf => {}
+                    Some(p) if !self.tree.get(p).is_leaf && self.may_take(p, inner) => {}
                     _ => return Ok(None),
                 }
                 (format!("{parent}.{user_q}"), *create)
@@ -113,11 +115,29 @@ impl Simulation<'_> {
             PlacementRule::CapacityMapping { .. } => return Ok(None),
         };
         match self.find_queue(&name) {
+            // A rule that may not create takes only a configured queue and otherwise
+            // passes to the next rule (Hadoop 2.7 `QueuePlacementRule.assignAppToQueue`,
+            // Hadoop 3.3 `FSPlacementRule.configuredQueue`): a queue made at run time, or
+            // the root.default the file does not name, is not one.
+            Some(q) if !create && !self.tree.get(q).configured => Ok(None),
             Some(q) if self.tree.get(q).is_leaf => Ok(Some(q)),
             Some(_) => Err(format!("`{name}` is a parent queue, not a leaf")),
             None if create => self.create_leaf(&name).map(Some),
             None => Ok(None),
         }
+    }
+
+    /// Whether the rule `rule`, nested in a nestedUserQueue, may answer the existing queue
+    /// `q`: always when it may create queues, else only when `q` is configured.
+    fn may_take(&self, q: QueueId, rule: &PlacementRule) -> bool {
+        let create = match rule {
+            PlacementRule::Specified { create }
+            | PlacementRule::User { create }
+            | PlacementRule::PrimaryGroup { create }
+            | PlacementRule::Default { create, .. } => *create,
+            _ => false,
+        };
+        create || self.tree.get(q).configured
     }
 
     /// The queue name a rule would pick, without creating anything (for nestedUserQueue).
@@ -142,8 +162,8 @@ impl Simulation<'_> {
         self.sc.scheduler.groups.primary(user).replace('.', "_dot_")
     }
 
-    /// `root.G` for the first secondary group G of `user` that is a queue of the allocation
-    /// file (leaf or parent; queues created at run time do not count).
+    /// `root.G` for the first secondary group G of `user` that is a configured queue (leaf
+    /// or parent; queues created at run time and an unnamed root.default do not count).
     fn secondary_group_queue(&self, user: &str) -> Option<String> {
         self.sc
             .scheduler
@@ -151,7 +171,10 @@ impl Simulation<'_> {
             .secondary(user)
             .iter()
             .map(|g| format!("root.{}", g.replace('.', "_dot_")))
-            .find(|q| self.sc.tree.find(q).is_some())
+            .find(|q| {
+                self.find_queue(q)
+                    .is_some_and(|id| self.tree.get(id).configured)
+            })
     }
 
     /// The queue named `name` (full name), as `QueueTree::find` finds it, without a scan.
@@ -178,6 +201,8 @@ impl Simulation<'_> {
                         return Err(format!("cannot create `{path}` under leaf queue"));
                     }
                     let q = self.tree.add_queue(cur, part, last);
+                    // Made by a rule: dynamic, so no rule that may not create takes it.
+                    self.tree.get_mut(q).configured = false;
                     self.queue_ids.insert(self.tree.get(q).name.clone(), q);
                     let state = self.new_queue_state(q);
                     self.queues.push(state);
