@@ -19,4 +19,4 @@ pub mod sweep;
 pub mod sweep_report;
 
 pub use error::CliError;
-pub use sweep::{RunDetail, RunError, RunOne, RunOutput};
+pub use sweep::{RunDetail, RunError, RunOne};

@@ -57,6 +57,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// Copies `from` to `to` atomically, a buffer at a time: a temporary file beside `to`,
+/// synced, then renamed over it.
+pub fn copy_atomic(from: &Path, to: &Path) -> io::Result<()> {
+    let mut src = std::fs::File::open(from)?;
+    let mut tmp = temp_beside(to, ".tmp")?;
+    io::copy(&mut src, &mut tmp)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(to).map_err(|e| e.error)?;
+    Ok(())
+}
+
 /// Lets `write` fill a temporary file (whose name ends in `suffix`, e.g. `.png`, for writers that pick the
 /// format from the extension), then renames it over `path`. Nothing appears at `path` if `write` fails.
 pub fn write_atomic_with<E: From<io::Error>>(

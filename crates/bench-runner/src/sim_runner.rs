@@ -1,8 +1,7 @@
 //! The simulator behind the sweep runner: one sweep point (a scenario as TOML) and one seed in,
-//! the run's metrics (and, for the charted run, its queue samples and apps) out.
+//! the run's metrics (and, for the charted run, its files) out.
 
-use crate::sweep::output::read_detail;
-use crate::sweep::{PointError, RunDetail, RunError, RunOne, RunOutput};
+use crate::sweep::{PointError, RunError, RunOne};
 use fairsim_sim::catalogue;
 use fairsim_sim::{Recorder, Scenario};
 use std::path::Path;
@@ -85,30 +84,13 @@ impl RunOne for SimRunner {
         dir: &Path,
         seed: u64,
         run_index: u64,
-    ) -> Result<RunOutput, RunError> {
+        detail_dir: &Path,
+    ) -> Result<Vec<(String, f64)>, RunError> {
         let scenario = scenario_of(value, dir)?;
-        // The charted run writes the files `fairsim run` writes (one schema for both); they
-        // go through a private directory and reach run-R/ with the sweep's other outputs.
-        let tmp = tempfile::tempdir()
-            .map_err(|e| RunError::new(format!("cannot create a temporary directory: {e}")))?;
-        let mut rec = fairsim_sim::FileRecorder::new(tmp.path());
-        let metrics = run(&scenario, seed, run_index, &mut rec)?;
-        let io = |e: std::io::Error| RunError::new(format!("cannot read the run's files: {e}"));
-        let mut files = Vec::new();
-        for name in ["apps.csv", "queues.csv", "summary.csv", "summary.json"] {
-            files.push((
-                name.to_string(),
-                std::fs::read(tmp.path().join(name)).map_err(io)?,
-            ));
-        }
-        let read = read_detail(tmp.path()).map_err(|e| RunError::new(e.to_string()))?;
-        Ok(RunOutput {
-            metrics,
-            detail: Some(RunDetail {
-                queues: read.queues,
-                apps: read.apps,
-                files,
-            }),
-        })
+        // The charted run writes the files `fairsim run` writes (one schema for both) straight
+        // into run-R/, streamed as the run goes: none of them is held in memory, and none
+        // reaches its name unless the run succeeds.
+        let mut rec = fairsim_sim::FileRecorder::new(detail_dir);
+        run(&scenario, seed, run_index, &mut rec)
     }
 }

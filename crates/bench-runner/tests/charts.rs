@@ -14,6 +14,7 @@ use fairsim_bench_runner::plot::lines::LineChart;
 use fairsim_bench_runner::plot::timeseries::TimeSeries;
 use fairsim_bench_runner::plot::usage::UsageChart;
 use fairsim_bench_runner::plot::{Chart, HEIGHT, WIDTH, save};
+use fairsim_bench_runner::sweep::detail::DetailSeries;
 use fairsim_bench_runner::sweep::fake::FakeRunner;
 use fairsim_bench_runner::sweep::output::RunsTable;
 use fairsim_bench_runner::sweep::plan::Plan;
@@ -94,11 +95,11 @@ fn each_chart_kind_draws_to_png_and_svg() {
         "lines",
         &LineChart::from_table(&table, "wait_p95_s", "queues.etl.weight").unwrap(),
     );
-    let detail = runner
-        .run_detailed(&spec.base, dir.path(), 1, 0)
-        .unwrap()
-        .detail
+    let run_dir = dir.path().join("run-0");
+    runner
+        .run_detailed(&spec.base, dir.path(), 1, 0, &run_dir)
         .unwrap();
+    let detail = DetailSeries::read(&run_dir).unwrap();
     check(dir.path(), "usage", &UsageChart::from_detail(&detail, 0));
     check(dir.path(), "jain", &TimeSeries::jain_over_time(&detail, 0));
     check(dir.path(), "wait-cdf", &Cdf::waits(&detail, 0));

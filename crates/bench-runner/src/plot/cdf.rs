@@ -8,7 +8,7 @@ use plotters::prelude::*;
 use super::axes::{Axis, cartesian};
 use super::frame::{LegendEntry, Mark, legend_right, titled};
 use super::{Chart, DrawError, de, padded, series_color};
-use crate::sweep::{AppRecord, RunDetail};
+use crate::sweep::detail::DetailSeries;
 
 /// One queue's curve.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,23 +63,19 @@ impl Cdf {
         series
     }
 
-    fn from_records(detail: &RunDetail, f: impl Fn(&AppRecord) -> f64) -> Vec<CdfSeries> {
-        Cdf::per_queue(detail.apps.iter().map(|a| (a.queue.clone(), Some(f(a)))))
-    }
-
     /// Wait (arrival to first container) per queue, of a sweep's charted run (its finished apps).
-    pub fn waits(detail: &RunDetail, run: u64) -> Cdf {
+    pub fn waits(detail: &DetailSeries, run: u64) -> Cdf {
         Cdf::wait_chart(
-            Cdf::from_records(detail, |a| a.wait_s),
+            Cdf::per_queue(detail.app_values(false)),
             &format!("run {run}"),
             "finished apps",
         )
     }
 
     /// Job completion time (arrival to finish) per queue, of a sweep's charted run.
-    pub fn completions(detail: &RunDetail, run: u64) -> Cdf {
+    pub fn completions(detail: &DetailSeries, run: u64) -> Cdf {
         Cdf::completion_chart(
-            Cdf::from_records(detail, |a| a.completion_s),
+            Cdf::per_queue(detail.app_values(true)),
             &format!("run {run}"),
             "finished apps",
         )

@@ -25,7 +25,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::results::{write_atomic, write_atomic_with};
-use crate::sweep::output::{Manifest, RunsTable, detail_dir, read_detail};
+use crate::sweep::detail::DetailSeries;
+use crate::sweep::output::{Manifest, RunsTable, detail_dir};
 use crate::sweep::spec::ChartSpec;
 
 /// Width of every chart, pixels.
@@ -253,9 +254,10 @@ pub fn draw_sweep(
     }
     let run_dir = detail_dir(dir, charts.run);
     if run_dir.is_dir() {
-        let detail = read_detail(&run_dir).map_err(|e| PlotError::Input(e.to_string()))?;
+        // Streamed into compact series: the run's files may be far larger than memory.
+        let detail = DetailSeries::read(&run_dir).map_err(|e| PlotError::Input(e.to_string()))?;
         let run = charts.run;
-        if !detail.queues.is_empty() {
+        if detail.has_samples() {
             written.extend(save(
                 &usage::UsageChart::from_detail(&detail, run),
                 &run_dir.join("usage"),
@@ -265,7 +267,7 @@ pub fn draw_sweep(
                 &run_dir.join("jain"),
             )?);
         }
-        if !detail.apps.is_empty() {
+        if detail.has_apps() {
             written.extend(save(
                 &cdf::Cdf::waits(&detail, run),
                 &run_dir.join("wait-cdf"),

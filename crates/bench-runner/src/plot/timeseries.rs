@@ -1,14 +1,12 @@
 //! Lines over simulated time: Jain's fairness index and cluster utilisation.
 
-use std::collections::BTreeMap;
-
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axes::{Axis, cartesian};
 use super::frame::{LegendEntry, Mark, legend_right, titled};
 use super::{Chart, DrawError, de, padded, series_color};
-use crate::sweep::RunDetail;
+use crate::sweep::detail::DetailSeries;
 
 /// One line of a time series chart.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,20 +48,11 @@ pub fn time_axis(t1: f64) -> (f64, &'static str) {
 impl TimeSeries {
     /// Jain's index over the active queues (fair share > 0) of usage / fair share, at each
     /// sample time of a sweep's charted run.
-    pub fn jain_over_time(detail: &RunDetail, run: u64) -> TimeSeries {
-        let leaves = super::usage::leaves(detail.queues.iter().map(|s| s.queue.as_str()));
-        let mut by_time: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
-        for s in &detail.queues {
-            if s.fair_share_mb > 0.0 && leaves.contains(&s.queue.as_str()) {
-                by_time
-                    .entry(s.time_s.to_bits())
-                    .or_default()
-                    .push(s.usage_mb / s.fair_share_mb);
-            }
-        }
-        let points = by_time
+    pub fn jain_over_time(detail: &DetailSeries, run: u64) -> TimeSeries {
+        let points = detail
+            .leaf_ratios()
             .into_iter()
-            .filter_map(|(t, xs)| jain_index(&xs).map(|j| (f64::from_bits(t), j)))
+            .filter_map(|(t, xs)| jain_index(&xs).map(|j| (t, j)))
             .collect();
         TimeSeries::jain(points, &format!("run {run}"), "instantaneous fair share")
     }

@@ -8,7 +8,7 @@ use super::axes::{Axis, cartesian};
 use super::frame::{LegendEntry, Mark, caption, legend_right, titled};
 use super::timeseries::time_axis;
 use super::{Chart, DrawError, de, padded};
-use crate::sweep::RunDetail;
+use crate::sweep::detail::DetailSeries;
 
 /// At most this many panels; the busiest queues are kept and the subtitle says so.
 pub const MAX_PANELS: usize = 9;
@@ -111,21 +111,15 @@ impl UsageChart {
     }
 
     /// The chart of a sweep's charted run (usage and instantaneous fair share only).
-    pub fn from_detail(detail: &RunDetail, run: u64) -> UsageChart {
-        let leaves = leaves(detail.queues.iter().map(|s| s.queue.as_str()));
-        let panels = leaves
-            .iter()
-            .map(|&q| {
-                let mut p = QueuePanel {
-                    queue: q.to_string(),
-                    ..QueuePanel::default()
-                };
-                for s in detail.queues.iter().filter(|s| s.queue == q) {
-                    p.times.push(s.time_s);
-                    p.usage.push(s.usage_mb);
-                    p.fair_share.push(s.fair_share_mb);
-                }
-                p
+    pub fn from_detail(detail: &DetailSeries, run: u64) -> UsageChart {
+        let panels = detail
+            .leaves()
+            .map(|(q, points)| QueuePanel {
+                queue: q.to_string(),
+                times: points.iter().map(|p| p.0).collect(),
+                usage: points.iter().map(|p| p.1).collect(),
+                fair_share: points.iter().map(|p| p.2).collect(),
+                ..QueuePanel::default()
             })
             .collect();
         UsageChart::new(panels, &format!("run {run}"))

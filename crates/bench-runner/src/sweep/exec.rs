@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use crate::progress;
 
-use super::output::{RunRow, RunsTable, detail_dir, write_detail};
+use super::output::{RunRow, RunsTable, detail_dir};
 use super::plan::Plan;
 use super::resume::Journal;
 use super::{RunOne, RunRecord, SweepError};
@@ -40,16 +40,16 @@ impl Context<'_> {
             source,
         };
         let metrics = match self.detail {
-            Some((detailed, out)) if detailed == run_index => {
-                let output = self
-                    .runner
-                    .run_detailed(&scenario, self.scenario_dir, seed, run_index)
-                    .map_err(wrap)?;
-                if let Some(detail) = &output.detail {
-                    write_detail(&detail_dir(out, run_index), detail)?;
-                }
-                output.metrics
-            }
+            Some((detailed, out)) if detailed == run_index => self
+                .runner
+                .run_detailed(
+                    &scenario,
+                    self.scenario_dir,
+                    seed,
+                    run_index,
+                    &detail_dir(out, run_index),
+                )
+                .map_err(wrap)?,
             _ => self
                 .runner
                 .run_one(&scenario, self.scenario_dir, seed, run_index)

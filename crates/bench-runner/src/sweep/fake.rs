@@ -7,7 +7,8 @@ use std::time::Duration;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{AppRecord, PointError, QueueSample, RunDetail, RunError, RunOne, RunOutput};
+use super::output::write_detail;
+use super::{AppRecord, PointError, QueueSample, RunDetail, RunError, RunOne};
 
 /// The metrics the fake runner reports, in order.
 const METRICS: [&str; 3] = ["jain", "wait_p95_s", "checksum"];
@@ -105,7 +106,8 @@ impl RunOne for FakeRunner {
         _: &Path,
         seed: u64,
         run_index: u64,
-    ) -> Result<RunOutput, RunError> {
+        detail_dir: &Path,
+    ) -> Result<Vec<(String, f64)>, RunError> {
         let metrics = self.metrics(scenario, seed, run_index)?;
         let mut rng = Self::rng(seed, run_index + 1);
         let queues = ["root.etl", "root.adhoc", "root.ml"];
@@ -135,9 +137,7 @@ impl RunOne for FakeRunner {
                 completion_s: wait + run,
             });
         }
-        Ok(RunOutput {
-            metrics,
-            detail: Some(detail),
-        })
+        write_detail(detail_dir, &detail).map_err(|e| RunError::new(e.to_string()))?;
+        Ok(metrics)
     }
 }

@@ -182,8 +182,7 @@ fn copy_dir(from: &Path, to: &Path) -> Result<(), SweepError> {
     for entry in std::fs::read_dir(from).map_err(io_err(from))? {
         let entry = entry.map_err(io_err(from))?;
         if entry.path().is_file() {
-            let bytes = std::fs::read(entry.path()).map_err(io_err(&entry.path()))?;
-            super::output::write_file(&to.join(entry.file_name()), &bytes)?;
+            super::output::copy_file(&entry.path(), &to.join(entry.file_name()))?;
         }
     }
     Ok(())

@@ -4,6 +4,7 @@
 //! runs, `shard` splits a sweep across machines, `merge` joins shards, `output` writes the result files.
 
 pub mod check;
+pub mod detail;
 pub mod exec;
 pub mod fake;
 pub mod merge;
@@ -37,19 +38,22 @@ pub trait RunOne: Sync {
         run_index: u64,
     ) -> Result<Vec<(String, f64)>, RunError>;
 
-    /// Like [`RunOne::run_one`], and also returns the run's time series and per-app records if the runner keeps
-    /// them. The sweep calls this for the one run it charts in detail; the default keeps no detail.
+    /// Like [`RunOne::run_one`], and also writes the run's detail files into `detail_dir`
+    /// (created by the runner): `queues.csv` and `apps.csv` with at least the columns
+    /// `time_ms,queue,usage_mb,fair_share_mb` and `app,queue,wait_ms,jct_ms`, which the
+    /// sweep's run charts are drawn from ([`detail::DetailSeries`]). The sweep calls this for
+    /// the one run it charts in detail; the default writes nothing. A runner writes the files
+    /// as the run goes rather than holding them: they can be large.
     fn run_detailed(
         &self,
         scenario: &toml::Value,
         scenario_dir: &Path,
         seed: u64,
         run_index: u64,
-    ) -> Result<RunOutput, RunError> {
-        Ok(RunOutput {
-            metrics: self.run_one(scenario, scenario_dir, seed, run_index)?,
-            detail: None,
-        })
+        detail_dir: &Path,
+    ) -> Result<Vec<(String, f64)>, RunError> {
+        let _ = detail_dir;
+        self.run_one(scenario, scenario_dir, seed, run_index)
     }
 
     /// Checks, without running it, that a sweep point's scenario can run and reports each of
@@ -79,26 +83,14 @@ pub enum PointError {
     },
 }
 
-/// Metrics of one run and, optionally, its detail.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct RunOutput {
-    /// Ordered (metric name, value) pairs.
-    pub metrics: Vec<(String, f64)>,
-    /// Time series and per-app records, when the runner has them.
-    pub detail: Option<RunDetail>,
-}
-
-/// A run's time series (queue usage and fair share) and per-app records, for charts.
+/// A run's time series (queue usage and fair share) and per-app records, held in memory by
+/// runners that make them up (the fake runner) and written with [`output::write_detail`].
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunDetail {
     /// Queue samples, by time then queue.
     pub queues: Vec<QueueSample>,
     /// One record per finished app.
     pub apps: Vec<AppRecord>,
-    /// The run's own output files (name, bytes) as `fairsim run` writes them, when the runner
-    /// has them: the sweep writes these into `run-R/` instead of files built from `queues`
-    /// and `apps`, so a sweep's run and a single run share one schema.
-    pub files: Vec<(String, Vec<u8>)>,
 }
 
 /// One queue at one instant.

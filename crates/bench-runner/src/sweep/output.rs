@@ -12,11 +12,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::results::{fmt_f64, parse_f64, write_atomic};
+use crate::results::{copy_atomic, fmt_f64, parse_f64, write_atomic};
 use crate::stats::{Moments, describe};
 
 use super::spec::ChartSpec;
-use super::{AppRecord, QueueSample, RunDetail, SweepError};
+use super::{RunDetail, SweepError};
 
 /// File name of the per-run table.
 pub const RUNS_CSV: &str = "runs.csv";
@@ -71,6 +71,15 @@ impl Manifest {
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), SweepError> {
     write_atomic(path, bytes).map_err(|source| SweepError::Io {
         path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Copies a file atomically, streaming it (a run's detail files can be large), mapping the
+/// error to [`SweepError::Io`].
+pub fn copy_file(from: &Path, to: &Path) -> Result<(), SweepError> {
+    copy_atomic(from, to).map_err(|source| SweepError::Io {
+        path: to.to_path_buf(),
         source,
     })
 }
@@ -394,20 +403,14 @@ impl RunsTable {
     }
 }
 
-/// Writes run detail files into `dir`: the runner's own files when it has them, otherwise
-/// `queues.csv` and `apps.csv` built from the samples and apps with the columns (names and
-/// units) of a run's files: `time_ms,queue,usage_mb,fair_share_mb` and `app,queue,wait_ms,jct_ms`.
+/// Writes run detail files into `dir`: `queues.csv` and `apps.csv` built from the samples and
+/// apps with the columns (names and units) of a run's files: `time_ms,queue,usage_mb,fair_share_mb`
+/// and `app,queue,wait_ms,jct_ms`.
 pub fn write_detail(dir: &Path, detail: &RunDetail) -> Result<(), SweepError> {
     std::fs::create_dir_all(dir).map_err(|source| SweepError::Io {
         path: dir.to_path_buf(),
         source,
     })?;
-    if !detail.files.is_empty() {
-        for (name, bytes) in &detail.files {
-            write_file(&dir.join(name), bytes)?;
-        }
-        return Ok(());
-    }
     let ms = |s: f64| fmt_f64((s * 1000.0).round());
     if !detail.queues.is_empty() {
         let mut w = csv_writer();
@@ -440,75 +443,6 @@ pub fn write_detail(dir: &Path, detail: &RunDetail) -> Result<(), SweepError> {
         write_file(&dir.join("apps.csv"), &finish(w))?;
     }
     Ok(())
-}
-
-/// Reads the detail files in `dir`, if present, by column name (a run's full files or the
-/// sweep's own): queue samples, and the apps that finished (times in seconds).
-pub fn read_detail(dir: &Path) -> Result<RunDetail, SweepError> {
-    let mut detail = RunDetail::default();
-    let queues = dir.join("queues.csv");
-    if queues.exists() {
-        for row in read_columns(&queues, &["time_ms", "queue", "usage_mb", "fair_share_mb"])? {
-            let num = |i: usize| {
-                parse_f64(&row[i])
-                    .ok_or_else(|| csv_error(&queues, format!("bad number `{}`", row[i])))
-            };
-            detail.queues.push(QueueSample {
-                time_s: num(0)? / 1000.0,
-                queue: row[1].clone(),
-                usage_mb: num(2)?,
-                fair_share_mb: num(3)?,
-            });
-        }
-    }
-    let apps = dir.join("apps.csv");
-    if apps.exists() {
-        for row in read_columns(&apps, &["app", "queue", "wait_ms", "jct_ms"])? {
-            // An app that never started or finished has no wait or completion time.
-            if row[2].is_empty() || row[3].is_empty() {
-                continue;
-            }
-            let num = |i: usize| {
-                parse_f64(&row[i])
-                    .ok_or_else(|| csv_error(&apps, format!("bad number `{}`", row[i])))
-            };
-            detail.apps.push(AppRecord {
-                app: row[0].clone(),
-                queue: row[1].clone(),
-                wait_s: num(2)? / 1000.0,
-                completion_s: num(3)? / 1000.0,
-            });
-        }
-    }
-    Ok(detail)
-}
-
-/// Reads the named columns of a CSV file, in the order asked.
-fn read_columns(path: &Path, names: &[&str]) -> Result<Vec<Vec<String>>, SweepError> {
-    let bytes = std::fs::read(path).map_err(|source| SweepError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let mut r = csv::Reader::from_reader(bytes.as_slice());
-    let header = r.headers().map_err(|e| csv_error(path, e))?.clone();
-    let idx: Vec<usize> = names
-        .iter()
-        .map(|n| {
-            header
-                .iter()
-                .position(|h| h == *n)
-                .ok_or_else(|| csv_error(path, format!("no `{n}` column")))
-        })
-        .collect::<Result<_, _>>()?;
-    r.records()
-        .map(|rec| {
-            let rec = rec.map_err(|e| csv_error(path, e))?;
-            Ok(idx
-                .iter()
-                .map(|&i| rec.get(i).unwrap_or("").to_string())
-                .collect())
-        })
-        .collect()
 }
 
 #[cfg(test)]
