@@ -76,7 +76,7 @@ use fairsim_sim::event::{Event, EventKey};
 use fairsim_sim::radix_queue::RadixQueue;
 use fairsim_sim::scenario::{ClusterSpec, Heartbeats, Ordering, Scenario, SchedulerConf, Workload};
 use fairsim_sim::tree::{QueueId, QueueTree};
-use fairsim_sim::workload::synthetic::{Dist, QueueStream, SyntheticSpec};
+use fairsim_sim::workload::synthetic::{Dist, QueueStream, SyntheticSpec, workload_rng};
 use fairsim_sim::{Counters, RunSummary, SimTime, Simulation};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -229,6 +229,30 @@ fn day(nodes: u32, leaves: u32, hours: u64) -> Scenario {
     scenario(nodes, tree, queues, None)
 }
 
+/// The many-queues case: the 4-leaf day's workload drawn as one seeded stream (the same
+/// apps, arrivals, sizes and durations whatever the leaf count: `nodes` x 100 apps per day
+/// over `hours` hours), each app sent to leaf `k mod leaves` by its arrival rank `k`
+/// (round-robin), weights 1, 2, 3, 4, ... cycling as in [`day`].
+fn spread(nodes: u32, leaves: u32, hours: u64) -> Scenario {
+    let mut tree = QueueTree::with_root();
+    for l in 0..leaves {
+        let q = tree.add_queue(QueueId::ROOT, &format!("q{l}"), true);
+        tree.get_mut(q).weight = 1.0 + (l % 4) as f32;
+    }
+    let apps_total = (nodes as u64 * 100 * hours / 24) as u32;
+    let span = (hours * 3_600_000) as f64;
+    let one = SyntheticSpec {
+        queues: vec![stream("root.q", apps_total, span / apps_total as f64)],
+    };
+    let mut apps = one.generate(&mut workload_rng(1));
+    for (k, app) in apps.iter_mut().enumerate() {
+        app.queue = format!("root.q{}", k as u32 % leaves);
+    }
+    let mut sc = scenario(nodes, tree, vec![], None);
+    sc.workload = Workload::Trace(apps);
+    sc
+}
+
 /// `apps` apps in one leaf submitted in the first 10 s on 100 nodes, the first 600 s.
 fn one_leaf(apps: u32, with_am: bool) -> Scenario {
     let mut tree = QueueTree::with_root();
@@ -336,9 +360,10 @@ fn many_queues(big: bool) {
     };
     let mut costs = Vec::new();
     for &n in leaves {
-        let sc = day(1_000, n, 10);
+        let sc = spread(1_000, n, 10);
         let m = measure(&sc);
         report(&format!("{n} leaves"), &m);
+        assert_eq!(m.summary.get("apps_unfinished"), Some(0.0));
         costs.push(per_container(&m));
     }
     let ratio = costs.last().unwrap_or(&0.0) / costs.first().unwrap_or(&1.0);
