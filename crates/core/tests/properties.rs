@@ -235,4 +235,33 @@ proptest! {
             );
         }
     }
+
+    /// When the open maxes sum to no more than what is left of the total, the search is
+    /// skipped and every open item gets its max: the same shares as the search's, in both
+    /// eras, up to the exact fit (total = the sum of the maxes plus the fixed shares).
+    #[test]
+    fn maxes_within_the_total_are_the_searched_shares(
+        items in prop::collection::vec(
+            (weight(), 0i64..50_000, 1i64..100_000, prop::bool::weighted(0.9)).prop_map(
+                |(weight, min, max, active)| ShareItem { weight, min, max, active },
+            ),
+            0..200,
+        ),
+        slack in prop_oneof![Just(0i64), 0i64..1_000, Just(-1i64)],
+    ) {
+        let needed: i64 = items.iter().filter(|i| i.active).map(|i| i.max).sum();
+        let total = (needed + slack).max(0);
+        for era in [Semantics::Hadoop27, Semantics::Hadoop33] {
+            let fast = hadoop_shares(era, ShareKind::Instantaneous, &items, total);
+            let direct = fairsim_core::share::hadoop_shares_direct(
+                era, ShareKind::Instantaneous, &items, total,
+            );
+            prop_assert_eq!(&fast, &direct, "{:?}", era);
+            if slack >= 0 {
+                for (item, share) in items.iter().zip(&fast) {
+                    prop_assert_eq!(*share, if item.active { item.max } else { 0 });
+                }
+            }
+        }
+    }
 }

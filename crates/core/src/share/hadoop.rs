@@ -13,14 +13,16 @@ use crate::Semantics;
 
 const ITERATIONS: usize = 25;
 
-/// From this many open items on, the planned total ([`Planned`]) is summed instead of one
-/// share per run of identical items: below it, sorting costs more than it saves.
+/// From this many runs of identical open items on ([`runs`]), the planned total
+/// ([`Planned`]) is summed instead of one share per run: below it, sorting costs more than
+/// it saves. (Items are in runs when their caller lists alike items together, as the
+/// simulator does with a parent's children of one configuration.)
 const PLANNED_FROM: usize = 24;
 
 /// How the search sums its planned totals: both give the same sums (see `planned`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Summing {
-    /// Direct below [`PLANNED_FROM`] open items, planned from there.
+    /// Direct below [`PLANNED_FROM`] runs of identical open items, planned from there.
     Auto,
     /// One share per run of identical consecutive items, as Hadoop's loop adds them.
     Direct,
@@ -114,6 +116,28 @@ fn runs(items: &[ShareItem], open: &[usize]) -> Vec<(usize, u64)> {
     out
 }
 
+/// Integers up to this are exact in a double (2^53).
+const EXACT_IN_F64: i64 = 1 << 53;
+
+/// Whether the search is known to end with every open item at its max, so that it need not
+/// run: the target is the sum of the open maxes, summed without saturating (`total_max`
+/// below the era's `limit`), and every open weight is finite. Then every share the search
+/// tries lies between 0 (a positive weight times R >= 0, raised to the min) and its max, so
+/// the planned total is the exact sum, neither wrapped nor saturated, and never above the
+/// target; the search keeps as `right` an R whose total is not below the target (the
+/// doubling's last R, or infinity), so at the R it returns the total equals the target and
+/// each share equals its max. (3.3 casts a share from a double: its caller also requires
+/// maxes exact in a double, so that the cast of a max is the max.)
+fn every_max_reached<T: PartialEq>(
+    items: &[ShareItem],
+    open: &[usize],
+    target: T,
+    total_max: T,
+    limit: T,
+) -> bool {
+    target == total_max && total_max != limit && open.iter().all(|&i| items[i].weight.is_finite())
+}
+
 /// The doubling and bisection, generic over how a planned total is summed.
 fn search(mut used: impl FnMut(f64) -> std::cmp::Ordering) -> f64 {
     use std::cmp::Ordering::*;
@@ -164,11 +188,18 @@ fn hadoop27(kind: ShareKind, items: &[ShareItem], total: i64, summing: Summing) 
         }
     }
     let target = (narrow(total).wrapping_sub(taken)).max(0).min(total_max);
+    if summing == Summing::Auto && every_max_reached(items, &open, target, total_max, i32::MAX) {
+        for &i in &open {
+            out[i] = narrow(items[i].max) as i64;
+        }
+        return out;
+    }
     let share = |i: usize, r: f64| -> i32 {
         let it = &items[i];
         share_f64(it, r, narrow(it.min) as f64, narrow(it.max) as f64) as i32
     };
-    let planned = (summing == Summing::Auto && open.len() >= PLANNED_FROM)
+    let groups = runs(items, &open);
+    let planned = (summing == Summing::Auto && groups.len() >= PLANNED_FROM)
         .then(|| {
             let it = open.iter().map(|&i| {
                 let it = &items[i];
@@ -181,7 +212,6 @@ fn hadoop27(kind: ShareKind, items: &[ShareItem], total: i64, summing: Summing) 
         // The exact sum modulo 2^32: the wrapped int Hadoop's loop ends with.
         Some(p) => search(|r| (p.total(r) as i32).cmp(&target)),
         None => {
-            let groups = runs(items, &open);
             search(|r| {
                 let mut used: i32 = 0;
                 for &(i, n) in &groups {
@@ -222,11 +252,21 @@ fn hadoop33(kind: ShareKind, items: &[ShareItem], total: i64, summing: Summing) 
         }
     }
     let target = total.saturating_sub(taken).max(0).min(total_max);
+    if summing == Summing::Auto
+        && every_max_reached(items, &open, target, total_max, i64::MAX)
+        && open.iter().all(|&i| items[i].max <= EXACT_IN_F64)
+    {
+        for &i in &open {
+            out[i] = items[i].max;
+        }
+        return out;
+    }
     let share = |i: usize, r: f64| -> i64 {
         let it = &items[i];
         share_f64(it, r, it.min as f64, it.max as f64) as i64
     };
-    let planned = (summing == Summing::Auto && open.len() >= PLANNED_FROM)
+    let groups = runs(items, &open);
+    let planned = (summing == Summing::Auto && groups.len() >= PLANNED_FROM)
         .then(|| {
             let it = open.iter().map(|&i| {
                 let it = &items[i];
@@ -243,7 +283,6 @@ fn hadoop33(kind: ShareKind, items: &[ShareItem], total: i64, summing: Summing) 
         }
         return out;
     }
-    let groups = runs(items, &open);
     let r = search(|r| {
         let mut used: i64 = 0;
         for &(i, n) in &groups {

@@ -26,6 +26,60 @@ struct Class {
     min_sums: Vec<i128>,
 }
 
+/// At most this many distinct weights are grouped by a linear look-up; past it the items
+/// are sorted by weight instead (sizebasedweight gives nearly every app its own weight).
+const FEW_WEIGHTS: usize = 8;
+
+/// Items grouped by weight (bits), as `(weight, mins, maxes)` per weight. Which weights form
+/// the classes, and which items each holds, does not depend on the grouping: only the order
+/// of the classes does, and the planned total's exact sum ignores it.
+#[derive(Debug, Default)]
+struct WeightGroups {
+    few: Vec<(u32, Vec<f64>, Vec<f64>)>,
+    /// Past [`FEW_WEIGHTS`]: every item, `(weight, min, max)`, to sort.
+    many: Vec<(u32, f64, f64)>,
+}
+
+impl WeightGroups {
+    fn push(&mut self, bits: u32, min: f64, max: f64) {
+        if !self.many.is_empty() {
+            self.many.push((bits, min, max));
+            return;
+        }
+        if let Some(g) = self.few.iter_mut().find(|g| g.0 == bits) {
+            g.1.push(min);
+            g.2.push(max);
+            return;
+        }
+        if self.few.len() < FEW_WEIGHTS {
+            self.few.push((bits, vec![min], vec![max]));
+            return;
+        }
+        for (b, mins, maxes) in std::mem::take(&mut self.few) {
+            self.many
+                .extend(mins.into_iter().zip(maxes).map(|(lo, hi)| (b, lo, hi)));
+        }
+        self.many.push((bits, min, max));
+    }
+
+    fn into_classes(self) -> Vec<(u32, Vec<f64>, Vec<f64>)> {
+        if self.many.is_empty() {
+            return self.few;
+        }
+        let mut all = self.many;
+        all.sort_unstable_by_key(|e| e.0);
+        all.chunk_by(|a, b| a.0 == b.0)
+            .map(|c| {
+                (
+                    c[0].0,
+                    c.iter().map(|e| e.1).collect(),
+                    c.iter().map(|e| e.2).collect(),
+                )
+            })
+            .collect()
+    }
+}
+
 /// The planned total of a fixed set of open items, for any ratio R.
 #[derive(Debug, Clone)]
 pub(super) struct Planned {
@@ -44,7 +98,7 @@ impl Planned {
         items: impl Iterator<Item = (f32, f64, f64)>,
         cast: fn(f64) -> i64,
     ) -> Option<Planned> {
-        let mut by_weight: Vec<(u32, f64, f64)> = Vec::new();
+        let mut groups = WeightGroups::default();
         let mut constant = 0i128;
         for (w, min, max) in items {
             if !(w.is_finite() && w > 0.0) || min.is_nan() || max.is_nan() {
@@ -53,35 +107,37 @@ impl Planned {
             if min >= max {
                 constant += cast(max) as i128;
             } else {
-                by_weight.push((w.to_bits(), min, max));
+                groups.push(w.to_bits(), min, max);
             }
         }
-        by_weight.sort_unstable_by_key(|e| e.0);
-        let mut classes: Vec<Class> = Vec::new();
-        for chunk in by_weight.chunk_by(|a, b| a.0 == b.0) {
-            let mut maxes: Vec<f64> = chunk.iter().map(|e| e.2).collect();
-            let mut mins: Vec<f64> = chunk.iter().map(|e| e.1).collect();
-            maxes.sort_unstable_by(f64::total_cmp);
-            mins.sort_unstable_by(f64::total_cmp);
-            let prefix = |v: &[f64]| {
-                let mut out = Vec::with_capacity(v.len() + 1);
-                let mut s = 0i128;
+        let prefix = |v: &[f64]| {
+            let mut out = Vec::with_capacity(v.len() + 1);
+            let mut s = 0i128;
+            out.push(s);
+            for &x in v {
+                s += cast(x) as i128;
                 out.push(s);
-                for &x in v {
-                    s += cast(x) as i128;
-                    out.push(s);
+            }
+            out
+        };
+        let classes = groups
+            .into_classes()
+            .into_iter()
+            .map(|(bits, mut mins, mut maxes)| {
+                // Often already in order (equal maxes under one max share): a sorted slice
+                // is recognised in one pass.
+                maxes.sort_unstable_by(f64::total_cmp);
+                mins.sort_unstable_by(f64::total_cmp);
+                Class {
+                    weight: f32::from_bits(bits) as f64,
+                    n: maxes.len() as u64,
+                    max_sums: prefix(&maxes),
+                    min_sums: prefix(&mins),
+                    maxes,
+                    mins,
                 }
-                out
-            };
-            classes.push(Class {
-                weight: f32::from_bits(chunk[0].0) as f64,
-                n: chunk.len() as u64,
-                max_sums: prefix(&maxes),
-                min_sums: prefix(&mins),
-                maxes,
-                mins,
-            });
-        }
+            })
+            .collect();
         Some(Planned {
             classes,
             constant,
