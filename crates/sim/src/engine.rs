@@ -996,11 +996,45 @@ impl<'a> Simulation<'a> {
         }
     }
 
+    /// Leaf `leaf`'s metric terms as its usage, demand and shares give them now.
+    fn leaf_terms(&self, leaf: QueueId) -> LeafTerms {
+        let threshold = self.tree.get(leaf).fair_share_preemption_threshold as f64;
+        let q = &self.queues[leaf.idx()];
+        let desired = q.min_share.memory_mb.min(q.demand.memory_mb);
+        let ideal = q.ideal_share.memory_mb;
+        LeafTerms {
+            starved_min: q.usage.memory_mb < desired,
+            starved_fair: (q.usage.memory_mb as f64) < threshold * q.fair_share.memory_mb as f64,
+            active: ideal > 0,
+            x: if ideal > 0 {
+                q.usage.memory_mb as f64 / ideal as f64
+            } else {
+                0.0
+            },
+            dev: (q.usage.memory_mb - ideal).abs() as f64,
+        }
+    }
+
+    /// Whether [`Simulation::metrics_refresh_leaf`] would leave every metric as it is, given
+    /// that Jain's sums are rebuilt ([`Simulation::metrics_resum`]) before anything reads
+    /// them: the leaf's terms are those it holds. Its starvation times then accrue at the
+    /// same flags whenever they are flushed, and taking out and adding back the same whole
+    /// megabytes leaves the deviation's sum, hence its running maximum, as they are.
+    pub(crate) fn metrics_unchanged(&self, leaf: QueueId) -> bool {
+        let t = self.leaf_terms(leaf);
+        let acc = &self.queues[leaf.idx()].acc;
+        t.starved_min == acc.starved_min
+            && t.starved_fair == acc.starved_fair
+            && t.active == acc.active
+            && t.x.to_bits() == acc.x.to_bits()
+            && t.dev.to_bits() == acc.dev.to_bits()
+    }
+
     /// Refreshes the metrics contribution of `leaf` (starvation flags, Jain and deviation
     /// terms) after its usage, demand or shares changed.
     pub(crate) fn metrics_refresh_leaf(&mut self, leaf: QueueId) {
         let now = self.now.0;
-        let threshold = self.tree.get(leaf).fair_share_preemption_threshold as f64;
+        let t = self.leaf_terms(leaf);
         let q = &mut self.queues[leaf.idx()];
         let acc = &mut q.acc;
         let dt = now.saturating_sub(acc.last);
@@ -1011,8 +1045,7 @@ impl<'a> Simulation<'a> {
             acc.starved_fair_ms += dt;
         }
         acc.last = now;
-        let desired = q.min_share.memory_mb.min(q.demand.memory_mb);
-        let starved_min = q.usage.memory_mb < desired;
+        let starved_min = t.starved_min;
         if starved_min && !acc.starved_min {
             acc.starved_min_episodes += 1;
             acc.starved_min_since = now;
@@ -1023,7 +1056,7 @@ impl<'a> Simulation<'a> {
             acc.min_share_reached_ms.push(now - acc.starved_min_since);
         }
         acc.starved_min = starved_min;
-        acc.starved_fair = (q.usage.memory_mb as f64) < threshold * q.fair_share.memory_mb as f64;
+        acc.starved_fair = t.starved_fair;
         let ig = &mut self.integrals;
         if acc.active {
             ig.n_active -= 1;
@@ -1031,21 +1064,16 @@ impl<'a> Simulation<'a> {
             ig.sum_x2 -= acc.x * acc.x;
         }
         ig.dev_sum -= acc.dev;
-        let ideal = q.ideal_share.memory_mb;
-        if acc.active != (ideal > 0) {
-            if ideal > 0 {
+        if acc.active != t.active {
+            if t.active {
                 self.metered.insert(leaf.0);
             } else {
                 self.metered.remove(&leaf.0);
             }
         }
-        acc.active = ideal > 0;
-        acc.x = if ideal > 0 {
-            q.usage.memory_mb as f64 / ideal as f64
-        } else {
-            0.0
-        };
-        acc.dev = (q.usage.memory_mb - ideal).abs() as f64;
+        acc.active = t.active;
+        acc.x = t.x;
+        acc.dev = t.dev;
         if acc.active {
             ig.n_active += 1;
             ig.sum_x += acc.x;
@@ -1377,4 +1405,13 @@ impl<'a> Simulation<'a> {
         }
         Ok(())
     }
+}
+
+/// A leaf's contribution to the metrics, as `metrics_refresh_leaf` stores it in `LeafAcc`.
+struct LeafTerms {
+    starved_min: bool,
+    starved_fair: bool,
+    active: bool,
+    x: f64,
+    dev: f64,
 }

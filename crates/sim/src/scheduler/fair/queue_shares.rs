@@ -39,10 +39,21 @@ pub(crate) struct QueueShares {
     min: Vec<Resource>,
     /// Each queue's max share on the cluster.
     max: Vec<Resource>,
+    /// Each queue's weight (copied from the tree: a split reads one per child, and the
+    /// tree's entries are large).
+    weight: Vec<f32>,
+    /// Each queue's place in the tree: (a leaf, has children), copied for the same reason.
+    shape: Vec<(bool, bool)>,
     /// Parents: the exact sum of their children's capped demands (memory, vcores).
     child_demand: Vec<[i128; 2]>,
-    /// Parents: their active children, ascending.
-    active_children: Vec<BTreeSet<u32>>,
+    /// Parents: their active children as `(class, id)`, ascending: children of one
+    /// configuration (weight, min and max share) are listed together, so the share search
+    /// sums them as one run (`fairsim_core::share`); the order of the items changes no share
+    /// under the fair and DRF policies.
+    active_children: Vec<BTreeSet<(u32, u32)>>,
+    /// Each queue's configuration class among its siblings (equal for equal weight, min and
+    /// max share).
+    class: Vec<u32>,
     /// Leaves whose demand sum or runnable count changed since the last update.
     touched: Vec<u32>,
     is_touched: Vec<bool>,
@@ -210,9 +221,9 @@ impl Simulation<'_> {
             sum[1] += load.demand.vcores as i128 - old.demand.vcores as i128;
             if old.active != load.active {
                 if load.active {
-                    s.active_children[p.idx()].insert(q.0);
+                    s.active_children[p.idx()].insert((s.class[q.idx()], q.0));
                 } else {
-                    s.active_children[p.idx()].remove(&q.0);
+                    s.active_children[p.idx()].remove(&(s.class[q.idx()], q.0));
                 }
                 work.fair_dirty.insert(p.0);
                 // An inactive queue's instantaneous shares are 0 under the fair and DRF
@@ -239,11 +250,12 @@ impl Simulation<'_> {
         }
         self.queues[q.idx()].fair_share = share;
         self.mark_app_shares(q);
-        if self.tree.get(q).is_leaf {
+        let (leaf, parent) = self.queue_shares.shape[q.idx()];
+        if leaf {
             self.refresh_open(q);
         }
         work.mark(q.0);
-        if !self.tree.get(q).children.is_empty() {
+        if parent {
             work.fair_dirty.insert(q.0);
         }
     }
@@ -254,7 +266,7 @@ impl Simulation<'_> {
         }
         self.queues[q.idx()].ideal_share = share;
         work.mark(q.0);
-        if !self.tree.get(q).children.is_empty() {
+        if self.queue_shares.shape[q.idx()].1 {
             work.ideal_dirty.insert(q.0);
         }
     }
@@ -267,7 +279,8 @@ impl Simulation<'_> {
         if conf.policy == Policy::Fifo {
             work.ids.extend(conf.children.iter().map(|c| c.0));
         } else {
-            work.ids.extend(s.active_children[p.idx()].iter().copied());
+            work.ids
+                .extend(s.active_children[p.idx()].iter().map(|&(_, c)| c));
         }
         work.list.truncate(work.ids.len());
         for (k, &c) in work.ids.iter().enumerate() {
@@ -276,7 +289,7 @@ impl Simulation<'_> {
             }
             let load = s.loads[c as usize];
             let item = &mut work.list[k];
-            item.weight = self.tree.queues[c as usize].weight;
+            item.weight = s.weight[c as usize];
             item.start_time_ms = 0;
             item.min_share = s.min[c as usize];
             item.max_share = s.max[c as usize];
@@ -321,6 +334,13 @@ impl Simulation<'_> {
             }
             self.queues[i].ideal_share = ideal[i];
         }
+        let min: Vec<Resource> = (0..n)
+            .map(|i| self.tree.queues[i].min_resources.resolve(cluster))
+            .collect();
+        let max: Vec<Resource> = (0..n)
+            .map(|i| self.tree.queues[i].max_share(cluster))
+            .collect();
+        let class = self.config_classes(&min, &max);
         let mut child_demand = vec![[0i128; 2]; n];
         let mut active_children = vec![BTreeSet::new(); n];
         for (i, q) in self.tree.queues.iter().enumerate().skip(1) {
@@ -329,18 +349,22 @@ impl Simulation<'_> {
                 child_demand[p.idx()][0] += d.memory_mb as i128;
                 child_demand[p.idx()][1] += d.vcores as i128;
                 if loads[i].active {
-                    active_children[p.idx()].insert(i as u32);
+                    active_children[p.idx()].insert((class[i], i as u32));
                 }
             }
         }
         self.queue_shares = QueueShares {
             built_for: Some((cluster, n)),
-            min: (0..n)
-                .map(|i| self.tree.queues[i].min_resources.resolve(cluster))
+            min,
+            max,
+            weight: self.tree.queues.iter().map(|q| q.weight).collect(),
+            shape: self
+                .tree
+                .queues
+                .iter()
+                .map(|q| (q.is_leaf, !q.children.is_empty()))
                 .collect(),
-            max: (0..n)
-                .map(|i| self.tree.queues[i].max_share(cluster))
-                .collect(),
+            class,
             loads,
             child_demand,
             active_children,
@@ -348,6 +372,30 @@ impl Simulation<'_> {
             is_touched: vec![false; n],
             mismatch: self.queue_shares.mismatch.take(),
         };
+    }
+
+    /// Each queue's class among its siblings: the rank of its (weight, min, max) among the
+    /// distinct ones of its parent's children, in the order of these keys.
+    fn config_classes(&self, min: &[Resource], max: &[Resource]) -> Vec<u32> {
+        let mut class = vec![0u32; self.tree.queues.len()];
+        let mut keyed = Vec::new();
+        for conf in &self.tree.queues {
+            keyed.clear();
+            keyed.extend(conf.children.iter().map(|&c| {
+                let (lo, hi) = (min[c.idx()], max[c.idx()]);
+                let w = self.tree.queues[c.idx()].weight.to_bits();
+                ((w, lo.memory_mb, lo.vcores, hi.memory_mb, hi.vcores), c.0)
+            }));
+            keyed.sort_unstable();
+            let mut rank = 0u32;
+            for k in 0..keyed.len() {
+                if k > 0 && keyed[k].0 != keyed[k - 1].0 {
+                    rank += 1;
+                }
+                class[keyed[k].1 as usize] = rank;
+            }
+        }
+        class
     }
 
     /// Leaf `leaf`'s runnable apps' shares must be computed again (its runnable set, an

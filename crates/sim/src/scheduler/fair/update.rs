@@ -141,8 +141,10 @@ impl Simulation<'_> {
         // A leaf's metrics read its usage (refreshed when it changes), demand and shares:
         // refreshed where these changed, in queue order (the deviation's running maximum
         // reads the partial sums in that order).
+        // A leaf whose terms stay as they are is skipped (most leaves of a parent split
+        // again, whose fair share moved but not across the starvation threshold).
         for &i in &changed {
-            if self.tree.queues[i as usize].is_leaf {
+            if self.tree.queues[i as usize].is_leaf && !self.metrics_unchanged(QueueId(i)) {
                 self.metrics_refresh_leaf(QueueId(i));
             }
         }
