@@ -156,7 +156,7 @@ pub(crate) struct QueueState {
 }
 
 /// Per-app state (Hadoop's `FSAppAttempt`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct AppState {
     pub phase: AppPhase,
     pub queue: QueueId,

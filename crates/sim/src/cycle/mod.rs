@@ -37,8 +37,27 @@
 //! text whole, so a field added to a part is in the fingerprint unless rebased here. A field
 //! that is an age or an id and is not rebased only makes equal states look different (a
 //! cycle found later or never), never the reverse.
+//!
+//! # Cost
+//! A state's text grows with its apps (about 1.5 KB each), and formatting every app at every
+//! watched tick cost 2.7 s of a 10,000-app run whose scheduling took 0.1 s. So the apps'
+//! part is kept apart: each open app's text is interned and made again only when the app's
+//! stored state or the relative values put into it changed since its last text
+//! (`app_prints`), and a state keeps one id per open app. Equal ids are equal texts, so two
+//! states compare exactly as their whole texts did. Closed apps (finished or rejected) are
+//! left out: none reopens, so states with the same `n_closed` have the same closed apps, and
+//! a closed app's state no longer changes (its last container was released when it closed);
+//! debug builds check each closed app's text against the first one seen since the last
+//! arrival or completion.
 
-use crate::app::Locality;
+mod app_prints;
+#[cfg(debug_assertions)]
+mod checks;
+mod parts;
+
+use parts::{app_text, write_queue};
+
+use crate::app::{AppPhase, Locality};
 use crate::capacity::ideal::PcppState;
 use crate::engine::Simulation;
 use crate::event::Event;
@@ -50,8 +69,12 @@ use crate::time::SimTime;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-/// Fingerprints kept at most (bytes) before the watch starts afresh.
+/// Fingerprints and app texts kept at most (bytes) before the watch starts afresh.
 const MAX_BYTES: usize = 64 << 20;
+
+/// A state relative to now: the text of everything but the open apps, and one interned text
+/// id per open app, by index (see `app_prints`).
+type Print = (String, Vec<u32>);
 
 /// What the watch remembers since the last arrival or completion.
 #[derive(Debug, Default)]
@@ -63,8 +86,19 @@ pub(crate) struct CycleWatch {
     progress: u64,
     /// Fingerprints seen since `done` last changed (several states may share one when only
     /// held amounts differ).
-    seen: BTreeMap<String, Vec<Seen>>,
+    seen: BTreeMap<Print, Vec<Seen>>,
+    /// Bytes of the fingerprints in `seen`.
     bytes: usize,
+    /// The open apps' texts, kept across ticks (and across arrivals and completions: an app
+    /// unchanged since its last text costs a comparison, not a format).
+    app_prints: app_prints::AppPrints,
+    /// Debug builds: each closed app's text, first seen since `done` last changed (a closed
+    /// app is left out of the fingerprint because its state no longer changes; this checks it).
+    #[cfg(debug_assertions)]
+    closed: std::cell::RefCell<BTreeMap<usize, String>>,
+    /// Fingerprints taken (for tests of their cost).
+    #[cfg(test)]
+    prints: u64,
 }
 
 /// What the watch keeps of one state besides its fingerprint.
@@ -106,6 +140,12 @@ impl Simulation<'_> {
             self.cycle.done = done;
             self.cycle.seen.clear();
             self.cycle.bytes = 0;
+            #[cfg(debug_assertions)]
+            self.cycle.closed.get_mut().clear();
+            // No state seen refers to the app texts now: drop them if they outgrew the bound.
+            if self.cycle.app_prints.bytes() > MAX_BYTES {
+                self.cycle.app_prints.clear();
+            }
             return None;
         }
         // Without decisions, a pending completion or kill will make progress: only a state
@@ -120,7 +160,13 @@ impl Simulation<'_> {
         {
             return None;
         }
-        let (print, held) = self.fingerprint();
+        let mut app_prints = std::mem::take(&mut self.cycle.app_prints);
+        let (print, held) = self.fingerprint(&mut app_prints);
+        self.cycle.app_prints = app_prints;
+        #[cfg(test)]
+        {
+            self.cycle.prints += 1;
+        }
         let hold_allocations = match &self.preempt {
             PreemptState::Fs33 { fs, .. } => fs.hold_allocations,
             _ => 0,
@@ -138,11 +184,24 @@ impl Simulation<'_> {
                 Repeat::Cycle(e.at)
             });
         }
-        let bytes = print.len() + held.len();
+        let bytes = print.0.len() + 4 * print.1.len() + held.len();
         self.cycle.bytes += bytes;
-        if self.cycle.bytes > MAX_BYTES {
+        if self.cycle.bytes + self.cycle.app_prints.bytes() > MAX_BYTES {
+            // Afresh from this state: its app ids are made again from a clear table.
             self.cycle.seen.clear();
+            self.cycle.app_prints.clear();
+            let mut app_prints = std::mem::take(&mut self.cycle.app_prints);
+            let (again, _) = self.fingerprint(&mut app_prints);
+            self.cycle.app_prints = app_prints;
+            debug_assert_eq!(again.0, print.0);
             self.cycle.bytes = bytes;
+            self.cycle.seen.entry(again).or_default().push(Seen {
+                at: self.now,
+                progress: self.progress,
+                hold_allocations,
+                held,
+            });
+            return None;
         }
         let seen = Seen {
             at: self.now,
@@ -156,7 +215,7 @@ impl Simulation<'_> {
 
     /// The state relative to now (see the module docs), and apart from it the amounts that
     /// Hadoop 3.x preemption holds on nodes.
-    fn fingerprint(&self) -> (String, String) {
+    fn fingerprint(&self, app_prints: &mut app_prints::AppPrints) -> (Print, String) {
         let Simulation {
             sc,
             semantics: _,
@@ -226,9 +285,13 @@ impl Simulation<'_> {
         };
         let mut s = String::new();
         let mut held = String::new();
+        // The live containers' count first (redundant: the containers follow): states
+        // that differ in it, as those of a filling cluster do, differ in the first bytes
+        // rather than after a long list of equal containers.
         let _ = write!(
             s,
-            "n{n_closed} f{in_flight} a{n_arrived} q{:?}|",
+            "l{} n{n_closed} f{in_flight} a{n_arrived} q{:?}|",
+            live_ids.len(),
             quiet.map(|(t, p)| (age(t.0), p == *progress))
         );
         // Events: sorted by key, so equal times keep their push order. Samples change
@@ -297,16 +360,16 @@ impl Simulation<'_> {
         let time_delay_bound = (conf.locality_delay_node_ms >= 0
             && conf.locality_delay_rack_ms >= 0)
             .then(|| conf.locality_delay_node_ms.max(conf.locality_delay_rack_ms) as u64 + 1);
+        let mut app_ids = Vec::with_capacity(apps.len());
+        let mut put_in = Vec::new();
         for (i, a) in apps.iter().enumerate() {
-            let mut a = a.clone();
-            a.am_container = a
-                .am_container
-                .map(|slot| live_slot(slot).map_or(u32::MAX, |r| r as u32));
-            // Output counters.
-            a.containers = 0;
-            a.preempted = 0;
-            a.lost_work_ms = 0;
-            a.lost = 0;
+            // The values normalization puts in: the AM's container as its rank among the
+            // live ones (`u64::MAX` for none), then per priority the clamped opportunities
+            // and delay age.
+            put_in.clear();
+            put_in.push(a.am_container.map_or(u64::MAX, |slot| {
+                live_slot(slot).map_or(u64::from(u32::MAX), |r| r)
+            }));
             let bound = if self.capacity.is_some() {
                 // Compared with the node-locality delay (at most the node count) and with
                 // asks (at most the app's tasks), as f32: exact below 2^24.
@@ -323,23 +386,34 @@ impl Simulation<'_> {
                 fair_bound
             };
             let arrival = self.specs[i].arrival.0;
-            for p in &mut a.requests.by_priority {
+            for p in &a.requests.by_priority {
                 let off_switch = p.allowed == Some(Locality::OffSwitch) && self.capacity.is_none();
                 let b = if off_switch { 0 } else { bound };
-                p.opportunities = u64::from(p.opportunities).min(b) as u32;
+                put_in.push(u64::from(p.opportunities).min(b));
                 // Time-based delay: the wait since the level changed (or since the app
                 // started) is read only against the delays.
-                p.last_scheduled = Some(match time_delay_bound {
+                put_in.push(match time_delay_bound {
                     Some(d) => age(p.last_scheduled.unwrap_or(arrival)).min(d),
                     None => 0,
                 });
             }
-            let _ = write!(s, "{a:?};");
+            // A closed app (finished or rejected) stays closed and its state no longer
+            // changes: it is the same in every state compared (equal `n_closed` means the
+            // same closed apps, as none reopens), so it is left out. Debug builds check it.
+            if matches!(a.phase, AppPhase::Finished | AppPhase::Rejected) {
+                #[cfg(debug_assertions)]
+                self.check_closed(i, app_text(a, &put_in));
+                continue;
+            }
+            app_ids.push(app_prints.id(i, a, &put_in, app_text));
         }
-        for q in queues {
-            let mut q = q.clone();
-            q.acc = Default::default();
-            let _ = write!(s, "{q:?};");
+        for (i, q) in queues.iter().enumerate() {
+            let leaf = tree.get(crate::tree::QueueId(i as u32)).is_leaf;
+            write_queue(&mut s, q, leaf);
+            #[cfg(debug_assertions)]
+            if leaf {
+                self.check_leaf_sets(i);
+            }
         }
         let _ = write!(
             s,
@@ -448,6 +522,83 @@ impl Simulation<'_> {
                 );
             }
         }
-        (s, held)
+        ((s, app_ids), held)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Simulation;
+    use crate::app::{AppSpec, TaskGroup};
+    use crate::recorder::MemoryRecorder;
+    use crate::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
+    use crate::time::SimTime;
+    use crate::tree::{QueueId, QueueTree};
+    use fairsim_core::{Resource, Semantics};
+
+    /// 20 apps in one leaf at time 0 on one 8 GB / 8-vcore node, each an AM of 1 GB and one
+    /// 1 GB task of 100 s; maxAMShare 0.5.
+    fn twenty_apps() -> Scenario {
+        let mut tree = QueueTree::with_root();
+        let q = tree.add_queue(QueueId::ROOT, "only", true);
+        tree.get_mut(q).max_am_share = 0.5;
+        let app = |i: u32| AppSpec {
+            name: format!("app{i}"),
+            arrival: SimTime(0),
+            queue: "root.only".into(),
+            user: "u".into(),
+            am: Some(Resource::new(1024, 1)),
+            stages: vec![vec![TaskGroup {
+                count: 1,
+                size: Resource::new(1024, 1),
+                duration_ms: 100_000,
+                priority: 10,
+                hosts: vec![],
+                relax_locality: true,
+            }]],
+            recorded: None,
+        };
+        Scenario {
+            name: "twenty".into(),
+            path: None,
+            cluster: ClusterSpec {
+                nodes: 1,
+                racks: 1,
+                node_memory_mb: 8192,
+                node_vcores: 8,
+                ..ClusterSpec::default()
+            },
+            scheduler: SchedulerConf {
+                semantics: Semantics::Hadoop27,
+                ..SchedulerConf::default()
+            },
+            tree,
+            warnings: vec![],
+            workload: Workload::Trace((0..20).map(app).collect()),
+            end_ms: Some(20_000),
+            sample_interval_ms: 0,
+            check_invariants: true,
+        }
+    }
+
+    #[test]
+    fn an_app_text_is_made_only_when_the_app_changed() {
+        let sc = twenty_apps();
+        let mut rec = MemoryRecorder::default();
+        let mut sim = Simulation::new(&sc, 1, 0, &mut rec).expect("valid");
+        sim.run_to_end().expect("runs");
+        let (prints, made) = (sim.cycle.prints, sim.cycle.app_prints.made());
+        drop(sim);
+        let times: Vec<u64> = rec.decisions.iter().map(|d| d.time.0).collect();
+        assert_eq!(times, vec![0, 1000, 2000, 3000, 4000, 5000, 6000, 7000]);
+        // One container per heartbeat: AMs at 0 to 3,000 ms (maxAMShare 0.5 × 8 GB = 4
+        // AMs), then their tasks at 4,000 to 7,000 ms; then the node is full. Every app
+        // arrived at 0 and nothing completes before 104,000 ms, so the watch fingerprints
+        // every tick from 500 to 4,000 ms (no task in flight: the frozen check) and, after
+        // that, the ticks at 4,500 to 7,500 that follow a decision: 8 + 4 = 12. The first
+        // makes all 20 apps' texts; each later one only the text of the one app the
+        // decision before it changed: 20 + 3 + 4 = 27, where formatting every app at every
+        // fingerprint made 12 × 20 = 240.
+        assert_eq!((prints, made), (12, 27));
     }
 }

@@ -1,0 +1,78 @@
+//! Texts of the parts the fingerprint writes in its own way: a queue without a leaf's
+//! ordered sets, an app with its relative values put in.
+
+use std::fmt::Write as _;
+
+/// A queue's text. A leaf's ordered sets (`ordered`, `am_waiting`, `am_sizes`) are left
+/// out: they index its apps by the apps' own fields (key, name rank, `in_set`, `in_am_set`,
+/// the AM size), which the apps' texts hold, so two states with equal apps have equal sets,
+/// and writing them out made every fingerprint as long as the leaf's apps (debug builds check
+/// that they are what the apps give). A parent's set is written: it holds its children.
+/// The leaf's accumulators are outputs.
+pub(super) fn write_queue(s: &mut String, q: &crate::engine::QueueState, leaf: bool) {
+    let crate::engine::QueueState {
+        usage,
+        demand,
+        fair_share,
+        steady_share,
+        ideal_share,
+        min_share,
+        max_share,
+        am_usage,
+        runnable,
+        waiting,
+        max_running,
+        pending,
+        runnable_apps,
+        waiting_apps,
+        sched,
+        key,
+        name_rank,
+        comparator,
+        child_list,
+        ordered,
+        am_waiting,
+        am_sizes,
+        acc: _,
+        app_shares_dirty,
+        app_shares_listed,
+        open,
+        app_demand,
+    } = q;
+    let _ = write!(
+        s,
+        "{:?}",
+        (
+            (usage, demand, fair_share, steady_share, ideal_share),
+            (min_share, max_share, am_usage, app_demand),
+            (runnable, waiting, max_running, pending),
+            (runnable_apps, waiting_apps, child_list),
+            (sched, key, name_rank, comparator),
+            (app_shares_dirty, app_shares_listed, open)
+        )
+    );
+    if !leaf {
+        let _ = write!(s, "{ordered:?}{am_waiting:?}{am_sizes:?}");
+    }
+    s.push(';');
+}
+
+/// An app's text: its state with the relative values put in (see `Simulation::fingerprint`)
+/// and the output counters cleared.
+pub(super) fn app_text(a: &crate::engine::AppState, put_in: &[u64]) -> String {
+    let mut a = a.clone();
+    a.am_container = match put_in[0] {
+        u64::MAX => None,
+        r => Some(r as u32),
+    };
+    // Output counters.
+    a.containers = 0;
+    a.preempted = 0;
+    a.lost_work_ms = 0;
+    a.lost = 0;
+    for (p, v) in a.requests.by_priority.iter_mut().zip(put_in[1..].chunks(2)) {
+        p.opportunities = v[0] as u32;
+        p.last_scheduled = Some(v[1]);
+    }
+    format!("{a:?}")
+}
