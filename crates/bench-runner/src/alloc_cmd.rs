@@ -501,7 +501,7 @@ pub fn run_validate(
                     f(q.capacity_percent),
                     f(q.maximum_capacity_percent),
                     f(q.user_limit_factor),
-                    q.minimum_user_limit_percent.unwrap_or(100),
+                    q.minimum_user_limit_percent.unwrap_or(100.0),
                     f(q.maximum_am_resource_fraction)
                 ));
                 if let Some(o) = q.ordering_policy {

@@ -1206,6 +1206,21 @@ fn cases() -> Vec<Case> {
             &["cs.xml:5:", "user-limit-factor", "-1 is out of range"],
         ),
         case(
+            "capacity decimal minimum-user-limit-percent under hadoop-2.7 (getInt)",
+            Capacity,
+            (
+                "user-limit-factor</name><value>1<",
+                "minimum-user-limit-percent</name><value>50.1<",
+            ),
+            VALIDATE,
+            2,
+            &[
+                "cs.xml:5:",
+                "minimum-user-limit-percent",
+                "\"50.1\" is not an integer",
+            ],
+        ),
+        case(
             "capacity negative AM percent",
             Capacity,
             ("<value>0.1</value>", "<value>-0.5</value>"),

@@ -696,6 +696,13 @@ pub const LIMITS: &[Limit] = &[
     ),
     f32_range(
         "capacity-scheduler.xml",
+        "minimum-user-limit-percent",
+        1.0,
+        100.0,
+        "a percentage: hadoop-3.3 reads a Java float, hadoop-2.7 a Java int (a decimal fails its start-up)",
+    ),
+    f32_range(
+        "capacity-scheduler.xml",
         "maximum-am-resource-percent",
         0.0,
         F32_MAX,

@@ -92,8 +92,9 @@ pub struct QueueConf {
     pub maximum_capacity_percent: Option<f64>,
     /// Capacity Scheduler only: `user-limit-factor`.
     pub user_limit_factor: Option<f64>,
-    /// Capacity Scheduler only: `minimum-user-limit-percent`.
-    pub minimum_user_limit_percent: Option<u32>,
+    /// Capacity Scheduler only: `minimum-user-limit-percent`, a Java float as Hadoop 3
+    /// reads it (Hadoop 2.7 reads an int; the reader refuses a decimal in that era).
+    pub minimum_user_limit_percent: Option<f32>,
     /// The queue is part of the configuration, as a placement rule that may not create
     /// queues requires: named in the allocation file (true for queues built by hand), not
     /// made at run time by a placement rule, and not the `root.default` that YARN adds when

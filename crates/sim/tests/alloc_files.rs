@@ -492,7 +492,7 @@ fn capacity_file_loads() {
     assert_eq!(dev.capacity_percent, Some(30.0));
     assert_eq!(dev.maximum_capacity_percent, Some(100.0));
     assert_eq!(dev.user_limit_factor, Some(2.0));
-    assert_eq!(dev.minimum_user_limit_percent, Some(25));
+    assert_eq!(dev.minimum_user_limit_percent, Some(25.0));
     assert_eq!(dev.ordering_policy, Some(OrderingPolicy::Fair));
     assert_eq!(dev.maximum_am_resource_fraction, Some(0.1));
     let prod = t.get(t.find("root.prod").expect("prod"));

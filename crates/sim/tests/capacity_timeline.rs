@@ -162,7 +162,9 @@ fn run(preemption: bool, end_ms: u64) -> Trace {
                         required: Resource::new(C, 1),
                         queue_usage: usage[q.idx()],
                         active_users: 1,
-                        minimum_user_limit_percent: conf.minimum_user_limit_percent.unwrap_or(100),
+                        minimum_user_limit_percent: conf
+                            .minimum_user_limit_percent
+                            .unwrap_or(100.0),
                         user_limit_factor: conf.user_limit_factor.unwrap_or(1.0),
                         minimum_allocation: Resource::new(C, 1),
                     };

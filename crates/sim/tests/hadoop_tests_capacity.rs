@@ -6,7 +6,7 @@
 //! docs/semantics.md maps each method here (checked by `hadoop_table.rs`).
 
 use fairsim_core::{Resource, Semantics};
-use fairsim_sim::alloc::parse_capacity_scheduler_xml;
+use fairsim_sim::alloc::{parse_any_xml, parse_capacity_scheduler_xml};
 use fairsim_sim::app::{AppSpec, TaskGroup};
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
 use fairsim_sim::scenario::{Scenario, SchedulerConf, Workload};
@@ -151,5 +151,69 @@ fn single_queue_with_multiple_users_first_user_capped_at_two_gb() {
         let apps = vec![app(0, "user_0", 10, GB), app(1, "user_0", 10, GB)];
         let got = allocations(&scenario(s, &[], 1, apps));
         assert_eq!(held(&got, 2), vec![2 * GB, 0], "{s}: {got:?}");
+    }
+}
+
+#[test]
+fn decimal_user_limits_give_the_first_user_its_second_container() {
+    // testDecimalUserLimits (Hadoop 3): testUserLimits with minimum-user-limit-percent 50.1,
+    // read as a Java float. Queue a (8.5 % of two 8 GB nodes: 1392.64 MB, rounded up to
+    // 2048), user-limit-factor 2; user_0 asks for 2 × 3 GB, user_1 for 2 × 1 GB.
+    // 1. Usage 0 < 2048: current 2048, limit max(1024, ceil(floor(2048 × 50.1) / 100) =
+    //    1027) → 2048; user_0 (0 MB) gets 3 GB.
+    // 2. Usage 3072: current 3072 + 1024 = 4096, limit max(2048, ceil(205209 / 100) = 2053)
+    //    → 3072; user_0's 3072 MB is not above it, so user_0 gets its second 3 GB (with 50 %
+    //    the limit is 2048 and user_1 goes first: testUserLimits).
+    // 3. user_0 has nothing left to ask; user_1 gets 1 GB: 7 GB in the queue.
+    let s = Semantics::Hadoop33;
+    let props = [
+        ("root.a.minimum-user-limit-percent", "50.1"),
+        ("root.a.user-limit-factor", "2"),
+    ];
+    let apps = vec![app(0, "user_0", 2, 3 * GB), app(1, "user_1", 2, GB)];
+    let got = allocations(&scenario(s, &props, 2, apps));
+    assert_eq!(
+        got.iter().take(3).copied().collect::<Vec<_>>(),
+        [(0, 3 * GB), (0, 3 * GB), (1, GB)],
+        "{s}: {got:?}"
+    );
+}
+
+#[test]
+fn a_decimal_user_limit_percent_is_refused_in_hadoop27_only() {
+    // Hadoop 2.7 reads minimum-user-limit-percent with Configuration.getInt:
+    // Integer.parseInt("50.1") throws and the ResourceManager does not start. The file's
+    // line and property are named; hadoop-3.3 reads the same file.
+    let text = "<configuration>\n\
+        <property><name>yarn.scheduler.capacity.root.queues</name><value>a</value></property>\n\
+        <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>100</value></property>\n\
+        <property><name>yarn.scheduler.capacity.root.a.minimum-user-limit-percent</name><value>50.1</value></property>\n\
+        </configuration>\n";
+    let e = parse_any_xml(text, "cs.xml", Semantics::Hadoop27)
+        .expect_err("2.7 refuses a decimal")
+        .to_string();
+    assert!(
+        e.starts_with(
+            "cs.xml:4: <property> yarn.scheduler.capacity.root.a.minimum-user-limit-percent:"
+        ) && e.contains("\"50.1\" is not an integer"),
+        "{e}"
+    );
+    let tree = parse_any_xml(text, "cs.xml", Semantics::Hadoop33)
+        .expect("3.3 reads a float")
+        .tree;
+    let a = tree.find("root.a").expect("queue a");
+    assert_eq!(tree.get(a).minimum_user_limit_percent, Some(50.1));
+    // An integer reads the same in both eras; out of range is refused in both.
+    for s in ERAS {
+        let t = parse_any_xml(&text.replace("50.1", "25"), "cs.xml", s).expect("an int");
+        let a = t.tree.find("root.a").expect("queue a");
+        assert_eq!(t.tree.get(a).minimum_user_limit_percent, Some(25.0), "{s}");
+        let e = parse_any_xml(&text.replace("50.1", "0"), "cs.xml", s)
+            .expect_err("below 1")
+            .to_string();
+        assert!(
+            e.contains("0 is out of range: the limit is a finite 32-bit float from 1 to 100"),
+            "{s}: {e}"
+        );
     }
 }

@@ -4,7 +4,7 @@
 use super::xml::{Reader, parse_document};
 use super::{AllocError, LoadedAlloc};
 use crate::tree::{OrderingPolicy, PlacementRule, QueueConf, QueueId, QueueTree, SchedulerKind};
-use fairsim_core::Calculator;
+use fairsim_core::{Calculator, Semantics};
 use roxmltree::Node;
 use std::collections::{BTreeMap, HashSet};
 
@@ -36,6 +36,8 @@ struct Prop<'a, 'i> {
 struct Props<'r, 'a, 'i> {
     r: &'r Reader<'a, 'i>,
     map: BTreeMap<String, Prop<'a, 'i>>,
+    /// The era reading the file: the getters' syntax differs between them.
+    semantics: Semantics,
 }
 
 impl<'a, 'i> Props<'_, 'a, 'i> {
@@ -88,8 +90,8 @@ impl<'a, 'i> Props<'_, 'a, 'i> {
     }
 }
 
-/// Reads a capacity-scheduler.xml text.
-pub fn parse(text: &str, file: &str) -> Result<LoadedAlloc, AllocError> {
+/// Reads a capacity-scheduler.xml text as `semantics` reads it.
+pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc, AllocError> {
     let doc = parse_document(text, file)?;
     let mut r = Reader::new(file, &doc);
     let top = doc.root_element();
@@ -122,7 +124,11 @@ pub fn parse(text: &str, file: &str) -> Result<LoadedAlloc, AllocError> {
         }
         map.insert(name, Prop { value, node: el });
     }
-    let props = Props { r: &r, map };
+    let props = Props {
+        r: &r,
+        map,
+        semantics,
+    };
 
     let calc_name = format!("{PREFIX}resource-calculator");
     let resource_calculator = match props.get(&calc_name) {
@@ -263,6 +269,40 @@ fn queue_mappings(
     Ok(rules)
 }
 
+/// `minimum-user-limit-percent` (default 100). Hadoop 3.3's
+/// `CapacitySchedulerConfiguration.getUserLimit` reads it with `getFloat`, so a decimal such as
+/// 50.1 is kept exactly (as a Java float); Hadoop 2.7's reads it with `getInt`, whose
+/// `Integer.parseInt` throws on a decimal and stops the ResourceManager at start-up, so the
+/// 2.7 era refuses it. Both eras check the 1 to 100 range of the limits table.
+fn user_limit_percent(
+    props: &Props<'_, '_, '_>,
+    name: &str,
+    semantics: Semantics,
+) -> Result<f32, AllocError> {
+    let Some(p) = props.get(name) else {
+        return Ok(100.0);
+    };
+    let text = p.value.as_str();
+    let value = match semantics {
+        Semantics::Hadoop27 => text.parse::<i32>().map(f64::from).map_err(|_| {
+            props.invalid(
+                name,
+                format!(
+                    "\"{text}\" is not an integer: hadoop-2.7 reads minimum-user-limit-percent as a Java int and fails to start on it (hadoop-3.3 reads a float)"
+                ),
+            )
+        })?,
+        Semantics::Hadoop33 => text
+            .parse::<f32>()
+            .map(f64::from)
+            .map_err(|_| props.invalid(name, format!("\"{text}\" is not a number")))?,
+    };
+    crate::limits::limit("capacity-scheduler.xml", "minimum-user-limit-percent")
+        .check_float(value)
+        .map(|v| v as f32)
+        .map_err(|m| props.invalid(name, m))
+}
+
 /// Builds queue `path` and its subtree; `listed_in` is the `.queues` property naming it.
 fn build(
     props: &Props<'_, '_, '_>,
@@ -342,21 +382,11 @@ fn build(
             .limited(&key("user-limit-factor"), "user-limit-factor")?
             .unwrap_or(1.0),
     );
-    let mulp_key = key("minimum-user-limit-percent");
-    q.minimum_user_limit_percent = Some(match props.get(&mulp_key) {
-        None => 100,
-        Some(p) => p
-            .value
-            .parse::<u32>()
-            .ok()
-            .filter(|v| (1..=100).contains(v))
-            .ok_or_else(|| {
-                props.invalid(
-                    &mulp_key,
-                    format!("\"{}\" is not a percentage from 1 to 100", p.value),
-                )
-            })?,
-    });
+    q.minimum_user_limit_percent = Some(user_limit_percent(
+        props,
+        &key("minimum-user-limit-percent"),
+        props.semantics,
+    )?);
     let op_key = key("ordering-policy");
     q.ordering_policy = match props.get(&op_key) {
         None => q.is_leaf.then_some(OrderingPolicy::Fifo),

@@ -56,18 +56,22 @@ pub fn parse_fair_scheduler_xml(
     fair::parse(text, file_label, semantics)
 }
 
-/// Reads and parses a capacity-scheduler.xml.
+/// Reads and parses a capacity-scheduler.xml as Hadoop 3.3 reads it (see
+/// [`parse_capacity_scheduler_xml`]).
 pub fn load_capacity_scheduler_file(path: &Path) -> Result<LoadedAlloc, AllocError> {
     let text = read_capped(path)?;
     parse_capacity_scheduler_xml(&text, &label(path))
 }
 
-/// Parses the text of a capacity-scheduler.xml; `file_label` names it in messages.
+/// Parses the text of a capacity-scheduler.xml as Hadoop 3.3 reads it (a decimal
+/// `minimum-user-limit-percent` is accepted); `file_label` names it in messages. A scenario
+/// reads the file in its own era through [`load_any_file`], which Hadoop 2.7 refuses a
+/// decimal in.
 pub fn parse_capacity_scheduler_xml(
     text: &str,
     file_label: &str,
 ) -> Result<LoadedAlloc, AllocError> {
-    capacity::parse(text, file_label)
+    capacity::parse(text, file_label, Semantics::Hadoop33)
 }
 
 /// Reads either kind of file, told apart by the root element (`<allocations>` for the Fair
@@ -87,7 +91,7 @@ pub fn parse_any_xml(
     fair::check_queue_count(text, file_label)?;
     let doc = xml::parse_document(text, file_label)?;
     if doc.root_element().tag_name().name() == "configuration" {
-        capacity::parse(text, file_label)
+        capacity::parse(text, file_label, semantics)
     } else {
         fair::parse(text, file_label, semantics)
     }

@@ -33,8 +33,9 @@ pub struct UserLimitInput {
     pub queue_usage: Resource,
     /// Users with pending requests (at least 1 is used).
     pub active_users: u32,
-    /// `minimum-user-limit-percent` (default 100).
-    pub minimum_user_limit_percent: u32,
+    /// `minimum-user-limit-percent` (default 100), a Java float (Hadoop 2.7's int is
+    /// exact in it).
+    pub minimum_user_limit_percent: f32,
     /// `user-limit-factor` (default 1).
     pub user_limit_factor: f64,
     /// `yarn.scheduler.minimum-allocation-*` (default 1024 MB, 1 vcore).
@@ -96,6 +97,8 @@ pub fn user_limit(i: &UserLimitInput) -> Resource {
     let users = i64::from(i.active_users.max(1));
     let per_user = ceil_div(current, users);
     let min_percent = ceil_div(
+        // `multiplyAndRoundDown(currentCapacity, getUserLimit())`: the float percent widened
+        // to a double, as Java passes it.
         mul_floor(current, f64::from(i.minimum_user_limit_percent)),
         100,
     );
@@ -131,7 +134,7 @@ mod tests {
             required: Resource::new(1024, 1),
             queue_usage: Resource::new(usage, 0),
             active_users: users,
-            minimum_user_limit_percent: mulp,
+            minimum_user_limit_percent: mulp as f32,
             user_limit_factor: ulf,
             minimum_allocation: Resource::new(1024, 1),
         }
@@ -164,6 +167,27 @@ mod tests {
         // × 1024 → rounded up to 21504).
         check(input(40_960, 2, 100, 3.0), 41_984);
         check(input(40_960, 2, 50, 3.0), 21_504);
+    }
+
+    #[test]
+    fn a_decimal_percent_is_used_as_the_java_float() {
+        // TestLeafQueue's testDecimalUserLimits, its second container: queue a at 8.5 % of
+        // 16 GB (1392.64 MB, rounded up to 2048), usage 3072 MB above it, so current =
+        // 3072 + 1024 = 4096; two users; factor 2 caps at 4096. With 50.1 % (the float
+        // 50.099998474121094): floor(4096 × 50.0999...) = 205209, ceil(/100) = 2053 MB, above
+        // 4096 / 2 = 2048, rounded up to 3072: user_0's 3072 MB is not above it. With 50 %:
+        // 2048, and user_0 is over.
+        let i = |percent: f32| UserLimitInput {
+            cluster: Resource::new(16 * 1024, 32),
+            absolute_capacity: 0.085,
+            queue_usage: Resource::new(3072, 3),
+            active_users: 2,
+            minimum_user_limit_percent: percent,
+            user_limit_factor: 2.0,
+            ..input(0, 1, 100, 1.0)
+        };
+        check(i(50.1), 3072);
+        check(i(50.0), 2048);
     }
 
     #[test]

@@ -163,7 +163,7 @@ impl Simulation<'_> {
                 required,
                 queue_usage,
                 active_users: active_users.len() as u32,
-                minimum_user_limit_percent: conf.minimum_user_limit_percent.unwrap_or(100),
+                minimum_user_limit_percent: conf.minimum_user_limit_percent.unwrap_or(100.0),
                 user_limit_factor: conf.user_limit_factor.unwrap_or(1.0),
                 minimum_allocation: self.minimum_allocation(),
             });
