@@ -255,6 +255,17 @@ fn cases() -> Vec<Case> {
             2,
             &["s.toml:7: cluster.node_vcores: -3 is out of range"],
         ),
+        case(
+            "nodes without vcores under a minimum allocation of 1 vcore (YARN shuts them down)",
+            Scenario,
+            ("node_vcores = 8", "node_vcores = 0"),
+            RUN,
+            2,
+            &[
+                "s.toml:7: cluster.node_vcores: node node0 has 0 vcores, below scheduler.minimum_allocation_vcores = 1",
+                "ResourceTrackerService",
+            ],
+        ),
         // Node lists and SLS nodes files.
         case(
             "two cluster forms at once",
@@ -355,7 +366,7 @@ fn cases() -> Vec<Case> {
             ("\"vcores\": 4", "\"vcores\": -4"),
             NODES_RUN,
             2,
-            &["nodes.json:2: nodes[0].vcores: -4 is out of range: the limit is 1 to 2147483647"],
+            &["nodes.json:2: nodes[0].vcores: -4 is out of range: the limit is 0 to 2147483647"],
         ),
         case(
             "a nodes file node without a name",

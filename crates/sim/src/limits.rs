@@ -148,7 +148,7 @@ pub const LIMITS: &[Limit] = &[
         JAVA_INT_MAX,
         JAVA_INT,
     ),
-    int("scenario", "cluster.node_vcores", 1, JAVA_INT_MAX, JAVA_INT),
+    int("scenario", "cluster.node_vcores", 0, JAVA_INT_MAX, JAVA_INT),
     int(
         "scenario",
         "cluster.nodes[*].count",
@@ -166,7 +166,7 @@ pub const LIMITS: &[Limit] = &[
     int(
         "scenario",
         "cluster.nodes[*].vcores",
-        1,
+        0,
         JAVA_INT_MAX,
         JAVA_INT,
     ),
@@ -195,7 +195,7 @@ pub const LIMITS: &[Limit] = &[
     int(
         "scenario",
         "cluster.events[*].vcores",
-        1,
+        0,
         JAVA_INT_MAX,
         JAVA_INT,
     ),
@@ -209,7 +209,7 @@ pub const LIMITS: &[Limit] = &[
     int(
         "sls nodes file",
         "nodes[*].vcores",
-        1,
+        0,
         JAVA_INT_MAX,
         JAVA_INT,
     ),
@@ -384,7 +384,7 @@ pub const LIMITS: &[Limit] = &[
     int(
         "scenario",
         "scheduler.minimum_allocation_vcores",
-        1,
+        0,
         JAVA_INT_MAX,
         JAVA_INT,
     ),
@@ -398,7 +398,7 @@ pub const LIMITS: &[Limit] = &[
     int(
         "scenario",
         "scheduler.maximum_allocation_vcores",
-        1,
+        0,
         JAVA_INT_MAX,
         JAVA_INT,
     ),

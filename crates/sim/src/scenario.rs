@@ -727,7 +727,11 @@ fn check_allocation_settings(
             conf.increment_allocation_vcores,
         ),
     ] {
-        if min <= 0 {
+        // The Fair Scheduler's validateConf accepts a minimum of 0 (vcores: only memory is
+        // then scheduled, docs/semantics.md); fairsim keeps memory at 1 MB or more, as 0 MB
+        // containers would fit a node without end. The Capacity Scheduler refuses 0 vcores
+        // (checked once the file is read).
+        if min <= 0 && unit == "mb" {
             return Err(invalid(
                 &format!("scheduler.minimum_allocation_{unit}"),
                 "must be at least 1",
@@ -890,6 +894,7 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         )?;
         check_allocation_settings(&raw.scheduler, &invalid)?;
     }
+    scenario_checks::check_nodes_register(&cluster, &raw.scheduler, tree.scheduler, &invalid)?;
     apply_overrides(&mut tree, &raw.queues, &invalid)?;
     let w = &raw.workload;
     let defaults = w.sls_defaults(&invalid)?;

@@ -3,6 +3,7 @@
 
 use crate::limits::{MAX_APPS, MAX_TIME_MS, limit};
 use crate::scenario::{ClusterSpec, ScenarioError, SchedulerConf};
+use crate::tree::SchedulerKind;
 use crate::workload::synthetic::{Dist, QueueStream, SyntheticSpec};
 
 /// The numbers of a scenario file that have a limit.
@@ -33,6 +34,51 @@ fn check_float(invalid: Invalid<'_>, key: &str, v: f64) -> Result<(), ScenarioEr
         .check_float(v)
         .map(|_| ())
         .map_err(|m| invalid(key, &m))
+}
+
+/// Refuses what YARN refuses about vcores at start-up, once the scheduler is known: the
+/// Capacity Scheduler's `validateConf` requires a minimum allocation of at least 1 vcore, and
+/// the ResourceManager's `ResourceTrackerService.registerNodeManager` sends a NodeManager
+/// whose vcores are below the minimum allocation a SHUTDOWN instead of registering it (so a
+/// 0-vcore node needs the Fair Scheduler with `minimum_allocation_vcores = 0`). Every node is
+/// checked, those that join during the run too.
+pub fn check_nodes_register(
+    cluster: &ClusterSpec,
+    scheduler: &SchedulerConf,
+    kind: SchedulerKind,
+    invalid: Invalid<'_>,
+) -> Result<(), ScenarioError> {
+    let min = scheduler.minimum_allocation_vcores;
+    if kind == SchedulerKind::Capacity && min < 1 {
+        return Err(invalid(
+            "scheduler.minimum_allocation_vcores",
+            &format!(
+                "{min} is refused by the Capacity Scheduler (its validateConf needs at least 1 vcore; the Fair Scheduler accepts 0)"
+            ),
+        ));
+    }
+    let key = if cluster.layout.is_empty() {
+        "cluster.node_vcores"
+    } else {
+        "cluster.nodes"
+    };
+    let initial = cluster.node_specs();
+    let nodes = initial
+        .iter()
+        .map(|n| (key, n))
+        .chain(cluster.events.added.iter().map(|n| ("cluster.events", n)));
+    for (key, node) in nodes {
+        if node.capacity.vcores < min {
+            return Err(invalid(
+                key,
+                &format!(
+                    "node {} has {} vcores, below scheduler.minimum_allocation_vcores = {min}: YARN sends a NodeManager below the minimum allocation a SHUTDOWN at registration (ResourceTrackerService); give it vcores, or use the Fair Scheduler with a minimum of 0 vcores",
+                    node.name, node.capacity.vcores
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Checks every number of the scenario that has a limit; the first one out of range is the

@@ -290,7 +290,7 @@ mod tests {
         .to_string();
         assert_eq!(
             e,
-            "nodes.json:2: nodes[0].vcores: -1 is out of range: the limit is 1 to 2147483647"
+            "nodes.json:2: nodes[0].vcores: -1 is out of range: the limit is 0 to 2147483647"
         );
         let e = read(
             "{\"rack\": \"r\", \"nodes\": [{\"host\": \"h\"}]}",
