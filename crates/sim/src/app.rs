@@ -292,8 +292,13 @@ impl RequestTable {
     }
 
     /// Takes one task at priority index `idx` for a container on `node` (in `rack`) at
-    /// `locality`, decrementing the ANY count and the task's own node and rack counts.
-    /// Prefers a task that asked for this node (node-local) or rack (rack-local).
+    /// `locality`, lowering the counts as Hadoop's `AppSchedulingInfo` (2.7) and
+    /// `LocalityAppPlacementAllocator` (3.x) do: node-local lowers the node's request, its
+    /// rack's and ANY; rack-local the rack's and ANY; off-switch ANY alone. A node or rack
+    /// request that reaches zero is removed (ANY never is). The other hosts and racks of the
+    /// task keep their counts: the RM does not know which task a container serves, and SLS's
+    /// AM simulators never resend their asks. The task (its run time) is one that asked for
+    /// this node (node-local) or rack (rack-local), else the oldest.
     pub fn take(&mut self, idx: usize, node: u32, rack: u32, locality: Locality) -> TakenTask {
         let p = &mut self.by_priority[idx];
         let run_idx = match locality {
@@ -305,18 +310,14 @@ impl RequestTable {
         let run = &mut p.runs[run_idx];
         run.count -= 1;
         let duration_ms = run.duration_ms;
-        for n in &run.nodes {
-            if let Some(c) = p.nodes.get_mut(n) {
-                *c = c.saturating_sub(1);
-            }
-        }
-        for r in &run.racks {
-            if let Some(c) = p.racks.get_mut(r) {
-                *c = c.saturating_sub(1);
-            }
-        }
         if run.count == 0 {
             p.runs.remove(run_idx);
+        }
+        if locality == Locality::NodeLocal {
+            decrement_level(&mut p.nodes, node);
+        }
+        if locality <= Locality::RackLocal {
+            decrement_level(&mut p.racks, rack);
         }
         p.any -= 1;
         self.pending -= 1;
@@ -340,6 +341,17 @@ impl RequestTable {
             r = r.saturating_add(Resource::new(p.size.memory_mb * n, p.size.vcores * n));
         }
         r
+    }
+}
+
+/// Lowers the node or rack request `key` by one, removing it at zero as Hadoop's
+/// `decResourceRequest` does (the scheduler allocates there only while it is positive).
+fn decrement_level(levels: &mut BTreeMap<u32, u32>, key: u32) {
+    if let Some(c) = levels.get_mut(&key) {
+        *c = c.saturating_sub(1);
+        if *c == 0 {
+            levels.remove(&key);
+        }
     }
 }
 
@@ -428,7 +440,53 @@ mod tests {
         assert_eq!(t.outstanding(true), Resource::new(8192, 5));
         let task = t.take(0, 3, 1, Locality::NodeLocal);
         assert_eq!(task.duration_ms, 50);
-        assert_eq!(t.by_priority[0].node_count(3), Some(0));
+        // The node request fell to zero and was removed, as Hadoop removes it.
+        assert_eq!(t.by_priority[0].node_count(3), None);
+        assert_eq!(t.by_priority[0].rack_count(1), None);
         assert_eq!(t.pending, 2);
+    }
+
+    /// Three tasks asked on hosts 1 and 2 (racks 0 and 1): ANY 3, nodes 1 and 2: 3 each,
+    /// racks 0 and 1: 3 each. Off-switch on node 7 lowers ANY alone (2; the rest stay 3);
+    /// rack-local on node 5 of rack 0 lowers rack 0 and ANY (2, 1); node-local on node 2
+    /// (rack 1) lowers node 2, rack 1 and ANY (2, 2, 0). Node 1 keeps 3 and rack 0 2: Hadoop
+    /// 2.7's demand counts them all, 1 + 2 (racks 0, 1 at 2 each: 4) + node 1 at 3 and node
+    /// 2 at 2 (5) = 0 + 4 + 5 = 9 containers of 1024 MB, 3.3's the ANY count alone (0).
+    #[test]
+    fn allocations_lower_only_their_own_locality_levels() {
+        let mut t = RequestTable::default();
+        t.add(
+            10,
+            Resource::new(1024, 1),
+            3,
+            100,
+            vec![1, 2],
+            vec![0, 1],
+            false,
+        );
+        t.take(0, 7, 3, Locality::OffSwitch);
+        let p = &t.by_priority[0];
+        assert_eq!(
+            (p.any, p.node_count(1), p.node_count(2)),
+            (2, Some(3), Some(3))
+        );
+        assert_eq!((p.rack_count(0), p.rack_count(1)), (Some(3), Some(3)));
+        t.take(0, 5, 0, Locality::RackLocal);
+        let p = &t.by_priority[0];
+        assert_eq!(
+            (p.any, p.rack_count(0), p.rack_count(1)),
+            (1, Some(2), Some(3))
+        );
+        assert_eq!((p.node_count(1), p.node_count(2)), (Some(3), Some(3)));
+        t.take(0, 2, 1, Locality::NodeLocal);
+        let p = &t.by_priority[0];
+        assert_eq!(
+            (p.any, p.node_count(1), p.node_count(2)),
+            (0, Some(3), Some(2))
+        );
+        assert_eq!((p.rack_count(0), p.rack_count(1)), (Some(2), Some(2)));
+        assert_eq!(t.pending, 0);
+        assert_eq!(t.outstanding(true), Resource::new(9 * 1024, 9));
+        assert_eq!(t.outstanding(false), Resource::ZERO);
     }
 }
