@@ -157,6 +157,17 @@ impl Calculator {
         }
     }
 
+    /// Whether `smaller` fits in `bigger` as the calculator's `fitsIn` decides, which is
+    /// also when `computeAvailableContainers(bigger, smaller)` is positive for a `smaller`
+    /// with no zero component: memory alone for the memory-only calculator (vcores may be
+    /// overcommitted), every resource for the dominant one.
+    pub fn fits_in(self, smaller: Resource, bigger: Resource) -> bool {
+        match self {
+            Calculator::MemoryOnly => smaller.memory_mb <= bigger.memory_mb,
+            Calculator::Dominant => smaller.fits_in(bigger),
+        }
+    }
+
     /// `a < b` under this calculator.
     pub fn less_than(self, cluster: Resource, a: Resource, b: Resource) -> bool {
         self.compare(cluster, a, b).is_lt()
@@ -198,6 +209,15 @@ mod tests {
             Calculator::MemoryOnly.min(c, Resource::new(5, 9), Resource::new(5, 1)),
             Resource::new(5, 9)
         );
+    }
+
+    #[test]
+    fn fits_in_reads_memory_alone_or_every_resource() {
+        // 2048 MB / 4 vcores into 4096 MB / 2 vcores: memory fits, vcores do not.
+        let (ask, free) = (Resource::new(2048, 4), Resource::new(4096, 2));
+        assert!(Calculator::MemoryOnly.fits_in(ask, free));
+        assert!(!Calculator::Dominant.fits_in(ask, free));
+        assert!(!Calculator::MemoryOnly.fits_in(Resource::new(4097, 0), free));
     }
 
     #[test]

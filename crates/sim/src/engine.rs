@@ -296,6 +296,9 @@ pub struct Simulation<'a> {
     pub(crate) open_leaves: u64,
     /// Every queue's full name → its id (placement looks names up on every arrival).
     pub(crate) queue_ids: BTreeMap<String, QueueId>,
+    /// Capacity Scheduler: each short queue name → its first queue in the tree's order
+    /// (placement looks leaves up by short name; empty under the Fair Scheduler).
+    pub(crate) cs_short_names: BTreeMap<String, QueueId>,
     /// Leaves counted in Jain's index (an ideal share above 0), ascending: the metric sums
     /// are rebuilt over them alone.
     pub(crate) metered: BTreeSet<u32>,
@@ -435,6 +438,7 @@ impl<'a> Simulation<'a> {
             app_share_leaves: Vec::new(),
             metered: BTreeSet::new(),
             queue_ids: BTreeMap::new(),
+            cs_short_names: BTreeMap::new(),
             open_leaves: 0,
             continuous: None,
             completions: 0,
@@ -526,6 +530,9 @@ impl<'a> Simulation<'a> {
         self.queue_ids = (self.tree.queues.iter().enumerate())
             .map(|(i, q)| (q.name.clone(), QueueId(i as u32)))
             .collect();
+        if self.tree.scheduler == crate::tree::SchedulerKind::Capacity {
+            self.cs_short_names = crate::scheduler::capacity_placement::short_names(&self.tree);
+        }
         self.rerank_queues();
         self.compute_steady_shares();
     }
@@ -1370,8 +1377,9 @@ impl<'a> Simulation<'a> {
             node_sum[c.node as usize] = node_sum[c.node as usize].saturating_add(c.size);
             app_sum[c.app as usize] = app_sum[c.app as usize].saturating_add(c.size);
         }
+        let node_fit = self.container_fit();
         for (i, n) in self.cluster.nodes.iter().enumerate() {
-            if !n.allocated.fits_in(n.capacity) {
+            if !node_fit.fits_in(n.allocated, n.capacity) {
                 return Err(fail(format!("node {i} over capacity: {:?}", n.allocated)));
             }
             if n.allocated != node_sum[i] {

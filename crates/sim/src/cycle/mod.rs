@@ -260,6 +260,7 @@ impl Simulation<'_> {
             app_share_leaves,
             metered: _,
             queue_ids: _,
+            cs_short_names: _,
             open_leaves: _,
             completions: _,
             cycle: _,

@@ -16,6 +16,8 @@
 //!   priority order).
 //! * The root keeps assigning on the node until nothing fits or an off-switch container was
 //!   assigned (one off-switch assignment per heartbeat).
+//! * Every resource comparison uses the configured calculator (`resource-calculator`): the
+//!   default one fits containers on memory alone, so vcores may be overcommitted.
 //!
 //! Not modelled: Capacity Scheduler reservations (a container that does not fit the node is
 //! passed over), node labels, queue states, `maximum-applications`, 3.x priority- and
@@ -27,7 +29,7 @@ use crate::capacity::ordering::{AppOrder, fair_order, fifo_order, fits_maximum, 
 use crate::capacity::user_limit::{UserLimitInput, user_limit, user_may_allocate};
 use crate::engine::Simulation;
 use crate::tree::{OrderingPolicy, QueueId};
-use fairsim_core::{Resource, Semantics};
+use fairsim_core::{Calculator, Resource, Semantics};
 
 impl Simulation<'_> {
     fn minimum_allocation(&self) -> Resource {
@@ -37,12 +39,31 @@ impl Simulation<'_> {
         )
     }
 
+    /// How a container is fitted to a node's free resources: the Fair Scheduler fits every
+    /// resource (`Resources.fitsIn`); the Capacity Scheduler by its calculator
+    /// (`computeAvailableContainers`), memory alone by default, so vcores may overcommit.
+    pub(crate) fn container_fit(&self) -> Calculator {
+        match self.capacity {
+            Some(_) => self.tree.resource_calculator,
+            None => Calculator::Dominant,
+        }
+    }
+
     /// One heartbeat of `node` under the Capacity Scheduler.
     pub(crate) fn cs_attempt_scheduling(&mut self, node: u32) {
         let n = node as usize;
         let min_alloc = self.minimum_allocation();
+        let calc = self.tree.resource_calculator;
+        // `allocateContainersToNode` starts when the minimum allocation fits the node
+        // (`computeAvailableContainers`); the root keeps assigning while the node's
+        // available resource is at least the minimum by the calculator's order
+        // (`ParentQueue.canAssign`; the same test for the memory-only calculator).
+        if !calc.fits_in(min_alloc, self.cluster.nodes[n].available()) {
+            return;
+        }
         loop {
-            if !min_alloc.fits_in(self.cluster.nodes[n].available()) {
+            let available = self.cluster.nodes[n].available();
+            if calc.less_than(self.cluster.total, available, min_alloc) {
                 return;
             }
             let Some(caps) = self.capacity.clone() else {
@@ -170,16 +191,20 @@ impl Simulation<'_> {
             if !user_may_allocate(calc, cluster, user_usage, limit) {
                 continue;
             }
+            // `activateApplications`: the AM limit by the calculator's order.
             if is_am
                 && any_am_running
-                && !self.queues[leaf.idx()]
-                    .am_usage
-                    .saturating_add(size)
-                    .fits_in(am_limit)
+                && calc.greater_than(
+                    cluster,
+                    self.queues[leaf.idx()].am_usage.saturating_add(size),
+                    am_limit,
+                )
             {
                 continue;
             }
-            if !size.fits_in(self.cluster.nodes[n].available()) {
+            // `computeAvailableContainers(available, ask) > 0`: memory alone for the
+            // default calculator, so vcores may be overcommitted.
+            if !calc.fits_in(size, self.cluster.nodes[n].available()) {
                 continue;
             }
             let missed = {

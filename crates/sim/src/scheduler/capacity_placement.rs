@@ -8,8 +8,20 @@
 //! `queue-mappings-override.enable`.
 
 use crate::engine::Simulation;
-use crate::tree::{PlacementRule, QueueId};
+use crate::tree::{PlacementRule, QueueId, QueueTree};
 use fairsim_core::Semantics;
+use std::collections::BTreeMap;
+
+/// Each short queue name (the last part of its path) → the first queue of `tree` with it,
+/// in the tree's order: what a scan of the queues by short name would find first.
+pub(crate) fn short_names(tree: &QueueTree) -> BTreeMap<String, QueueId> {
+    let mut index = BTreeMap::new();
+    for (i, q) in tree.queues.iter().enumerate() {
+        let short = q.name.rsplit('.').next().unwrap_or(&q.name);
+        index.entry(short.to_string()).or_insert(QueueId(i as u32));
+    }
+    index
+}
 
 impl Simulation<'_> {
     /// The leaf queue for an app submitted to `requested` by `user`; `Err` with the reason
@@ -17,19 +29,25 @@ impl Simulation<'_> {
     pub(crate) fn cs_place(&self, requested: &str, user: &str) -> Result<QueueId, String> {
         let mapped = self.cs_mapped_queue(requested, user);
         let requested = mapped.as_deref().unwrap_or(requested);
-        let by_full_path = self.semantics == Semantics::Hadoop33;
-        let found = self.tree.queues.iter().position(|q| {
-            let short = q.name.rsplit('.').next().unwrap_or(&q.name);
-            short == requested || (by_full_path && q.name == requested)
-        });
+        // The first queue in the tree's order whose short name, or (3.3) full path, is the
+        // requested one.
+        let by_short = self.cs_short_names.get(requested).copied();
+        let by_path = match self.semantics {
+            Semantics::Hadoop33 => self.queue_ids.get(requested).copied(),
+            Semantics::Hadoop27 => None,
+        };
+        let found = match (by_short, by_path) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         match found {
             None => Err(format!(
                 "submitted by user {user} to unknown queue: {requested}"
             )),
-            Some(i) if !self.tree.queues[i].is_leaf => Err(format!(
+            Some(q) if !self.tree.get(q).is_leaf => Err(format!(
                 "submitted by user {user} to non-leaf queue: {requested}"
             )),
-            Some(i) => Ok(QueueId(i as u32)),
+            Some(q) => Ok(q),
         }
     }
 
@@ -67,5 +85,29 @@ impl Simulation<'_> {
             }
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capacity::testing::tree;
+
+    #[test]
+    fn short_names_map_to_the_first_queue_in_tree_order() {
+        // root.x is a parent and root.y.x a leaf: a scan by short name finds root.x (id 1)
+        // first, so `x` names the parent (and is refused as a non-leaf queue).
+        let t = tree(&[
+            ("root", None, 100.0, 100.0),
+            ("root.x", Some(0), 50.0, 100.0),
+            ("root.x.a", Some(1), 100.0, 100.0),
+            ("root.y", Some(0), 50.0, 100.0),
+            ("root.y.x", Some(3), 100.0, 100.0),
+        ]);
+        let index = short_names(&t);
+        assert_eq!(index.get("x"), Some(&QueueId(1)));
+        assert_eq!(index.get("a"), Some(&QueueId(2)));
+        assert_eq!(index.get("root"), Some(&QueueId(0)));
+        assert_eq!(index.len(), 5 - 1);
     }
 }

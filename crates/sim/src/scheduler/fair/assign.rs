@@ -497,7 +497,8 @@ impl Simulation<'_> {
             (p.size, p.priority)
         };
         let leaf = self.apps[i].queue;
-        if !size.fits_in(self.cluster.nodes[n].available()) {
+        let fit = self.container_fit();
+        if !fit.fits_in(size, self.cluster.nodes[n].available()) {
             let may_reserve = match self.semantics {
                 Semantics::Hadoop27 => self.fits_in_max_share(leaf, size),
                 Semantics::Hadoop33 => {
