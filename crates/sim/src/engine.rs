@@ -258,8 +258,10 @@ pub struct Simulation<'a> {
     pub(crate) next_container_id: u64,
     /// Preemption state of the configured scheduler and era.
     pub(crate) preempt: crate::scheduler::preempt::PreemptState,
-    /// Hadoop 3.x: the app each node holds preempted resources for.
-    pub(crate) held_for: Vec<Option<u32>>,
+    /// Hadoop 3.x: the apps each node holds preempted resources for, in the order their
+    /// holds began (`FSSchedulerNode.resourcesPreemptedForApp`, a `LinkedHashMap`); the
+    /// amounts are in the preemption state.
+    pub(crate) held_for: Vec<Vec<u32>>,
     /// Capacity Scheduler state (absolute capacities), when the tree is a capacity tree.
     pub(crate) capacity: Option<crate::capacity::Capacities>,
     /// Task containers whose completion event is pending, and pending AM heartbeats: events
@@ -421,7 +423,7 @@ impl<'a> Simulation<'a> {
             last_finish: SimTime::ZERO,
             next_container_id: 1,
             preempt: crate::scheduler::preempt::PreemptState::Off,
-            held_for: vec![None; n_nodes],
+            held_for: vec![Vec::new(); n_nodes],
             capacity: None,
             in_flight: 0,
             n_arrived: 0,
@@ -858,7 +860,7 @@ impl<'a> Simulation<'a> {
         let n = node as usize;
         let clock = self.events.clock_mut();
         if self.cluster.nodes[n].reservation.is_some()
-            || self.held_for[n].is_some()
+            || !self.held_for[n].is_empty()
             || self.cluster.nodes[n].state == crate::cluster::NodeState::Decommissioning
         {
             clock.arm(node);

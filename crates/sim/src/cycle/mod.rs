@@ -21,12 +21,12 @@
 //! Hadoop 3.x Fair Scheduler preemption holds what it frees on a node for the starved app
 //! (`FSSchedulerNode.resourcesPreemptedForApp`); an app that cannot take it (its AM refused
 //! by maxAMShare, a strict ask on another node) stays starved, and every round adds to the
-//! amount held, so the whole state never repeats. The amount is read in one place only:
-//! `assignPreemptedContainers` hands the app containers on the node until the amount is
-//! covered, and it reads the amount only after a container was handed out (whether a hold
-//! exists is read as its presence, and an amount is never zero). So the fingerprint holds
-//! which nodes are held, not how much, and two states equal but for the amounts count as a
-//! repeat when no container was handed out from a hold between them
+//! amount held, so the whole state never repeats. An amount is read only when a container
+//! of its app is allocated on its node (`FSSchedulerNode.allocateContainer` lowers it, and
+//! `assignPreemptedContainers` stops handing out containers once it is covered); whether a
+//! hold exists is read as its presence, and an amount is never zero. So the fingerprint holds
+//! which nodes are held for which apps, not how much, and two states equal but for the
+//! amounts count as a repeat when no container was allocated against a hold between them
 //! (`Fs33::hold_allocations` unchanged): from the earlier state the run reached the later
 //! without reading an amount, so from the later it makes the same decisions again, reaching
 //! a third state equal but for amounts, and so on for ever. When a container was handed out
@@ -503,7 +503,7 @@ impl Simulation<'_> {
                     .filter(|c| c.live && marked.contains(&c.id))
                     .map(|c| rel_id(c.id))
                     .collect();
-                let held_nodes: Vec<&u32> = preempted_on_node.keys().collect();
+                let held_nodes: Vec<&(u32, u32)> = preempted_on_node.keys().collect();
                 let _ = write!(s, "{starved:?} {held_nodes:?} {marked:?}");
                 held = format!("{preempted_on_node:?}");
             }

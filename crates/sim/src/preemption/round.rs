@@ -104,9 +104,9 @@ pub struct Fs33 {
     pub apps: Vec<AppStarvation33>,
     /// Apps waiting for the preemption thread.
     pub starved: StarvedApps,
-    /// Resources preempted on a node for the app it is held for, not yet handed back
-    /// (`FSSchedulerNode.resourcesPreemptedForApp`), by node index.
-    pub preempted_on_node: BTreeMap<u32, Resource>,
+    /// Resources preempted on a node for an app, not yet handed back
+    /// (`FSSchedulerNode.resourcesPreemptedForApp`), by (node index, app index); never zero.
+    pub preempted_on_node: BTreeMap<(u32, u32), Resource>,
     /// Containers handed out from held resources so far (`assignPreemptedContainers`): the
     /// cycle watch reads it to know that no amount above was read between two states.
     pub hold_allocations: u64,

@@ -97,7 +97,7 @@ impl Simulation<'_> {
             }
         }
         self.unreserve(node);
-        self.held_for[node as usize] = None;
+        self.release_holds(node);
         self.cluster.leave(NodeId(node));
         self.events.clock_mut().disarm(node);
     }

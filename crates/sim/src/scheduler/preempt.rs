@@ -440,15 +440,17 @@ impl Simulation<'_> {
                 .containers
                 .iter()
                 .fold(Resource::ZERO, |acc, c| acc.saturating_add(c.size));
-            let before = match self.held_for[n] {
-                Some(a) if a == app => self.preempted_on_node(set.node),
-                _ => Resource::ZERO,
-            };
-            self.held_for[n] = Some(app);
-            self.events.clock_mut().arm(set.node);
-            if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
-                fs.preempted_on_node
-                    .insert(set.node, before.saturating_add(freed));
+            // `addContainersForPreemption`: the app's entry on the node grows (it is added
+            // at the end of the node's list the first time).
+            if freed != Resource::ZERO {
+                if !self.held_for[n].contains(&app) {
+                    self.held_for[n].push(app);
+                }
+                if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
+                    let held = fs.preempted_on_node.entry((set.node, app)).or_default();
+                    *held = held.saturating_add(freed);
+                }
+                self.events.clock_mut().arm(set.node);
             }
             for c in set.containers {
                 let slot = slot_of[&c.id];
@@ -511,27 +513,49 @@ impl Simulation<'_> {
             .collect()
     }
 
-    fn preempted_on_node(&self, node: u32) -> Resource {
+    /// What `node` holds for `app` (zero when it holds nothing for it).
+    fn held_on_node(&self, node: u32, app: u32) -> Resource {
         match &self.preempt {
             PreemptState::Fs33 { fs, .. } => fs
                 .preempted_on_node
-                .get(&node)
+                .get(&(node, app))
                 .copied()
                 .unwrap_or(Resource::ZERO),
             _ => Resource::ZERO,
         }
     }
 
-    fn set_preempted_on_node(&mut self, node: u32, left: Resource) {
+    /// Ends `node`'s hold for `app`.
+    fn release_hold(&mut self, node: u32, app: u32) {
+        self.held_for[node as usize].retain(|&a| a != app);
         if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
-            if left == Resource::ZERO {
-                fs.preempted_on_node.remove(&node);
-            } else {
-                fs.preempted_on_node.insert(node, left);
-            }
+            fs.preempted_on_node.remove(&(node, app));
         }
+    }
+
+    /// Ends every hold of `node` (it left the cluster).
+    pub(crate) fn release_holds(&mut self, node: u32) {
+        for app in std::mem::take(&mut self.held_for[node as usize]) {
+            self.release_hold(node, app);
+        }
+    }
+
+    /// `FSSchedulerNode.allocateContainer`: a container of `size` for `app` on `node`, by
+    /// whatever path, covers that much of the node's hold for the app (component-wise, at
+    /// most the amount); a hold covered in full ends.
+    pub(crate) fn hold_served(&mut self, node: u32, app: u32, size: Resource) {
+        if !self.held_for[node as usize].contains(&app) {
+            return;
+        }
+        let left = sub_non_negative(self.held_on_node(node, app), size);
         if left == Resource::ZERO {
-            self.held_for[node as usize] = None;
+            self.release_hold(node, app);
+        } else if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
+            fs.preempted_on_node.insert((node, app), left);
+        }
+        // The cycle watch: an amount was read (see cycle.rs).
+        if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
+            fs.hold_allocations += 1;
         }
     }
 
@@ -551,34 +575,34 @@ impl Simulation<'_> {
         min_share_starved || calc.less_than_single_type(self.cluster.total, a.usage, a.fair_share)
     }
 
-    /// Hadoop 3.x's `FairScheduler.assignPreemptedContainers`, first in a node update: the
-    /// app the node's preempted resources are held for gets containers on it until that
-    /// amount is covered or an offer gives nothing (or a reservation). The hold ends when
-    /// it is covered or when the app is gone or no longer starved
+    /// Hadoop 3.x's `FairScheduler.assignPreemptedContainers`, first in a node update: each
+    /// app the node holds preempted resources for, oldest hold first, gets containers on it
+    /// until its amount is covered or an offer gives nothing (or a reservation). A hold ends
+    /// when it is covered or when its app is gone or no longer starved
     /// (`FSSchedulerNode.cleanupPreemptionList`).
     pub(crate) fn offer_held_node(&mut self, node: u32) {
         let n = node as usize;
-        let Some(app) = self.held_for[n] else {
-            return;
-        };
-        let gone = self.apps[app as usize].phase != AppPhase::Runnable;
-        if gone || !self.is_starved_33(app) {
-            self.set_preempted_on_node(node, Resource::ZERO);
-            return;
-        }
-        let mut left = self.preempted_on_node(node);
-        while left != Resource::ZERO && self.apps[app as usize].phase == AppPhase::Runnable {
-            match self.assign_app(app, node, None) {
-                Outcome::Allocated(r) => {
-                    left = sub_non_negative(left, r);
-                    if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
-                        fs.hold_allocations += 1;
-                    }
-                }
-                _ => break,
+        // `cleanupPreemptionList`: holds of apps gone or no longer starved end.
+        for app in self.held_for[n].clone() {
+            let gone = self.apps[app as usize].phase != AppPhase::Runnable;
+            if gone || !self.is_starved_33(app) {
+                self.release_hold(node, app);
             }
         }
-        self.set_preempted_on_node(node, left);
+        // `assignPreemptedContainers` walks a copy of the list, oldest hold first; each
+        // allocation also lowers the hold itself (`hold_served`).
+        let holds: Vec<(u32, Resource)> = self.held_for[n]
+            .iter()
+            .map(|&app| (app, self.held_on_node(node, app)))
+            .collect();
+        for (app, mut left) in holds {
+            while left != Resource::ZERO && self.apps[app as usize].phase == AppPhase::Runnable {
+                match self.assign_app(app, node, None) {
+                    Outcome::Allocated(r) => left = sub_non_negative(left, r),
+                    _ => break,
+                }
+            }
+        }
     }
 
     /// Hadoop 3.x's reservation rules (`FSAppAttempt.isReservable` and `reserve`): the app
@@ -615,7 +639,7 @@ impl Simulation<'_> {
         if calc.less_than(cluster, size, threshold) {
             return false;
         }
-        if self.held_for[node as usize] == Some(app) {
+        if self.held_for[node as usize].contains(&app) {
             return false;
         }
         let rack = self.cluster.nodes[node as usize].rack;

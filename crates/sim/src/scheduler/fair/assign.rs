@@ -57,7 +57,7 @@ impl Simulation<'_> {
         let n = node as usize;
         // Hadoop 3.x: preempted resources on this node go first to the app they were freed
         // for, before the node's reservation is looked at.
-        if self.held_for[n].is_some() {
+        if !self.held_for[n].is_empty() {
             self.offer_held_node(node);
         }
         if let Some(res) = self.cluster.nodes[n].reservation {
@@ -569,6 +569,7 @@ impl Simulation<'_> {
             app.first_container = Some(now);
         }
         self.counters.assignments += 1;
+        self.hold_served(node, a, size);
         self.demand_changed(a);
         self.pending_changed(a, -1);
         self.add_usage(leaf, size, 1);

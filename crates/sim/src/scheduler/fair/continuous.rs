@@ -91,7 +91,7 @@ impl Simulation<'_> {
                 .nodes
                 .iter()
                 .zip(&s.held_for)
-                .any(|(n, h)| n.reservation.is_some() || h.is_some())
+                .any(|(n, h)| n.reservation.is_some() || !h.is_empty())
         };
         // A pass whose every node offer would return at once is skipped whole.
         if self.offers_may_act() || armed(self) {
