@@ -182,7 +182,8 @@ pub(crate) struct AppState {
     pub rejected: Option<String>,
     /// Usage or requests changed since the last update (listed in `dirty_apps`).
     pub demand_dirty: bool,
-    /// Resolved locality hints per stage and group.
+    /// Resolved locality hints per stage and group; empty when the app names no host (and
+    /// once it closed).
     pub hints: Vec<Vec<(Vec<u32>, Vec<u32>)>>,
     /// Containers of this app killed by preemption.
     pub preempted: u64,
@@ -584,11 +585,17 @@ impl<'a> Simulation<'a> {
         let mut resolver = crate::topology::hints::HintResolver::new(&self.cluster);
         for (i, name) in names.into_iter().enumerate() {
             let spec = &self.specs[i];
-            let hints = spec
-                .stages
-                .iter()
-                .map(|s| s.iter().map(|g| resolver.resolve(&g.hosts)).collect())
-                .collect();
+            // An app that names no host holds no hints at all (an empty list reads as "no
+            // hosts" for every group): three allocations fewer per app, which a day of a
+            // million synthetic apps pays up front.
+            let hints = if spec.stages.iter().flatten().all(|g| g.hosts.is_empty()) {
+                Vec::new()
+            } else {
+                spec.stages
+                    .iter()
+                    .map(|s| s.iter().map(|g| resolver.resolve(&g.hosts)).collect())
+                    .collect()
+            };
             let mut sched = Schedulable::new(name);
             sched.start_time_ms = spec.arrival.0 as i64;
             self.apps.push(AppState {

@@ -261,7 +261,11 @@ mod tests {
             app("a0", 0, "a", 8, 1024, 60),
             app("b1", 5, "b", 4, 1024, 20),
             app("c2", 6, "a", 1, 100_000, 1),
-            app("d3", 100, "a", 1, 1024, 1000),
+            {
+                let mut d3 = app("d3", 100, "a", 1, 1024, 1000);
+                d3.stages[0][0].hosts = vec!["node1".into()];
+                d3
+            },
             app("e4", 200, "a", 1, 1024, 1),
         ];
         let sc = Scenario {
@@ -305,10 +309,16 @@ mod tests {
         assert!(got[3].finish.is_none() && got[4].first_container.is_none());
         // What a closed app held while it ran is released when it closes: its request table
         // and its locality hints (resolved per stage and task group when the run starts, so
-        // an app still to run or running has one entry per group).
+        // an app still to run or running has one entry per group when it names a host, d3
+        // here, and none when it names none, e4).
         for (i, a) in sim.apps.iter().enumerate() {
             let closed = a.finish.is_some() || a.rejected.is_some();
-            assert_eq!(a.hints.is_empty(), closed, "app {i}'s hints");
+            let names_hosts = i == 3;
+            assert_eq!(
+                a.hints.is_empty(),
+                closed || !names_hosts,
+                "app {i}'s hints"
+            );
             if closed {
                 assert_eq!(a.requests, crate::app::RequestTable::default(), "app {i}");
             }

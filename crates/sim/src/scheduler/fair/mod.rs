@@ -95,7 +95,10 @@ impl Simulation<'_> {
         let app = &mut self.apps[i];
         app.stage = stage;
         for (g, group) in groups.iter().enumerate() {
-            let (nodes, racks) = app.hints[stage][g].clone();
+            let (nodes, racks) = app
+                .hints
+                .get(stage)
+                .map_or_else(Default::default, |groups| groups[g].clone());
             app.requests.add_strict(
                 group.priority,
                 group.size,
