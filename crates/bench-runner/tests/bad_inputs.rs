@@ -547,12 +547,14 @@ fn cases() -> Vec<Case> {
             ],
         ),
         case(
-            "zero minimum allocation",
+            "negative minimum allocation",
             Scenario,
-            sched("heartbeat_ms = 1000\nminimum_allocation_mb = 0"),
+            sched("heartbeat_ms = 1000\nminimum_allocation_mb = -1"),
             RUN,
             2,
-            &["s.toml:10: scheduler.minimum_allocation_mb: 0 is out of range"],
+            &[
+                "s.toml:10: scheduler.minimum_allocation_mb: -1 is out of range: the limit is 0 to 2147483647",
+            ],
         ),
         case(
             "reservation multiple of NaN",

@@ -377,7 +377,7 @@ pub const LIMITS: &[Limit] = &[
     int(
         "scenario",
         "scheduler.minimum_allocation_mb",
-        1,
+        0,
         JAVA_INT_MAX,
         JAVA_INT,
     ),

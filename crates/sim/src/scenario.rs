@@ -727,16 +727,9 @@ fn check_allocation_settings(
             conf.increment_allocation_vcores,
         ),
     ] {
-        // The Fair Scheduler's validateConf accepts a minimum of 0 (vcores: only memory is
-        // then scheduled, docs/semantics.md); fairsim keeps memory at 1 MB or more, as 0 MB
-        // containers would fit a node without end. The Capacity Scheduler refuses 0 vcores
-        // (checked once the file is read).
-        if min <= 0 && unit == "mb" {
-            return Err(invalid(
-                &format!("scheduler.minimum_allocation_{unit}"),
-                "must be at least 1",
-            ));
-        }
+        // The Fair Scheduler's validateConf accepts a minimum of 0 (the limits table keeps it
+        // at 0 or more); the Capacity Scheduler refuses it, checked once the file is read
+        // (`scenario_checks::check_nodes_register`).
         if max < min {
             return Err(invalid(
                 &format!("scheduler.maximum_allocation_{unit}"),

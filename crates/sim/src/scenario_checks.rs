@@ -36,8 +36,9 @@ fn check_float(invalid: Invalid<'_>, key: &str, v: f64) -> Result<(), ScenarioEr
         .map_err(|m| invalid(key, &m))
 }
 
-/// Refuses what YARN refuses about vcores at start-up, once the scheduler is known: the
-/// Capacity Scheduler's `validateConf` requires a minimum allocation of at least 1 vcore, and
+/// Refuses what YARN refuses about the minimum allocation at start-up, once the scheduler is
+/// known: the Capacity Scheduler's `validateConf` requires a minimum of at least 1 MB and
+/// 1 vcore (the Fair Scheduler's accepts 0 of either), and
 /// the ResourceManager's `ResourceTrackerService.registerNodeManager` sends a NodeManager
 /// whose vcores are below the minimum allocation a SHUTDOWN instead of registering it (so a
 /// 0-vcore node needs the Fair Scheduler with `minimum_allocation_vcores = 0`). Every node is
@@ -48,6 +49,15 @@ pub fn check_nodes_register(
     kind: SchedulerKind,
     invalid: Invalid<'_>,
 ) -> Result<(), ScenarioError> {
+    if kind == SchedulerKind::Capacity && scheduler.minimum_allocation_mb < 1 {
+        return Err(invalid(
+            "scheduler.minimum_allocation_mb",
+            &format!(
+                "{} is refused by the Capacity Scheduler (its validateConf needs at least 1 MB; the Fair Scheduler accepts 0)",
+                scheduler.minimum_allocation_mb
+            ),
+        ));
+    }
     let min = scheduler.minimum_allocation_vcores;
     if kind == SchedulerKind::Capacity && min < 1 {
         return Err(invalid(

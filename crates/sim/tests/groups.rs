@@ -242,3 +242,42 @@ fn a_rule_that_may_not_create_passes_over_a_queue_created_at_run_time() {
         );
     }
 }
+
+#[test]
+fn default_rule_without_create_rejects_when_root_default_is_not_named() {
+    // TestFairScheduler.testAssignToBadDefaultQueue's policy: specified and default, neither
+    // creating. An app for "default" passes specified; the default rule may not create and
+    // root.default, which the file does not name, is not configured, so no rule places the
+    // app and it is rejected (Hadoop 3's test checks only that placement does not throw;
+    // what 2.7 does when every rule passes was not read, so the test runs the 3.3 era).
+    let alloc = r#"<allocations>
+  <queuePlacementPolicy>
+    <rule name="specified" create="false"/>
+    <rule name="default" create="false"/>
+  </queuePlacementPolicy>
+</allocations>
+"#;
+    {
+        let era = "hadoop-3.3";
+        let dir = tempfile::tempdir().expect("temp dir");
+        let d = dir.path();
+        std::fs::write(d.join("fair-scheduler.xml"), alloc).expect("write");
+        std::fs::write(
+            d.join("trace.csv"),
+            "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,\
+             duration_ms,priority,hosts\na,0,default,asterix,0,0,0,1,1024,1,1000,20,\n",
+        )
+        .expect("write");
+        let toml = format!(
+            "[cluster]\nnodes = 1\nnode_memory_mb = 8192\nnode_vcores = 8\n[scheduler]\n\
+             semantics = \"{era}\"\n[allocation]\nfile = \"fair-scheduler.xml\"\n\
+             [workload]\ncsv = \"trace.csv\"\n"
+        );
+        std::fs::write(d.join("scenario.toml"), toml).expect("write");
+        let sc = load_scenario(d.join("scenario.toml")).expect("valid scenario");
+        let mut rec = MemoryRecorder::default();
+        run(&sc, 1, 0, &mut rec).expect("runs");
+        let why = rec.apps[0].rejected.as_deref().unwrap_or("");
+        assert!(why.contains("no placement rule"), "{era}: {why:?}");
+    }
+}

@@ -491,6 +491,45 @@ fn max_assign_limits_containers_per_heartbeat() {
 }
 
 #[test]
+fn max_assign_with_zero_memory_containers() {
+    // testMaxAssignWithZeroMemoryContainers: the Fair Scheduler accepts a minimum allocation
+    // of 0 MB, so asks of 0 MB and 1 vcore stay 0 MB (max(0, 0) rounded up to the 1024 MB
+    // step is 0) and only vcores bound a node of 16384 MB / 16 vcores. With assignmultiple,
+    // maxAssign 2 gives 2 containers at the first heartbeat; -1 gives all 8 at once (Hadoop's
+    // test changes maxAssign between two heartbeats; here each setting is its own run).
+    for s in ERAS {
+        for (max_assign, want) in [(2, 2), (-1, 8)] {
+            let mut sc = scenario(
+                s,
+                "<allocations/>",
+                1,
+                Resource::new(16 * GB, 16),
+                vec![app(0, "default", "user", 8, 0, 1, LONG)],
+            );
+            sc.scheduler.minimum_allocation_mb = 0;
+            sc.scheduler.assignmultiple = true;
+            sc.scheduler.max_assign = max_assign;
+            sc.scheduler.dynamic_max_assign = false;
+            let rec = run_rec(&sc);
+            let sizes: Vec<Resource> = rec
+                .decisions
+                .iter()
+                .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
+                .map(|d| d.size)
+                .collect();
+            assert_eq!(
+                sizes,
+                vec![Resource::new(0, 1); 8],
+                "{s} max_assign={max_assign}"
+            );
+            let times = allocations(&rec, 0);
+            let first = times.iter().filter(|&&t| t == times[0]).count();
+            assert_eq!(first, want, "{s} max_assign={max_assign}");
+        }
+    }
+}
+
+#[test]
 fn no_more_cpu_on_node() {
     // testNoMoreCpuOnNode: a node of 2048 MB and 1 vcore holds one (1024 MB, 1 vcore)
     // container, never two.

@@ -238,6 +238,16 @@ fn a_node_without_vcores_registers_only_under_a_minimum_of_zero_vcores() {
         e.contains("s.toml:4: cluster.node_vcores: node node0 has 0 vcores, below scheduler.minimum_allocation_vcores = 1"),
         "{e}"
     );
+    // A minimum of 0 MB: the Fair Scheduler accepts it, the Capacity Scheduler refuses it.
+    let zero_mb = "minimum_allocation_mb = 0\nminimum_allocation_vcores = 0";
+    load(&toml("fs.xml", zero_mb), "fs.xml", "<allocations/>", row).expect("loads");
+    let e = load(&toml("cs.xml", zero_mb), "cs.xml", CS_XML, row).expect_err("refused");
+    assert!(
+        e.contains(
+            "s.toml:6: scheduler.minimum_allocation_mb: 0 is refused by the Capacity Scheduler"
+        ),
+        "{e}"
+    );
     // The Capacity Scheduler refuses a minimum of 0 vcores at start-up.
     let e = load(
         &toml("cs.xml", "minimum_allocation_vcores = 0"),
