@@ -18,6 +18,9 @@
 //! when it stops holding, every node beats again from the first heartbeat after the current
 //! event, exactly the heartbeat an unelided run would process next. Completed containers are
 //! reported by their own events, which do not depend on heartbeats.
+//! Besides, in Hadoop 2.7 a node reserved for a container that does not fit it is *parked*
+//! while its heartbeats can change nothing, even when every other node beats, and woken by
+//! whatever could change its outcome (`scheduler::fair::parking`).
 //! `[scheduler] heartbeats = "every"` processes every heartbeat (the property test compares
 //! both, decision for decision).
 
@@ -311,6 +314,8 @@ pub struct Simulation<'a> {
     pub(crate) completions: u64,
     /// Repeated states (see "Cycles").
     pub(crate) cycle: crate::cycle::CycleWatch,
+    /// Parked nodes, as (reserving app, node) (`scheduler::fair::parking`).
+    pub(crate) parked: BTreeSet<(u32, u32)>,
 }
 
 /// The nodes `[[cluster.events]]` add, with their join times.
@@ -446,6 +451,7 @@ impl<'a> Simulation<'a> {
             continuous: None,
             completions: 0,
             cycle: Default::default(),
+            parked: BTreeSet::new(),
         };
         sim.init_queues();
         sim.init_apps();
@@ -859,6 +865,7 @@ impl<'a> Simulation<'a> {
             self.attempt_scheduling(node);
         }
         self.rearm(node);
+        self.park_if_idle(node);
     }
 
     /// Arms `node` in the heartbeat clock while it holds a reservation or resources kept for
@@ -879,6 +886,7 @@ impl<'a> Simulation<'a> {
     /// Marks app `a`'s demand for recomputation at the next update (its usage or requests
     /// changed).
     pub(crate) fn demand_changed(&mut self, a: u32) {
+        self.wake_reserved_by(a);
         let app = &mut self.apps[a as usize];
         if !app.demand_dirty {
             app.demand_dirty = true;

@@ -140,6 +140,14 @@ pub struct EventKey {
     pub seq: u64,
 }
 
+/// What one step of [`EventQueue::pop`] found.
+enum Popped {
+    Event(EventKey, Event),
+    /// A parked node's beat, skipped.
+    ParkedBeat,
+    Nothing,
+}
+
 /// A min-queue of events ordered by [`EventKey`] (heap, arrivals and heartbeat clock).
 #[derive(Debug, Default)]
 pub struct EventQueue {
@@ -206,6 +214,18 @@ impl EventQueue {
     /// Removes and returns the earliest event. `every_node`: whether every node's heartbeat
     /// is due, or only armed nodes' (see `heartbeat`).
     pub fn pop(&mut self, every_node: bool) -> Option<(EventKey, Event)> {
+        loop {
+            match self.pop_one(every_node) {
+                Popped::Event(key, event) => return Some((key, event)),
+                Popped::ParkedBeat => {}
+                Popped::Nothing => return None,
+            }
+        }
+    }
+
+    /// One step of `pop`: the earliest event, or a parked node's beat, skipped (see
+    /// `heartbeat`'s "Parked nodes").
+    fn pop_one(&mut self, every_node: bool) -> Popped {
         let mut best: Option<(EventKey, u8)> = self.heap.peek().map(|k| (k, 0));
         if let Some(&(time, app)) = self.arrivals.get(self.next_arrival) {
             let key = self.key_for(time, &Event::AppArrived { app });
@@ -221,27 +241,37 @@ impl EventQueue {
                 best = Some((key, 2));
             }
         }
-        let (key, source) = best?;
+        let Some((key, source)) = best else {
+            return Popped::Nothing;
+        };
         let event = match source {
-            0 => self.heap.pop().map(|(_, e)| e)?,
+            0 => match self.heap.pop() {
+                Some((_, e)) => e,
+                None => return Popped::Nothing,
+            },
             1 => {
                 let (_, app) = self.arrivals[self.next_arrival];
                 self.next_arrival += 1;
                 Event::AppArrived { app }
             }
             _ => {
-                let b = beat?;
+                let Some(b) = beat else {
+                    return Popped::Nothing;
+                };
                 self.clock.took(b);
-                return Some((
+                if self.clock.is_parked(b) {
+                    return Popped::ParkedBeat;
+                }
+                return Popped::Event(
                     key,
                     Event::NodeHeartbeat {
                         node: self.clock.key(b).1,
                     },
-                ));
+                );
             }
         };
         self.clock.skip_to_after(key);
-        Some((key, event))
+        Popped::Event(key, event)
     }
 
     /// Number of events in the heap and arrivals not yet popped (heartbeats excluded).

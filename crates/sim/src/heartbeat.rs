@@ -18,6 +18,15 @@
 //!
 //! The cursor always designates the first beat whose key comes after the last event popped
 //! (a beat, or any other event: see [`HeartbeatClock::skip_to_after`]).
+//!
+//! # Parked nodes
+//!
+//! The engine may also *park* a node whose heartbeat would change nothing whatever the other
+//! nodes do (in Hadoop 2.7, a node reserved for a container that does not fit it, while the
+//! reservation stays valid: see `scheduler::fair::parking`). A parked node's beats are
+//! skipped, in either mode, when they come up in key order (never ahead of time), until the
+//! engine unparks it; its next beat is then the first after the current event, as for any
+//! node.
 
 use crate::cluster::Cluster;
 use crate::event::EventKey;
@@ -48,6 +57,10 @@ pub struct HeartbeatClock {
     cursor: Beat,
     /// Positions of nodes that beat even when others need not.
     armed: BTreeSet<u32>,
+    /// Per position: the node is parked (its beats are skipped; never armed meanwhile).
+    parked: Vec<bool>,
+    /// Parked nodes.
+    n_parked: usize,
 }
 
 impl HeartbeatClock {
@@ -62,6 +75,7 @@ impl HeartbeatClock {
             .map(|&n| cluster.nodes[n as usize].phase_ms)
             .collect();
         debug_assert!(phases.iter().all(|&p| p < interval));
+        let order_len = order.len();
         let mut position = vec![0u32; order.len()];
         for (i, &n) in order.iter().enumerate() {
             position[n as usize] = i as u32;
@@ -73,17 +87,14 @@ impl HeartbeatClock {
             position,
             cursor: Beat { cycle: 0, pos: 0 },
             armed: BTreeSet::new(),
+            parked: vec![false; order_len],
+            n_parked: 0,
         }
     }
 
     /// The first beat after the last event popped.
     pub(crate) fn cursor(&self) -> Beat {
         self.cursor
-    }
-
-    /// Positions (in beat order) of the armed nodes.
-    pub(crate) fn armed(&self) -> &BTreeSet<u32> {
-        &self.armed
     }
 
     /// The node beating at `beat` and the beat's event key.
@@ -105,7 +116,8 @@ impl HeartbeatClock {
         if self.order.is_empty() {
             return None;
         }
-        if every_node {
+        // With every node parked only armed nodes could beat, and none is.
+        if every_node && self.n_parked < self.order.len() {
             return Some(self.cursor);
         }
         let c = self.cursor;
@@ -173,9 +185,47 @@ impl HeartbeatClock {
         }
     }
 
-    /// Node `node` beats even when others need not.
+    /// Node `node` beats even when others need not (unless it is parked).
     pub fn arm(&mut self, node: u32) {
-        self.armed.insert(self.position[node as usize]);
+        let pos = self.position[node as usize];
+        if !self.parked[pos as usize] {
+            self.armed.insert(pos);
+        }
+    }
+
+    /// Node `node` beats no more, in either mode, until [`HeartbeatClock::unpark`].
+    pub fn park(&mut self, node: u32) {
+        let pos = self.position[node as usize];
+        self.armed.remove(&pos);
+        if !std::mem::replace(&mut self.parked[pos as usize], true) {
+            self.n_parked += 1;
+        }
+    }
+
+    /// Node `node` beats again from its first beat after the current event; true when it
+    /// was parked (the caller arms it again if it must be).
+    pub fn unpark(&mut self, node: u32) -> bool {
+        let pos = self.position[node as usize] as usize;
+        let was = std::mem::replace(&mut self.parked[pos], false);
+        if was {
+            self.n_parked -= 1;
+        }
+        was
+    }
+
+    /// Whether `beat` is a parked node's (skipped when it comes up).
+    pub(crate) fn is_parked(&self, beat: Beat) -> bool {
+        self.parked[beat.pos as usize]
+    }
+
+    /// Positions of the nodes armed or parked: the nodes an engine that parks none would
+    /// have armed (a parked node is one it would arm).
+    pub(crate) fn armed_or_parked(&self) -> BTreeSet<u32> {
+        let mut s = self.armed.clone();
+        if self.n_parked > 0 {
+            s.extend((0..self.parked.len() as u32).filter(|&p| self.parked[p as usize]));
+        }
+        s
     }
 
     /// Node `node` no longer needs to beat when others need not.

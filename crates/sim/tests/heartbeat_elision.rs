@@ -257,7 +257,7 @@ fn config(cases: u32) -> Config {
 #[test]
 fn elided_and_unelided_engines_decide_identically() {
     let mut runner = TestRunner::new(config(160));
-    let seen = std::cell::RefCell::new([0u32; 5]);
+    let seen = std::cell::RefCell::new([0u32; 6]);
     runner
         .run(&case(), |c| {
             let mut a = MemoryRecorder::default();
@@ -291,6 +291,12 @@ fn elided_and_unelided_engines_decide_identically() {
             }) as u32;
             seen[3] += (sa.events < sb.events) as u32;
             seen[4] += (sa.get("node_lost_containers").unwrap_or(0.0) > 0.0) as u32;
+            // Hadoop 2.7 reservations: the nodes parked while reserved (without continuous
+            // scheduling, which parks nothing).
+            seen[5] += (!c.era33
+                && c.extras & 2 == 0
+                && kinds.iter().any(|d| d.kind == DecisionKind::Reserved))
+                as u32;
             Ok(())
         })
         .unwrap_or_else(|e| panic!("{e}"));
@@ -304,6 +310,10 @@ fn elided_and_unelided_engines_decide_identically() {
         "too few cases with elided heartbeats: {seen:?}"
     );
     assert!(seen[4] > 5, "too few cases with lost containers: {seen:?}");
+    assert!(
+        seen[5] > 5,
+        "too few Hadoop 2.7 cases with reservations: {seen:?}"
+    );
 }
 
 /// Three weighted leaves, each with far more work than the cluster holds, Hadoop 3.3: after
@@ -390,5 +400,93 @@ fn a_saturated_cluster_settles_at_fair_shares_with_elision() {
     assert_eq!(
         counters.heartbeats + counters.heartbeats_elided,
         12 * 600 + 1
+    );
+}
+
+/// One 4 GB node; app0 (at 0) runs one 3 GB task for 100 s, app1 (at 500 ms) asks for one
+/// 2 GB task of 10 s; Hadoop 2.7.
+fn reserved_node_scenario(heartbeats: Heartbeats) -> Scenario {
+    let mut tree = QueueTree::with_root();
+    tree.add_queue(QueueId::ROOT, "q", true);
+    let app = |name: &str, arrival: u64, mb: i64, duration_ms: u64| AppSpec {
+        name: name.into(),
+        arrival: SimTime(arrival),
+        queue: "root.q".into(),
+        user: "u".into(),
+        am: None,
+        stages: vec![vec![TaskGroup {
+            count: 1,
+            size: Resource::new(mb, 1),
+            duration_ms,
+            priority: 10,
+            hosts: vec![],
+            relax_locality: true,
+        }]],
+        recorded: None,
+    };
+    Scenario {
+        name: "reserved-node".into(),
+        path: None,
+        cluster: ClusterSpec {
+            nodes: 1,
+            racks: 1,
+            node_memory_mb: 4096,
+            node_vcores: 4,
+            ..ClusterSpec::default()
+        },
+        scheduler: SchedulerConf {
+            semantics: Semantics::Hadoop27,
+            heartbeats,
+            ..SchedulerConf::default()
+        },
+        tree,
+        warnings: vec![],
+        workload: Workload::Trace(vec![
+            app("a0", 0, 3072, 100_000),
+            app("a1", 500, 2048, 10_000),
+        ]),
+        end_ms: None,
+        sample_interval_ms: 0,
+        check_invariants: true,
+    }
+}
+
+#[test]
+fn a_hadoop27_reserved_node_is_parked_until_its_container_ends() {
+    // Heartbeat at 0: app0 gets 3 GB. At 1,000: app1's 2 GB does not fit the 1 GB left, the
+    // node is reserved for it, and parked. app0's task ends at 100,000 (reported at that
+    // heartbeat, before it): the release wakes the node, whose beat at 100,000 turns the
+    // reservation into app1's container; app1 ends at 110,000 and the run with it. Processed:
+    // the beats at 0, 1,000 and 100,000 (after that nothing is asked: global elision); an
+    // unelided run processes 0 to 109,000, 110 beats, so 107 are elided. Before parking, the
+    // reserved node beat every second from 2,000 to 99,000 as well: 101 processed.
+    let mut counts = Vec::new();
+    let mut decisions = Vec::new();
+    for hb in [Heartbeats::Elided, Heartbeats::Every] {
+        let sc = reserved_node_scenario(hb);
+        let mut rec = MemoryRecorder::default();
+        let mut sim = Simulation::new(&sc, 1, 0, &mut rec).expect("valid");
+        let s = sim.run_to_end().expect("runs");
+        counts.push((sim.counters().heartbeats, sim.counters().heartbeats_elided));
+        drop(sim);
+        assert_eq!(s.end, SimTime(110_000));
+        decisions.push(rec.decisions);
+    }
+    assert_eq!(counts, vec![(3, 107), (110, 0)]);
+    assert_eq!(decisions[0], decisions[1]);
+    let got: Vec<(u64, u32, DecisionKind)> = decisions[0]
+        .iter()
+        .map(|d| (d.time.0, d.app, d.kind))
+        .collect();
+    let off = DecisionKind::Allocated(fairsim_sim::app::Locality::OffSwitch);
+    assert_eq!(
+        got,
+        vec![
+            (0, 0, off),
+            (1_000, 1, DecisionKind::Reserved),
+            // The reservation becomes the container.
+            (100_000, 1, DecisionKind::Unreserved),
+            (100_000, 1, off)
+        ]
     );
 }

@@ -264,6 +264,8 @@ impl Simulation<'_> {
             open_leaves: _,
             completions: _,
             cycle: _,
+            // The clock's parked nodes are written with its armed ones, below.
+            parked: _,
             continuous,
         } = self;
         let now = now.0;
@@ -316,7 +318,7 @@ impl Simulation<'_> {
             "|hb{} {} {node} {:?}|",
             now % cluster.heartbeat_ms.max(1),
             next_beat.time.0 as i128 - now as i128,
-            clock.armed()
+            clock.armed_or_parked()
         );
         // Containers in slot order; a free slot by the number of live slots below it.
         let wait = conf

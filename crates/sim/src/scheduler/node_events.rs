@@ -33,6 +33,7 @@ impl Simulation<'_> {
         let ev = &sc.cluster.events.events[e as usize];
         self.node_events_left -= 1;
         self.progress += 1;
+        self.wake_all_parked();
         for &n in &ev.nodes {
             match (ev.kind, self.semantics) {
                 (NodeEventKind::Add, _) => self.cluster.join(NodeId(n)),
@@ -116,6 +117,7 @@ impl Simulation<'_> {
             return;
         };
         let c = self.containers[am_slot as usize];
+        self.wake_node(c.node);
         self.containers[am_slot as usize].live = false;
         let node = &mut self.cluster.nodes[c.node as usize];
         node.allocated = node.allocated.saturating_sub(c.size);

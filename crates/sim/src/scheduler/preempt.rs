@@ -771,6 +771,7 @@ impl Simulation<'_> {
     pub(crate) fn kill_task(&mut self, slot: u32, lost: bool) {
         let c = self.containers[slot as usize];
         debug_assert!(c.live && !c.is_am);
+        self.wake_node(c.node);
         self.containers[slot as usize].live = false;
         let node = &mut self.cluster.nodes[c.node as usize];
         node.allocated = node.allocated.saturating_sub(c.size);

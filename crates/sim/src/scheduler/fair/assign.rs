@@ -600,6 +600,7 @@ impl Simulation<'_> {
 
     /// Releases the reservation held on `node`.
     pub(crate) fn unreserve(&mut self, node: u32) {
+        self.wake_node(node);
         if let Some(r) = self.cluster.nodes[node as usize].reservation.take() {
             self.progress += 1;
             self.recorder.decision(&Decision {

@@ -5,6 +5,7 @@
 
 pub mod assign;
 pub mod continuous;
+pub mod parking;
 pub mod placement;
 pub mod queue_shares;
 pub mod running;
@@ -139,6 +140,7 @@ impl Simulation<'_> {
     pub(crate) fn release_container(&mut self, slot: u32) {
         let c = self.containers[slot as usize];
         debug_assert!(c.live);
+        self.wake_node(c.node);
         self.containers[slot as usize].live = false;
         self.free_slots.push(slot);
         let node = &mut self.cluster.nodes[c.node as usize];
@@ -157,6 +159,7 @@ impl Simulation<'_> {
     /// The app's last task finished: release its AM, leave the queue, let waiting apps run.
     pub(crate) fn finish_app(&mut self, a: u32) {
         let i = a as usize;
+        self.wake_reserved_by(a);
         if let Some(slot) = self.apps[i].am_container.take() {
             self.release_container(slot);
         }
