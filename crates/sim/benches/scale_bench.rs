@@ -22,6 +22,9 @@
 //! containers, peak RSS (VmHWM, reset before each run where the kernel allows) and CPU per
 //! container. On the small cases the decision checksum of the elided, incremental engine is
 //! checked against the unelided, naive one (`heartbeats = "every"`, `ordering = "naive"`).
+//! `FAIRSIM_SCALE_ERA=3.3` runs every case in Hadoop 3.3 (2.7 by default), and
+//! `FAIRSIM_SCALE_APP_SHARES=every-tick` computes apps' fair shares at every update tick
+//! instead of when a decision reads them (same decisions; to measure the difference).
 //! `FAIRSIM_SCALE_ONLY=pending|ladder|queues|leaf` runs one group; `FAIRSIM_SCALE_NODES=3000,10000`
 //! picks the ladder's sizes and `FAIRSIM_SCALE_LEAVES=10000` the many-queues case's (e.g. to
 //! profile one).
@@ -133,6 +136,9 @@ fn measure(sc: &Scenario) -> Measured {
     let mut rec = HashRecorder::new();
     let (t0, c0) = (Instant::now(), cpu_time());
     let mut sim = Simulation::new(sc, 1, 0, &mut rec).expect("the scenario builds");
+    sim.app_shares_every_tick(
+        std::env::var("FAIRSIM_SCALE_APP_SHARES").is_ok_and(|v| v == "every-tick"),
+    );
     let summary = sim.run_to_end().expect("the scenario runs");
     let counters = sim.counters();
     drop(sim);
@@ -226,7 +232,11 @@ fn scenario(
             ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
-            semantics: Semantics::Hadoop27,
+            semantics: if std::env::var("FAIRSIM_SCALE_ERA").is_ok_and(|v| v == "3.3") {
+                Semantics::Hadoop33
+            } else {
+                Semantics::Hadoop27
+            },
             ..SchedulerConf::default()
         },
         tree,

@@ -548,7 +548,7 @@ impl<'a> Simulation<'a> {
 
     /// Recomputes name ranks and rebuilds every parent's ordered set (after queues change).
     pub(crate) fn rerank_queues(&mut self) {
-        self.queue_shares = Default::default();
+        self.queue_shares.reset();
         let names: Vec<&str> = self.tree.queues.iter().map(|q| q.name.as_str()).collect();
         let ranks = java_ranks(&names);
         for (i, (q, r)) in self.queues.iter_mut().zip(ranks).enumerate() {

@@ -302,6 +302,8 @@ impl Simulation<'_> {
         if !conf.should_attempt(cluster, self.allocated()) {
             return;
         }
+        // Every runnable app's fair share may be read (here and by the victim search).
+        self.all_app_shares();
         let mut leaves: Vec<Leaf33> = Vec::new();
         for q in self.leaves() {
             let (st, qc) = (&self.queues[q.idx()], self.tree.get(q));
@@ -562,8 +564,9 @@ impl Simulation<'_> {
     /// Hadoop 3.x's `FSAppAttempt.isStarved`, as checked at this moment: usage below the
     /// app's fair share by the single-type comparison of its queue's policy, or a min-share
     /// starvation handed down by the last starvation check (preemption on only).
-    pub(crate) fn is_starved_33(&self, app: u32) -> bool {
+    pub(crate) fn is_starved_33(&mut self, app: u32) -> bool {
         debug_assert!(self.app_shares_read(), "apps' fair shares are not computed");
+        self.app_shares(self.apps[app as usize].queue);
         let a = &self.apps[app as usize];
         let calc = self.tree.get(a.queue).policy.calculator();
         let min_share_starved = match &self.preempt {
@@ -615,7 +618,7 @@ impl Simulation<'_> {
     /// fewer reservations in the rack (or cluster) than ceil(nodes × `reservable_nodes`),
     /// the product in Java float as `reservationExceedsThreshold` computes it.
     pub(crate) fn may_reserve_33(
-        &self,
+        &mut self,
         app: u32,
         size: Resource,
         node: u32,

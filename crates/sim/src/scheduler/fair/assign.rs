@@ -204,6 +204,11 @@ impl Simulation<'_> {
         // Naive: sort the persistent list in place with the comparator, as Hadoop does.
         let cmp = self.queues[q.idx()].comparator;
         let order: Vec<u32> = if leaf {
+            // A FIFO leaf's app shares read the list's order (the first of equal start
+            // times takes all): computed over the order the tick saw.
+            if self.tree.get(q).policy == Policy::Fifo {
+                self.app_shares(q);
+            }
             let mut list = std::mem::take(&mut self.queues[q.idx()].runnable_apps);
             let apps = &self.apps;
             stable_sort_by(&mut list, |&x, &y| {

@@ -1,8 +1,10 @@
 //! The Fair Scheduler as methods on the simulation state: app submission and placement
-//! ([`placement`]), maxRunningApps ([`running`]), the update thread ([`update`]) and the
-//! heartbeat assignment ([`assign`]). This file holds the app life cycle: arrival, requests,
+//! ([`placement`]), maxRunningApps ([`running`]), the update thread ([`update`],
+//! [`queue_shares`], apps' shares on demand in [`app_shares`]) and the heartbeat assignment
+//! ([`assign`]). This file holds the app life cycle: arrival, requests,
 //! container completion, stages and removal.
 
+pub mod app_shares;
 pub mod assign;
 pub mod continuous;
 pub mod parking;

@@ -60,6 +60,8 @@ pub(crate) struct QueueShares {
     /// With `check_invariants`: the first update whose state differed from a computation
     /// over the whole tree, and how.
     pub(crate) mismatch: Option<String>,
+    /// Leaves whose apps' fair shares are due (`app_shares`).
+    pub(crate) due: super::app_shares::DueAppShares,
 }
 
 /// What one update changed at the queue level (scratch, reused between ticks).
@@ -89,6 +91,16 @@ impl ShareWork {
 }
 
 impl QueueShares {
+    /// Forgets the state (built again at the next update, after queues or the cluster
+    /// changed), except which leaves' app shares are due: those are still owed.
+    pub(crate) fn reset(&mut self) {
+        let due = std::mem::take(&mut self.due);
+        *self = QueueShares {
+            due,
+            ..QueueShares::default()
+        };
+    }
+
     /// The load of queue `q` as of the last update.
     pub(crate) fn load(&self, q: usize) -> QueueLoad {
         self.loads[q]
@@ -371,6 +383,7 @@ impl Simulation<'_> {
             touched: Vec::new(),
             is_touched: vec![false; n],
             mismatch: self.queue_shares.mismatch.take(),
+            due: std::mem::take(&mut self.queue_shares.due),
         };
     }
 

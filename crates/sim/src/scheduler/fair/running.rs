@@ -71,6 +71,7 @@ impl Simulation<'_> {
 
     fn make_runnable(&mut self, a: u32) {
         let (leaf, user) = (self.apps[a as usize].queue, self.apps[a as usize].user);
+        self.app_shares(leaf);
         self.apps[a as usize].phase = AppPhase::Runnable;
         self.users[user as usize].runnable += 1;
         let mut q = Some(leaf);
@@ -89,6 +90,7 @@ impl Simulation<'_> {
     /// Bookkeeping when a runnable app finished, then the release walk.
     pub(crate) fn on_runnable_app_removed(&mut self, a: u32) {
         let (leaf, user) = (self.apps[a as usize].queue, self.apps[a as usize].user);
+        self.app_shares(leaf);
         self.users[user as usize].runnable -= 1;
         let mut q = Some(leaf);
         let mut highest: Option<QueueId> = None;

@@ -10,19 +10,11 @@
 
 use crate::app::AppPhase;
 use crate::engine::Simulation;
-use crate::scheduler::preempt::PreemptState;
 use crate::tree::QueueId;
 use fairsim_core::share::policy_shares;
 use fairsim_core::{AppWeight, Schedulable, Semantics, ShareCap, ShareKind};
 
 impl Simulation<'_> {
-    /// Whether anything reads apps' instantaneous fair shares: preemption and Hadoop 3.x's
-    /// reservation check (`is_starved_33`). In a 2.7 run without preemption they are not
-    /// computed at all (no decision, metric or output depends on them).
-    pub(crate) fn app_shares_read(&self) -> bool {
-        !matches!(self.preempt, PreemptState::Off) || self.semantics != Semantics::Hadoop27
-    }
-
     /// One run of the update thread.
     pub(crate) fn update(&mut self) {
         let all_levels = self.semantics == Semantics::Hadoop27;
@@ -101,30 +93,9 @@ impl Simulation<'_> {
             q.sched.demand = load.demand;
             q.sched.active = load.active;
         }
-        // Leaf apps' instantaneous shares: their inputs are the leaf's fair share and its
-        // runnable apps' weights (apps have no min share and no max share), so a leaf is
-        // recomputed only when one of these changed (listed by `mark_app_shares`), and only
-        // in runs that read them. A listed leaf without runnable apps keeps its flag and
-        // leaves the list: an app becoming runnable lists it again.
-        if self.app_shares_read() {
-            let listed = std::mem::take(&mut self.app_share_leaves);
-            let mut list = std::mem::take(&mut self.share_scratch);
-            for &i in &listed {
-                let i = i as usize;
-                self.queues[i].app_shares_listed = false;
-                if !self.tree.queues[i].is_leaf
-                    || self.queues[i].runnable_apps.is_empty()
-                    || !self.queues[i].app_shares_dirty
-                {
-                    continue;
-                }
-                self.queues[i].app_shares_dirty = false;
-                self.leaf_app_shares(i, &mut list);
-            }
-            self.share_scratch = list;
-            self.app_share_leaves = listed;
-            self.app_share_leaves.clear();
-        }
+        // Leaf apps' instantaneous shares: due from this tick where their inputs changed,
+        // computed when a decision reads them (`app_shares`).
+        self.app_shares_at_tick();
         // Queue keys depend on demand and activity: re-key the queues where they changed.
         for &i in &keyed {
             if i != 0 {
@@ -152,7 +123,7 @@ impl Simulation<'_> {
     }
 
     /// The instantaneous shares of leaf `i`'s runnable apps.
-    fn leaf_app_shares(&mut self, i: usize, list: &mut Vec<Schedulable>) {
+    pub(crate) fn leaf_app_shares(&mut self, i: usize, list: &mut Vec<Schedulable>) {
         let apps = &self.queues[i].runnable_apps;
         list.truncate(apps.len());
         // The share computation reads weights, min and max shares, demand, activity and
