@@ -341,10 +341,17 @@ impl Simulation<'_> {
                 c.marked_at.map(|t| age(t).min(wait))
             );
         }
-        let mut below = Vec::with_capacity(free_slots.len());
-        for &f in free_slots {
-            below.push(containers[..f as usize].iter().filter(|c| c.live).count());
+        // Live slots below each slot, counted once: a count per free slot would cost the
+        // free slots times the slots, which a draining large cluster makes quadratic.
+        let mut live_below = Vec::with_capacity(containers.len() + 1);
+        live_below.push(0usize);
+        for c in containers.iter() {
+            live_below.push(live_below[live_below.len() - 1] + usize::from(c.live));
         }
+        let below: Vec<usize> = free_slots
+            .iter()
+            .map(|&f| live_below[(f as usize).min(containers.len())])
+            .collect();
         let _ = write!(s, "|free{below:?}|{:?}|{held_for:?}|", cluster.nodes);
         // Missed opportunities are read only in comparisons with a bound: beyond it every
         // count acts alike.
@@ -366,6 +373,13 @@ impl Simulation<'_> {
         let mut app_ids = Vec::with_capacity(apps.len());
         let mut put_in = Vec::new();
         for (i, a) in apps.iter().enumerate() {
+            let closed = matches!(a.phase, AppPhase::Finished | AppPhase::Rejected);
+            // A closed app is left out (see below); release builds skip it before any work,
+            // as a day of a million apps has nearly all of them closed at every fingerprint.
+            #[cfg(not(debug_assertions))]
+            if closed {
+                continue;
+            }
             // The values normalization puts in: the AM's container as its rank among the
             // live ones (`u64::MAX` for none), then per priority the clamped opportunities
             // and delay age.
@@ -403,7 +417,7 @@ impl Simulation<'_> {
             // A closed app (finished or rejected) stays closed and its state no longer
             // changes: it is the same in every state compared (equal `n_closed` means the
             // same closed apps, as none reopens), so it is left out. Debug builds check it.
-            if matches!(a.phase, AppPhase::Finished | AppPhase::Rejected) {
+            if closed {
                 #[cfg(debug_assertions)]
                 self.check_closed(i, app_text(a, &put_in));
                 continue;
