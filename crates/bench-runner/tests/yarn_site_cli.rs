@@ -70,7 +70,7 @@ fn validate_lists_what_a_yarn_site_gives() {
              an event log for people: no effect on decisions",
             at(9)
         ),
-        "1 other properties ignored (not read by YARN's schedulers)".to_string(),
+        "1 other property ignored (not read by YARN's schedulers)".to_string(),
         "ok, 0 warning(s)".to_string(),
     ];
     assert_eq!(out.lines().collect::<Vec<_>>(), expected);

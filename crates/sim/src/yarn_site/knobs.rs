@@ -607,8 +607,13 @@ impl SiteReport {
             ));
         }
         if self.ignored > 0 {
+            let noun = if self.ignored == 1 {
+                "property"
+            } else {
+                "properties"
+            };
             out.push(format!(
-                "{} other properties ignored (not read by YARN's schedulers)",
+                "{} other {noun} ignored (not read by YARN's schedulers)",
                 self.ignored
             ));
         }
