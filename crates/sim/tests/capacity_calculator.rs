@@ -4,14 +4,15 @@
 //!
 //! One node, heartbeats at 0, 1000, … ms; one leaf `default` at 100% of the cluster.
 
-use fairsim_core::{Resource, Semantics};
-use fairsim_sim::alloc::parse_capacity_scheduler_xml;
-use fairsim_sim::app::{AppSpec, TaskGroup};
-use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
-use fairsim_sim::{SimTime, run};
+mod common;
 
-const GB: i64 = 1024;
+use common::apps::{GB, one_stage};
+use common::outcomes::run_allocations;
+use common::scenarios::{capacity_tree, trace_scenario};
+use fairsim_core::{Resource, Semantics};
+use fairsim_sim::app::AppSpec;
+use fairsim_sim::scenario::{Scenario, SchedulerConf};
+
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
 const DOMINANT: &str = "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator";
 const DEFAULT: &str = "org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator";
@@ -20,74 +21,29 @@ const DEFAULT: &str = "org.apache.hadoop.yarn.util.resource.DefaultResourceCalcu
 fn capacity_xml(extra: &[(&str, &str)]) -> String {
     let mut props = vec![("root.queues", "default"), ("root.default.capacity", "100")];
     props.extend_from_slice(extra);
-    let body: String = props
-        .iter()
-        .map(|(n, v)| {
-            format!(
-                "<property><name>yarn.scheduler.capacity.{n}</name><value>{v}</value></property>"
-            )
-        })
-        .collect();
-    format!("<configuration>{body}</configuration>")
+    common::scenarios::capacity_xml(&props)
 }
 
+/// App `name` of `tasks` 1 GB / 1 vcore tasks of 60 s asking for `hosts`, with an AM of `am`.
 fn app(name: &str, arrival: u64, am: Option<Resource>, tasks: u32, hosts: &[&str]) -> AppSpec {
-    AppSpec {
-        name: name.into(),
-        arrival: SimTime(arrival),
-        queue: "default".into(),
-        user: "u".into(),
-        am,
-        stages: vec![vec![TaskGroup {
-            count: tasks,
-            size: Resource::new(GB, 1),
-            duration_ms: 60_000,
-            priority: 1,
-            hosts: hosts.iter().map(|h| h.to_string()).collect(),
-            relax_locality: true,
-        }]],
-        recorded: None,
-    }
+    let mut app = one_stage(arrival, "default", "u", tasks, Resource::new(GB, 1), 60_000);
+    app.name = name.into();
+    app.am = am;
+    app.stages[0][0].hosts = hosts.iter().map(|h| h.to_string()).collect();
+    app
 }
 
 fn scenario(semantics: Semantics, xml: &str, node: Resource, apps: Vec<AppSpec>) -> Scenario {
-    let tree = parse_capacity_scheduler_xml(xml, "capacity-scheduler.xml")
-        .expect("valid file")
-        .tree;
     Scenario {
-        name: "capacity-calculator".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: 1,
-            racks: 1,
-            node_memory_mb: node.memory_mb,
-            node_vcores: node.vcores,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics,
             // The AMs ask for their tasks long after the window looked at.
             am_launch_delay_ms: 100_000,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
         end_ms: Some(10_000),
-        sample_interval_ms: 0,
-        check_invariants: true,
+        ..trace_scenario("capacity-calculator", capacity_tree(xml), 1, node, apps)
     }
-}
-
-/// `(time, app)` of every allocation.
-fn allocations(sc: &Scenario) -> Vec<(u64, u32)> {
-    let mut rec = MemoryRecorder::default();
-    run(sc, 1, 0, &mut rec).expect("runs");
-    rec.decisions
-        .iter()
-        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
-        .map(|d| (d.time.0, d.app))
-        .collect()
 }
 
 #[test]
@@ -104,11 +60,11 @@ fn the_default_calculator_fits_containers_by_memory_and_overcommits_vcores() {
             capacity_xml(&[("resource-calculator", DEFAULT)]),
         ] {
             let sc = scenario(s, &xml, node, apps.clone());
-            assert_eq!(allocations(&sc), vec![(1000, 0); 4], "{s}");
+            assert_eq!(run_allocations(&sc), vec![(1000, 0); 4], "{s}");
         }
         let xml = capacity_xml(&[("resource-calculator", DOMINANT)]);
         let sc = scenario(s, &xml, node, apps.clone());
-        assert_eq!(allocations(&sc), vec![(1000, 0)], "{s}");
+        assert_eq!(run_allocations(&sc), vec![(1000, 0)], "{s}");
     }
 }
 
@@ -127,9 +83,9 @@ fn the_am_limit_is_read_by_the_calculator() {
     let am_share = ("maximum-am-resource-percent", "0.5");
     for s in ERAS {
         let sc = scenario(s, &capacity_xml(&[am_share]), node, apps.clone());
-        assert_eq!(allocations(&sc), vec![(1000, 0), (2000, 1)], "{s}");
+        assert_eq!(run_allocations(&sc), vec![(1000, 0), (2000, 1)], "{s}");
         let xml = capacity_xml(&[am_share, ("resource-calculator", DOMINANT)]);
         let sc = scenario(s, &xml, node, apps.clone());
-        assert_eq!(allocations(&sc), vec![(1000, 0)], "{s}");
+        assert_eq!(run_allocations(&sc), vec![(1000, 0)], "{s}");
     }
 }

@@ -2,85 +2,27 @@
 //! sharing up to maximum-capacity, and reclaiming by proportional preemption. Nodes hold
 //! one 1024 MB container each, so each heartbeat assigns at most one container.
 
+mod common;
+
+use common::apps::{GB, long_tasks};
+use common::outcomes::{allocations, metric, run_allocations, run_recorded};
+use common::scenarios::{capacity_tree, capacity_xml, trace_scenario};
 use fairsim_core::{Resource, Semantics};
-use fairsim_sim::alloc::parse_capacity_scheduler_xml;
-use fairsim_sim::app::{AppSpec, TaskGroup};
-use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
-use fairsim_sim::{SimTime, run};
+use fairsim_sim::app::AppSpec;
+use fairsim_sim::scenario::{Scenario, SchedulerConf};
 
-const C: i64 = 1024;
-
-fn app(arrival: u64, queue: &str, count: u32) -> AppSpec {
-    AppSpec {
-        name: format!("{queue}-{arrival}"),
-        arrival: SimTime(arrival),
-        queue: queue.into(),
-        user: "u".into(),
-        am: None,
-        stages: vec![vec![TaskGroup {
-            count,
-            size: Resource::new(C, 1),
-            duration_ms: 1_000_000,
-            priority: 1,
-            hosts: vec![],
-            relax_locality: true,
-        }]],
-        recorded: None,
-    }
-}
-
+/// Ten nodes of one 1 GB / 1 vcore container each under the capacity file of `props`.
 fn scenario(props: &[(&str, &str)], apps: Vec<AppSpec>, preemption: bool) -> Scenario {
-    let mut text = String::from("<configuration>\n");
-    for (n, v) in props {
-        text.push_str(&format!(
-            "<property><name>yarn.scheduler.capacity.{n}</name><value>{v}</value></property>\n"
-        ));
-    }
-    text.push_str("</configuration>\n");
-    let tree = parse_capacity_scheduler_xml(&text, "capacity-scheduler.xml")
-        .expect("valid file")
-        .tree;
+    let tree = capacity_tree(&capacity_xml(props));
     Scenario {
-        name: "capacity".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: 10,
-            racks: 1,
-            node_memory_mb: C,
-            node_vcores: 1,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics: Semantics::Hadoop27,
             preemption,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
         end_ms: Some(200_000),
-        sample_interval_ms: 0,
-        check_invariants: true,
+        ..trace_scenario("capacity", tree, 10, Resource::new(GB, 1), apps)
     }
-}
-
-/// `(time, app)` of every allocation, in order.
-fn allocations(rec: &MemoryRecorder) -> Vec<(u64, u32)> {
-    rec.decisions
-        .iter()
-        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
-        .map(|d| (d.time.0, d.app))
-        .collect()
-}
-
-fn metric(summary: &fairsim_sim::RunSummary, name: &str) -> f64 {
-    summary
-        .metrics
-        .iter()
-        .find(|(n, _)| n == name)
-        .unwrap_or_else(|| panic!("no metric {name}"))
-        .1
 }
 
 #[test]
@@ -92,12 +34,10 @@ fn the_least_used_queue_is_served_first() {
             ("root.q1.capacity", "20"),
             ("root.q2.capacity", "80"),
         ],
-        vec![app(0, "q1", 20), app(0, "q2", 20)],
+        vec![long_tasks(0, "q1", 20), long_tasks(0, "q2", 20)],
         false,
     );
-    let mut rec = MemoryRecorder::default();
-    run(&sc, 1, 0, &mut rec).expect("runs");
-    let who: Vec<u32> = allocations(&rec).iter().map(|a| a.1).collect();
+    let who: Vec<u32> = run_allocations(&sc).iter().map(|a| a.1).collect();
     // used ÷ guaranteed before each offer: 0/0 tie (path: q1); q1 0.5 vs q2 0 → q2; q2 at
     // 0.125, 0.25, 0.375 → q2; 0.5 vs 0.5 → q1; then q2 (0.5, 0.625, 0.75, 0.875).
     assert_eq!(who, vec![0, 1, 1, 1, 1, 0, 1, 1, 1, 1]);
@@ -113,9 +53,12 @@ const ELASTIC: &[(&str, &str)] = &[
 
 #[test]
 fn elastic_sharing_stops_at_maximum_capacity() {
-    let sc = scenario(ELASTIC, vec![app(0, "a", 10), app(20_000, "b", 10)], false);
-    let mut rec = MemoryRecorder::default();
-    let s = run(&sc, 1, 0, &mut rec).expect("runs");
+    let sc = scenario(
+        ELASTIC,
+        vec![long_tasks(0, "a", 10), long_tasks(20_000, "b", 10)],
+        false,
+    );
+    let (rec, s) = run_recorded(&sc);
     let allocs = allocations(&rec);
     // a alone takes 8 (its 80% maximum), the last 2 nodes stay idle although a asks.
     let a_before: Vec<u64> = allocs.iter().filter(|x| x.1 == 0).map(|x| x.0).collect();
@@ -129,9 +72,12 @@ fn elastic_sharing_stops_at_maximum_capacity() {
 
 #[test]
 fn preemption_reclaims_the_guarantee_and_no_more() {
-    let sc = scenario(ELASTIC, vec![app(0, "a", 10), app(20_000, "b", 10)], true);
-    let mut rec = MemoryRecorder::default();
-    let s = run(&sc, 1, 0, &mut rec).expect("runs");
+    let sc = scenario(
+        ELASTIC,
+        vec![long_tasks(0, "a", 10), long_tasks(20_000, "b", 10)],
+        true,
+    );
+    let (rec, s) = run_recorded(&sc);
     let b = allocations(&rec).iter().filter(|x| x.1 == 1).count();
     assert_eq!(b, 5, "b back at its guarantee of 5");
     assert_eq!(metric(&s, "preempted_containers.root.a"), 3.0);

@@ -17,21 +17,40 @@ const ALLOC: &str = r#"<allocations>
 </allocations>
 "#;
 
+const HEADER: &str = "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,duration_ms,priority,hosts\n";
+
 /// alice (primary eng, secondary x and ml), bob (primary eng), carol (not in the file).
-const TRACE: &str = "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,duration_ms,priority,hosts
-a1,0,default,alice,0,0,0,1,1024,1,1000,20,
+const ROWS: &str = "a1,0,default,alice,0,0,0,1,1024,1,1000,20,
 b1,0,default,bob,0,0,0,1,1024,1,1000,20,
 c1,0,default,carol,0,0,0,1,1024,1,1000,20,
 ";
 
 const GROUPS: &str = "user,primary_group,secondary_groups\nalice,eng,x;ml\nbob,eng,\n";
 
-fn write_inputs(dir: &Path, users: Option<&str>) -> std::path::PathBuf {
-    std::fs::write(dir.join("fair-scheduler.xml"), ALLOC).expect("write");
-    std::fs::write(dir.join("trace.csv"), TRACE).expect("write");
-    let mut toml =
-        String::from("[cluster]\nnodes = 1\nnode_memory_mb = 8192\nnode_vcores = 8\n[scheduler]\n");
-    if let Some(text) = users {
+/// One node of `node_mb` MB and as many vcores as GB, running the trace `rows` (one task
+/// each) under `alloc`, in `semantics` (the default era without it), with the `users` groups
+/// file if given.
+struct Inputs<'a> {
+    alloc: &'a str,
+    users: Option<&'a str>,
+    rows: &'a str,
+    semantics: Option<&'a str>,
+    node_mb: i64,
+}
+
+/// Writes the files of `inputs` into `dir`; returns the scenario's path.
+fn write_inputs(dir: &Path, inputs: &Inputs) -> std::path::PathBuf {
+    std::fs::write(dir.join("fair-scheduler.xml"), inputs.alloc).expect("write");
+    std::fs::write(dir.join("trace.csv"), format!("{HEADER}{}", inputs.rows)).expect("write");
+    let mut toml = format!(
+        "[cluster]\nnodes = 1\nnode_memory_mb = {}\nnode_vcores = {}\n[scheduler]\n",
+        inputs.node_mb,
+        inputs.node_mb / 1024
+    );
+    if let Some(era) = inputs.semantics {
+        toml.push_str(&format!("semantics = \"{era}\"\n"));
+    }
+    if let Some(text) = inputs.users {
         std::fs::write(dir.join("groups.csv"), text).expect("write");
         toml.push_str("users = \"groups.csv\"\n");
     }
@@ -39,6 +58,17 @@ fn write_inputs(dir: &Path, users: Option<&str>) -> std::path::PathBuf {
     let p = dir.join("scenario.toml");
     std::fs::write(&p, toml).expect("write");
     p
+}
+
+/// The first tests' inputs: [`ALLOC`], [`ROWS`] and `users`, on an 8 GB node.
+fn alice_bob_carol(users: Option<&str>) -> Inputs<'_> {
+    Inputs {
+        alloc: ALLOC,
+        users,
+        rows: ROWS,
+        semantics: None,
+        node_mb: 8192,
+    }
 }
 
 fn queues(scenario: &Path) -> Vec<String> {
@@ -51,7 +81,7 @@ fn queues(scenario: &Path) -> Vec<String> {
 #[test]
 fn placement_rules_read_the_groups_file() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let sc = write_inputs(dir.path(), Some(GROUPS));
+    let sc = write_inputs(dir.path(), &alice_bob_carol(Some(GROUPS)));
     // alice: x is no queue, ml is; bob: no secondary group, primary eng; carol: her own name
     // as primary group, no such queue, so the default rule.
     assert_eq!(queues(&sc), ["root.ml", "root.eng", "root.fallback"]);
@@ -60,7 +90,7 @@ fn placement_rules_read_the_groups_file() {
 #[test]
 fn without_a_groups_file_the_primary_group_is_the_user_name() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let sc = write_inputs(dir.path(), None);
+    let sc = write_inputs(dir.path(), &alice_bob_carol(None));
     assert_eq!(
         queues(&sc),
         ["root.fallback", "root.fallback", "root.fallback"]
@@ -70,10 +100,8 @@ fn without_a_groups_file_the_primary_group_is_the_user_name() {
 #[test]
 fn a_broken_groups_file_names_file_line_and_field() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let sc = write_inputs(
-        dir.path(),
-        Some("user,primary_group,secondary_groups\nalice,eng,\nbob,,\n"),
-    );
+    let broken = "user,primary_group,secondary_groups\nalice,eng,\nbob,,\n";
+    let sc = write_inputs(dir.path(), &alice_bob_carol(Some(broken)));
     let e = load_scenario(&sc).unwrap_err().to_string();
     assert!(
         e.ends_with("groups.csv:3: primary_group: must not be empty"),
@@ -81,25 +109,25 @@ fn a_broken_groups_file_names_file_line_and_field() {
     );
 }
 
-/// Runs `trace` (one task each) under `alloc` with the `users` groups file, in `semantics`;
-/// returns each app's queue.
-fn placed(alloc: &str, users: &str, trace_rows: &str, semantics: &str) -> Vec<String> {
+/// Runs the trace `rows` (one task each) under `alloc` with the `users` groups file, in
+/// `semantics`, on a 16 GB node; returns each app's queue.
+fn placed(alloc: &str, users: &str, rows: &str, semantics: &str) -> Vec<String> {
     let dir = tempfile::tempdir().expect("temp dir");
-    let d = dir.path();
-    std::fs::write(d.join("fair-scheduler.xml"), alloc).expect("write");
-    std::fs::write(d.join("groups.csv"), users).expect("write");
-    let trace = format!(
-        "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,\
-         duration_ms,priority,hosts\n{trace_rows}"
-    );
-    std::fs::write(d.join("trace.csv"), trace).expect("write");
-    let toml = format!(
-        "[cluster]\nnodes = 1\nnode_memory_mb = 16384\nnode_vcores = 16\n[scheduler]\n\
-         semantics = \"{semantics}\"\nusers = \"groups.csv\"\n[allocation]\n\
-         file = \"fair-scheduler.xml\"\n[workload]\ncsv = \"trace.csv\"\n"
-    );
-    std::fs::write(d.join("scenario.toml"), toml).expect("write");
-    queues(&d.join("scenario.toml"))
+    let inputs = Inputs {
+        alloc,
+        users: Some(users),
+        rows,
+        semantics: Some(semantics),
+        node_mb: 16_384,
+    };
+    queues(&write_inputs(dir.path(), &inputs))
+}
+
+/// [`placed`] in both eras, each giving the queues `want`.
+fn assert_placed_in_both_eras(alloc: &str, users: &str, rows: &str, want: &[&str]) {
+    for era in ERAS {
+        assert_eq!(placed(alloc, users, rows, era), want, "{era}");
+    }
 }
 
 /// Hadoop's test `SimpleGroupsMapping`: user U is in groups Ugroup (primary), Usubgroup1 and
@@ -140,20 +168,19 @@ fn queue_placement_with_policy() {
                 d,0,default,user4,0,0,0,1,1024,1,1000,20,\n\
                 e,0,default,user5,0,0,0,1,1024,1,1000,20,\n\
                 f,0,default,otheruser,0,0,0,1,1024,1,1000,20,\n";
-    for era in ERAS {
-        assert_eq!(
-            placed(alloc, &users, rows, era),
-            [
-                "root.somequeue",
-                "root.user1",
-                "root.user3group",
-                "root.user4subgroup1",
-                "root.user5subgroup2",
-                "root.default"
-            ],
-            "{era}"
-        );
-    }
+    assert_placed_in_both_eras(
+        alloc,
+        &users,
+        rows,
+        &[
+            "root.somequeue",
+            "root.user1",
+            "root.user3group",
+            "root.user4subgroup1",
+            "root.user5subgroup2",
+            "root.default",
+        ],
+    );
     // Without specified first: user (no create), specified (create), default.
     let alloc = r#"<allocations>
   <queue name="user1"/><queue name="user3group"/><queue name="user4subgroup1"/>
@@ -168,13 +195,12 @@ fn queue_placement_with_policy() {
     let rows = "a,0,somequeue,user1,0,0,0,1,1024,1,1000,20,\n\
                 b,0,somequeue,otheruser,0,0,0,1,1024,1,1000,20,\n\
                 c,0,default,otheruser,0,0,0,1,1024,1,1000,20,\n";
-    for era in ERAS {
-        assert_eq!(
-            placed(alloc, &users, rows, era),
-            ["root.user1", "root.somequeue", "root.default"],
-            "{era}"
-        );
-    }
+    assert_placed_in_both_eras(
+        alloc,
+        &users,
+        rows,
+        &["root.user1", "root.somequeue", "root.default"],
+    );
 }
 
 #[test]
@@ -196,21 +222,13 @@ fn nested_user_queue_skips_an_unnamed_root_default_for_a_specified_rule_that_may
 "#;
     let users = simple_groups(&["user1"]);
     let rows = "a,0,root.default,user1,0,0,0,1,1024,1,1000,20,\n";
-    for era in ERAS {
-        assert_eq!(
-            placed(alloc, &users, rows, era),
-            ["root.user1group.user1"],
-            "{era}"
-        );
-    }
+    assert_placed_in_both_eras(alloc, &users, rows, &["root.user1group.user1"]);
     // Once the file names root.default, specified takes it.
     let named = alloc.replace(
         "<queuePlacementPolicy>",
         "<queue name=\"default\"/>\n  <queuePlacementPolicy>",
     );
-    for era in ERAS {
-        assert_eq!(placed(&named, &users, rows, era), ["root.default"], "{era}");
-    }
+    assert_placed_in_both_eras(&named, &users, rows, &["root.default"]);
 }
 
 #[test]
@@ -234,13 +252,12 @@ fn a_rule_that_may_not_create_passes_over_a_queue_created_at_run_time() {
     let rows = "a,0,user1,user1,0,0,0,1,1024,1,1000,20,\n\
                 b,10,other,user1,0,0,0,1,1024,1,1000,20,\n\
                 c,20,other,user2,0,0,0,1,1024,1,1000,20,\n";
-    for era in ERAS {
-        assert_eq!(
-            placed(alloc, &users, rows, era),
-            ["root.user1", "root.other", "root.user2"],
-            "{era}"
-        );
-    }
+    assert_placed_in_both_eras(
+        alloc,
+        &users,
+        rows,
+        &["root.user1", "root.other", "root.user2"],
+    );
 }
 
 #[test]
@@ -257,27 +274,18 @@ fn default_rule_without_create_rejects_when_root_default_is_not_named() {
   </queuePlacementPolicy>
 </allocations>
 "#;
-    {
-        let era = "hadoop-3.3";
-        let dir = tempfile::tempdir().expect("temp dir");
-        let d = dir.path();
-        std::fs::write(d.join("fair-scheduler.xml"), alloc).expect("write");
-        std::fs::write(
-            d.join("trace.csv"),
-            "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,\
-             duration_ms,priority,hosts\na,0,default,asterix,0,0,0,1,1024,1,1000,20,\n",
-        )
-        .expect("write");
-        let toml = format!(
-            "[cluster]\nnodes = 1\nnode_memory_mb = 8192\nnode_vcores = 8\n[scheduler]\n\
-             semantics = \"{era}\"\n[allocation]\nfile = \"fair-scheduler.xml\"\n\
-             [workload]\ncsv = \"trace.csv\"\n"
-        );
-        std::fs::write(d.join("scenario.toml"), toml).expect("write");
-        let sc = load_scenario(d.join("scenario.toml")).expect("valid scenario");
-        let mut rec = MemoryRecorder::default();
-        run(&sc, 1, 0, &mut rec).expect("runs");
-        let why = rec.apps[0].rejected.as_deref().unwrap_or("");
-        assert!(why.contains("no placement rule"), "{era}: {why:?}");
-    }
+    let era = "hadoop-3.3";
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inputs = Inputs {
+        alloc,
+        users: None,
+        rows: "a,0,default,asterix,0,0,0,1,1024,1,1000,20,\n",
+        semantics: Some(era),
+        node_mb: 8192,
+    };
+    let sc = load_scenario(write_inputs(dir.path(), &inputs)).expect("valid scenario");
+    let mut rec = MemoryRecorder::default();
+    run(&sc, 1, 0, &mut rec).expect("runs");
+    let why = rec.apps[0].rejected.as_deref().unwrap_or("");
+    assert!(why.contains("no placement rule"), "{era}: {why:?}");
 }

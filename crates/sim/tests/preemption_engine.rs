@@ -1,33 +1,17 @@
 //! Preemption through the whole simulator, both eras: 8 nodes of 1024 MB; `root.a` fills
 //! the cluster at t = 0 with long tasks; `root.b` asks for 8 containers at t = 20 s.
 
+mod common;
+
+use common::apps::long_tasks;
+use common::outcomes::{allocation_times, metric, run_recorded};
+use common::scenarios::{fair_tree, trace_scenario};
 use fairsim_core::{Resource, Semantics};
-use fairsim_sim::alloc::parse_fair_scheduler_xml;
-use fairsim_sim::app::{AppSpec, TaskGroup};
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
-use fairsim_sim::{SimTime, run};
+use fairsim_sim::run;
+use fairsim_sim::scenario::{Scenario, SchedulerConf, Workload};
 
 const C: i64 = 1024;
-
-fn app(arrival: u64, queue: &str, count: u32) -> AppSpec {
-    AppSpec {
-        name: format!("{queue}-{arrival}"),
-        arrival: SimTime(arrival),
-        queue: queue.into(),
-        user: "u".into(),
-        am: None,
-        stages: vec![vec![TaskGroup {
-            count,
-            size: Resource::new(C, 1),
-            duration_ms: 1_000_000,
-            priority: 1,
-            hosts: vec![],
-            relax_locality: true,
-        }]],
-        recorded: None,
-    }
-}
 
 fn scenario(semantics: Semantics, preemption: bool, b_queue: &str) -> Scenario {
     let xml = format!(
@@ -36,58 +20,30 @@ fn scenario(semantics: Semantics, preemption: bool, b_queue: &str) -> Scenario {
   <queue name="b">{b_queue}</queue>
 </allocations>"#
     );
-    let tree = parse_fair_scheduler_xml(&xml, "fair-scheduler.xml", semantics)
-        .expect("valid allocation file")
-        .tree;
+    let apps = vec![long_tasks(0, "a", 8), long_tasks(20_000, "b", 8)];
     Scenario {
-        name: "preempt".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: 8,
-            racks: 1,
-            node_memory_mb: C,
-            node_vcores: 1,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics,
             preemption,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(vec![app(0, "a", 8), app(20_000, "b", 8)]),
         end_ms: Some(150_000),
-        sample_interval_ms: 0,
-        check_invariants: true,
+        ..trace_scenario(
+            "preempt",
+            fair_tree(&xml, semantics),
+            8,
+            Resource::new(C, 1),
+            apps,
+        )
     }
 }
 
 const MIN_SHARE: &str = "<minResources>4096 mb, 4 vcores</minResources><minSharePreemptionTimeout>10</minSharePreemptionTimeout>";
 
-/// Times at which app `a` got its containers.
-fn allocation_times(rec: &MemoryRecorder, a: u32) -> Vec<u64> {
-    rec.decisions
-        .iter()
-        .filter(|d| d.app == a && matches!(d.kind, DecisionKind::Allocated(_)))
-        .map(|d| d.time.0)
-        .collect()
-}
-
-fn metric(summary: &fairsim_sim::RunSummary, name: &str) -> f64 {
-    summary
-        .metrics
-        .iter()
-        .find(|(n, _)| n == name)
-        .unwrap_or_else(|| panic!("no metric {name}"))
-        .1
-}
-
 #[test]
 fn hadoop27_min_share_regained_within_timeout_two_intervals_and_kill_wait() {
     let sc = scenario(Semantics::Hadoop27, true, MIN_SHARE);
-    let mut rec = MemoryRecorder::default();
-    let s = run(&sc, 1, 0, &mut rec).expect("runs");
+    let (rec, s) = run_recorded(&sc);
     let b = allocation_times(&rec, 1);
     assert_eq!(b.len(), 4, "b gets its min share and no more: {b:?}");
     // Warned at the 35 s check, killed at the 55 s check, handed out at the freed nodes'
@@ -107,8 +63,7 @@ fn hadoop27_min_share_regained_within_timeout_two_intervals_and_kill_wait() {
 #[test]
 fn hadoop33_min_share_regained_within_timeout_and_kill_wait() {
     let sc = scenario(Semantics::Hadoop33, true, MIN_SHARE);
-    let mut rec = MemoryRecorder::default();
-    let s = run(&sc, 1, 0, &mut rec).expect("runs");
+    let (rec, s) = run_recorded(&sc);
     let b = allocation_times(&rec, 1);
     // Chosen at the 29.5 s update (10 s after the leaf's last unstarved update), killed
     // exactly 15 s later, and the held nodes (0-3) offer themselves to b first.
@@ -121,8 +76,7 @@ fn hadoop33_min_share_regained_within_timeout_and_kill_wait() {
 fn nothing_is_preempted_when_preemption_is_off() {
     for semantics in [Semantics::Hadoop27, Semantics::Hadoop33] {
         let sc = scenario(semantics, false, MIN_SHARE);
-        let mut rec = MemoryRecorder::default();
-        let s = run(&sc, 1, 0, &mut rec).expect("runs");
+        let (rec, s) = run_recorded(&sc);
         assert!(allocation_times(&rec, 1).is_empty(), "{semantics}");
         assert_eq!(metric(&s, "preempted_containers"), 0.0);
     }
@@ -137,8 +91,7 @@ fn fair_share_preemption_takes_a_down_to_its_fair_share_never_below() {
         let a = sc.tree.find("root.a").expect("a");
         sc.tree.queues[a.idx()].fair_share_preemption_timeout_ms = Some(5000);
         sc.tree.queues[a.idx()].fair_share_preemption_threshold = 1.0;
-        let mut rec = MemoryRecorder::default();
-        let s = run(&sc, 1, 0, &mut rec).expect("runs");
+        let (rec, s) = run_recorded(&sc);
         assert_eq!(
             metric(&s, "preempted_containers.root.a"),
             4.0,
@@ -154,8 +107,7 @@ fn min_share_and_fair_share_timeouts_act_separately_in_the_engine() {
     let q = "<minResources>1024 mb, 1 vcores</minResources><minSharePreemptionTimeout>10</minSharePreemptionTimeout>\
              <fairSharePreemptionTimeout>60</fairSharePreemptionTimeout><fairSharePreemptionThreshold>1.0</fairSharePreemptionThreshold>";
     let sc = scenario(Semantics::Hadoop27, true, q);
-    let mut rec = MemoryRecorder::default();
-    run(&sc, 1, 0, &mut rec).expect("runs");
+    let (rec, _) = run_recorded(&sc);
     let b = allocation_times(&rec, 1);
     assert_eq!(b.len(), 4, "{b:?}");
     // First the min share (warned 35 s, killed 55 s), then the rest once the fair-share
@@ -185,11 +137,10 @@ fn big_container_run(preemption: bool) -> (usize, Vec<u64>) {
     sc.cluster.nodes = 2;
     sc.cluster.node_memory_mb = 4 * C;
     sc.cluster.node_vcores = 4;
-    let mut big = app(20_000, "b", 1);
+    let mut big = long_tasks(20_000, "b", 1);
     big.stages[0][0].size = Resource::new(4 * C, 1);
-    sc.workload = Workload::Trace(vec![app(0, "a", 8), big]);
-    let mut rec = MemoryRecorder::default();
-    run(&sc, 1, 0, &mut rec).expect("runs");
+    sc.workload = Workload::Trace(vec![long_tasks(0, "a", 8), big]);
+    let (rec, _) = run_recorded(&sc);
     let reserved = rec
         .decisions
         .iter()
@@ -215,8 +166,7 @@ fn hadoop33_reserves_for_an_app_below_its_fair_share_with_or_without_preemption(
 fn every_run_reports_the_same_metrics_with_or_without_preemption() {
     let names = |preemption: bool| -> Vec<String> {
         let sc = scenario(Semantics::Hadoop27, preemption, MIN_SHARE);
-        let mut rec = MemoryRecorder::default();
-        let s = run(&sc, 1, 0, &mut rec).expect("runs");
+        let (_, s) = run_recorded(&sc);
         s.metrics.into_iter().map(|(n, _)| n).collect()
     };
     let (off, on) = (names(false), names(true));
@@ -224,7 +174,7 @@ fn every_run_reports_the_same_metrics_with_or_without_preemption() {
     assert!(on.iter().any(|n| n == "min_share_reached_s_p50.root.a"));
     // Without preemption b waits from 20 s to the end (150 s) and is still below.
     let sc = scenario(Semantics::Hadoop27, false, MIN_SHARE);
-    let s = run(&sc, 1, 0, &mut MemoryRecorder::default()).expect("runs");
+    let (_, s) = run_recorded(&sc);
     let waited = metric(&s, "min_share_reached_s_p50.root.b");
     assert!((129.0..=130.0).contains(&waited), "{waited}");
 }

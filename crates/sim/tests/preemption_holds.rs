@@ -4,44 +4,13 @@
 //! freed resources to them oldest hold first (`assignPreemptedContainers`) before any other
 //! queue is offered the node.
 
+mod common;
+
+use common::apps::{GB, long_tasks};
+use common::outcomes::run_allocations;
+use common::scenarios::{fair_tree, trace_scenario};
 use fairsim_core::{Resource, Semantics};
-use fairsim_sim::alloc::parse_fair_scheduler_xml;
-use fairsim_sim::app::{AppSpec, TaskGroup};
-use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
-use fairsim_sim::{SimTime, run};
-
-const GB: i64 = 1024;
-
-fn app(arrival: u64, queue: &str, count: u32) -> AppSpec {
-    AppSpec {
-        name: format!("{queue}-{arrival}"),
-        arrival: SimTime(arrival),
-        queue: queue.into(),
-        user: "u".into(),
-        am: None,
-        stages: vec![vec![TaskGroup {
-            count,
-            size: Resource::new(GB, 1),
-            duration_ms: 1_000_000,
-            priority: 1,
-            hosts: vec![],
-            relax_locality: true,
-        }]],
-        recorded: None,
-    }
-}
-
-/// `(time, app)` of every allocation.
-fn allocations(sc: &Scenario) -> Vec<(u64, u32)> {
-    let mut rec = MemoryRecorder::default();
-    run(sc, 1, 0, &mut rec).expect("runs");
-    rec.decisions
-        .iter()
-        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
-        .map(|d| (d.time.0, d.app))
-        .collect()
-}
+use fairsim_sim::scenario::{Scenario, SchedulerConf};
 
 #[test]
 fn two_apps_preempted_for_on_one_node_each_keep_their_hold() {
@@ -62,38 +31,29 @@ fn two_apps_preempted_for_on_one_node_each_keep_their_hold() {
   <queue name="big"/><queue name="x"/><queue name="y"/>
   <queue name="w"><fairSharePreemptionTimeout>1000</fairSharePreemptionTimeout></queue>
 </allocations>"#;
-    let tree = parse_fair_scheduler_xml(xml, "fair-scheduler.xml", Semantics::Hadoop33)
-        .expect("valid allocation file")
-        .tree;
+    let apps = vec![
+        long_tasks(0, "big", 4),
+        long_tasks(20_000, "x", 1),
+        long_tasks(20_000, "y", 1),
+        long_tasks(25_000, "w", 1),
+    ];
     let sc = Scenario {
-        name: "holds".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: 1,
-            racks: 1,
-            node_memory_mb: 4 * GB,
-            node_vcores: 4,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics: Semantics::Hadoop33,
             preemption: true,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(vec![
-            app(0, "big", 4),
-            app(20_000, "x", 1),
-            app(20_000, "y", 1),
-            app(25_000, "w", 1),
-        ]),
         end_ms: Some(100_000),
-        sample_interval_ms: 0,
-        check_invariants: true,
+        ..trace_scenario(
+            "holds",
+            fair_tree(xml, Semantics::Hadoop33),
+            1,
+            Resource::new(4 * GB, 4),
+            apps,
+        )
     };
     let big = [(0, 0), (1000, 0), (2000, 0), (3000, 0)];
     let mut expected = big.to_vec();
     expected.extend([(36_000, 2), (36_000, 1)]);
-    assert_eq!(allocations(&sc), expected);
+    assert_eq!(run_allocations(&sc), expected);
 }

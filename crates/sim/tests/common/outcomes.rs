@@ -1,0 +1,45 @@
+//! What a run did: its allocations in order and the summary's metrics.
+
+use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
+use fairsim_sim::scenario::Scenario;
+use fairsim_sim::{RunSummary, run};
+
+/// Runs `sc` with seed 1 as run 0, recording every decision.
+pub fn run_recorded(sc: &Scenario) -> (MemoryRecorder, RunSummary) {
+    let mut rec = MemoryRecorder::default();
+    let summary = run(sc, 1, 0, &mut rec).expect("runs");
+    (rec, summary)
+}
+
+/// `(time, app)` of every allocation, in the order made.
+pub fn allocations(rec: &MemoryRecorder) -> Vec<(u64, u32)> {
+    rec.decisions
+        .iter()
+        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
+        .map(|d| (d.time.0, d.app))
+        .collect()
+}
+
+/// `(time, app)` of every allocation of a run of `sc` (see [`run_recorded`]).
+pub fn run_allocations(sc: &Scenario) -> Vec<(u64, u32)> {
+    allocations(&run_recorded(sc).0)
+}
+
+/// Times at which app `app` got its containers.
+pub fn allocation_times(rec: &MemoryRecorder, app: u32) -> Vec<u64> {
+    rec.decisions
+        .iter()
+        .filter(|d| d.app == app && matches!(d.kind, DecisionKind::Allocated(_)))
+        .map(|d| d.time.0)
+        .collect()
+}
+
+/// The summary's metric `name`; a test that names a missing metric fails.
+pub fn metric(summary: &RunSummary, name: &str) -> f64 {
+    summary
+        .metrics
+        .iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no metric {name}"))
+        .1
+}
