@@ -266,6 +266,27 @@ fn cases() -> Vec<Case> {
                 "ResourceTrackerService",
             ],
         ),
+        case(
+            "nodes below a minimum allocation of 1024 MB (YARN shuts them down)",
+            Scenario,
+            ("node_memory_mb = 8192", "node_memory_mb = 512"),
+            RUN,
+            2,
+            &[
+                "s.toml:6: cluster.node_memory_mb: node node0 has 512 MB, below scheduler.minimum_allocation_mb = 1024",
+                "ResourceTrackerService",
+            ],
+        ),
+        case(
+            "a nodes file node below a minimum allocation of 1024 MB",
+            Nodes,
+            ("\"memory-mb\": 4096", "\"memory-mb\": 1000"),
+            NODES_RUN,
+            2,
+            &[
+                "nodes.toml:3: cluster.nodes: node h3 has 1000 MB, below scheduler.minimum_allocation_mb = 1024",
+            ],
+        ),
         // Node lists and SLS nodes files.
         case(
             "two cluster forms at once",

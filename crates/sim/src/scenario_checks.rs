@@ -40,8 +40,10 @@ fn check_float(invalid: Invalid<'_>, key: &str, v: f64) -> Result<(), ScenarioEr
 /// known: the Capacity Scheduler's `validateConf` requires a minimum of at least 1 MB and
 /// 1 vcore (the Fair Scheduler's accepts 0 of either), and
 /// the ResourceManager's `ResourceTrackerService.registerNodeManager` sends a NodeManager
-/// whose vcores are below the minimum allocation a SHUTDOWN instead of registering it (so a
-/// 0-vcore node needs the Fair Scheduler with `minimum_allocation_vcores = 0`). Every node is
+/// whose memory or vcores are below the minimum allocation a SHUTDOWN instead of
+/// registering it (so a 0-vcore node needs the Fair Scheduler with
+/// `minimum_allocation_vcores = 0`). SLS registers its simulated NodeManagers through the
+/// same service (`NMSimulator.init`), so nodes files are refused alike. Every node is
 /// checked, those that join during the run too.
 pub fn check_nodes_register(
     cluster: &ClusterSpec,
@@ -67,17 +69,32 @@ pub fn check_nodes_register(
             ),
         ));
     }
-    let key = if cluster.layout.is_empty() {
-        "cluster.node_vcores"
+    let (memory_key, vcores_key) = if cluster.layout.is_empty() {
+        ("cluster.node_memory_mb", "cluster.node_vcores")
     } else {
-        "cluster.nodes"
+        ("cluster.nodes", "cluster.nodes")
     };
+    let min_mb = scheduler.minimum_allocation_mb;
     let initial = cluster.node_specs();
-    let nodes = initial
-        .iter()
-        .map(|n| (key, n))
-        .chain(cluster.events.added.iter().map(|n| ("cluster.events", n)));
-    for (key, node) in nodes {
+    let nodes = initial.iter().map(|n| (memory_key, vcores_key, n)).chain(
+        cluster
+            .events
+            .added
+            .iter()
+            .map(|n| ("cluster.events", "cluster.events", n)),
+    );
+    for (memory_key, key, node) in nodes {
+        // ResourceTrackerService tests memory first, then vcores, in one condition: a node
+        // short of both is named by its memory.
+        if node.capacity.memory_mb < min_mb {
+            return Err(invalid(
+                memory_key,
+                &format!(
+                    "node {} has {} MB, below scheduler.minimum_allocation_mb = {min_mb}: YARN sends a NodeManager below the minimum allocation a SHUTDOWN at registration (ResourceTrackerService); give it memory, or lower the minimum allocation",
+                    node.name, node.capacity.memory_mb
+                ),
+            ));
+        }
         if node.capacity.vcores < min {
             return Err(invalid(
                 key,
