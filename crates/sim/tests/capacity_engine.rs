@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::apps::{GB, long_tasks};
+use common::apps::{GB, LONG_MS, long_tasks, one_stage};
 use common::outcomes::{allocations, metric, run_allocations, run_recorded};
 use common::scenarios::{capacity_tree, capacity_xml, trace_scenario};
 use fairsim_core::{Resource, Semantics};
@@ -85,4 +85,42 @@ fn preemption_reclaims_the_guarantee_and_no_more() {
     let first_kill_lost = metric(&s, "lost_container_s.root.a");
     assert!(first_kill_lost > 3.0 * 38.0, "{first_kill_lost}");
     assert!(metric(&s, "min_share_reached_s_p50.root.b") > 15.0);
+}
+
+/// The user limit divides among the active users what Hadoop's era divides: one leaf with
+/// the whole cluster (10 × 1024 MB), minimum-user-limit-percent 25, users u1 (first in FIFO
+/// order) and u2 with 10 tasks each, always both active. A user is served while its usage
+/// is not above the limit; the second term is ceil(floor(10240 × 25) / 100) = 2560.
+/// * Hadoop 2.7 (`LeafQueue.computeUserLimit`): ceil(10240 / 2) = 5120, so u1 takes 6
+///   containers (5120 is not above 5120), then u2 the other 4.
+/// * Hadoop 3.3 (`UsersManager.computeUserLimit`, active users): the active users' usage U
+///   plus 1024, divided by 2.0f, against 2560, rounded up to 1024:
+///   U = 0, 1024, 2048, 3072: limit 3072 → u1 reaches 4096;
+///   U = 4096 (ceil(5120 / 2) = 2560 → 3072): u1 is above, u2; U = 5120 (3072): u2;
+///   U = 6144 (3584 → 4096): u1 at 4096 → 5120; U = 7168 (4096): u2 at 2048 → 3072;
+///   U = 8192 (4608 → 5120): u1 at 5120 → 6144; U = 9216 (5120): u2 → 4096.
+#[test]
+fn the_user_limit_divides_the_active_users_usage_in_hadoop33() {
+    let props = [
+        ("root.queues", "a"),
+        ("root.a.capacity", "100"),
+        ("root.a.minimum-user-limit-percent", "25"),
+    ];
+    for (semantics, expected) in [
+        (Semantics::Hadoop27, "1111112222"),
+        (Semantics::Hadoop33, "1111221212"),
+    ] {
+        let mut apps = vec![
+            one_stage(0, "a", "u1", 10, Resource::new(GB, 1), LONG_MS),
+            one_stage(0, "a", "u2", 10, Resource::new(GB, 1), LONG_MS),
+        ];
+        apps[1].name = "a-0-u2".into();
+        let mut sc = scenario(&props, apps, false);
+        sc.scheduler.semantics = semantics;
+        let users: String = run_allocations(&sc)
+            .iter()
+            .map(|&(_, app)| if app == 0 { '1' } else { '2' })
+            .collect();
+        assert_eq!(users, expected, "{semantics:?}");
+    }
 }

@@ -162,6 +162,7 @@ fn run(preemption: bool, end_ms: u64) -> Trace {
                         required: Resource::new(C, 1),
                         queue_usage: usage[q.idx()],
                         active_users: 1,
+                        active_users_usage: None,
                         minimum_user_limit_percent: conf
                             .minimum_user_limit_percent
                             .unwrap_or(100.0),

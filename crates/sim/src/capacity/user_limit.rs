@@ -1,16 +1,27 @@
-//! The Capacity Scheduler's user limit (`LeafQueue.computeUserLimit`, Hadoop 2.x), §8:
+//! The Capacity Scheduler's user limit (`LeafQueue.computeUserLimit`, Hadoop 2.x;
+//! `UsersManager.computeUserLimit` for the active users' limit, Hadoop 3.x), §8:
 //! `required` is the container being placed in Hadoop 2.7 and the minimum allocation from
-//! 2.8 on (3.x `UsersManager.computeUserLimit`); the caller chooses per era.
+//! 2.8 on; the caller chooses per era.
 //!
 //! ```text
 //! queueCapacity   = max(roundUp(cluster × absoluteCapacity, minAlloc), required)
 //! currentCapacity = queueCapacity            if usage < queueCapacity
 //!                 = usage + required          otherwise
-//! limit = roundUp(min(max(ceil(currentCapacity / activeUsers),
+//! perUser (2.x)   = ceil(currentCapacity / activeUsers)             long division
+//! perUser (3.x)   = ceil((activeUsersUsage + required) / activeUsers) float division
+//! limit = roundUp(min(max(perUser,
 //!                         ceil(floor(currentCapacity × minimumUserLimitPercent) / 100)),
 //!                     floor(queueCapacity × userLimitFactor)),
 //!                 minAlloc)
 //! ```
+//!
+//! Hadoop 3.x divides the resources of the *active* users (those with outstanding asks)
+//! plus `required` by the sum of their weights, a Java float (1 each: fairsim has no user
+//! weights), with `divideAndCeil(long, float)`: `(long) Math.ceil(a / b)` where `a / b` is a
+//! float division, so above 2^24 MB the quotient is rounded to 24 bits before the ceiling.
+//! Its `consumed` is the cluster times the sum of the users' usage ratios (floats) rounded
+//! up to the minimum allocation; fairsim reads the leaf's usage, which a ratio's float
+//! error alone would change.
 //!
 //! `max`, `min` and `<` use the configured resource calculator; the arithmetic is per
 //! component. A user whose usage exceeds the limit gets nothing more (§8 marks the check
@@ -31,8 +42,11 @@ pub struct UserLimitInput {
     pub required: Resource,
     /// The leaf's current usage.
     pub queue_usage: Resource,
-    /// Users with pending requests (at least 1 is used).
+    /// Users with pending requests (Hadoop 2.x uses at least 1).
     pub active_users: u32,
+    /// Hadoop 3.x: the usage in the leaf of the users with pending requests, divided with
+    /// `required` among them. `None`: Hadoop 2.x divides the current capacity.
+    pub active_users_usage: Option<Resource>,
     /// `minimum-user-limit-percent` (default 100), a Java float (Hadoop 2.7's int is
     /// exact in it).
     pub minimum_user_limit_percent: f32,
@@ -58,6 +72,20 @@ fn round_up_r(r: Resource, step: Resource) -> Resource {
 
 fn ceil_div(r: Resource, by: i64) -> Resource {
     let d = |v: i64| (v + by - 1).div_euclid(by);
+    Resource::new(d(r.memory_mb), d(r.vcores))
+}
+
+/// `Resources.divideAndCeil(calc, r, float)` of Hadoop 3.x: per component
+/// `(long) Math.ceil(v / by)` with `v / by` in float (0 when `by` is 0).
+fn ceil_div_float(r: Resource, by: f32) -> Resource {
+    let d = |v: i64| {
+        if by == 0.0 {
+            0
+        } else {
+            // `as` saturates like Java's (long) cast of a double.
+            f64::from((v as f32 / by).ceil()) as i64
+        }
+    };
     Resource::new(d(r.memory_mb), d(r.vcores))
 }
 
@@ -94,8 +122,11 @@ pub fn user_limit(i: &UserLimitInput) -> Resource {
     } else {
         i.queue_usage.saturating_add(i.required)
     };
-    let users = i64::from(i.active_users.max(1));
-    let per_user = ceil_div(current, users);
+    let per_user = match i.active_users_usage {
+        None => ceil_div(current, i64::from(i.active_users.max(1))),
+        // Each active user's weight is 1.0f; their sum is exact in a float.
+        Some(used) => ceil_div_float(used.saturating_add(i.required), i.active_users as f32),
+    };
     let min_percent = ceil_div(
         // `multiplyAndRoundDown(currentCapacity, getUserLimit())`: the float percent widened
         // to a double, as Java passes it.
@@ -134,6 +165,7 @@ mod tests {
             required: Resource::new(1024, 1),
             queue_usage: Resource::new(usage, 0),
             active_users: users,
+            active_users_usage: None,
             minimum_user_limit_percent: mulp as f32,
             user_limit_factor: ulf,
             minimum_allocation: Resource::new(1024, 1),
@@ -188,6 +220,59 @@ mod tests {
         };
         check(i(50.1), 3072);
         check(i(50.0), 2048);
+    }
+
+    #[test]
+    fn hadoop33_divides_the_active_users_usage_in_float() {
+        // One leaf with the whole cluster (2^26 MB), minimum allocation 1 MB, one active
+        // user holding 2^25 + 1 MB, minimum-user-limit-percent 1, factor 1.
+        // queueCapacity = 67108864; usage below it, so currentCapacity = 67108864.
+        // Second term: ceil(floor(67108864 × 1.0) / 100) = 671089. Factor cap: 67108864.
+        let i = UserLimitInput {
+            cluster: Resource::new(1 << 26, 64),
+            absolute_capacity: 1.0,
+            required: Resource::new(1, 1),
+            queue_usage: Resource::new((1 << 25) + 1, 1),
+            active_users: 1,
+            active_users_usage: Some(Resource::new((1 << 25) + 1, 1)),
+            minimum_user_limit_percent: 1.0,
+            user_limit_factor: 1.0,
+            minimum_allocation: Resource::new(1, 1),
+            ..input(0, 1, 100, 1.0)
+        };
+        // Hadoop 3.x: (2^25 + 1 + 1) / 1.0f; 33554434 is halfway between the floats
+        // 2^25 and 2^25 + 4 and rounds to the even one, 33554432: the limit is 33554432, so
+        // the user at 33554433 MB is above it and refused. Long division would give
+        // 33554434, and the user would be served.
+        check(i, 33_554_432);
+        assert!(!user_may_allocate(
+            i.calc,
+            i.cluster,
+            i.queue_usage,
+            user_limit(&i)
+        ));
+        // Below 2^24 the float quotient is exact: (3072 + 1) / 3.0f = 1024.33 → 1025.
+        let small = UserLimitInput {
+            queue_usage: Resource::new(3072, 3),
+            active_users: 3,
+            active_users_usage: Some(Resource::new(3072, 3)),
+            ..i
+        };
+        check(small, 671_089);
+        let above = UserLimitInput {
+            minimum_user_limit_percent: 0.001,
+            ..small
+        };
+        // ceil(floor(67108864 × 0.001) / 100) = ceil(67108 / 100) = 672 < 1025.
+        check(above, 1025);
+        // Hadoop 2.x's division of the current capacity: ceil(67108864 / 3) = 22369622.
+        check(
+            UserLimitInput {
+                active_users_usage: None,
+                ..above
+            },
+            22_369_622,
+        );
     }
 
     #[test]

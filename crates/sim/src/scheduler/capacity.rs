@@ -126,6 +126,18 @@ impl Simulation<'_> {
         let mut active_users: Vec<u32> = apps.iter().map(|&a| self.apps[a as usize].user).collect();
         active_users.sort_unstable();
         active_users.dedup();
+        // Everything the active users hold in the leaf (their apps without pending asks too).
+        let active_usage = self.queues[leaf.idx()]
+            .runnable_apps
+            .iter()
+            .filter(|&&x| {
+                active_users
+                    .binary_search(&self.apps[x as usize].user)
+                    .is_ok()
+            })
+            .fold(Resource::ZERO, |s, &x| {
+                s.saturating_add(self.apps[x as usize].usage)
+            });
         let am_limit = crate::capacity::scale(
             cluster,
             caps.absolute[leaf.idx()] * conf.maximum_am_resource_fraction.unwrap_or(0.1),
@@ -177,6 +189,12 @@ impl Simulation<'_> {
                 Semantics::Hadoop27 => size,
                 Semantics::Hadoop33 => self.minimum_allocation(),
             };
+            // Hadoop 3.x divides what the active users hold (`totalResUsageForActiveUsers`)
+            // among them, Hadoop 2.x the current capacity.
+            let active_users_usage = match self.sc.scheduler.semantics {
+                Semantics::Hadoop27 => None,
+                Semantics::Hadoop33 => Some(active_usage),
+            };
             let limit = user_limit(&UserLimitInput {
                 calc,
                 cluster,
@@ -184,6 +202,7 @@ impl Simulation<'_> {
                 required,
                 queue_usage,
                 active_users: active_users.len() as u32,
+                active_users_usage,
                 minimum_user_limit_percent: conf.minimum_user_limit_percent.unwrap_or(100.0),
                 user_limit_factor: conf.user_limit_factor.unwrap_or(1.0),
                 minimum_allocation: self.minimum_allocation(),
