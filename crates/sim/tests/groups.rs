@@ -289,3 +289,92 @@ fn default_rule_without_create_rejects_when_root_default_is_not_named() {
     let why = rec.apps[0].rejected.as_deref().unwrap_or("");
     assert!(why.contains("no placement rule"), "{era}: {why:?}");
 }
+
+/// Like [`placed`], with each app's rejection reason (or `placed`) after its queue.
+fn placed_or_rejected(alloc: &str, users: &str, rows: &str, semantics: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inputs = Inputs {
+        alloc,
+        users: Some(users),
+        rows,
+        semantics: Some(semantics),
+        node_mb: 16_384,
+    };
+    let sc = load_scenario(write_inputs(dir.path(), &inputs)).expect("valid scenario");
+    let mut rec = MemoryRecorder::default();
+    run(&sc, 1, 0, &mut rec).expect("runs");
+    rec.apps
+        .iter()
+        .map(|a| format!("{} {}", a.queue, a.rejected.as_deref().unwrap_or("placed")))
+        .collect()
+}
+
+#[test]
+fn nested_user_queue_creates_the_parent_its_nested_rule_may_create() {
+    // nestedUserQueue over primaryGroup (both may create) and no queue in the file: user1's
+    // primary group queue root.user1group does not exist. The nested rule may create, so it
+    // answers root.user1group (2.7 `assignAppToQueue`: create || configured; 3.3
+    // `PrimaryGroupPlacementRule`: createQueue || configuredQueue), nestedUserQueue answers
+    // root.user1group.user1, and the queue manager makes the parent and the leaf under it.
+    // Hadoop 2.7 needs a terminal rule after nestedUserQueue; in 3.3 the nested rule that
+    // always answers makes it terminal, so it comes last.
+    let users = simple_groups(&["user1"]);
+    let rows = "a,0,default,user1,0,0,0,1,1024,1,1000,20,\n";
+    let nested = r#"<rule name="nestedUserQueue"><rule name="primaryGroup"/></rule>"#;
+    for (era, rules) in [
+        ("hadoop-2.7", format!("{nested}<rule name=\"default\"/>")),
+        ("hadoop-3.3", nested.to_string()),
+    ] {
+        let alloc = format!(
+            "<allocations><queuePlacementPolicy>{rules}</queuePlacementPolicy></allocations>"
+        );
+        assert_eq!(
+            placed(&alloc, &users, rows, era),
+            ["root.user1group.user1"],
+            "{era}"
+        );
+    }
+    // A nested rule that may not create names only a configured parent: none here, so the
+    // next rule places the app.
+    let alloc = r#"<allocations><queuePlacementPolicy>
+  <rule name="nestedUserQueue"><rule name="primaryGroup" create="false"/></rule>
+  <rule name="default"/>
+</queuePlacementPolicy></allocations>"#;
+    for era in ERAS {
+        assert_eq!(placed(alloc, &users, rows, era), ["root.default"], "{era}");
+    }
+}
+
+#[test]
+fn nested_user_queue_under_a_leaf_made_at_run_time() {
+    // user2's app asks for user1group: specified makes root.user1group, a leaf. user1's app
+    // asks for default: specified passes, primaryGroup names root.user1group, a leaf.
+    // Hadoop 2.7's NestedUserQueue skips only a configured leaf, so it names
+    // root.user1group.user1, which cannot be made under a leaf: the app is rejected.
+    // Hadoop 3.3's user rule fails on any leaf and passes to the next rule: none follows
+    // (the nestedUserQueue is terminal), so the app is rejected too.
+    let users = simple_groups(&["user1", "user2"]);
+    let rows = "a,0,user1group,user2,0,0,0,1,1024,1,1000,20,\n\
+                b,10,default,user1,0,0,0,1,1024,1,1000,20,\n";
+    let nested = r#"<rule name="specified"/><rule name="nestedUserQueue"><rule name="primaryGroup"/></rule>"#;
+    for (era, rules, reason) in [
+        (
+            "hadoop-2.7",
+            format!("{nested}<rule name=\"default\"/>"),
+            "cannot create `root.user1group.user1` under leaf queue",
+        ),
+        (
+            "hadoop-3.3",
+            nested.to_string(),
+            "no placement rule assigned a queue to `default` for user `user1`",
+        ),
+    ] {
+        let alloc = format!(
+            "<allocations><queuePlacementPolicy>{rules}</queuePlacementPolicy></allocations>"
+        );
+        let got = placed_or_rejected(&alloc, &users, rows, era);
+        assert_eq!(got.len(), 2, "{era}");
+        assert_eq!(got[0], "root.user1group placed", "{era}");
+        assert!(got[1].ends_with(reason), "{era}: {got:?}");
+    }
+}

@@ -101,11 +101,30 @@ impl Simulation<'_> {
                 let Some(parent) = self.rule_target(inner, requested, user) else {
                     return Ok(None);
                 };
-                // The nested rule answers as it would alone: one that may not create
-                // names only a configured queue.
+                // The nested rule answers as it would alone: one that may create names its
+                // queue whether or not it exists (the parent is then made with the user's
+                // queue under it), one that may not names only a configured queue.
+                let inner_creates = Self::rule_creates(inner);
                 match self.find_queue(&parent) {
-                    Some(p) if !self.tree.get(p).is_leaf && self.may_take(p, inner) => {}
-                    _ => return Ok(None),
+                    None if !inner_creates => return Ok(None),
+                    None => {}
+                    Some(p) if !(inner_creates || self.tree.get(p).configured) => {
+                        return Ok(None);
+                    }
+                    // A leaf as the parent: Hadoop 3.3's user rule passes on any leaf the
+                    // parent rule names (`UserPlacementRule.getPlacementForApp`); 2.7's
+                    // `NestedUserQueue` passes only on a configured leaf and names the
+                    // user's queue under a leaf made at run time, which cannot be created:
+                    // the app is rejected (`create_leaf`), as 2.7's `getLeafQueue` returns
+                    // null ("is not a leaf queue").
+                    Some(p)
+                        if self.tree.get(p).is_leaf
+                            && (self.semantics == Semantics::Hadoop33
+                                || self.tree.get(p).configured) =>
+                    {
+                        return Ok(None);
+                    }
+                    Some(_) => {}
                 }
                 (format!("{parent}.{user_q}"), *create)
             }
@@ -127,17 +146,16 @@ impl Simulation<'_> {
         }
     }
 
-    /// Whether the rule `rule`, nested in a nestedUserQueue, may answer the existing queue
-    /// `q`: always when it may create queues, else only when `q` is configured.
-    fn may_take(&self, q: QueueId, rule: &PlacementRule) -> bool {
-        let create = match rule {
+    /// Whether `rule`, nested in a nestedUserQueue, may answer a queue that is not
+    /// configured (its `create` flag; secondaryGroupExistingQueue never does).
+    fn rule_creates(rule: &PlacementRule) -> bool {
+        match rule {
             PlacementRule::Specified { create }
             | PlacementRule::User { create }
             | PlacementRule::PrimaryGroup { create }
             | PlacementRule::Default { create, .. } => *create,
             _ => false,
-        };
-        create || self.tree.get(q).configured
+        }
     }
 
     /// The queue name a rule would pick, without creating anything (for nestedUserQueue).
