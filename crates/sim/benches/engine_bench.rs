@@ -15,7 +15,7 @@
 //! (a fraction, default 1) shrinks both cases for a quick look; checksums are asserted only
 //! at full scale. `FAIRSIM_BENCH_ONLY=day` or `=leaf` runs one case.
 
-use fairsim_core::Semantics;
+use fairsim_core::{Resource, Semantics};
 use fairsim_sim::scenario::{ClusterSpec, Ordering, Scenario, SchedulerConf, Workload};
 use fairsim_sim::tree::{QueueId, QueueTree};
 use fairsim_sim::workload::synthetic::{Dist, QueueStream, SyntheticSpec};
@@ -96,26 +96,14 @@ fn scenario(
     workload: SyntheticSpec,
     end_ms: Option<u64>,
 ) -> Scenario {
+    let cluster = ClusterSpec::uniform(nodes, racks, Resource::new(32_768, 16));
     Scenario {
-        name: "bench".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes,
-            racks,
-            node_memory_mb: 32_768,
-            node_vcores: 16,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics: Semantics::Hadoop27,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Synthetic(workload),
         end_ms,
-        sample_interval_ms: 0,
-        check_invariants: false,
+        ..Scenario::new("bench", cluster, tree, Workload::Synthetic(workload))
     }
 }
 

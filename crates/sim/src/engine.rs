@@ -201,6 +201,48 @@ pub(crate) struct AppState {
     pub deferred_stage: Option<usize>,
 }
 
+impl AppState {
+    /// An app not yet arrived: in no queue, asking, holding and running nothing. `sched`
+    /// carries its Hadoop name and start time, `name_rank` its place in name order, `hints`
+    /// its resolved locality hints (empty when it names no host).
+    pub(crate) fn new(
+        sched: Schedulable,
+        name_rank: u32,
+        hints: Vec<Vec<(Vec<u32>, Vec<u32>)>>,
+    ) -> AppState {
+        AppState {
+            phase: AppPhase::Future,
+            queue: QueueId::ROOT,
+            user: 0,
+            requests: RequestTable::default(),
+            usage: Resource::ZERO,
+            live: 0,
+            am_running: false,
+            am_container: None,
+            stage: 0,
+            stage_remaining: 0,
+            first_container: None,
+            finish: None,
+            containers: 0,
+            demand: Resource::ZERO,
+            fair_share: Resource::ZERO,
+            sched,
+            key: OrderKey::default(),
+            name_rank,
+            in_set: false,
+            in_am_set: false,
+            rejected: None,
+            demand_dirty: false,
+            hints,
+            preempted: 0,
+            lost_work_ms: 0,
+            lost: 0,
+            stash: None,
+            deferred_stage: None,
+        }
+    }
+}
+
 /// Per-user maxRunningApps state.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct UserState {
@@ -604,36 +646,7 @@ impl<'a> Simulation<'a> {
             };
             let mut sched = Schedulable::new(name);
             sched.start_time_ms = spec.arrival.0 as i64;
-            self.apps.push(AppState {
-                phase: AppPhase::Future,
-                queue: QueueId::ROOT,
-                user: 0,
-                requests: RequestTable::default(),
-                usage: Resource::ZERO,
-                live: 0,
-                am_running: false,
-                am_container: None,
-                stage: 0,
-                stage_remaining: 0,
-                first_container: None,
-                finish: None,
-                containers: 0,
-                demand: Resource::ZERO,
-                fair_share: Resource::ZERO,
-                sched,
-                key: OrderKey::default(),
-                name_rank: ranks[i],
-                in_set: false,
-                in_am_set: false,
-                rejected: None,
-                demand_dirty: false,
-                hints,
-                preempted: 0,
-                lost_work_ms: 0,
-                lost: 0,
-                stash: None,
-                deferred_stage: None,
-            });
+            self.apps.push(AppState::new(sched, ranks[i], hints));
         }
     }
 

@@ -423,6 +423,27 @@ pub struct Scenario {
     pub check_invariants: bool,
 }
 
+impl Scenario {
+    /// `workload` on `cluster` under `tree`, built in code rather than read from a file: the
+    /// scheduler's defaults, no warnings, no end time (the run goes until every app finished),
+    /// no `queues.csv` sampling and no invariant checks. Callers set the other fields with
+    /// struct update syntax.
+    pub fn new(name: &str, cluster: ClusterSpec, tree: QueueTree, workload: Workload) -> Scenario {
+        Scenario {
+            name: name.into(),
+            path: None,
+            cluster,
+            scheduler: SchedulerConf::default(),
+            tree,
+            warnings: vec![],
+            workload,
+            end_ms: None,
+            sample_interval_ms: 0,
+            check_invariants: false,
+        }
+    }
+}
+
 /// Errors loading a scenario.
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {

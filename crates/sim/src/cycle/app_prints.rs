@@ -96,41 +96,16 @@ impl AppPrints {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::{AppPhase, RequestTable};
+    use crate::app::AppPhase;
     use crate::tree::QueueId;
-    use fairsim_core::{OrderKey, Resource, Schedulable};
+    use fairsim_core::Schedulable;
 
     fn app(live: u32) -> AppState {
-        AppState {
-            phase: AppPhase::Runnable,
-            queue: QueueId(1),
-            user: 0,
-            requests: RequestTable::default(),
-            usage: Resource::ZERO,
-            live,
-            am_running: false,
-            am_container: None,
-            stage: 0,
-            stage_remaining: 0,
-            first_container: None,
-            finish: None,
-            containers: 0,
-            demand: Resource::ZERO,
-            fair_share: Resource::ZERO,
-            sched: Schedulable::new("app"),
-            key: OrderKey::default(),
-            name_rank: 0,
-            in_set: false,
-            in_am_set: false,
-            rejected: None,
-            demand_dirty: false,
-            hints: Vec::new(),
-            preempted: 0,
-            lost_work_ms: 0,
-            lost: 0,
-            stash: None,
-            deferred_stage: None,
-        }
+        let mut app = AppState::new(Schedulable::new("app"), 0, Vec::new());
+        app.phase = AppPhase::Runnable;
+        app.queue = QueueId(1);
+        app.live = live;
+        app
     }
 
     fn text(a: &AppState, put_in: &[u64]) -> String {

@@ -575,26 +575,16 @@ mod tests {
             }]],
             recorded: None,
         };
+        let cluster = ClusterSpec::uniform(1, 1, Resource::new(8192, 8));
+        let apps = Workload::Trace((0..20).map(app).collect());
         Scenario {
-            name: "twenty".into(),
-            path: None,
-            cluster: ClusterSpec {
-                nodes: 1,
-                racks: 1,
-                node_memory_mb: 8192,
-                node_vcores: 8,
-                ..ClusterSpec::default()
-            },
             scheduler: SchedulerConf {
                 semantics: Semantics::Hadoop27,
                 ..SchedulerConf::default()
             },
-            tree,
-            warnings: vec![],
-            workload: Workload::Trace((0..20).map(app).collect()),
             end_ms: Some(20_000),
-            sample_interval_ms: 0,
             check_invariants: true,
+            ..Scenario::new("twenty", cluster, tree, apps)
         }
     }
 

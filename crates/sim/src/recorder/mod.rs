@@ -268,26 +268,15 @@ mod tests {
             },
             app("e4", 200, "a", 1, 1024, 1),
         ];
+        let cluster = ClusterSpec::uniform(8, 1, Resource::new(1024, 1));
         let sc = Scenario {
-            name: "records".into(),
-            path: None,
-            cluster: ClusterSpec {
-                nodes: 8,
-                racks: 1,
-                node_memory_mb: 1024,
-                node_vcores: 1,
-                ..ClusterSpec::default()
-            },
             scheduler: SchedulerConf {
                 preemption: true,
                 ..SchedulerConf::default()
             },
-            tree,
-            warnings: vec![],
-            workload: Workload::Trace(apps),
             end_ms: Some(150_000),
-            sample_interval_ms: 0,
             check_invariants: true,
+            ..Scenario::new("records", cluster, tree, Workload::Trace(apps))
         };
         let calls = Rc::new(RefCell::new(Vec::new()));
         let mut rec = Calls(calls.clone());

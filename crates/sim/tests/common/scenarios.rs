@@ -3,7 +3,7 @@
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::alloc::{parse_capacity_scheduler_xml, parse_fair_scheduler_xml};
 use fairsim_sim::app::AppSpec;
-use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
+use fairsim_sim::scenario::{ClusterSpec, Scenario, Workload};
 use fairsim_sim::tree::QueueTree;
 
 /// `apps` on `nodes` nodes of `node` in one rack under `tree`, with the scheduler's defaults,
@@ -16,23 +16,10 @@ pub fn trace_scenario(
     node: Resource,
     apps: Vec<AppSpec>,
 ) -> Scenario {
+    let cluster = ClusterSpec::uniform(nodes, 1, node);
     Scenario {
-        name: name.into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes,
-            racks: 1,
-            node_memory_mb: node.memory_mb,
-            node_vcores: node.vcores,
-            ..ClusterSpec::default()
-        },
-        scheduler: SchedulerConf::default(),
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
-        end_ms: None,
-        sample_interval_ms: 0,
         check_invariants: true,
+        ..Scenario::new(name, cluster, tree, Workload::Trace(apps))
     }
 }
 
