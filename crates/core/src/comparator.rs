@@ -223,6 +223,23 @@ impl Comparator {
         !(self.semantics == Semantics::Hadoop27 && self.policy == Policy::Drf)
     }
 
+    /// Whether `compare` is a strict total order on schedulables with distinct names,
+    /// whatever their usage, demand, shares and start times, given whether every weight is
+    /// positive: then sorting a list gives one order whatever the list's order before.
+    ///
+    /// Fair and FIFO compare per-schedulable values in a fixed sequence and end on the name,
+    /// except that Hadoop 2.7's fair step divides by the weight, and 0 / 0 is NaN, which ties
+    /// with every ratio (not transitive). DRF is left out: 2.7 has no name step, 3.3 before
+    /// YARN-11482 judges one side's neediness on the other's usage, and its shares divide by
+    /// the cluster's resources, which may be 0 vcores.
+    pub fn orders_totally(&self, weights_positive: bool) -> bool {
+        match (self.semantics, self.policy) {
+            (_, Policy::Fifo) | (Semantics::Hadoop33, Policy::Fair) => true,
+            (Semantics::Hadoop27, Policy::Fair) => weights_positive,
+            (_, Policy::Drf) => false,
+        }
+    }
+
     /// Hadoop's `compare(a, b)`: `Less` means `a` is served first.
     pub fn compare(&self, a: &Schedulable, b: &Schedulable) -> Ordering {
         self.compare_detailed(a, b).0
@@ -532,6 +549,37 @@ mod tests {
         // U+FF61 (one UTF-16 unit 0xFF61) sorts after U+1F600 (surrogates 0xD83D...) in Java,
         // although its UTF-8 bytes sort first.
         assert_eq!(java_string_cmp("\u{FF61}", "\u{1F600}"), Ordering::Greater);
+    }
+
+    #[test]
+    fn a_hadoop27_zero_weight_breaks_the_total_order() {
+        // Nobody below its min share (0). y: 0 MB at weight 0, ratio 0 / 0 = NaN, tied on the
+        // ratio with everyone and ordered by name; x and z: 2,048 and 1,024 MB at weight 1.
+        // z < x by ratio, x < y and y < z by name: a cycle, so a sorted list's order
+        // depends on the order it had.
+        let c = Comparator::new(Semantics::Hadoop27, Policy::Fair, Resource::new(100, 10));
+        let (x, y, z) = (
+            sched("x", 2048, 0, 4096, 1.0),
+            sched("y", 0, 0, 4096, 0.0),
+            sched("z", 1024, 0, 4096, 1.0),
+        );
+        assert_eq!(c.compare(&z, &x), Ordering::Less);
+        assert_eq!(c.compare(&x, &y), Ordering::Less);
+        assert_eq!(c.compare(&y, &z), Ordering::Less);
+        assert!(!c.orders_totally(false));
+        assert!(c.orders_totally(true));
+        // Hadoop 3.3 puts a zero weight after the positive ones instead: total either way.
+        let c33 = Comparator::new(Semantics::Hadoop33, Policy::Fair, Resource::new(100, 10));
+        assert_eq!(c33.compare(&z, &x), Ordering::Less);
+        assert_eq!(c33.compare(&x, &y), Ordering::Less);
+        assert_eq!(c33.compare(&z, &y), Ordering::Less);
+        assert!(c33.orders_totally(false));
+        for semantics in [Semantics::Hadoop27, Semantics::Hadoop33] {
+            let drf = Comparator::new(semantics, Policy::Drf, Resource::new(100, 10));
+            assert!(!drf.orders_totally(true));
+            let fifo = Comparator::new(semantics, Policy::Fifo, Resource::new(100, 10));
+            assert!(fifo.orders_totally(false));
+        }
     }
 
     #[test]

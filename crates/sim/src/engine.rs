@@ -258,8 +258,8 @@ pub struct Counters {
     pub events: u64,
     /// Heartbeats processed.
     pub heartbeats: u64,
-    /// Heartbeats elided: those an unelided run would have processed by now, minus the
-    /// processed ones.
+    /// Heartbeats elided: those an unelided run would have processed by now (beats of
+    /// nodes in the cluster, before the run stalled), minus the processed ones.
     pub heartbeats_elided: u64,
     /// Containers allocated.
     pub assignments: u64,
@@ -720,6 +720,9 @@ impl<'a> Simulation<'a> {
             self.counters.events += 1;
             self.integrals.advance(self.now.0);
             let stop = self.step(event);
+            if self.stalled_at.is_some() {
+                self.events.clock_mut().stalled_at(key);
+            }
             if self.sc.check_invariants {
                 self.check_invariants()?;
             }
@@ -1387,7 +1390,7 @@ impl<'a> Simulation<'a> {
 
     /// The run's counters so far.
     pub fn counters(&self) -> Counters {
-        let due = self.events.clock().beats_through(self.current);
+        let due = self.events.clock().beats_due(self.current);
         Counters {
             heartbeats_elided: due.saturating_sub(self.counters.heartbeats),
             ..self.counters

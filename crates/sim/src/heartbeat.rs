@@ -27,6 +27,15 @@
 //! skipped, in either mode, when they come up in key order (never ahead of time), until the
 //! engine unparks it; its next beat is then the first after the current event, as for any
 //! node.
+//!
+//! # Counting the beats elided
+//!
+//! The heartbeats an unelided run processes are the beats of nodes in the cluster (running
+//! or decommissioning) before the run stalled. The clock counts every beat in key order, so
+//! it also keeps the beats of nodes outside the cluster (not added yet, or gone; a
+//! decommissioning node's last beat, at which it leaves, is not processed as a heartbeat
+//! either) and the key where the run stalled, after which no run beats
+//! ([`HeartbeatClock::beats_due`]).
 
 use crate::cluster::Cluster;
 use crate::event::EventKey;
@@ -61,6 +70,13 @@ pub struct HeartbeatClock {
     parked: Vec<bool>,
     /// Parked nodes.
     n_parked: usize,
+    /// Per node: its beats through the key where it left the cluster (or 0 when it has not
+    /// joined yet), while it is out; `None` while it is in.
+    out_since: Vec<Option<u64>>,
+    /// Beats of nodes while out of the cluster, over absences that ended.
+    out_beats: u64,
+    /// Where the run stalled: no run beats after it.
+    stalled: Option<EventKey>,
 }
 
 impl HeartbeatClock {
@@ -89,6 +105,13 @@ impl HeartbeatClock {
             armed: BTreeSet::new(),
             parked: vec![false; order_len],
             n_parked: 0,
+            out_since: cluster
+                .nodes
+                .iter()
+                .map(|n| (n.state == crate::cluster::NodeState::Pending).then_some(0))
+                .collect(),
+            out_beats: 0,
+            stalled: None,
         }
     }
 
@@ -233,14 +256,66 @@ impl HeartbeatClock {
         self.armed.remove(&self.position[node as usize]);
     }
 
-    /// Number of beats whose key is at or before `key`: the heartbeats an unelided run
-    /// would have processed by then.
+    /// Number of beats whose key is at or before `key`, of every node.
     pub fn beats_through(&self, key: EventKey) -> u64 {
         if self.order.is_empty() {
             return 0;
         }
         let b = self.first_after(key);
         b.cycle * self.order.len() as u64 + b.pos as u64
+    }
+
+    /// Number of node `node`'s beats whose key is at or before `key`.
+    fn node_beats_through(&self, node: u32, key: EventKey) -> u64 {
+        let phase = self.phases[self.position[node as usize] as usize];
+        if key.time.0 < phase {
+            return 0;
+        }
+        let (cycle, r) = (
+            (key.time.0 - phase) / self.interval,
+            (key.time.0 - phase) % self.interval,
+        );
+        // The beat of cycle `cycle` is at or before `key` unless it is at `key`'s time and
+        // comes after it there.
+        let last_counts = r > 0 || (RANK, node) <= (key.rank, key.tie);
+        cycle + u64::from(last_counts)
+    }
+
+    /// Node `node` joined the cluster at the event `key`: its later beats count.
+    pub(crate) fn node_joined(&mut self, node: u32, key: EventKey) {
+        if let Some(since) = self.out_since[node as usize].take() {
+            self.out_beats += self.node_beats_through(node, key).saturating_sub(since);
+        }
+    }
+
+    /// Node `node` left the cluster at the event `key`: its later beats do not count, nor
+    /// the beat at `key` when `key` is its own (a decommissioning node leaving at its beat).
+    pub(crate) fn node_left(&mut self, node: u32, key: EventKey) {
+        let own = key.rank == RANK && key.tie == node;
+        let through = self.node_beats_through(node, key) - u64::from(own);
+        self.out_since[node as usize].get_or_insert(through);
+    }
+
+    /// The run stalled at the event `key`: no run beats after it.
+    pub(crate) fn stalled_at(&mut self, key: EventKey) {
+        self.stalled.get_or_insert(key);
+    }
+
+    /// The heartbeats an unelided run processes through `key`: the beats of nodes in the
+    /// cluster, up to the stall (see "Counting the beats elided").
+    pub fn beats_due(&self, key: EventKey) -> u64 {
+        let key = self.stalled.map_or(key, |s| s.min(key));
+        let out_now: u64 = self
+            .out_since
+            .iter()
+            .enumerate()
+            .filter_map(|(n, s)| {
+                s.map(|since| self.node_beats_through(n as u32, key).saturating_sub(since))
+            })
+            .sum();
+        self.beats_through(key)
+            .saturating_sub(self.out_beats)
+            .saturating_sub(out_now)
     }
 }
 
@@ -304,6 +379,27 @@ mod tests {
         // Skipping to an earlier key never moves the cursor back.
         clock.skip_to_after(key(10, 0, 0));
         assert_eq!(clock.peek(true), Some(next));
+    }
+
+    #[test]
+    fn beats_due_count_nodes_in_the_cluster_before_the_stall() {
+        // 4 nodes at phases 0, 250, 500, 750 of a 1000 ms interval; node 3 joins later.
+        let mut cluster = Cluster::uniform(4, 1, Resource::new(1024, 1), 1000);
+        cluster.nodes[3].state = crate::cluster::NodeState::Pending;
+        let mut clock = HeartbeatClock::new(&cluster);
+        // Node 3 joins at 2,000 (its beats at 750 and 1,750 are outside); node 1 leaves at
+        // its own beat at 3,250 (a drained decommissioning node): 250, 1,250 and 2,250
+        // count.
+        clock.node_joined(3, key(2000, 1, 0));
+        clock.node_left(1, key(3250, RANK, 1));
+        // Through 4,999: node 0 beats 5 times, node 1 3, node 2 5 (500 … 4,500), node 3 3
+        // (2,750 … 4,750): 16 of the 20 beats.
+        assert_eq!(clock.beats_through(key(4999, 0, 0)), 20);
+        assert_eq!(clock.beats_due(key(4999, 0, 0)), 16);
+        // Stalled at an event of rank 2 at 4,500: node 2's beat then comes after it, and so
+        // does node 3's at 4,750: 5 + 3 + 4 + 2.
+        clock.stalled_at(key(4500, 2, 0));
+        assert_eq!(clock.beats_due(key(9999, 0, 0)), 14);
     }
 
     #[test]

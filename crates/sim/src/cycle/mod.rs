@@ -213,6 +213,38 @@ impl Simulation<'_> {
         None
     }
 
+    /// Whether queue `i`'s list (children or runnable apps) is read only where its order
+    /// cannot matter, so that the fingerprint may write it in index order (see
+    /// `write_queue`). Checked for the queue's current members; the members stay (no queue is
+    /// created once every app arrived, and an app joining or leaving a leaf's list is an
+    /// arrival, a completion or a decision) and so do their weights: a queue's is
+    /// configured, and an app's changes only with sizebasedweight or the booster.
+    fn order_is_free(&self, i: usize) -> bool {
+        let q = &self.queues[i];
+        let conf = &self.sc.scheduler;
+        if self.tree.get(crate::tree::QueueId(i as u32)).is_leaf {
+            // The Capacity Scheduler keeps its own order in the list, a FIFO leaf's app
+            // shares read the list's order, and the booster marks apps in it.
+            if self.capacity.is_some()
+                || q.comparator.policy == fairsim_core::Policy::Fifo
+                || conf.booster.is_some()
+            {
+                return false;
+            }
+            let positive = !conf.sizebasedweight
+                && q.runnable_apps
+                    .iter()
+                    .all(|&a| self.apps[a as usize].sched.weight > 0.0);
+            q.comparator.orders_totally(positive)
+        } else {
+            let positive = q
+                .child_list
+                .iter()
+                .all(|&c| self.queues[c as usize].sched.weight > 0.0);
+            q.comparator.orders_totally(positive)
+        }
+    }
+
     /// The state relative to now (see the module docs), and apart from it the amounts that
     /// Hadoop 3.x preemption holds on nodes.
     fn fingerprint(&self, app_prints: &mut app_prints::AppPrints) -> (Print, String) {
@@ -426,7 +458,8 @@ impl Simulation<'_> {
         }
         for (i, q) in queues.iter().enumerate() {
             let leaf = tree.get(crate::tree::QueueId(i as u32)).is_leaf;
-            write_queue(&mut s, q, leaf);
+            let free_order = self.order_is_free(i);
+            write_queue(&mut s, q, leaf, free_order);
             #[cfg(debug_assertions)]
             if leaf {
                 self.check_leaf_sets(i);

@@ -9,7 +9,21 @@ use std::fmt::Write as _;
 /// and writing them out made every fingerprint as long as the leaf's apps (debug builds check
 /// that they are what the apps give). A parent's set is written: it holds its children.
 /// The leaf's accumulators are outputs.
-pub(super) fn write_queue(s: &mut String, q: &crate::engine::QueueState, leaf: bool) {
+///
+/// `free_order`: the queue's list (a parent's children, a leaf's runnable apps) is read
+/// only where its order cannot matter (the naive descent's in-place sort, under a comparator
+/// that orders the list totally, `Comparator::orders_totally`; sums and per-item shares), so
+/// every sort gives the same order whatever the list held before: the list is written
+/// sorted by index. Without this, a descent that sorts the list with keys changed since the
+/// last sort (no decision, no progress) makes a frozen naive run look different from one
+/// tick to the next, and it is found frozen later than an incremental run of the same
+/// scenario, whose order lives in keyed sets.
+pub(super) fn write_queue(
+    s: &mut String,
+    q: &crate::engine::QueueState,
+    leaf: bool,
+    free_order: bool,
+) {
     let crate::engine::QueueState {
         usage,
         demand,
@@ -39,6 +53,19 @@ pub(super) fn write_queue(s: &mut String, q: &crate::engine::QueueState, leaf: b
         open,
         app_demand,
     } = q;
+    let (sorted_children, sorted_apps);
+    let (child_list, runnable_apps) = if free_order {
+        let by_index = |v: &Vec<u32>| {
+            let mut v = v.clone();
+            v.sort_unstable();
+            v
+        };
+        sorted_children = by_index(child_list);
+        sorted_apps = by_index(runnable_apps);
+        (&sorted_children, &sorted_apps)
+    } else {
+        (child_list, runnable_apps)
+    };
     let _ = write!(
         s,
         "{:?}",

@@ -36,7 +36,10 @@ impl Simulation<'_> {
         self.wake_all_parked();
         for &n in &ev.nodes {
             match (ev.kind, self.semantics) {
-                (NodeEventKind::Add, _) => self.cluster.join(NodeId(n)),
+                (NodeEventKind::Add, _) => {
+                    self.cluster.join(NodeId(n));
+                    self.events.clock_mut().node_joined(n, self.current);
+                }
                 (NodeEventKind::Lose, _) | (NodeEventKind::Decommission, Semantics::Hadoop27) => {
                     self.remove_node(n)
                 }
@@ -100,6 +103,7 @@ impl Simulation<'_> {
         self.unreserve(node);
         self.release_holds(node);
         self.cluster.leave(NodeId(node));
+        self.events.clock_mut().node_left(node, self.current);
         self.events.clock_mut().disarm(node);
     }
 
