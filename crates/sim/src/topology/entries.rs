@@ -102,76 +102,39 @@ pub fn expand(
     let mut out: Vec<NodeSpec> = Vec::new();
     for (i, e) in entries.iter().enumerate() {
         let key = |field: &str| format!("cluster.nodes[{i}].{field}");
-        let count = e.count.unwrap_or(1);
-        limit("scenario", "cluster.nodes[*].count")
-            .check_int(count.into())
-            .map_err(|m| (key("count"), m))?;
-        if out.len() as u64 + count as u64 > MAX_NODES {
+        let count = checked_count(e.count, "cluster.nodes", &key)?;
+        if out.len() as u64 + count > MAX_NODES {
             return Err((
                 key("count"),
                 format!(
                     "{} nodes in all: the limit is {MAX_NODES} (docs/limits.md)",
-                    out.len() as u64 + count as u64
+                    out.len() as u64 + count
                 ),
             ));
         }
-        let size = |field: &str, own: Option<i64>, default: Option<i64>, fallback: &str| {
-            let v = own.or(default).ok_or_else(|| {
-                (
-                    key(field),
-                    format!("missing: give it here or as cluster.{fallback}"),
-                )
-            })?;
-            limit("scenario", &format!("cluster.nodes[*].{field}"))
-                .check_int(v.into())
-                .map(|v| v as i64)
-                .map_err(|m| (key(field), m))
-        };
-        let capacity = Resource::new(
-            size(
-                "memory_mb",
-                e.memory_mb,
-                default_memory_mb,
-                "node_memory_mb",
-            )?,
-            size("vcores", e.vcores, default_vcores, "node_vcores")?,
-        );
-        let rack = match &e.rack {
-            Some(r) => check_rack(r).map_err(|m| (key("rack"), m))?.to_string(),
-            None => DEFAULT_RACK.to_string(),
-        };
-        match (&e.name, &e.prefix) {
-            (Some(_), Some(_)) => {
-                return Err((key("prefix"), "give `name` or `prefix`, not both".into()));
-            }
-            (Some(name), None) => {
-                if count != 1 {
-                    return Err((
-                        key("count"),
-                        format!("{count} nodes cannot share the name `{name}`: use `prefix`"),
-                    ));
-                }
-                let name = check_host(name).map_err(|m| (key("name"), m))?;
-                out.push(NodeSpec {
-                    name: name.to_string(),
-                    rack,
-                    capacity,
-                });
-            }
-            (None, prefix) => {
-                let prefix = match prefix {
-                    Some(p) => check_host(p).map_err(|m| (key("prefix"), m))?,
-                    None => "node",
-                };
+        let nodes = e.fields().describe(
+            count,
+            "cluster.nodes",
+            &key,
+            default_memory_mb,
+            default_vcores,
+        )?;
+        match nodes.naming {
+            Naming::One(name) => out.push(NodeSpec {
+                name: name.to_string(),
+                rack: nodes.rack,
+                capacity: nodes.capacity,
+            }),
+            Naming::Prefix(prefix) => {
                 let k = next_index.entry(prefix).or_insert(0);
-                for j in *k..*k + count as u64 {
+                for j in *k..*k + count {
                     out.push(NodeSpec {
                         name: format!("{prefix}{j}"),
-                        rack: rack.clone(),
-                        capacity,
+                        rack: nodes.rack.clone(),
+                        capacity: nodes.capacity,
                     });
                 }
-                *k += count as u64;
+                *k += count;
             }
         }
     }
@@ -188,6 +151,121 @@ pub fn expand(
         ));
     }
     Ok(out)
+}
+
+impl NodeEntry {
+    fn fields(&self) -> NodeFields<'_> {
+        NodeFields {
+            name: self.name.as_deref(),
+            prefix: self.prefix.as_deref(),
+            rack: self.rack.as_deref(),
+            memory_mb: self.memory_mb,
+            vcores: self.vcores,
+        }
+    }
+}
+
+/// The keys that describe nodes, alike in a `[[cluster.nodes]]` entry and an `add` event
+/// (`[[cluster.events]]`): one `name` or a `prefix` for generated names, a rack and a size.
+pub(crate) struct NodeFields<'a> {
+    pub name: Option<&'a str>,
+    pub prefix: Option<&'a str>,
+    pub rack: Option<&'a str>,
+    pub memory_mb: Option<i64>,
+    pub vcores: Option<i64>,
+}
+
+/// How described nodes are named.
+pub(crate) enum Naming<'a> {
+    /// One node of this (checked) host name.
+    One(&'a str),
+    /// `count` nodes named `{prefix}{k}`; the caller numbers them.
+    Prefix(&'a str),
+}
+
+/// Nodes as [`NodeFields`] describe them, checked.
+pub(crate) struct DescribedNodes<'a> {
+    pub capacity: Resource,
+    pub rack: String,
+    pub naming: Naming<'a>,
+}
+
+/// `count` (1 when not given) within the limit of `{section}[*].count`. `key` names a field
+/// of the entry in errors.
+pub(crate) fn checked_count(
+    count: Option<i64>,
+    section: &str,
+    key: &dyn Fn(&str) -> String,
+) -> Result<u64, (String, String)> {
+    let count = count.unwrap_or(1);
+    limit("scenario", &format!("{section}[*].count"))
+        .check_int(count.into())
+        .map_err(|m| (key("count"), m))?;
+    Ok(count as u64)
+}
+
+impl<'a> NodeFields<'a> {
+    /// Checks the size (each within the limit of `{section}[*].{field}`, defaulting to the
+    /// cluster's node size), the rack (YARN's default rack when not given) and the naming of
+    /// `count` nodes (a `name` names one node alone; the default prefix is `node`). `key`
+    /// names a field of the entry in errors.
+    pub(crate) fn describe(
+        &self,
+        count: u64,
+        section: &str,
+        key: &dyn Fn(&str) -> String,
+        default_memory_mb: Option<i64>,
+        default_vcores: Option<i64>,
+    ) -> Result<DescribedNodes<'a>, (String, String)> {
+        let size = |field: &str, own: Option<i64>, default: Option<i64>, fallback: &str| {
+            let v = own.or(default).ok_or_else(|| {
+                (
+                    key(field),
+                    format!("missing: give it here or as cluster.{fallback}"),
+                )
+            })?;
+            limit("scenario", &format!("{section}[*].{field}"))
+                .check_int(v.into())
+                .map(|v| v as i64)
+                .map_err(|m| (key(field), m))
+        };
+        let capacity = Resource::new(
+            size(
+                "memory_mb",
+                self.memory_mb,
+                default_memory_mb,
+                "node_memory_mb",
+            )?,
+            size("vcores", self.vcores, default_vcores, "node_vcores")?,
+        );
+        let rack = match self.rack {
+            Some(r) => check_rack(r).map_err(|m| (key("rack"), m))?.to_string(),
+            None => DEFAULT_RACK.to_string(),
+        };
+        let naming = match (self.name, self.prefix) {
+            (Some(_), Some(_)) => {
+                return Err((key("prefix"), "give `name` or `prefix`, not both".into()));
+            }
+            (Some(name), None) => {
+                if count != 1 {
+                    return Err((
+                        key("count"),
+                        format!("{count} nodes cannot share the name `{name}`: use `prefix`"),
+                    ));
+                }
+                Naming::One(check_host(name).map_err(|m| (key("name"), m))?)
+            }
+            (None, Some(prefix)) => {
+                Naming::Prefix(check_host(prefix).map_err(|m| (key("prefix"), m))?)
+            }
+            (None, None) => Naming::Prefix("node"),
+        };
+        Ok(DescribedNodes {
+            capacity,
+            rack,
+            naming,
+        })
+    }
 }
 
 /// A rack name without SLS's leading `/`; racks may nest (`core/tor1`).

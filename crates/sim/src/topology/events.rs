@@ -23,9 +23,8 @@
 //! `{prefix}{k}` any node had. What each kind does to a run is in docs/cluster.md.
 
 use super::NodeSpec;
-use super::entries::{DEFAULT_RACK, check_host, check_rack};
+use super::entries::{Naming, NodeFields, checked_count};
 use crate::limits::{MAX_NODES, limit};
-use fairsim_core::Resource;
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -263,55 +262,26 @@ fn added_nodes(
     default_memory_mb: Option<i64>,
     default_vcores: Option<i64>,
 ) -> Result<Vec<NodeSpec>, (String, String)> {
-    let count = e.count.unwrap_or(1);
-    limit("scenario", "cluster.events[*].count")
-        .check_int(count.into())
-        .map_err(|m| (key("count"), m))?;
-    let size = |field: &str, own: Option<i64>, default: Option<i64>, fallback: &str| {
-        let v = own.or(default).ok_or_else(|| {
-            (
-                key(field),
-                format!("missing: give it here or as cluster.{fallback}"),
-            )
-        })?;
-        limit("scenario", &format!("cluster.events[*].{field}"))
-            .check_int(v.into())
-            .map(|v| v as i64)
-            .map_err(|m| (key(field), m))
+    let count = checked_count(e.count, "cluster.events", key)?;
+    let fields = NodeFields {
+        name: e.name.as_deref(),
+        prefix: e.prefix.as_deref(),
+        rack: e.rack.as_deref(),
+        memory_mb: e.memory_mb,
+        vcores: e.vcores,
     };
-    let capacity = Resource::new(
-        size(
-            "memory_mb",
-            e.memory_mb,
-            default_memory_mb,
-            "node_memory_mb",
-        )?,
-        size("vcores", e.vcores, default_vcores, "node_vcores")?,
-    );
-    let rack = match &e.rack {
-        Some(r) => check_rack(r).map_err(|m| (key("rack"), m))?.to_string(),
-        None => DEFAULT_RACK.to_string(),
-    };
-    let names: Vec<String> = match (&e.name, &e.prefix) {
-        (Some(_), Some(_)) => {
-            return Err((key("prefix"), "give `name` or `prefix`, not both".into()));
-        }
-        (Some(name), None) => {
-            if count != 1 {
-                return Err((
-                    key("count"),
-                    format!("{count} nodes cannot share the name `{name}`: use `prefix`"),
-                ));
-            }
-            vec![check_host(name).map_err(|m| (key("name"), m))?.to_string()]
-        }
-        (None, prefix) => {
-            let prefix = match prefix {
-                Some(p) => check_host(p).map_err(|m| (key("prefix"), m))?,
-                None => "node",
-            };
+    let nodes = fields.describe(
+        count,
+        "cluster.events",
+        key,
+        default_memory_mb,
+        default_vcores,
+    )?;
+    let names: Vec<String> = match nodes.naming {
+        Naming::One(name) => vec![name.to_string()],
+        Naming::Prefix(prefix) => {
             let first = highest.get(prefix).map_or(0, |h| h + 1);
-            (first..first + count as u64)
+            (first..first + count)
                 .map(|k| format!("{prefix}{k}"))
                 .collect()
         }
@@ -323,8 +293,8 @@ fn added_nodes(
         .into_iter()
         .map(|name| NodeSpec {
             name,
-            rack: rack.clone(),
-            capacity,
+            rack: nodes.rack.clone(),
+            capacity: nodes.capacity,
         })
         .collect())
 }
@@ -332,6 +302,8 @@ fn added_nodes(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::topology::entries::DEFAULT_RACK;
+    use fairsim_core::Resource;
 
     fn raw(text: &str) -> Vec<RawNodeEvent> {
         #[derive(Deserialize)]
