@@ -18,9 +18,9 @@
 //! when it stops holding, every node beats again from the first heartbeat after the current
 //! event, exactly the heartbeat an unelided run would process next. Completed containers are
 //! reported by their own events, which do not depend on heartbeats.
-//! Besides, in Hadoop 2.7 a node reserved for a container that does not fit it is *parked*
-//! while its heartbeats can change nothing, even when every other node beats, and woken by
-//! whatever could change its outcome (`scheduler::fair::parking`).
+//! Besides, in the Fair Scheduler a node reserved for a container that does not fit it is
+//! *parked* while its heartbeats can change nothing, even when every other node beats, and
+//! woken by whatever could change its outcome (`scheduler::fair::parking`).
 //! `[scheduler] heartbeats = "every"` processes every heartbeat (the property test compares
 //! both, decision for decision).
 

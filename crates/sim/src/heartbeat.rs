@@ -22,8 +22,8 @@
 //! # Parked nodes
 //!
 //! The engine may also *park* a node whose heartbeat would change nothing whatever the other
-//! nodes do (in Hadoop 2.7, a node reserved for a container that does not fit it, while the
-//! reservation stays valid: see `scheduler::fair::parking`). A parked node's beats are
+//! nodes do (in the Fair Scheduler, a node reserved for a container that does not fit it,
+//! while the reservation stays valid: see `scheduler::fair::parking`). A parked node's beats are
 //! skipped, in either mode, when they come up in key order (never ahead of time), until the
 //! engine unparks it; its next beat is then the first after the current event, as for any
 //! node.

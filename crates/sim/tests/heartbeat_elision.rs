@@ -277,7 +277,7 @@ fn run_counted(
 #[test]
 fn elided_and_unelided_engines_decide_identically() {
     let mut runner = TestRunner::new(config(cases()));
-    let seen = std::cell::RefCell::new([0u32; 6]);
+    let seen = std::cell::RefCell::new([0u32; 7]);
     runner
         .run(&case(), |c| {
             let mut a = MemoryRecorder::default();
@@ -319,6 +319,12 @@ fn elided_and_unelided_engines_decide_identically() {
                 && c.extras & 2 == 0
                 && kinds.iter().any(|d| d.kind == DecisionKind::Reserved))
                 as u32;
+            // Hadoop 3.3 reservations (made for starved apps, so with preemption on), whose
+            // nodes are parked too.
+            seen[6] += (c.era33
+                && c.extras & 2 == 0
+                && kinds.iter().any(|d| d.kind == DecisionKind::Reserved))
+                as u32;
             Ok(())
         })
         .unwrap_or_else(|e| panic!("{e}"));
@@ -335,6 +341,10 @@ fn elided_and_unelided_engines_decide_identically() {
     assert!(
         seen[5] > 5,
         "too few Hadoop 2.7 cases with reservations: {seen:?}"
+    );
+    assert!(
+        seen[6] > 5,
+        "too few Hadoop 3.3 cases with reservations: {seen:?}"
     );
 }
 

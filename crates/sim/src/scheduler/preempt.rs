@@ -452,6 +452,8 @@ impl Simulation<'_> {
                     let held = fs.preempted_on_node.entry((set.node, app)).or_default();
                     *held = held.saturating_add(freed);
                 }
+                // A parked reserved node beats again: its heartbeat now hands out the hold.
+                self.wake_node(set.node);
                 self.events.clock_mut().arm(set.node);
             }
             for c in set.containers {

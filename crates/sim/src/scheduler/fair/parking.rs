@@ -1,13 +1,18 @@
-//! Parking of Hadoop 2.7 reserved nodes whose heartbeats change nothing.
+//! Parking of reserved nodes whose heartbeats change nothing (both eras of the Fair
+//! Scheduler).
 //!
 //! A node reserved for a container that does not fit its free space does nothing on its
 //! heartbeat while the reservation stays valid (`FSAppAttempt.assignReservedContainer`
 //! fails early when the reserved container will not fit; `attemptScheduling` then assigns
 //! nothing else on a reserved node): it reads the reservation, the node's free space and
 //! capacity, the reserving app's request at the reserved priority
-//! (`Simulation::has_container_for_node`) and its queues' usage against maxResources, and
-//! writes nothing, not even a missed-opportunity count. So after such a heartbeat the node is
-//! parked (`HeartbeatClock::park`): its beats are skipped until one of those inputs changes:
+//! (`Simulation::has_container_for_node`, which in Hadoop 3.3 also reads the app's queues
+//! against maxResources) and its queues' usage against maxResources, and writes nothing, not
+//! even a missed-opportunity count. Hadoop 3.3 first hands out what preemption holds on the
+//! node (`assignPreemptedContainers`): a node is parked only while nothing is held on it, and
+//! a hold added wakes it (`Simulation::preempt_for_app_33`). So after such a heartbeat the node
+//! is parked (`HeartbeatClock::park`): its beats are skipped until one of those inputs
+//! changes:
 //! - a container on the node is released (completion, preemption, loss with its node or
 //!   with its failed attempt): its free space grows;
 //! - the reserving app's requests change (`Simulation::demand_changed`, or it finishes);
@@ -21,22 +26,18 @@
 //! cannot fail until a node event, which wakes every parked node. Waking only marks the node
 //! unparked: its next beat is the first after the current event, exactly the first
 //! heartbeat whose outcome an unelided run could see differ. Under continuous scheduling
-//! (which assigns on nodes outside heartbeats), with heartbeats = "every", in Hadoop 3.x
-//! and for the Capacity Scheduler nothing is parked.
+//! (which assigns on nodes outside heartbeats), with heartbeats = "every" and for the
+//! Capacity Scheduler nothing is parked.
 
 use crate::cluster::NodeState;
 use crate::engine::Simulation;
-use fairsim_core::{Resource, Semantics};
+use fairsim_core::Resource;
 
 impl Simulation<'_> {
-    /// After `node`'s heartbeat: parks it when it is a 2.7 reserved node whose heartbeats
+    /// After `node`'s heartbeat: parks it when it is a reserved node whose heartbeats
     /// change nothing until an input is touched (see the module docs).
     pub(crate) fn park_if_idle(&mut self, node: u32) {
-        if !self.elide
-            || self.capacity.is_some()
-            || self.semantics != Semantics::Hadoop27
-            || self.continuous_on()
-        {
+        if !self.elide || self.capacity.is_some() || self.continuous_on() {
             return;
         }
         let n = node as usize;
