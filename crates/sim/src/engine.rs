@@ -65,6 +65,7 @@ use crate::heartbeat::HeartbeatClock;
 use crate::metrics::{AppOutcome, Integrals, LeafAcc, RunSummary, app_metrics};
 use crate::recorder::{QueueSample, Recorder};
 use crate::scenario::{Ordering, Scenario};
+use crate::scheduler::fair::queue_shares::starved_fair;
 use crate::time::SimTime;
 use crate::tree::{QueueId, QueueTree};
 use fairsim_core::{Comparator, OrderKey, Resource, Schedulable, Semantics};
@@ -590,7 +591,7 @@ impl<'a> Simulation<'a> {
 
     /// Recomputes name ranks and rebuilds every parent's ordered set (after queues change).
     pub(crate) fn rerank_queues(&mut self) {
-        self.queue_shares.reset();
+        self.reset_queue_shares();
         let names: Vec<&str> = self.tree.queues.iter().map(|q| q.name.as_str()).collect();
         let ranks = java_ranks(&names);
         for (i, (q, r)) in self.queues.iter_mut().zip(ranks).enumerate() {
@@ -937,6 +938,7 @@ impl<'a> Simulation<'a> {
             }
             q = self.tree.get(id).parent;
         }
+        self.class_member_usage(leaf);
         self.metrics_refresh_leaf(leaf);
         let d = Resource::new(delta.memory_mb * sign, delta.vcores * sign);
         self.integrals.used_mb += d.memory_mb;
@@ -1042,9 +1044,10 @@ impl<'a> Simulation<'a> {
         let q = &self.queues[leaf.idx()];
         let desired = q.min_share.memory_mb.min(q.demand.memory_mb);
         let ideal = q.ideal_share.memory_mb;
+        let fair = self.fair_share_of(leaf).memory_mb;
         LeafTerms {
             starved_min: q.usage.memory_mb < desired,
-            starved_fair: (q.usage.memory_mb as f64) < threshold * q.fair_share.memory_mb as f64,
+            starved_fair: starved_fair(q.usage.memory_mb, threshold, fair),
             active: ideal > 0,
             x: if ideal > 0 {
                 q.usage.memory_mb as f64 / ideal as f64
@@ -1152,7 +1155,7 @@ impl<'a> Simulation<'a> {
                 demand: q.demand,
                 min_share: q.min_share,
                 steady_fair_share: q.steady_share,
-                fair_share: q.fair_share,
+                fair_share: self.fair_share_of(QueueId(i as u32)),
                 ideal_share: q.ideal_share,
                 running_apps: q.runnable,
                 pending_apps: q.waiting,

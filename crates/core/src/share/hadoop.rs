@@ -38,9 +38,27 @@ pub fn hadoop_shares(
     items: &[ShareItem],
     total: i64,
 ) -> Vec<i64> {
+    hadoop_shares_counted(semantics, kind, &once_each(items), total)
+}
+
+/// [`hadoop_shares`] of a list given as `(item, count)` entries: `count` identical items
+/// for each entry, one share per entry (the share each of its items gets).
+///
+/// The shares are those of the list with every entry repeated `count` times, in any order:
+/// identical items get identical shares, and every sum the computation makes (the fixed
+/// shares taken, the open maxes, each planned total) is of non-negative terms with int wrap
+/// (2.7) or long saturation (3.3), which do not depend on the order of the additions, so
+/// `count` additions of one term are one product. A parent whose children fall in a few
+/// configurations is split in O(configurations), however many children it has.
+pub fn hadoop_shares_counted(
+    semantics: Semantics,
+    kind: ShareKind,
+    entries: &[(ShareItem, u64)],
+    total: i64,
+) -> Vec<i64> {
     match semantics {
-        Semantics::Hadoop27 => hadoop27(kind, items, total, Summing::Auto),
-        Semantics::Hadoop33 => hadoop33(kind, items, total, Summing::Auto),
+        Semantics::Hadoop27 => hadoop27(kind, entries, total, Summing::Auto),
+        Semantics::Hadoop33 => hadoop33(kind, entries, total, Summing::Auto),
     }
 }
 
@@ -53,10 +71,15 @@ pub fn hadoop_shares_direct(
     items: &[ShareItem],
     total: i64,
 ) -> Vec<i64> {
+    let entries = once_each(items);
     match semantics {
-        Semantics::Hadoop27 => hadoop27(kind, items, total, Summing::Direct),
-        Semantics::Hadoop33 => hadoop33(kind, items, total, Summing::Direct),
+        Semantics::Hadoop27 => hadoop27(kind, &entries, total, Summing::Direct),
+        Semantics::Hadoop33 => hadoop33(kind, &entries, total, Summing::Direct),
     }
+}
+
+fn once_each(items: &[ShareItem]) -> Vec<(ShareItem, u64)> {
+    items.iter().map(|&i| (i, 1)).collect()
 }
 
 fn cast27(v: f64) -> i64 {
@@ -92,14 +115,15 @@ fn share_f64(item: &ShareItem, r: f64, min: f64, max: f64) -> f64 {
     java_min(java_max(item.weight as f64 * r, min), max)
 }
 
-/// The open items as runs of identical consecutive items: `(index of the first, length)`.
+/// The open entries as runs of identical consecutive items: `(index of the first, number
+/// of items)`.
 ///
 /// Identical items get identical shares, and every share is non-negative, so a run adds
 /// `length × share` to a planned total: with Java's int wrap (2.7) that is the same as
 /// adding the share `length` times, and with long saturation (3.3) too. A leaf of many
 /// apps of equal weight is then one run, and each bisection step costs one evaluation
 /// instead of one per app.
-fn runs(items: &[ShareItem], open: &[usize]) -> Vec<(usize, u64)> {
+fn runs(items: &[(ShareItem, u64)], open: &[usize]) -> Vec<(usize, u64)> {
     let same = |a: &ShareItem, b: &ShareItem| {
         a.weight.to_bits() == b.weight.to_bits()
             && a.min == b.min
@@ -108,9 +132,10 @@ fn runs(items: &[ShareItem], open: &[usize]) -> Vec<(usize, u64)> {
     };
     let mut out: Vec<(usize, u64)> = Vec::new();
     for &i in open {
+        let (item, count) = &items[i];
         match out.last_mut() {
-            Some((first, n)) if same(&items[*first], &items[i]) => *n += 1,
-            _ => out.push((i, 1)),
+            Some((first, n)) if same(&items[*first].0, item) => *n = n.saturating_add(*count),
+            _ => out.push((i, *count)),
         }
     }
     out
@@ -129,13 +154,13 @@ const EXACT_IN_F64: i64 = 1 << 53;
 /// each share equals its max. (3.3 casts a share from a double: its caller also requires
 /// maxes exact in a double, so that the cast of a max is the max.)
 fn every_max_reached<T: PartialEq>(
-    items: &[ShareItem],
+    items: &[(ShareItem, u64)],
     open: &[usize],
     target: T,
     total_max: T,
     limit: T,
 ) -> bool {
-    target == total_max && total_max != limit && open.iter().all(|&i| items[i].weight.is_finite())
+    target == total_max && total_max != limit && open.iter().all(|&i| items[i].0.weight.is_finite())
 }
 
 /// The doubling and bisection, generic over how a planned total is summed.
@@ -163,16 +188,23 @@ fn search(mut used: impl FnMut(f64) -> std::cmp::Ordering) -> f64 {
     right
 }
 
-fn hadoop27(kind: ShareKind, items: &[ShareItem], total: i64, summing: Summing) -> Vec<i64> {
+/// `n` additions of the non-negative `v`, each capped at `cap` (Hadoop 2.7's capped int
+/// sums, 3.3's saturating long sums): the exact sum capped, as `cap` is never passed once
+/// reached.
+fn capped_add(acc: i64, v: i64, n: u64, cap: i64) -> i64 {
+    (acc as i128 + v as i128 * n as i128).min(cap as i128) as i64
+}
+
+fn hadoop27(kind: ShareKind, items: &[(ShareItem, u64)], total: i64, summing: Summing) -> Vec<i64> {
     let mut out = vec![0i64; items.len()];
     let mut taken: i32 = 0;
     let mut open: Vec<usize> = Vec::new();
-    for (i, item) in items.iter().enumerate() {
+    for (i, (item, n)) in items.iter().enumerate() {
         match fixed_share(item, kind) {
             Some(v) => {
                 let v = narrow(v);
                 out[i] = v as i64;
-                taken = (taken as i64 + v as i64).min(i32::MAX as i64) as i32;
+                taken = capped_add(taken as i64, v as i64, *n, i32::MAX as i64) as i32;
             }
             None => open.push(i),
         }
@@ -180,30 +212,35 @@ fn hadoop27(kind: ShareKind, items: &[ShareItem], total: i64, summing: Summing) 
     if open.is_empty() {
         return out;
     }
+    // Open items have a positive max: the capped sum stops growing at the cap, where
+    // Hadoop's loop breaks.
     let mut total_max: i32 = 0;
     for &i in &open {
-        total_max = (narrow(items[i].max) as i64 + total_max as i64).min(i32::MAX as i64) as i32;
-        if total_max == i32::MAX {
-            break;
-        }
+        let (item, n) = &items[i];
+        total_max = capped_add(
+            total_max as i64,
+            narrow(item.max) as i64,
+            *n,
+            i32::MAX as i64,
+        ) as i32;
     }
     let target = (narrow(total).wrapping_sub(taken)).max(0).min(total_max);
     if summing == Summing::Auto && every_max_reached(items, &open, target, total_max, i32::MAX) {
         for &i in &open {
-            out[i] = narrow(items[i].max) as i64;
+            out[i] = narrow(items[i].0.max) as i64;
         }
         return out;
     }
     let share = |i: usize, r: f64| -> i32 {
-        let it = &items[i];
+        let it = &items[i].0;
         share_f64(it, r, narrow(it.min) as f64, narrow(it.max) as f64) as i32
     };
     let groups = runs(items, &open);
     let planned = (summing == Summing::Auto && groups.len() >= PLANNED_FROM)
         .then(|| {
             let it = open.iter().map(|&i| {
-                let it = &items[i];
-                (it.weight, narrow(it.min) as f64, narrow(it.max) as f64)
+                let (it, n) = &items[i];
+                (it.weight, narrow(it.min) as f64, narrow(it.max) as f64, *n)
             });
             Planned::new(it, cast27)
         })
@@ -228,15 +265,15 @@ fn hadoop27(kind: ShareKind, items: &[ShareItem], total: i64, summing: Summing) 
     out
 }
 
-fn hadoop33(kind: ShareKind, items: &[ShareItem], total: i64, summing: Summing) -> Vec<i64> {
+fn hadoop33(kind: ShareKind, items: &[(ShareItem, u64)], total: i64, summing: Summing) -> Vec<i64> {
     let mut out = vec![0i64; items.len()];
     let mut taken: i64 = 0;
     let mut open: Vec<usize> = Vec::new();
-    for (i, item) in items.iter().enumerate() {
+    for (i, (item, n)) in items.iter().enumerate() {
         match fixed_share(item, kind) {
             Some(v) => {
                 out[i] = v;
-                taken = taken.saturating_add(v);
+                taken = capped_add(taken, v, *n, i64::MAX);
             }
             None => open.push(i),
         }
@@ -246,31 +283,29 @@ fn hadoop33(kind: ShareKind, items: &[ShareItem], total: i64, summing: Summing) 
     }
     let mut total_max: i64 = 0;
     for &i in &open {
-        total_max = total_max.saturating_add(items[i].max);
-        if total_max == i64::MAX {
-            break;
-        }
+        let (item, n) = &items[i];
+        total_max = capped_add(total_max, item.max, *n, i64::MAX);
     }
     let target = total.saturating_sub(taken).max(0).min(total_max);
     if summing == Summing::Auto
         && every_max_reached(items, &open, target, total_max, i64::MAX)
-        && open.iter().all(|&i| items[i].max <= EXACT_IN_F64)
+        && open.iter().all(|&i| items[i].0.max <= EXACT_IN_F64)
     {
         for &i in &open {
-            out[i] = items[i].max;
+            out[i] = items[i].0.max;
         }
         return out;
     }
     let share = |i: usize, r: f64| -> i64 {
-        let it = &items[i];
+        let it = &items[i].0;
         share_f64(it, r, it.min as f64, it.max as f64) as i64
     };
     let groups = runs(items, &open);
     let planned = (summing == Summing::Auto && groups.len() >= PLANNED_FROM)
         .then(|| {
             let it = open.iter().map(|&i| {
-                let it = &items[i];
-                (it.weight, it.min as f64, it.max as f64)
+                let (it, n) = &items[i];
+                (it.weight, it.min as f64, it.max as f64, *n)
             });
             Planned::new(it, cast33)
         })

@@ -11,7 +11,7 @@ mod hadoop;
 mod planned;
 
 pub use exact::exact_shares;
-pub use hadoop::{hadoop_shares, hadoop_shares_direct};
+pub use hadoop::{hadoop_shares, hadoop_shares_counted, hadoop_shares_direct};
 
 use crate::resource::ResourceKind;
 use crate::{Policy, Resource, Schedulable, Semantics};
@@ -142,6 +142,56 @@ pub fn policy_shares(
         }
     }
     out
+}
+
+/// Alike active schedulables of one configuration, and how many there are (see
+/// [`policy_shares_counted`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ItemClass {
+    /// Weight (float32, as Hadoop stores it).
+    pub weight: f32,
+    /// Min share.
+    pub min_share: Resource,
+    /// Max share.
+    pub max_share: Resource,
+    /// How many active schedulables have this configuration.
+    pub count: u64,
+}
+
+/// [`policy_shares`] with [`ShareCap::MaxShare`] over a list of active schedulables given by
+/// configuration: the share of each of `count` alike schedulables per class, which is the
+/// share each of them gets from the whole list (see [`hadoop_shares_counted`]). Demand,
+/// usage and start times are not read under this cap by the fair and DRF policies; FIFO's
+/// shares read start times, so it has no answer here (`None`).
+pub fn policy_shares_counted(
+    semantics: Semantics,
+    policy: Policy,
+    kind: ShareKind,
+    classes: &[ItemClass],
+    total: Resource,
+) -> Option<Vec<Resource>> {
+    if policy == Policy::Fifo {
+        return None;
+    }
+    let mut out = vec![Resource::ZERO; classes.len()];
+    let mut entries = Vec::with_capacity(classes.len());
+    for &k in kinds(policy) {
+        entries.clear();
+        entries.extend(classes.iter().map(|c| {
+            let item = ShareItem {
+                weight: c.weight,
+                min: c.min_share.get(k),
+                max: c.max_share.get(k),
+                active: true,
+            };
+            (item, c.count)
+        }));
+        let shares = hadoop_shares_counted(semantics, kind, &entries, total.get(k));
+        for (o, v) in out.iter_mut().zip(shares) {
+            o.set(k, v);
+        }
+    }
+    Some(out)
 }
 
 /// A policy's fair shares as exact real numbers: `[memory, vcores]` per schedulable.

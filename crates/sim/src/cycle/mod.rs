@@ -457,9 +457,10 @@ impl Simulation<'_> {
             app_ids.push(app_prints.id(i, a, &put_in, app_text));
         }
         for (i, q) in queues.iter().enumerate() {
-            let leaf = tree.get(crate::tree::QueueId(i as u32)).is_leaf;
+            let id = crate::tree::QueueId(i as u32);
+            let leaf = tree.get(id).is_leaf;
             let free_order = self.order_is_free(i);
-            write_queue(&mut s, q, leaf, free_order);
+            write_queue(&mut s, q, self.fair_share_of(id), leaf, free_order);
             #[cfg(debug_assertions)]
             if leaf {
                 self.check_leaf_sets(i);

@@ -8,7 +8,8 @@ use std::fmt::Write as _;
 /// the AM size), which the apps' texts hold, so two states with equal apps have equal sets,
 /// and writing them out made every fingerprint as long as the leaf's apps (debug builds check
 /// that they are what the apps give). A parent's set is written: it holds its children.
-/// The leaf's accumulators are outputs.
+/// The leaf's accumulators are outputs. `fair_share` is the queue's as it reads it (a leaf
+/// under a parent split by class reads its class's, see `queue_shares`).
 ///
 /// `free_order`: the queue's list (a parent's children, a leaf's runnable apps) is read
 /// only where its order cannot matter (the naive descent's in-place sort, under a comparator
@@ -21,13 +22,14 @@ use std::fmt::Write as _;
 pub(super) fn write_queue(
     s: &mut String,
     q: &crate::engine::QueueState,
+    fair_share: fairsim_core::Resource,
     leaf: bool,
     free_order: bool,
 ) {
     let crate::engine::QueueState {
         usage,
         demand,
-        fair_share,
+        fair_share: _,
         steady_share,
         ideal_share,
         min_share,
@@ -70,7 +72,7 @@ pub(super) fn write_queue(
         s,
         "{:?}",
         (
-            (usage, demand, fair_share, steady_share, ideal_share),
+            (usage, demand, &fair_share, steady_share, ideal_share),
             (min_share, max_share, am_usage, app_demand),
             (runnable, waiting, max_running, pending),
             (runnable_apps, waiting_apps, child_list),

@@ -129,7 +129,7 @@ impl Simulation<'_> {
                     usage: st.usage,
                     demand: st.demand,
                     min_share: st.min_share,
-                    fair_share: st.fair_share,
+                    fair_share: self.fair_share_of(q),
                     threshold: conf.fair_share_preemption_threshold,
                     min_share_timeout_ms: conf.min_share_preemption_timeout_ms,
                     fair_share_timeout_ms: conf.fair_share_preemption_timeout_ms,
@@ -227,9 +227,10 @@ impl Simulation<'_> {
             queues: self
                 .queues
                 .iter()
-                .map(|q| QueueView {
+                .enumerate()
+                .map(|(i, q)| QueueView {
                     sched: q.sched.clone(),
-                    fair_share: q.fair_share,
+                    fair_share: self.fair_share_of(QueueId(i as u32)),
                 })
                 .collect(),
             apps,

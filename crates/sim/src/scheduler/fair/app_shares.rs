@@ -58,7 +58,7 @@ impl Simulation<'_> {
     /// Whether apps' fair shares were kept up to date at every tick before they were
     /// computed on demand (preemption on, or Hadoop 3.x): they are part of the state the
     /// cycle watch compares.
-    fn app_shares_kept(&self) -> bool {
+    pub(crate) fn app_shares_kept(&self) -> bool {
         !matches!(self.preempt, PreemptState::Off) || self.semantics != Semantics::Hadoop27
     }
 

@@ -167,6 +167,7 @@ impl Simulation<'_> {
                 self.open_leaves -= 1;
             }
         }
+        self.class_member_gated(leaf);
     }
 
     /// A queue's own precondition for taking a node (besides the node not being reserved):
@@ -358,9 +359,10 @@ impl Simulation<'_> {
         let if_run = qs.am_usage.saturating_add(am);
         match self.semantics {
             Semantics::Hadoop27 => {
+                let fair = self.fair_share_of(leaf);
                 let limit = Resource::new(
-                    (qs.fair_share.memory_mb as f64 * share) as i64,
-                    (qs.fair_share.vcores as f64 * share) as i64,
+                    (fair.memory_mb as f64 * share) as i64,
+                    (fair.vcores as f64 * share) as i64,
                 );
                 match conf.policy {
                     Policy::Drf => if_run.fits_in(limit),
@@ -373,7 +375,7 @@ impl Simulation<'_> {
                     total.memory_mb - self.integrals.used_mb,
                     total.vcores - self.integrals.used_vcores,
                 );
-                let mut fs = qs.fair_share;
+                let mut fs = self.fair_share_of(leaf);
                 if fs.memory_mb == 0 {
                     fs.memory_mb = avail.memory_mb.min(qs.max_share.memory_mb);
                 }

@@ -120,6 +120,26 @@ impl Simulation<'_> {
             }
         }
         self.metrics_resum();
+        if self.sc.check_invariants && self.queue_shares.mismatch.is_none() {
+            self.queue_shares.mismatch = self.leaf_terms_mismatch();
+        }
+    }
+
+    /// The first leaf whose held metric terms differ from those its usage, demand and shares
+    /// give now, if one does (checked with `check_invariants` after each update: the
+    /// leaves refreshed incrementally, those whose load changed and those whose starvation
+    /// flag flipped with their class's share, must be all that needed it).
+    fn leaf_terms_mismatch(&self) -> Option<String> {
+        (0..self.queues.len() as u32)
+            .map(QueueId)
+            .filter(|&q| self.tree.get(q).is_leaf)
+            .find(|&q| !self.metrics_unchanged(q))
+            .map(|q| {
+                format!(
+                    "leaf {}: held metric terms differ from its state's",
+                    self.tree.get(q).name
+                )
+            })
     }
 
     /// The instantaneous shares of leaf `i`'s runnable apps.
@@ -148,7 +168,7 @@ impl Simulation<'_> {
             policy,
             ShareKind::Instantaneous,
             list,
-            self.queues[i].fair_share,
+            self.fair_share_of(QueueId(i as u32)),
             ShareCap::MaxShare,
         );
         for (k, s) in split.into_iter().enumerate() {
