@@ -3,31 +3,21 @@
 //! queue names the schedulers refuse (docs/semantics.md, "Request normalisation" and
 //! "Placement").
 
+mod common;
+
+use common::apps::one_stage;
+use common::outcomes::run_recorded;
+use common::scenarios::{capacity_xml, trace_scenario};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::alloc::parse_capacity_scheduler_xml;
-use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::app::AppSpec;
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
+use fairsim_sim::run;
+use fairsim_sim::scenario::Scenario;
 use fairsim_sim::tree::{QueueId, QueueTree};
-use fairsim_sim::{RunSummary, SimTime, run};
 
 fn app(arrival: u64, queue: &str, count: u32, size: Resource, dur: u64) -> AppSpec {
-    AppSpec {
-        name: format!("{queue}-{arrival}"),
-        arrival: SimTime(arrival),
-        queue: queue.into(),
-        user: "u".into(),
-        am: None,
-        stages: vec![vec![TaskGroup {
-            count,
-            size,
-            duration_ms: dur,
-            priority: 1,
-            hosts: vec![],
-            relax_locality: true,
-        }]],
-        recorded: None,
-    }
+    one_stage(arrival, queue, "u", count, size, dur)
 }
 
 fn fair_tree(names: &[&str]) -> QueueTree {
@@ -39,43 +29,17 @@ fn fair_tree(names: &[&str]) -> QueueTree {
 }
 
 fn capacity_tree() -> QueueTree {
-    let text = "<configuration>\n\
-        <property><name>yarn.scheduler.capacity.root.queues</name><value>a,b</value></property>\n\
-        <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>50</value></property>\n\
-        <property><name>yarn.scheduler.capacity.root.b.capacity</name><value>50</value></property>\n\
-        <property><name>yarn.scheduler.capacity.root.b.queues</name><value>b1</value></property>\n\
-        <property><name>yarn.scheduler.capacity.root.b.b1.capacity</name><value>100</value></property>\n\
-        </configuration>\n";
-    parse_capacity_scheduler_xml(text, "capacity-scheduler.xml")
-        .expect("valid file")
-        .tree
+    common::scenarios::capacity_tree(&capacity_xml(&[
+        ("root.queues", "a,b"),
+        ("root.a.capacity", "50"),
+        ("root.b.capacity", "50"),
+        ("root.b.queues", "b1"),
+        ("root.b.b1.capacity", "100"),
+    ]))
 }
 
 fn scenario(nodes: u32, node: Resource, tree: QueueTree, apps: Vec<AppSpec>) -> Scenario {
-    Scenario {
-        name: "admission".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes,
-            racks: 1,
-            node_memory_mb: node.memory_mb,
-            node_vcores: node.vcores,
-            ..ClusterSpec::default()
-        },
-        scheduler: SchedulerConf::default(),
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
-        end_ms: None,
-        sample_interval_ms: 0,
-        check_invariants: true,
-    }
-}
-
-fn run_it(sc: &Scenario) -> (MemoryRecorder, RunSummary) {
-    let mut rec = MemoryRecorder::default();
-    let s = run(sc, 1, 0, &mut rec).expect("the run succeeds");
-    (rec, s)
+    trace_scenario("admission", tree, nodes, node, apps)
 }
 
 fn allocated_sizes(rec: &MemoryRecorder) -> Vec<Resource> {
@@ -93,7 +57,7 @@ fn fair_scheduler_rounds_asks_up_to_the_increment_in_both_eras() {
         let mut sc = scenario(1, Resource::new(8192, 8), fair_tree(&["q"]), apps);
         sc.scheduler.semantics = semantics;
         sc.scheduler.increment_allocation_mb = 512;
-        let (rec, _) = run_it(&sc);
+        let (rec, _) = run_recorded(&sc);
         assert_eq!(allocated_sizes(&rec), vec![Resource::new(1536, 1)]);
         // With YARN's defaults (minimum and increment 1024 MB) the same ask takes 2048 MB,
         // and a 100 MB / 0 vcore ask takes the minimum, 1024 MB / 1 vcore.
@@ -103,7 +67,7 @@ fn fair_scheduler_rounds_asks_up_to_the_increment_in_both_eras() {
         ];
         let mut sc = scenario(1, Resource::new(8192, 8), fair_tree(&["q"]), apps);
         sc.scheduler.semantics = semantics;
-        let (rec, _) = run_it(&sc);
+        let (rec, _) = run_recorded(&sc);
         assert_eq!(
             allocated_sizes(&rec),
             vec![Resource::new(2048, 1), Resource::new(1024, 1)]
@@ -116,7 +80,7 @@ fn capacity_scheduler_rounds_to_the_minimum_and_the_memory_calculator_sets_one_v
     let apps = vec![app(0, "a", 1, Resource::new(1500, 3), 100)];
     let mut sc = scenario(1, Resource::new(8192, 8), capacity_tree(), apps);
     sc.scheduler.minimum_allocation_mb = 512;
-    let (rec, _) = run_it(&sc);
+    let (rec, _) = run_recorded(&sc);
     assert_eq!(allocated_sizes(&rec), vec![Resource::new(1536, 1)]);
 }
 
@@ -129,7 +93,7 @@ fn an_ask_above_the_maximum_allocation_is_rejected_with_the_reason_in_both_sched
             app(0, queue, 1, Resource::new(8192, 4), 100),
         ];
         let sc = scenario(2, Resource::new(16384, 16), tree, apps);
-        let (rec, s) = run_it(&sc);
+        let (rec, s) = run_recorded(&sc);
         let reason = |i: usize| rec.apps[i].rejected.clone().unwrap_or_default();
         assert!(
             reason(0).contains("maximum allocation 8192 MB"),
@@ -186,7 +150,7 @@ fn an_ask_larger_than_any_node_but_within_the_maximum_stays_pending_and_counts_i
     // Submitted after the wait: the maximum is now the largest node's 4096 MB.
     let apps = vec![app(10_001, "big", 1, Resource::new(6144, 1), 1_000)];
     let sc = scenario(1, Resource::new(4096, 4), fair_tree(&["big"]), apps);
-    let (rec, s) = run_it(&sc);
+    let (rec, s) = run_recorded(&sc);
     let reason = rec.apps[0].rejected.clone().unwrap_or_default();
     assert!(reason.contains("maximum allocation 4096 MB"), "{reason}");
     assert_eq!(s.get("apps_rejected"), Some(1.0));
@@ -196,7 +160,7 @@ fn an_ask_larger_than_any_node_but_within_the_maximum_stays_pending_and_counts_i
     let mut sc = scenario(1, Resource::new(4096, 4), fair_tree(&["big"]), apps);
     sc.scheduler.max_allocation_wait_ms = 60_000;
     sc.end_ms = Some(20_000);
-    let (rec, s) = run_it(&sc);
+    let (rec, s) = run_recorded(&sc);
     assert!(rec.apps[0].rejected.is_none());
     assert_eq!(s.get("apps_unfinished"), Some(1.0));
 }
@@ -213,7 +177,7 @@ fn an_empty_queue_name_is_rejected_by_the_fair_scheduler_in_both_eras() {
         ];
         let mut sc = scenario(1, Resource::new(8192, 8), fair_tree(&["q"]), apps);
         sc.scheduler.semantics = semantics;
-        let (rec, s) = run_it(&sc);
+        let (rec, s) = run_recorded(&sc);
         let r0 = rec.apps[0].rejected.clone().unwrap_or_default();
         assert!(r0.contains("empty queue name"), "{r0}");
         let r1 = rec.apps[1].rejected.clone().unwrap_or_default();
@@ -236,7 +200,7 @@ fn capacity_scheduler_placement_by_leaf_name_rejects_unknown_and_parent_queues()
             .collect();
         let mut sc = scenario(2, Resource::new(8192, 8), capacity_tree(), apps);
         sc.scheduler.semantics = semantics;
-        let (rec, s) = run_it(&sc);
+        let (rec, s) = run_recorded(&sc);
         let reason = |i: usize| rec.apps[i].rejected.clone().unwrap_or_default();
         assert_eq!(reason(0), "submitted by user u to unknown queue: default");
         assert_eq!(reason(1), "submitted by user u to non-leaf queue: root");
@@ -304,7 +268,7 @@ fn capacity_queue_mappings_place_apps_submitted_to_default() {
             apps,
         );
         sc.scheduler.groups = groups.clone();
-        let (rec, s) = run_it(&sc);
+        let (rec, s) = run_recorded(&sc);
         let queues: Vec<&str> = rec.apps.iter().map(|a| a.queue.as_str()).collect();
         // alice by user; bob by his secondary group eng; dave by %primary_group (b1); carol's
         // primary group is her name, no such queue: rejected.

@@ -1,50 +1,22 @@
 //! End-to-end conformance cases through the whole simulator (hadoop-semantics.md §9).
 
+mod common;
+
+use common::apps::one_stage;
+use common::scenarios::trace_scenario;
 use fairsim_core::{Resource, Semantics};
-use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::app::AppSpec;
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
+use fairsim_sim::scenario::Scenario;
 use fairsim_sim::tree::{QueueId, QueueTree, ResourceSpec};
 use fairsim_sim::{SimTime, run};
 
 fn scenario(nodes: u32, node: Resource, tree: QueueTree, apps: Vec<AppSpec>) -> Scenario {
-    Scenario {
-        name: "t".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes,
-            racks: 1,
-            node_memory_mb: node.memory_mb,
-            node_vcores: node.vcores,
-            ..ClusterSpec::default()
-        },
-        scheduler: SchedulerConf::default(),
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
-        end_ms: None,
-        sample_interval_ms: 0,
-        check_invariants: true,
-    }
+    trace_scenario("t", tree, nodes, node, apps)
 }
 
 fn app(arrival: u64, queue: &str, user: &str, count: u32, mb: i64, dur: u64) -> AppSpec {
-    AppSpec {
-        name: format!("{queue}-{arrival}"),
-        arrival: SimTime(arrival),
-        queue: queue.into(),
-        user: user.into(),
-        am: None,
-        stages: vec![vec![TaskGroup {
-            count,
-            size: Resource::new(mb, 1),
-            duration_ms: dur,
-            priority: 1,
-            hosts: vec![],
-            relax_locality: true,
-        }]],
-        recorded: None,
-    }
+    one_stage(arrival, queue, user, count, Resource::new(mb, 1), dur)
 }
 
 /// Containers allocated per app after the run (or until `end_ms`).

@@ -2,33 +2,23 @@
 //! allocation file, a trace and a scenario whose outcome YARN's code decides (the Hadoop
 //! class and method are named in docs/semantics.md and docs/preemption.md).
 
+mod common;
+
+use common::apps::{LONG_MS, one_stage};
+use common::outcomes::{allocation_times, metric};
+use common::scenarios::{fair_tree, trace_scenario};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::alloc::parse_fair_scheduler_xml;
-use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::app::AppSpec;
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
-use fairsim_sim::{RunSummary, SimTime, run};
+use fairsim_sim::run;
+use fairsim_sim::scenario::{Scenario, SchedulerConf, Workload};
 
 const C: i64 = 1024;
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
 
 fn app(arrival: u64, queue: &str, count: u32, mb: i64) -> AppSpec {
-    AppSpec {
-        name: format!("{queue}-{arrival}"),
-        arrival: SimTime(arrival),
-        queue: queue.into(),
-        user: "u".into(),
-        am: None,
-        stages: vec![vec![TaskGroup {
-            count,
-            size: Resource::new(mb, 1),
-            duration_ms: 1_000_000,
-            priority: 1,
-            hosts: vec![],
-            relax_locality: true,
-        }]],
-        recorded: None,
-    }
+    one_stage(arrival, queue, "u", count, Resource::new(mb, 1), LONG_MS)
 }
 
 /// `nodes` nodes of `node_mb` MB and as many vcores as GB.
@@ -40,48 +30,16 @@ fn scenario(
     node_mb: i64,
     apps: Vec<AppSpec>,
 ) -> Scenario {
-    let tree = parse_fair_scheduler_xml(xml, "fair-scheduler.xml", semantics)
-        .expect("valid allocation file")
-        .tree;
+    let node = Resource::new(node_mb, node_mb / C);
     Scenario {
-        name: "fidelity".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes,
-            racks: 1,
-            node_memory_mb: node_mb,
-            node_vcores: node_mb / C,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics,
             preemption,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
         end_ms: Some(120_000),
-        sample_interval_ms: 0,
-        check_invariants: true,
+        ..trace_scenario("fidelity", fair_tree(xml, semantics), nodes, node, apps)
     }
-}
-
-fn allocation_times(rec: &MemoryRecorder, a: u32) -> Vec<u64> {
-    rec.decisions
-        .iter()
-        .filter(|d| d.app == a && matches!(d.kind, DecisionKind::Allocated(_)))
-        .map(|d| d.time.0)
-        .collect()
-}
-
-fn metric(summary: &RunSummary, name: &str) -> f64 {
-    summary
-        .metrics
-        .iter()
-        .find(|(n, _)| n == name)
-        .unwrap_or_else(|| panic!("no metric {name}"))
-        .1
 }
 
 // Item 1: preemption state covers queues made by placement rules.

@@ -3,12 +3,17 @@
 //! table in docs/semantics.md maps every test method of those classes to a test here (or
 //! elsewhere), or says why it cannot be expressed.
 
+mod common;
+
+use common::apps::one_stage;
+use common::outcomes::{allocation_times, metric};
+use common::scenarios::{fair_tree, trace_scenario};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::alloc::parse_fair_scheduler_xml;
-use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::app::AppSpec;
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
-use fairsim_sim::{RunSummary, SimTime, run};
+use fairsim_sim::scenario::{Scenario, SchedulerConf};
+use fairsim_sim::{RunSummary, run};
 
 const GB: i64 = 1024;
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
@@ -23,21 +28,10 @@ fn app(
     vcores: i64,
     duration_ms: u64,
 ) -> AppSpec {
+    let size = Resource::new(mb, vcores);
     AppSpec {
         name: format!("{queue}-{user}-{arrival}"),
-        arrival: SimTime(arrival),
-        queue: queue.into(),
-        user: user.into(),
-        am: None,
-        stages: vec![vec![TaskGroup {
-            count,
-            size: Resource::new(mb, vcores),
-            duration_ms,
-            priority: 1,
-            hosts: vec![],
-            relax_locality: true,
-        }]],
-        recorded: None,
+        ..one_stage(arrival, queue, user, count, size, duration_ms)
     }
 }
 
@@ -48,46 +42,14 @@ fn scenario(
     node: Resource,
     apps: Vec<AppSpec>,
 ) -> Scenario {
-    let tree = parse_fair_scheduler_xml(xml, "fair-scheduler.xml", semantics)
-        .expect("valid allocation file")
-        .tree;
     Scenario {
-        name: "hadoop-test".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes,
-            racks: 1,
-            node_memory_mb: node.memory_mb,
-            node_vcores: node.vcores,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
         end_ms: Some(300_000),
-        sample_interval_ms: 0,
-        check_invariants: true,
+        ..trace_scenario("hadoop-test", fair_tree(xml, semantics), nodes, node, apps)
     }
-}
-
-fn allocations(rec: &MemoryRecorder, a: u32) -> Vec<u64> {
-    rec.decisions
-        .iter()
-        .filter(|d| d.app == a && matches!(d.kind, DecisionKind::Allocated(_)))
-        .map(|d| d.time.0)
-        .collect()
-}
-
-fn metric(s: &RunSummary, name: &str) -> f64 {
-    s.metrics
-        .iter()
-        .find(|(n, _)| n == name)
-        .unwrap_or_else(|| panic!("no metric {name}"))
-        .1
 }
 
 // TestMaxRunningAppsEnforcer. Apps hold one long task on a large cluster; "runnable" shows
@@ -101,7 +63,7 @@ fn runnability(semantics: Semantics, xml: &str, apps: Vec<AppSpec>) -> Vec<Optio
     let mut rec = MemoryRecorder::default();
     run(&sc, 1, 0, &mut rec).expect("runs");
     (0..n as u32)
-        .map(|a| allocations(&rec, a).first().copied())
+        .map(|a| allocation_times(&rec, a).first().copied())
         .collect()
 }
 
@@ -284,10 +246,10 @@ fn preemption_case(
     let mut rec = MemoryRecorder::default();
     let s = run(&sc, 1, 0, &mut rec).expect("runs");
     let greedy_leaf = format!("root.{greedy_q}");
-    let live = allocations(&rec, 0).len() as i64
+    let live = allocation_times(&rec, 0).len() as i64
         - metric(&s, &format!("preempted_containers.{greedy_leaf}")) as i64;
     let got = (1..=starving.len() as u32)
-        .map(|a| allocations(&rec, a).len())
+        .map(|a| allocation_times(&rec, a).len())
         .collect();
     (live, got)
 }
@@ -383,7 +345,9 @@ fn placed_leaves(semantics: Semantics, xml: &str, apps: Vec<AppSpec>) -> (Vec<us
     let mut rec = MemoryRecorder::default();
     let s = run(&sc, 1, 0, &mut rec).expect("runs");
     (
-        (0..n as u32).map(|a| allocations(&rec, a).len()).collect(),
+        (0..n as u32)
+            .map(|a| allocation_times(&rec, a).len())
+            .collect(),
         s,
     )
 }
@@ -483,7 +447,7 @@ fn max_assign_limits_containers_per_heartbeat() {
             sc.scheduler.max_assign = max_assign;
             sc.scheduler.dynamic_max_assign = false;
             let rec = run_rec(&sc);
-            let times = allocations(&rec, 0);
+            let times = allocation_times(&rec, 0);
             let first = times.iter().filter(|&&t| t == times[0]).count();
             assert_eq!(first, want, "{s} max_assign={max_assign}");
         }
@@ -522,7 +486,7 @@ fn max_assign_with_zero_memory_containers() {
                 vec![Resource::new(0, 1); 8],
                 "{s} max_assign={max_assign}"
             );
-            let times = allocations(&rec, 0);
+            let times = allocation_times(&rec, 0);
             let first = times.iter().filter(|&&t| t == times[0]).count();
             assert_eq!(first, want, "{s} max_assign={max_assign}");
         }
@@ -541,7 +505,7 @@ fn no_more_cpu_on_node() {
             Resource::new(2 * GB, 1),
             vec![app(0, "default", "user1", 2, GB, 1, LONG)],
         ));
-        assert_eq!(allocations(&rec, 0).len(), 1, "{s}");
+        assert_eq!(allocation_times(&rec, 0).len(), 1, "{s}");
     }
 }
 
@@ -616,7 +580,10 @@ fn user_max_running_apps() {
         ];
         let rec = run_rec(&scenario(s, xml, 1, Resource::new(8 * GB, 8), apps));
         assert_eq!(
-            (allocations(&rec, 0).len(), allocations(&rec, 1).len()),
+            (
+                allocation_times(&rec, 0).len(),
+                allocation_times(&rec, 1).len()
+            ),
             (2, 0),
             "{s}"
         );
@@ -661,7 +628,7 @@ fn queue_names_with_periods() {
         let mut rec = MemoryRecorder::default();
         let sum = run(&sc, 1, 0, &mut rec).expect("runs");
         assert_eq!(metric(&sum, "apps_rejected"), 2.0, "{s}");
-        assert_eq!(allocations(&rec, 2).len(), 1, "{s}");
+        assert_eq!(allocation_times(&rec, 2).len(), 1, "{s}");
     }
 }
 

@@ -8,12 +8,16 @@
 //! on its clock; nodes beat in index order, and the asserted counts are read off the order
 //! of allocations, so they do not depend on when each heartbeat falls.
 
+mod common;
+
+use common::apps::one_stage;
+use common::outcomes::{metric, run_recorded};
+use common::scenarios::{fair_tree, trace_scenario};
 use fairsim_core::{Resource, Semantics};
-use fairsim_sim::alloc::parse_fair_scheduler_xml;
-use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::app::AppSpec;
 use fairsim_sim::recorder::{Decision, DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
-use fairsim_sim::{RunSummary, SimTime, run};
+use fairsim_sim::run;
+use fairsim_sim::scenario::{Scenario, SchedulerConf};
 
 const GB: i64 = 1024;
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
@@ -22,27 +26,11 @@ const LONG: u64 = 1_000_000;
 
 /// An unmanaged app (no AM container) of `count` tasks of `mb` MB / `vcores` vcores.
 fn app(arrival: u64, queue: &str, user: &str, count: u32, mb: i64, vcores: i64) -> AppSpec {
+    let size = Resource::new(mb, vcores);
     AppSpec {
         name: format!("app-{arrival}-{queue}-{user}"),
-        arrival: SimTime(arrival),
-        queue: queue.into(),
-        user: user.into(),
-        am: None,
-        stages: vec![vec![TaskGroup {
-            count,
-            size: Resource::new(mb, vcores),
-            duration_ms: LONG,
-            priority: 1,
-            hosts: vec![],
-            relax_locality: true,
-        }]],
-        recorded: None,
+        ..one_stage(arrival, queue, user, count, size, LONG)
     }
-}
-
-/// `nodes` identical nodes on one rack.
-fn cluster(nodes: u32, node: Resource) -> ClusterSpec {
-    ClusterSpec::uniform(nodes, 1, node)
 }
 
 fn scenario(
@@ -52,30 +40,14 @@ fn scenario(
     node: Resource,
     apps: Vec<AppSpec>,
 ) -> Scenario {
-    let tree = parse_fair_scheduler_xml(xml, "fair-scheduler.xml", semantics)
-        .expect("valid allocation file")
-        .tree;
     Scenario {
-        name: "hadoop-test".into(),
-        path: None,
-        cluster: cluster(nodes, node),
         scheduler: SchedulerConf {
             semantics,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
         end_ms: Some(60_000),
-        sample_interval_ms: 0,
-        check_invariants: true,
+        ..trace_scenario("hadoop-test", fair_tree(xml, semantics), nodes, node, apps)
     }
-}
-
-fn run_rec(sc: &Scenario) -> (MemoryRecorder, RunSummary) {
-    let mut rec = MemoryRecorder::default();
-    let sum = run(sc, 1, 0, &mut rec).expect("runs");
-    (rec, sum)
 }
 
 fn allocations(rec: &MemoryRecorder) -> Vec<Decision> {
@@ -95,14 +67,6 @@ fn counts_after(rec: &MemoryRecorder, n: usize, apps: usize) -> Vec<usize> {
     c
 }
 
-fn metric(s: &RunSummary, name: &str) -> f64 {
-    s.metrics
-        .iter()
-        .find(|(n, _)| n == name)
-        .unwrap_or_else(|| panic!("no metric {name}"))
-        .1
-}
-
 #[test]
 fn empty_queue_name_is_rejected() {
     // testEmptyQueueName: an app submitted to "" is refused and nothing runs.
@@ -114,7 +78,7 @@ fn empty_queue_name_is_rejected() {
             Resource::new(8 * GB, 8),
             vec![app(0, "", "user1", 1, GB, 1)],
         );
-        let (rec, sum) = run_rec(&sc);
+        let (rec, sum) = run_recorded(&sc);
         assert_eq!(metric(&sum, "apps_rejected"), 1.0, "{s}");
         assert!(allocations(&rec).is_empty(), "{s}");
     }
@@ -137,7 +101,7 @@ fn assign_container_fifo_leaf_beside_fair_parent() {
             app(0, "fairParent.fairChild2", "user1", 4, GB, 1),
             app(0, "fifo", "user1", 4, GB, 1),
         ];
-        let (rec, _) = run_rec(&scenario(s, xml, 2, Resource::new(8 * GB, 8), apps));
+        let (rec, _) = run_recorded(&scenario(s, xml, 2, Resource::new(8 * GB, 8), apps));
         // After 4, 8, 12 and 16 containers: (app1, app2, app3, app4).
         let want = [[2, 1, 1, 0], [4, 2, 2, 0], [4, 3, 3, 2], [4, 4, 4, 4]];
         for (k, w) in want.iter().enumerate() {
@@ -165,7 +129,7 @@ fn simple_container_allocation_normalises_the_ask_to_the_minimum() {
             Resource::new(GB, 4),
             vec![app(0, "queue1", "user1", 2, 512, 2)],
         );
-        let (rec, _) = run_rec(&sc);
+        let (rec, _) = run_recorded(&sc);
         let got = allocations(&rec);
         assert_eq!(got.len(), 1, "{s}");
         assert_eq!(got[0].size, Resource::new(GB, 2), "{s}");
@@ -187,7 +151,7 @@ fn dynamic_max_assign_gives_half_the_free_node_per_heartbeat() {
     sc.scheduler.assignmultiple = true;
     sc.scheduler.dynamic_max_assign = true;
     sc.scheduler.max_assign = 2;
-    let (rec, _) = run_rec(&sc);
+    let (rec, _) = run_recorded(&sc);
     let mut per_heartbeat: Vec<(u64, usize)> = vec![];
     for d in allocations(&rec) {
         match per_heartbeat.last_mut() {
@@ -210,7 +174,7 @@ fn child_max_resources_caps_each_created_child() {
         app(0, "queueA.queueB", "user1", 8, GB, 1),
         app(0, "queueA.queueC", "user1", 8, GB, 1),
     ];
-    let (rec, _) = run_rec(&scenario(
+    let (rec, _) = run_recorded(&scenario(
         Semantics::Hadoop33,
         xml,
         1,
@@ -258,7 +222,7 @@ fn queue_max_am_share_admits_two_one_gb_ams_of_a_2048_mb_limit() {
         ]
     };
     for s in ERAS {
-        let (rec, _) = run_rec(&scenario(s, xml, 1, Resource::new(20 * GB, 20), apps()));
+        let (rec, _) = run_recorded(&scenario(s, xml, 1, Resource::new(20 * GB, 20), apps()));
         let first = first_allocations(&rec, 5);
         let (a1, a2) = (first[1].expect("app1 runs"), first[2].expect("app2 runs"));
         assert!(a1 <= 1_000 && a2 <= 2_000, "{s}: {first:?}");
@@ -271,7 +235,7 @@ fn queue_max_am_share_admits_two_one_gb_ams_of_a_2048_mb_limit() {
         );
         // The default maxAMShare (0.5 of 10 GB) lets app3 in at once: the wait above is the
         // 0.2.
-        let (rec, _) = run_rec(&scenario(
+        let (rec, _) = run_recorded(&scenario(
             s,
             "<allocations><queue name=\"queue1\"/></allocations>",
             1,
@@ -300,7 +264,7 @@ fn request_am_resource_in_zero_fair_share_queue() {
         managed(20, "root.queue1", 2 * GB, 0, 1_000),
         managed(30, "root.queue3", GB, 0, 1_000),
     ];
-    let (rec, _) = run_rec(&scenario(
+    let (rec, _) = run_recorded(&scenario(
         Semantics::Hadoop33,
         xml,
         1,
@@ -320,7 +284,7 @@ fn multiple_nodes_single_rack_request() {
     for s in ERAS {
         let mut a = app(0, "queue1", "user1", 2, GB, 1);
         a.stages[0][0].hosts = vec!["node0".into(), "node1".into(), "node2".into()];
-        let (rec, _) = run_rec(&scenario(
+        let (rec, _) = run_recorded(&scenario(
             s,
             "<allocations/>",
             2,
@@ -392,7 +356,7 @@ fn app_not_preempted_below_fair_share() {
             sc.scheduler.preemption = true;
             sc.scheduler.preemption_utilization_threshold = 0.0;
             sc.scheduler.wait_before_kill_ms = 0;
-            let (rec, sum) = run_rec(&sc);
+            let (rec, sum) = run_recorded(&sc);
             let got = counts_after(&rec, usize::MAX, 2);
             let preempted = metric(&sum, "preempted_containers.root.preemptable.child-1") as usize;
             assert_eq!(
@@ -464,7 +428,7 @@ fn reservation_threshold_gates_reservations() {
     ];
     let mut sc = scenario(Semantics::Hadoop33, xml, 1, Resource::new(4 * GB, 4), apps);
     sc.scheduler.reservation_threshold_increment_multiple = 2.0;
-    let (rec, _) = run_rec(&sc);
+    let (rec, _) = run_recorded(&sc);
     let reserved = |a: u32| {
         rec.decisions
             .iter()
@@ -484,7 +448,7 @@ fn queue_name_with_trailing_space_is_rejected() {
         app(2, "B.C", "user1", 1, GB, 1),
         app(3, "A\u{00a0}", "user1", 1, GB, 1),
     ];
-    let (rec, sum) = run_rec(&scenario(
+    let (rec, sum) = run_recorded(&scenario(
         Semantics::Hadoop33,
         "<allocations/>",
         1,
@@ -508,7 +472,7 @@ fn user_as_default_queue_trims_the_user_name() {
             a
         })
         .collect();
-    let (_, sum) = run_rec(&scenario(
+    let (_, sum) = run_recorded(&scenario(
         Semantics::Hadoop33,
         "<allocations/>",
         1,
@@ -558,7 +522,7 @@ fn container_reservation_attempt_exceeding_queue_max() {
         for (max_mb, multiple, want) in
             [(2048, None, 0), (2048, Some(1.0), 0), (3072, Some(1.0), 1)]
         {
-            let (rec, _) = run_rec(&sc(max_mb, multiple));
+            let (rec, _) = run_recorded(&sc(max_mb, multiple));
             assert_eq!(counts_after(&rec, 3, 3), vec![1, 1, 0], "{s}");
             assert_eq!(
                 reserved(&rec),
@@ -589,7 +553,7 @@ fn compute_max_am_resource_of_zero_weight_queues() {
     </allocations>"#;
     let node = Resource::new(20 * GB, 20);
     let s = Semantics::Hadoop33;
-    let (rec, _) = run_rec(&scenario(
+    let (rec, _) = run_recorded(&scenario(
         s,
         xml,
         1,
@@ -606,7 +570,7 @@ fn compute_max_am_resource_of_zero_weight_queues() {
         "2048 + 1024 MB is over the limit: {first:?}"
     );
     for (am_gb, runs) in [(8, true), (9, false)] {
-        let (rec, _) = run_rec(&scenario(
+        let (rec, _) = run_recorded(&scenario(
             s,
             xml,
             1,
@@ -655,7 +619,7 @@ fn queue_max_am_share_default() {
     };
     let mut apps = busy();
     apps.push(managed(10_000, "queue2", GB, 1, LONG));
-    let (rec, _) = run_rec(&sc(apps));
+    let (rec, _) = run_recorded(&sc(apps));
     let first = first_allocations(&rec, 5);
     assert!(first[3].is_some(), "queue1's AM runs: {first:?}");
     assert_eq!(first[4], None, "queue2's AM is over 656 MB: {first:?}");
@@ -664,7 +628,7 @@ fn queue_max_am_share_default() {
         am.am = Some(Resource::new(GB, vcores));
         let mut apps = busy();
         apps.push(am);
-        let (rec, _) = run_rec(&sc(apps));
+        let (rec, _) = run_recorded(&sc(apps));
         let first = first_allocations(&rec, 5);
         assert!(first[3].is_some(), "{first:?}");
         assert_eq!(

@@ -4,14 +4,15 @@
 //! Scheduler refuses; asks of 0 vcores then stay 0 vcores, every fit is decided by memory, and
 //! the policies divide by the cluster's 0 vcores with Java's float arithmetic (0 / 0 is NaN).
 
+mod common;
+
+use common::apps::{LONG_MS, one_stage};
+use common::scenarios::{fair_tree, trace_scenario};
 use fairsim_core::{Resource, Semantics};
-use fairsim_sim::alloc::parse_fair_scheduler_xml;
-use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::app::AppSpec;
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{
-    ClusterSpec, Heartbeats, Ordering, Scenario, SchedulerConf, Workload, parse_scenario,
-};
-use fairsim_sim::{SimTime, run};
+use fairsim_sim::run;
+use fairsim_sim::scenario::{Heartbeats, Ordering, Scenario, SchedulerConf, parse_scenario};
 use std::path::Path;
 
 const GB: i64 = 1024;
@@ -19,44 +20,24 @@ const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
 
 /// An unmanaged app of `count` tasks of `mb` MB / `vcores` vcores that outlive the run.
 fn app(arrival: u64, queue: &str, count: u32, mb: i64, vcores: i64) -> AppSpec {
+    let size = Resource::new(mb, vcores);
     AppSpec {
         name: format!("app-{arrival}-{queue}"),
-        arrival: SimTime(arrival),
-        queue: queue.into(),
-        user: "u".into(),
-        am: None,
-        stages: vec![vec![TaskGroup {
-            count,
-            size: Resource::new(mb, vcores),
-            duration_ms: 1_000_000,
-            priority: 1,
-            hosts: vec![],
-            relax_locality: true,
-        }]],
-        recorded: None,
+        ..one_stage(arrival, queue, "u", count, size, LONG_MS)
     }
 }
 
 /// `nodes` nodes of `mb` MB and no vcores, the minimum allocation 0 vcores.
 fn scenario(semantics: Semantics, xml: &str, nodes: u32, mb: i64, apps: Vec<AppSpec>) -> Scenario {
-    let tree = parse_fair_scheduler_xml(xml, "fair-scheduler.xml", semantics)
-        .expect("valid allocation file")
-        .tree;
+    let tree = fair_tree(xml, semantics);
     Scenario {
-        name: "zero-vcores".into(),
-        path: None,
-        cluster: ClusterSpec::uniform(nodes, 1, Resource::new(mb, 0)),
         scheduler: SchedulerConf {
             semantics,
             minimum_allocation_vcores: 0,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
         end_ms: Some(60_000),
-        sample_interval_ms: 0,
-        check_invariants: true,
+        ..trace_scenario("zero-vcores", tree, nodes, Resource::new(mb, 0), apps)
     }
 }
 
