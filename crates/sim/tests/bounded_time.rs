@@ -18,7 +18,10 @@ use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
 use fairsim_sim::tree::{QueueId, QueueTree, ResourceSpec};
 use fairsim_sim::{RunSummary, SimTime, Simulation};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, RngSeed, TestRunner};
+
+mod common;
+use common::generator;
+use proptest::test_runner::{Config, TestRunner};
 
 /// Arrival, queue, tasks, task size (512 MB units, up to 5 GB: larger than a 4 GB node),
 /// duration, AM, a preferred host and whether the ask is kept to it (relaxLocality false).
@@ -100,50 +103,6 @@ fn case() -> impl Strategy<Value = Case> {
                 refused,
             },
         )
-}
-
-/// The case's node events, made valid: an add brings a 4 GB node `x{k}`; a loss or a
-/// decommission picks, by the generated number, among the nodes that can still take it.
-fn node_events(c: &Case) -> fairsim_sim::topology::events::NodeEvents {
-    use fairsim_sim::topology::NodeSpec;
-    use fairsim_sim::topology::events::{NodeEvent, NodeEventKind, NodeEvents};
-    let mut out = NodeEvents::default();
-    // 0 running, 1 decommissioning, 2 gone.
-    let mut standing: Vec<u8> = vec![0; c.nodes as usize];
-    let mut events = c.node_events.clone();
-    events.sort_by_key(|e| e.0);
-    for (t, kind, pick) in events {
-        let kind = match kind {
-            0 => NodeEventKind::Add,
-            1 => NodeEventKind::Lose,
-            _ => NodeEventKind::Decommission,
-        };
-        let node = if kind == NodeEventKind::Add {
-            out.added.push(NodeSpec {
-                name: format!("x{}", out.added.len()),
-                rack: "rack0".into(),
-                capacity: Resource::new(4096, 4),
-            });
-            standing.push(0);
-            standing.len() - 1
-        } else {
-            let can: Vec<usize> = (0..standing.len())
-                .filter(|&n| standing[n] == 0 || (standing[n] == 1 && kind == NodeEventKind::Lose))
-                .collect();
-            if can.is_empty() {
-                continue;
-            }
-            let n = can[pick as usize % can.len()];
-            standing[n] = if kind == NodeEventKind::Lose { 2 } else { 1 };
-            n
-        };
-        out.events.push(NodeEvent {
-            at_ms: t,
-            kind,
-            nodes: vec![node as u32],
-        });
-    }
-    out
 }
 
 fn capacity_tree(c: &Case) -> QueueTree {
@@ -270,7 +229,7 @@ fn build(c: &Case) -> Scenario {
             racks: 1,
             node_memory_mb: 4096,
             node_vcores: 4,
-            events: node_events(c),
+            events: generator::node_events(c.nodes, &c.node_events),
             ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
@@ -350,13 +309,7 @@ fn event_bound(c: &Case, sc: &Scenario) -> u64 {
 }
 
 fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        rng_algorithm: RngAlgorithm::ChaCha,
-        rng_seed: RngSeed::Fixed(0x0b0d_7e11),
-        failure_persistence: None,
-        ..Config::default()
-    }
+    generator::fixed_config(cases, 0x0b0d_7e11)
 }
 
 fn finish_times(rec: &MemoryRecorder) -> Vec<Option<SimTime>> {

@@ -18,7 +18,10 @@ use fairsim_sim::scenario::{ClusterSpec, Heartbeats, Ordering, Scenario, Schedul
 use fairsim_sim::tree::{QueueId, QueueTree, ResourceSpec};
 use fairsim_sim::{SimTime, Simulation, run};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, RngSeed, TestRunner};
+
+mod common;
+use common::generator;
+use proptest::test_runner::{Config, TestRunner};
 
 /// One generated app: arrival, queue, tasks, task size (512 MB units), duration, AM, a
 /// second stage, a preferred host.
@@ -98,50 +101,6 @@ fn case() -> impl Strategy<Value = Case> {
         )
 }
 
-/// The case's node events, made valid: an add brings a 4 GB node `x{k}` into rack0; a loss or
-/// a decommission picks, by the generated number, among the nodes that can still take it.
-fn node_events(c: &Case) -> fairsim_sim::topology::events::NodeEvents {
-    use fairsim_sim::topology::NodeSpec;
-    use fairsim_sim::topology::events::{NodeEvent, NodeEventKind, NodeEvents};
-    let mut out = NodeEvents::default();
-    // 0 running, 1 decommissioning, 2 gone.
-    let mut standing: Vec<u8> = vec![0; c.nodes as usize];
-    let mut events = c.node_events.clone();
-    events.sort_by_key(|e| e.0);
-    for (t, kind, pick) in events {
-        let kind = match kind {
-            0 => NodeEventKind::Add,
-            1 => NodeEventKind::Lose,
-            _ => NodeEventKind::Decommission,
-        };
-        let node = if kind == NodeEventKind::Add {
-            out.added.push(NodeSpec {
-                name: format!("x{}", out.added.len()),
-                rack: "rack0".into(),
-                capacity: Resource::new(4096, 4),
-            });
-            standing.push(0);
-            standing.len() - 1
-        } else {
-            let can: Vec<usize> = (0..standing.len())
-                .filter(|&n| standing[n] == 0 || (standing[n] == 1 && kind == NodeEventKind::Lose))
-                .collect();
-            if can.is_empty() {
-                continue;
-            }
-            let n = can[pick as usize % can.len()];
-            standing[n] = if kind == NodeEventKind::Lose { 2 } else { 1 };
-            n
-        };
-        out.events.push(NodeEvent {
-            at_ms: t,
-            kind,
-            nodes: vec![node as u32],
-        });
-    }
-    out
-}
-
 fn build(c: &Case, heartbeats: Heartbeats) -> Scenario {
     let mut tree = QueueTree::with_root();
     for (i, w) in c.weights.iter().enumerate() {
@@ -201,7 +160,7 @@ fn build(c: &Case, heartbeats: Heartbeats) -> Scenario {
             racks: c.racks,
             node_memory_mb: 4096,
             node_vcores: 4,
-            events: node_events(c),
+            events: generator::node_events(c.nodes, &c.node_events),
             ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
@@ -245,13 +204,7 @@ fn build(c: &Case, heartbeats: Heartbeats) -> Scenario {
 }
 
 fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        rng_algorithm: RngAlgorithm::ChaCha,
-        rng_seed: RngSeed::Fixed(0x00e1_1de5),
-        failure_persistence: None,
-        ..Config::default()
-    }
+    generator::fixed_config(cases, 0x00e1_1de5)
 }
 
 /// Cases of the property test: 160, or `FAIRSIM_ELISION_CASES` (docs/testing.md records the

@@ -5,5 +5,6 @@
 #![allow(dead_code, reason = "each test binary uses a different part")]
 
 pub mod apps;
+pub mod generator;
 pub mod outcomes;
 pub mod scenarios;

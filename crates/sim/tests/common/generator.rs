@@ -1,0 +1,64 @@
+//! Pieces of the random-scenario generators that the elision and bounded-time property tests
+//! share: node events made valid against the nodes they name, and a fixed-seed runner
+//! configuration (each test keeps its own seed, so its cases stay what they were).
+
+use fairsim_core::Resource;
+use fairsim_sim::topology::NodeSpec;
+use fairsim_sim::topology::events::{NodeEvent, NodeEventKind, NodeEvents};
+use proptest::test_runner::{Config, RngAlgorithm, RngSeed};
+
+/// Generated node events, `(time, kind, pick)`, made valid on a cluster of `nodes` nodes:
+/// kind 0 adds a 4 GB / 4-vcore node `x{k}` in rack0, 1 loses a node and 2 decommissions one,
+/// picked by `pick` among the nodes that can still take it (running ones; a loss may also
+/// take a decommissioning one). A loss or decommission with no node to take it is dropped.
+pub fn node_events(nodes: u32, generated: &[(u64, u8, u32)]) -> NodeEvents {
+    let mut out = NodeEvents::default();
+    // 0 running, 1 decommissioning, 2 gone.
+    let mut standing: Vec<u8> = vec![0; nodes as usize];
+    let mut events = generated.to_vec();
+    events.sort_by_key(|e| e.0);
+    for (t, kind, pick) in events {
+        let kind = match kind {
+            0 => NodeEventKind::Add,
+            1 => NodeEventKind::Lose,
+            _ => NodeEventKind::Decommission,
+        };
+        let node = if kind == NodeEventKind::Add {
+            out.added.push(NodeSpec {
+                name: format!("x{}", out.added.len()),
+                rack: "rack0".into(),
+                capacity: Resource::new(4096, 4),
+            });
+            standing.push(0);
+            standing.len() - 1
+        } else {
+            let can: Vec<usize> = (0..standing.len())
+                .filter(|&n| standing[n] == 0 || (standing[n] == 1 && kind == NodeEventKind::Lose))
+                .collect();
+            if can.is_empty() {
+                continue;
+            }
+            let n = can[pick as usize % can.len()];
+            standing[n] = if kind == NodeEventKind::Lose { 2 } else { 1 };
+            n
+        };
+        out.events.push(NodeEvent {
+            at_ms: t,
+            kind,
+            nodes: vec![node as u32],
+        });
+    }
+    out
+}
+
+/// A runner configuration of `cases` cases drawn from the fixed seed `seed` (ChaCha), with no
+/// failure file: the same cases on every run.
+pub fn fixed_config(cases: u32, seed: u64) -> Config {
+    Config {
+        cases,
+        rng_algorithm: RngAlgorithm::ChaCha,
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
