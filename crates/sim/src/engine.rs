@@ -299,6 +299,9 @@ pub struct Simulation<'a> {
     pub(crate) n_closed: usize,
     pub(crate) integrals: Integrals,
     pub(crate) incremental: bool,
+    /// Sorted lists remember their history: every descent sorts them as Hadoop 2.7 does
+    /// (`scheduler::fair::sort_history`).
+    pub(crate) sorted_history: bool,
     pub(crate) first_arrival: Option<SimTime>,
     pub(crate) last_finish: SimTime,
     /// Next container id.
@@ -468,6 +471,7 @@ impl<'a> Simulation<'a> {
             n_closed: 0,
             integrals: Integrals::default(),
             incremental: conf.ordering == Ordering::Incremental,
+            sorted_history: crate::scheduler::fair::sort_history::lists_keep_history(sc),
             first_arrival: None,
             last_finish: SimTime::ZERO,
             next_container_id: 1,
@@ -630,6 +634,15 @@ impl<'a> Simulation<'a> {
             .collect();
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
         let ranks = java_ranks(&refs);
+        // Hadoop computes an app's weight from the demand the update thread last set, 0 until
+        // its first update: with sizebasedweight log2(1 + 0) = 0 (a NaN ratio in 2.7, the
+        // zero-weight rule in 3.3), times the booster of a new app.
+        let first_weight = fairsim_core::AppWeight {
+            semantics: self.semantics,
+            size_based: self.sc.scheduler.sizebasedweight,
+            booster: self.sc.scheduler.booster,
+        }
+        .weight(0, 1, 0);
         self.apps = Vec::with_capacity(self.specs.len());
         let mut resolver = crate::topology::hints::HintResolver::new(&self.cluster);
         for (i, name) in names.into_iter().enumerate() {
@@ -647,6 +660,7 @@ impl<'a> Simulation<'a> {
             };
             let mut sched = Schedulable::new(name);
             sched.start_time_ms = spec.arrival.0 as i64;
+            sched.weight = first_weight;
             self.apps.push(AppState::new(sched, ranks[i], hints));
         }
     }

@@ -271,6 +271,7 @@ impl Simulation<'_> {
             n_closed,
             integrals: _,
             incremental: _,
+            sorted_history: _,
             first_arrival: _,
             last_finish: _,
             next_container_id: _,

@@ -139,6 +139,10 @@ impl Simulation<'_> {
         if self.capacity.is_some() {
             return self.queues[QueueId::ROOT.idx()].pending > 0;
         }
+        if self.sorted_history {
+            // Every heartbeat whose root precheck passes sorts lists that remember it.
+            return self.precheck_passes(QueueId::ROOT);
+        }
         self.queue_may_take(QueueId::ROOT) && self.open_leaves > 0
     }
 
@@ -177,9 +181,25 @@ impl Simulation<'_> {
         qs.usage.fits_in(qs.max_share) && qs.pending > 0
     }
 
+    /// The usage half of Hadoop's `assignContainerPreCheck`: usage within maxResources.
+    fn precheck_passes(&self, q: QueueId) -> bool {
+        let qs = &self.queues[q.idx()];
+        qs.usage.fits_in(qs.max_share)
+    }
+
     /// `FSParentQueue`/`FSLeafQueue.assignContainer`.
     fn assign_queue(&mut self, q: QueueId, node: u32) -> Outcome {
-        if !self.queue_may_take(q) || self.cluster.nodes[node as usize].reservation.is_some() {
+        if self.cluster.nodes[node as usize].reservation.is_some() {
+            return Outcome::Nothing;
+        }
+        if self.sorted_history {
+            // Hadoop's own precheck only: a queue with nothing to ask still sorts its list.
+            if !self.precheck_passes(q) {
+                return Outcome::Nothing;
+            }
+            return self.assign_queue_sorted(q, node);
+        }
+        if !self.queue_may_take(q) {
             return Outcome::Nothing;
         }
         let leaf = self.tree.get(q).is_leaf;
@@ -202,7 +222,13 @@ impl Simulation<'_> {
             }
             return Outcome::Nothing;
         }
-        // Naive: sort the persistent list in place with the comparator, as Hadoop does.
+        self.assign_queue_sorted(q, node)
+    }
+
+    /// The naive descent below `q`: sort the persistent list in place with the comparator, as
+    /// Hadoop does, and offer the node in that order.
+    fn assign_queue_sorted(&mut self, q: QueueId, node: u32) -> Outcome {
+        let leaf = self.tree.get(q).is_leaf;
         let cmp = self.queues[q.idx()].comparator;
         let order: Vec<u32> = if leaf {
             // A FIFO leaf's app shares read the list's order (the first of equal start

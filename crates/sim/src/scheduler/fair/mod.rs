@@ -11,6 +11,7 @@ pub mod parking;
 pub mod placement;
 pub mod queue_shares;
 pub mod running;
+pub mod sort_history;
 pub mod update;
 
 use crate::app::{AM_PRIORITY, AppPhase};
