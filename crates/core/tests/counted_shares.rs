@@ -2,8 +2,8 @@
 //! `policy_shares_counted`) against the same list written out item by item, bit for bit.
 
 use fairsim_core::share::{
-    ItemClass, ShareItem, ShareKind, hadoop_shares, hadoop_shares_counted, hadoop_shares_direct,
-    policy_shares, policy_shares_counted,
+    AtMaxSums, ItemClass, ShareItem, ShareKind, hadoop_shares, hadoop_shares_counted,
+    hadoop_shares_direct, policy_shares, policy_shares_counted, share_at_max,
 };
 use fairsim_core::{Policy, Resource, Schedulable, Semantics, ShareCap};
 use proptest::prelude::*;
@@ -149,6 +149,44 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(config(384))]
+
+    /// Sums kept as items join and leave tell when every item gets its max: then the
+    /// search's shares are each item's fixed share or max, in both eras; and with finite
+    /// weights, small values and a total that covers every such share, they tell so.
+    #[test]
+    fn at_max_sums_tell_when_every_item_gets_its_max(
+        entries in entries(),
+        gone in entries(),
+        total in prop_oneof![0i64..4_000_000, Just(i32::MAX as i64), (1i64 << 31)..(1i64 << 45)],
+    ) {
+        let items: Vec<ShareItem> = entries.iter().map(|e| e.0).collect();
+        let kind = ShareKind::Instantaneous;
+        for era in [Semantics::Hadoop27, Semantics::Hadoop33] {
+            let mut sums = AtMaxSums::default();
+            for (k, item) in items.iter().enumerate() {
+                sums.add(era, kind, item, 1);
+                // Items that join and leave again leave the sums as they were.
+                if let Some(g) = gone.get(k) {
+                    sums.add(era, kind, &g.0, 1);
+                }
+            }
+            for g in gone.iter().take(items.len()) {
+                sums.add(era, kind, &g.0, -1);
+            }
+            let at_max: Vec<i64> = items.iter().map(|i| share_at_max(era, kind, i)).collect();
+            if sums.every_max_reached(era, total) {
+                prop_assert_eq!(hadoop_shares(era, kind, &items, total), at_max.clone(), "{:?}", era);
+            }
+            let small = items.iter().all(|i| i.weight.is_finite() && i.min < 1 << 20 && i.max < 1 << 20);
+            if small && items.len() < 100 && total >= at_max.iter().sum::<i64>() {
+                prop_assert!(sums.every_max_reached(era, total), "{:?}", era);
+            }
+        }
+    }
+}
+
 /// Two children of weight 1 and one of weight 2 share 8,000 MB: the planned total is 4R,
 /// the doubling stops at R = 2048 (8,192 >= 8,000), and the bisection tries 1024, 1536,
 /// 1792, 1920, 1984 (all below), 2016 (above), then 2000, an exact hit: 2,000 MB for each
@@ -188,4 +226,29 @@ fn fifo_has_no_counted_shares() {
         Resource::new(3_000, 3),
     );
     assert_eq!(shares, None);
+}
+
+/// Ideal split of two children capped at 3,000 and 5,000 MB (demand below the max share):
+/// a total of 8,000 leaves nothing to search (every open max fits), so each gets its max;
+/// 7,999 does not, and the search runs. A child that leaves takes its max out of the sums.
+#[test]
+fn at_max_sums_worked_by_hand() {
+    let item = |max| ShareItem {
+        weight: 1.0,
+        min: 0,
+        max,
+        active: true,
+    };
+    let kind = ShareKind::Instantaneous;
+    for era in [Semantics::Hadoop27, Semantics::Hadoop33] {
+        let mut sums = AtMaxSums::default();
+        sums.add(era, kind, &item(3_000), 1);
+        sums.add(era, kind, &item(5_000), 1);
+        assert!(sums.every_max_reached(era, 8_000), "{era:?}");
+        assert!(!sums.every_max_reached(era, 7_999), "{era:?}");
+        assert_eq!(share_at_max(era, kind, &item(5_000)), 5_000);
+        sums.add(era, kind, &item(5_000), -1);
+        assert!(sums.every_max_reached(era, 3_000), "{era:?}");
+        assert!(!sums.every_max_reached(era, 2_999), "{era:?}");
+    }
 }

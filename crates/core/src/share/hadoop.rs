@@ -335,3 +335,72 @@ fn hadoop33(kind: ShareKind, items: &[(ShareItem, u64)], total: i64, summing: Su
     }
     out
 }
+
+/// Sums over a list's items that tell in O(1) whether the search would be skipped with every
+/// open item at its max (the shortcut of [`hadoop_shares`]), kept as items join and leave
+/// the list: the era's sums of the fixed shares and of the open maxes (non-negative terms,
+/// so their capped or saturated sums are the exact sums capped), the open items, and those
+/// that bar the shortcut (a weight that is not finite; 3.3: a max not exact in a double).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AtMaxSums {
+    fixed: i128,
+    open_max: i128,
+    open: i64,
+    barred: i64,
+}
+
+impl AtMaxSums {
+    /// Adds `item` to the list (`sign` 1) or takes it out (`sign` -1).
+    pub fn add(&mut self, semantics: Semantics, kind: ShareKind, item: &ShareItem, sign: i64) {
+        let wide = sign as i128;
+        match fixed_share(item, kind) {
+            Some(v) => self.fixed += wide * era_value(semantics, v) as i128,
+            None => {
+                self.open_max += wide * era_value(semantics, item.max) as i128;
+                self.open += sign;
+                let barred = !item.weight.is_finite()
+                    || (semantics == Semantics::Hadoop33 && item.max > EXACT_IN_F64);
+                self.barred += sign * i64::from(barred);
+            }
+        }
+    }
+
+    /// Whether [`hadoop_shares`] of the list's items and `total` gives every item
+    /// [`share_at_max`]: no open item, or the shortcut's test passes, as the era computes it.
+    pub fn every_max_reached(&self, semantics: Semantics, total: i64) -> bool {
+        if self.open == 0 {
+            return true;
+        }
+        if self.barred > 0 {
+            return false;
+        }
+        match semantics {
+            Semantics::Hadoop27 => {
+                let cap = |v: i128| v.min(i32::MAX as i128) as i32;
+                let (taken, total_max) = (cap(self.fixed), cap(self.open_max));
+                let target = (narrow(total).wrapping_sub(taken)).max(0).min(total_max);
+                target == total_max && total_max != i32::MAX
+            }
+            Semantics::Hadoop33 => {
+                let cap = |v: i128| v.min(i64::MAX as i128) as i64;
+                let (taken, total_max) = (cap(self.fixed), cap(self.open_max));
+                let target = total.saturating_sub(taken).max(0).min(total_max);
+                target == total_max && total_max != i64::MAX
+            }
+        }
+    }
+}
+
+/// A value as the era's computation holds it: an int in 2.7, a long in 3.3.
+fn era_value(semantics: Semantics, v: i64) -> i64 {
+    match semantics {
+        Semantics::Hadoop27 => narrow(v) as i64,
+        Semantics::Hadoop33 => v,
+    }
+}
+
+/// The share `item` gets when every open item gets its max: its fixed share, or its max
+/// (as the era holds them).
+pub fn share_at_max(semantics: Semantics, kind: ShareKind, item: &ShareItem) -> i64 {
+    era_value(semantics, fixed_share(item, kind).unwrap_or(item.max))
+}

@@ -11,7 +11,9 @@ mod hadoop;
 mod planned;
 
 pub use exact::exact_shares;
-pub use hadoop::{hadoop_shares, hadoop_shares_counted, hadoop_shares_direct};
+pub use hadoop::{
+    AtMaxSums, hadoop_shares, hadoop_shares_counted, hadoop_shares_direct, share_at_max,
+};
 
 use crate::resource::ResourceKind;
 use crate::{Policy, Resource, Schedulable, Semantics};

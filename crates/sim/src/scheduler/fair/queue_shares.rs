@@ -35,13 +35,22 @@
 //! in the 10,000-leaf benchmark run usages change 4.7M times, against about 42M sequential
 //! member reads over all the scans (about 850 per split of root).
 //!
+//! The demand-capped ("ideal") split of a fair or DRF parent usually ends with every active
+//! child at its max, min(max share, demand), where the search is skipped
+//! (`fairsim_core::share::AtMaxSums`). The parent keeps the sums that tell so as children's
+//! loads change; while its last split ended so and the sums still tell so, only the
+//! children whose load changed are given their share (their fixed share or their max), the
+//! others keep theirs.
+//!
 //! A tick then costs the touched leaves, their ancestors, the classes of the parents split
 //! again and a scan of the members of the classes whose share moved, never the idle queues.
 //! The whole state is rebuilt from scratch when the queue count or the cluster changes.
 
 use crate::engine::Simulation;
 use crate::tree::{QueueId, QueueLoad};
-use fairsim_core::share::{ItemClass, policy_shares, policy_shares_counted};
+use fairsim_core::share::{
+    AtMaxSums, ItemClass, ShareItem, policy_shares, policy_shares_counted, share_at_max,
+};
 use fairsim_core::{Policy, Resource, Schedulable, ShareCap, ShareKind};
 use std::collections::BTreeSet;
 
@@ -137,6 +146,11 @@ pub(crate) struct QueueShares {
     pub(crate) due: super::app_shares::DueAppShares,
     /// Fair shares by configuration class.
     by_class: ClassShares,
+    /// Fair and DRF parents: the at-max sums of their active children's ideal-split items,
+    /// memory and vcores, and whether their last ideal split gave every active child its
+    /// share at max.
+    ideal_sums: Vec<[AtMaxSums; 2]>,
+    ideal_at_max: Vec<bool>,
 }
 
 /// What one update changed at the queue level (scratch, reused between ticks).
@@ -156,6 +170,8 @@ pub(crate) struct ShareWork {
     /// Members whose open state or apps' shares follow a class's move.
     gated: Vec<u32>,
     marked: Vec<u32>,
+    /// Children whose load changed, as (parent, child).
+    moved: Vec<(u32, u32)>,
 }
 
 impl ShareWork {
@@ -185,6 +201,18 @@ impl QueueShares {
     /// The load of queue `q` as of the last update.
     pub(crate) fn load(&self, q: usize) -> QueueLoad {
         self.loads[q]
+    }
+}
+
+/// Queue `q`'s item of one type (0 memory, 1 vcores) in its parent's ideal split with load
+/// `load` (as `policy_shares` makes it with the demand cap).
+fn ideal_item(s: &QueueShares, q: usize, load: QueueLoad, k: usize) -> ShareItem {
+    let of = |r: Resource| if k == 0 { r.memory_mb } else { r.vcores };
+    ShareItem {
+        weight: s.weight[q],
+        min: of(s.min[q]),
+        max: of(s.max[q]).min(of(load.demand)),
+        active: load.active,
     }
 }
 
@@ -347,6 +375,7 @@ impl Simulation<'_> {
         while let Some(p) = work.ideal_dirty.pop_first() {
             self.split(QueueId(p), ShareCap::Demand, work);
         }
+        work.moved.clear();
         let mut changed = std::mem::take(&mut work.changed);
         for &q in &changed {
             work.is_changed[q as usize] = false;
@@ -459,6 +488,25 @@ impl Simulation<'_> {
             let sum = &mut s.child_demand[p.idx()];
             sum[0] += load.demand.memory_mb as i128 - old.demand.memory_mb as i128;
             sum[1] += load.demand.vcores as i128 - old.demand.vcores as i128;
+            if !s.by_class.slots[p.idx()].is_empty() {
+                for k in 0..2 {
+                    let semantics = self.semantics;
+                    let s = &mut self.queue_shares;
+                    for (l, sign) in [(old, -1), (load, 1)] {
+                        if l.active {
+                            let item = ideal_item(s, q.idx(), l, k);
+                            s.ideal_sums[p.idx()][k].add(
+                                semantics,
+                                ShareKind::Instantaneous,
+                                &item,
+                                sign,
+                            );
+                        }
+                    }
+                }
+                work.moved.push((p.0, q.0));
+            }
+            let s = &mut self.queue_shares;
             if old.active != load.active {
                 if load.active {
                     s.active_children[p.idx()].insert((s.class[q.idx()], q.0));
@@ -523,9 +571,18 @@ impl Simulation<'_> {
 
     /// Splits parent `p`'s share (instantaneous or ideal, by `cap`) among its children.
     fn split(&mut self, p: QueueId, cap: ShareCap, work: &mut ShareWork) {
-        if cap == ShareCap::MaxShare && !self.queue_shares.by_class.slots[p.idx()].is_empty() {
+        let by_class = !self.queue_shares.by_class.slots[p.idx()].is_empty();
+        if cap == ShareCap::MaxShare && by_class {
             self.split_by_class(p, work);
             return;
+        }
+        let at_max = by_class && self.ideal_every_max_reached(p);
+        if at_max && self.queue_shares.ideal_at_max[p.idx()] {
+            self.ideal_moved_children(p, work);
+            return;
+        }
+        if by_class {
+            self.queue_shares.ideal_at_max[p.idx()] = at_max;
         }
         let conf = self.tree.get(p);
         let s = &self.queue_shares;
@@ -571,6 +628,37 @@ impl Simulation<'_> {
             }
         }
         work.ids = ids;
+    }
+
+    /// Whether fair or DRF parent `p`'s ideal split, over its active children, gives each its
+    /// share at max (every type the policy computes).
+    fn ideal_every_max_reached(&self, p: QueueId) -> bool {
+        let total = self.queues[p.idx()].ideal_share;
+        let sums = &self.queue_shares.ideal_sums[p.idx()];
+        // The types the policy computes: memory, and under DRF vcores.
+        let drf = self.tree.get(p).policy == Policy::Drf;
+        sums[0].every_max_reached(self.semantics, total.memory_mb)
+            && (!drf || sums[1].every_max_reached(self.semantics, total.vcores))
+    }
+
+    /// Parent `p`'s ideal split ends, as its last did, with every active child at its share
+    /// at max: the children whose load changed get theirs (those that left were given 0).
+    fn ideal_moved_children(&mut self, p: QueueId, work: &mut ShareWork) {
+        let drf = self.tree.get(p).policy == Policy::Drf;
+        for i in 0..work.moved.len() {
+            let (pp, c) = work.moved[i];
+            let load = self.queue_shares.loads[c as usize];
+            if pp != p.0 || !load.active {
+                continue;
+            }
+            let at = |k| {
+                let item = ideal_item(&self.queue_shares, c as usize, load, k);
+                share_at_max(self.semantics, ShareKind::Instantaneous, &item)
+            };
+            // Under the fair policy vcores are not computed: 0, as `policy_shares` leaves them.
+            let share = Resource::new(at(0), if drf { at(1) } else { 0 });
+            self.set_ideal(QueueId(c), share, work);
+        }
     }
 
     /// Splits parent `p`'s instantaneous share among its active children by class: one
@@ -674,6 +762,8 @@ impl Simulation<'_> {
             }
         }
         let by_class = self.class_shares(&class, &loads, &fair, &min, &max);
+        let ideal_sums = vec![[AtMaxSums::default(); 2]; n];
+        let ideal_at_max = vec![false; n];
         self.queue_shares = QueueShares {
             built_for: Some((cluster, n)),
             min,
@@ -694,7 +784,34 @@ impl Simulation<'_> {
             mismatch: self.queue_shares.mismatch.take(),
             due: std::mem::take(&mut self.queue_shares.due),
             by_class,
+            ideal_sums,
+            ideal_at_max,
         };
+        // The at-max sums of every fair or DRF parent's active children; a parent whose
+        // whole-tree split just gave each its share at max starts on the short way.
+        for i in 1..n {
+            let load = self.queue_shares.loads[i];
+            let Some(p) = self.tree.queues[i].parent else {
+                continue;
+            };
+            if !load.active || self.queue_shares.by_class.slots[p.idx()].is_empty() {
+                continue;
+            }
+            for k in 0..2 {
+                let item = ideal_item(&self.queue_shares, i, load, k);
+                self.queue_shares.ideal_sums[p.idx()][k].add(
+                    self.semantics,
+                    ShareKind::Instantaneous,
+                    &item,
+                    1,
+                );
+            }
+        }
+        for p in 0..n {
+            if !self.queue_shares.by_class.slots[p].is_empty() {
+                self.queue_shares.ideal_at_max[p] = self.ideal_every_max_reached(QueueId(p as u32));
+            }
+        }
     }
 
     /// The class state of a tree whose shares were just computed over the whole of it: every
