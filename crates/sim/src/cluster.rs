@@ -122,27 +122,18 @@ impl Cluster {
         let mut racks: Vec<String> = Vec::new();
         let mut rack_by_name: HashMap<String, u32> = HashMap::new();
         let mut by_name: HashMap<String, u32> = HashMap::with_capacity(nodes.len());
-        let mut total = Resource::ZERO;
-        let mut built = Vec::with_capacity(nodes.len());
-        for (i, spec) in nodes.iter().enumerate() {
-            let rack = *rack_by_name.entry(spec.rack.clone()).or_insert_with(|| {
-                racks.push(spec.rack.clone());
-                (racks.len() - 1) as u32
-            });
-            by_name.entry(spec.name.clone()).or_insert(i as u32);
-            total = total.saturating_add(spec.capacity);
-            built.push(Node {
-                name: spec.name.clone(),
-                rack,
-                capacity: spec.capacity,
-                allocated: Resource::ZERO,
-                n_containers: 0,
-                reservation: None,
-                phase_ms: (i as u64 * heartbeat_ms) / n,
-                state: NodeState::Running,
-            });
-        }
-        for (spec, at_ms) in joining {
+        let total = nodes
+            .iter()
+            .fold(Resource::ZERO, |t, spec| t.saturating_add(spec.capacity));
+        let initial = nodes.iter().enumerate().map(|(i, spec)| {
+            let phase_ms = (i as u64 * heartbeat_ms) / n;
+            (spec, phase_ms, NodeState::Running)
+        });
+        let later = joining
+            .iter()
+            .map(|(spec, at_ms)| (spec, at_ms % heartbeat_ms, NodeState::Pending));
+        let mut built = Vec::with_capacity(nodes.len() + joining.len());
+        for (spec, phase_ms, state) in initial.chain(later) {
             let rack = *rack_by_name.entry(spec.rack.clone()).or_insert_with(|| {
                 racks.push(spec.rack.clone());
                 (racks.len() - 1) as u32
@@ -157,8 +148,8 @@ impl Cluster {
                 allocated: Resource::ZERO,
                 n_containers: 0,
                 reservation: None,
-                phase_ms: at_ms % heartbeat_ms,
-                state: NodeState::Pending,
+                phase_ms,
+                state,
             });
         }
         Cluster {

@@ -775,17 +775,9 @@ impl Simulation<'_> {
     /// now, its task asked for again; a preempted one's run time counts as lost work. The
     /// slot is not reused (a queued completion finds it dead).
     pub(crate) fn kill_task(&mut self, slot: u32, lost: bool) {
-        let c = self.containers[slot as usize];
-        debug_assert!(c.live && !c.is_am);
-        self.wake_node(c.node);
-        self.containers[slot as usize].live = false;
-        let node = &mut self.cluster.nodes[c.node as usize];
-        node.allocated = node.allocated.saturating_sub(c.size);
-        node.n_containers -= 1;
+        debug_assert!(!self.containers[slot as usize].is_am);
+        let c = self.take_back_container(slot);
         let app = &mut self.apps[c.app as usize];
-        app.usage = app.usage.saturating_sub(c.size);
-        app.sched.usage = app.usage;
-        app.live -= 1;
         if lost {
             app.lost += 1;
         } else {

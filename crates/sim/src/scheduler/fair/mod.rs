@@ -15,7 +15,7 @@ pub mod sort_history;
 pub mod update;
 
 use crate::app::{AM_PRIORITY, AppPhase};
-use crate::engine::Simulation;
+use crate::engine::{Container, Simulation};
 use crate::event::Event;
 use crate::time::SimTime;
 use crate::tree::SchedulerKind;
@@ -141,11 +141,22 @@ impl Simulation<'_> {
 
     /// Frees a container's resources on its node, app and queues.
     pub(crate) fn release_container(&mut self, slot: u32) {
+        let c = self.take_back_container(slot);
+        self.free_slots.push(slot);
+        let leaf = self.apps[c.app as usize].queue;
+        self.demand_changed(c.app);
+        self.add_usage(leaf, c.size, -1);
+        self.reorder_app(c.app);
+    }
+
+    /// Marks the live container in `slot` dead and takes its size back from its node (which
+    /// wakes) and its app; returns it. The caller settles the app's demand, its queues and its
+    /// order, and whether the slot is reused.
+    pub(crate) fn take_back_container(&mut self, slot: u32) -> Container {
         let c = self.containers[slot as usize];
         debug_assert!(c.live);
         self.wake_node(c.node);
         self.containers[slot as usize].live = false;
-        self.free_slots.push(slot);
         let node = &mut self.cluster.nodes[c.node as usize];
         node.allocated = node.allocated.saturating_sub(c.size);
         node.n_containers -= 1;
@@ -153,10 +164,7 @@ impl Simulation<'_> {
         app.usage = app.usage.saturating_sub(c.size);
         app.sched.usage = app.usage;
         app.live -= 1;
-        let leaf = app.queue;
-        self.demand_changed(c.app);
-        self.add_usage(leaf, c.size, -1);
-        self.reorder_app(c.app);
+        c
     }
 
     /// The app's last task finished: release its AM, leave the queue, let waiting apps run.
