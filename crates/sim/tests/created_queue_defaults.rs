@@ -4,73 +4,46 @@
 //! (queueMaxAppsDefault, queueMaxResourcesDefault, defaultQueueSchedulingPolicy and the
 //! preemption settings are in `fidelity.rs`, maxChildResources in `hadoop_tests_fs.rs`).
 
-use fairsim_core::{Resource, Semantics};
-use fairsim_sim::alloc::parse_fair_scheduler_xml;
-use fairsim_sim::app::{AppSpec, TaskGroup};
-use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
-use fairsim_sim::{SimTime, run};
+mod common;
 
-const GB: i64 = 1024;
+use common::apps::{GB, one_stage};
+use common::outcomes::run_recorded;
+use common::scenarios::{fair_tree, trace_scenario};
+use fairsim_core::{Resource, Semantics};
+use fairsim_sim::app::AppSpec;
+use fairsim_sim::scenario::{Scenario, SchedulerConf};
+
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
 
 /// An app of `user` in `queue` with one long 1 GB task, managed (1 GB AM) or not.
 fn app(arrival: u64, queue: &str, user: &str, managed: bool, duration_ms: u64) -> AppSpec {
+    let size = Resource::new(GB, 1);
     AppSpec {
         name: format!("{queue}-{user}-{arrival}"),
-        arrival: SimTime(arrival),
-        queue: queue.into(),
-        user: user.into(),
-        am: managed.then_some(Resource::new(GB, 1)),
-        stages: vec![vec![TaskGroup {
-            count: 1,
-            size: Resource::new(GB, 1),
-            duration_ms,
-            priority: 1,
-            hosts: vec![],
-            relax_locality: true,
-        }]],
-        recorded: None,
+        am: managed.then_some(size),
+        ..one_stage(arrival, queue, user, 1, size, duration_ms)
     }
 }
 
 /// First allocation time of each app (`None`: never ran), on eight 1 GB nodes.
 fn first_allocations(semantics: Semantics, xml: &str, apps: Vec<AppSpec>) -> Vec<Option<u64>> {
-    let n = apps.len() as u32;
-    let tree = parse_fair_scheduler_xml(xml, "fair-scheduler.xml", semantics)
-        .expect("valid allocation file")
-        .tree;
+    let n = apps.len();
+    let tree = fair_tree(xml, semantics);
     let sc = Scenario {
-        name: "created-queue-defaults".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: 8,
-            racks: 1,
-            node_memory_mb: GB,
-            node_vcores: 1,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
         end_ms: Some(100_000),
-        sample_interval_ms: 0,
-        check_invariants: true,
+        ..trace_scenario(
+            "created-queue-defaults",
+            tree,
+            8,
+            Resource::new(GB, 1),
+            apps,
+        )
     };
-    let mut rec = MemoryRecorder::default();
-    run(&sc, 1, 0, &mut rec).expect("runs");
-    (0..n)
-        .map(|a| {
-            rec.decisions
-                .iter()
-                .find(|d| d.app == a && matches!(d.kind, DecisionKind::Allocated(_)))
-                .map(|d| d.time.0)
-        })
-        .collect()
+    common::outcomes::first_allocations(&run_recorded(&sc).0, n)
 }
 
 #[test]

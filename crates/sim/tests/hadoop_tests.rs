@@ -6,7 +6,7 @@
 mod common;
 
 use common::apps::one_stage;
-use common::outcomes::{allocation_times, metric};
+use common::outcomes::{allocation_times, first_allocations, metric, run_recorded};
 use common::scenarios::{fair_tree, trace_scenario};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::alloc::parse_fair_scheduler_xml;
@@ -60,11 +60,7 @@ const LONG: u64 = 1_000_000;
 fn runnability(semantics: Semantics, xml: &str, apps: Vec<AppSpec>) -> Vec<Option<u64>> {
     let n = apps.len();
     let sc = scenario(semantics, xml, 16, Resource::new(8 * GB, 8), apps);
-    let mut rec = MemoryRecorder::default();
-    run(&sc, 1, 0, &mut rec).expect("runs");
-    (0..n as u32)
-        .map(|a| allocation_times(&rec, a).first().copied())
-        .collect()
+    first_allocations(&run_recorded(&sc).0, n)
 }
 
 #[test]

@@ -5,33 +5,25 @@
 //! container, so the asserted amounts are read off the order of allocations. The table in
 //! docs/semantics.md maps each method here (checked by `hadoop_table.rs`).
 
-use fairsim_core::{Resource, Semantics};
-use fairsim_sim::alloc::{parse_any_xml, parse_capacity_scheduler_xml};
-use fairsim_sim::app::{AppSpec, TaskGroup};
-use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{Scenario, SchedulerConf, Workload};
-use fairsim_sim::{SimTime, run};
+mod common;
 
-const GB: i64 = 1024;
+use common::apps::{GB, LONG_MS, one_stage};
+use common::scenarios::{capacity_tree, capacity_xml, trace_scenario};
+use fairsim_core::{Resource, Semantics};
+use fairsim_sim::alloc::parse_any_xml;
+use fairsim_sim::app::AppSpec;
+use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
+use fairsim_sim::run;
+use fairsim_sim::scenario::{Scenario, SchedulerConf};
+
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
 
 /// `count` tasks of `mb` MB that outlive the run, for `user` in queue `a`.
 fn app(arrival: u64, user: &str, count: u32, mb: i64) -> AppSpec {
+    let size = Resource::new(mb, 1);
     AppSpec {
         name: format!("{user}-{arrival}"),
-        arrival: SimTime(arrival),
-        queue: "a".into(),
-        user: user.into(),
-        am: None,
-        stages: vec![vec![TaskGroup {
-            count,
-            size: Resource::new(mb, 1),
-            duration_ms: 1_000_000,
-            priority: 1,
-            hosts: vec![],
-            relax_locality: true,
-        }]],
-        recorded: None,
+        ..one_stage(arrival, "a", user, count, size, LONG_MS)
     }
 }
 
@@ -53,34 +45,15 @@ fn scenario(
         ("root.e.capacity", "1"),
     ];
     props.extend_from_slice(extra);
-    let mut text = String::from("<configuration>\n");
-    for (n, v) in props {
-        text.push_str(&format!(
-            "<property><name>yarn.scheduler.capacity.{n}</name><value>{v}</value></property>\n"
-        ));
-    }
-    text.push_str("</configuration>\n");
-    let tree = parse_capacity_scheduler_xml(&text, "capacity-scheduler.xml")
-        .expect("valid file")
-        .tree;
+    let tree = capacity_tree(&capacity_xml(&props));
+    let node = Resource::new(8 * GB, 16);
     Scenario {
-        name: "test-leaf-queue".into(),
-        path: None,
-        cluster: toml::from_str(&format!(
-            "nodes = {nodes}\nnode_memory_mb = {}\nnode_vcores = 16",
-            8 * GB
-        ))
-        .expect("a valid cluster table"),
         scheduler: SchedulerConf {
             semantics,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
         end_ms: Some(60_000),
-        sample_interval_ms: 0,
-        check_invariants: true,
+        ..trace_scenario("test-leaf-queue", tree, nodes, node, apps)
     }
 }
 

@@ -11,7 +11,7 @@
 mod common;
 
 use common::apps::one_stage;
-use common::outcomes::{metric, run_recorded};
+use common::outcomes::{first_allocations, metric, run_recorded};
 use common::scenarios::{fair_tree, trace_scenario};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::app::AppSpec;
@@ -191,15 +191,6 @@ fn managed(arrival: u64, queue: &str, am_mb: i64, count: u32, duration_ms: u64) 
     a.am = Some(Resource::new(am_mb, 1));
     a.stages[0][0].duration_ms = duration_ms;
     a
-}
-
-/// Time of each app's first container (its AM for managed apps), `None` if it never ran.
-fn first_allocations(rec: &MemoryRecorder, apps: usize) -> Vec<Option<u64>> {
-    let mut first = vec![None; apps];
-    for d in allocations(rec) {
-        first[d.app as usize].get_or_insert(d.time.0);
-    }
-    first
 }
 
 #[test]

@@ -6,14 +6,18 @@
 //! Hadoop's tests start with no node and add the first ones by hand; a fairsim cluster starts
 //! with its nodes, so the nodes a test adds before anything is scheduled are the initial ones.
 
+mod common;
+
+use common::apps::one_stage;
+use common::outcomes::metric;
+use common::scenarios::fair_tree;
 use fairsim_core::{Resource, Semantics};
-use fairsim_sim::alloc::parse_fair_scheduler_xml;
-use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::app::AppSpec;
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
 use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
 use fairsim_sim::topology::NodeSpec;
 use fairsim_sim::topology::events::{NodeEvent, NodeEventKind, NodeEvents};
-use fairsim_sim::{RunSummary, SimTime, run};
+use fairsim_sim::{RunSummary, run};
 
 const GB: i64 = 1024;
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
@@ -30,21 +34,10 @@ fn node(name: &str, rack: &str, mb: i64, vcores: i64) -> NodeSpec {
 
 /// An unmanaged app of `count` tasks of `mb` MB / `vcores` vcores, running `LONG`.
 fn app(arrival: u64, queue: &str, count: u32, mb: i64, vcores: i64) -> AppSpec {
+    let size = Resource::new(mb, vcores);
     AppSpec {
         name: format!("app-{arrival}-{queue}"),
-        arrival: SimTime(arrival),
-        queue: queue.into(),
-        user: "user1".into(),
-        am: None,
-        stages: vec![vec![TaskGroup {
-            count,
-            size: Resource::new(mb, vcores),
-            duration_ms: LONG,
-            priority: 1,
-            hosts: vec![],
-            relax_locality: true,
-        }]],
-        recorded: None,
+        ..one_stage(arrival, queue, "user1", count, size, LONG)
     }
 }
 
@@ -57,9 +50,7 @@ fn scenario(
     removals: Vec<(u64, NodeEventKind, u32)>,
     apps: Vec<AppSpec>,
 ) -> Scenario {
-    let tree = parse_fair_scheduler_xml("<allocations/>", "fair-scheduler.xml", semantics)
-        .expect("valid allocation file")
-        .tree;
+    let tree = fair_tree("<allocations/>", semantics);
     let n0 = initial.len() as u32;
     let mut events: Vec<NodeEvent> = added
         .iter()
@@ -76,32 +67,28 @@ fn scenario(
         }))
         .collect();
     events.sort_by_key(|e| e.at_ms);
-    Scenario {
-        name: "hadoop-test".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: n0,
-            racks: 1,
-            node_memory_mb: initial[0].capacity.memory_mb,
-            node_vcores: initial[0].capacity.vcores,
-            layout: initial,
-            events: NodeEvents {
-                events,
-                added: added.into_iter().map(|(n, _)| n).collect(),
-            },
+    let cluster = ClusterSpec {
+        nodes: n0,
+        racks: 1,
+        node_memory_mb: initial[0].capacity.memory_mb,
+        node_vcores: initial[0].capacity.vcores,
+        layout: initial,
+        events: NodeEvents {
+            events,
+            added: added.into_iter().map(|(n, _)| n).collect(),
         },
+    };
+    Scenario {
         scheduler: SchedulerConf {
             semantics,
             // Hadoop 3's test base sets the reservation threshold multiple to 0.09.
             reservation_threshold_increment_multiple: 0.09,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
         end_ms: Some(30_000),
         sample_interval_ms: 250,
         check_invariants: true,
+        ..Scenario::new("hadoop-test", cluster, tree, Workload::Trace(apps))
     }
 }
 
@@ -112,14 +99,6 @@ fn run_rec(sc: &Scenario) -> (MemoryRecorder, RunSummary) {
     };
     let sum = run(sc, 1, 0, &mut rec).expect("runs");
     (rec, sum)
-}
-
-fn metric(s: &RunSummary, name: &str) -> f64 {
-    s.metrics
-        .iter()
-        .find(|(n, _)| n == name)
-        .unwrap_or_else(|| panic!("no metric {name}"))
-        .1
 }
 
 /// (time, node, app) of every allocation.

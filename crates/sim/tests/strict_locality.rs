@@ -5,80 +5,62 @@
 //! Two nodes of 1024 MB in one rack, heartbeats every 1000 ms: `node0` beats at 0, 1000, …,
 //! `node1` at 500, 1500, ….
 
+mod common;
+
+use common::apps::{GB, one_stage};
+use common::scenarios::{capacity_xml, trace_scenario};
 use fairsim_core::{Resource, Semantics};
-use fairsim_sim::alloc::{parse_capacity_scheduler_xml, parse_fair_scheduler_xml};
-use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::app::AppSpec;
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
+use fairsim_sim::run;
+use fairsim_sim::scenario::{Scenario, SchedulerConf};
 use fairsim_sim::tree::QueueTree;
 use fairsim_sim::workload::csv::parse_csv_trace;
-use fairsim_sim::{SimTime, run};
 use std::path::Path;
 
-const GB: i64 = 1024;
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
 
 /// An unmanaged app with one task of 1 GB on `host`.
 fn app(arrival: u64, host: &str, relax_locality: bool, duration_ms: u64) -> AppSpec {
-    AppSpec {
-        name: format!("app-{arrival}"),
-        arrival: SimTime(arrival),
-        queue: "default".into(),
-        user: "u".into(),
-        am: None,
-        stages: vec![vec![TaskGroup {
-            count: 1,
-            size: Resource::new(GB, 1),
-            duration_ms,
-            priority: 1,
-            hosts: vec![host.into()],
-            relax_locality,
-        }]],
-        recorded: None,
-    }
+    let mut app = one_stage(
+        arrival,
+        "default",
+        "u",
+        1,
+        Resource::new(GB, 1),
+        duration_ms,
+    );
+    app.name = format!("app-{arrival}");
+    app.stages[0][0].hosts = vec![host.into()];
+    app.stages[0][0].relax_locality = relax_locality;
+    app
 }
 
+/// The one leaf `default`, in the Fair Scheduler's file.
 fn fair_tree(semantics: Semantics) -> QueueTree {
-    parse_fair_scheduler_xml(
+    common::scenarios::fair_tree(
         "<allocations><queue name=\"default\"/></allocations>",
-        "fair-scheduler.xml",
         semantics,
     )
-    .expect("valid allocation file")
-    .tree
 }
 
+/// The one leaf `default`, in the Capacity Scheduler's file.
 fn capacity_tree() -> QueueTree {
-    let xml = "<configuration><property><name>yarn.scheduler.capacity.root.queues</name>\
-               <value>default</value></property><property>\
-               <name>yarn.scheduler.capacity.root.default.capacity</name><value>100</value>\
-               </property></configuration>";
-    parse_capacity_scheduler_xml(xml, "capacity-scheduler.xml")
-        .expect("valid file")
-        .tree
+    common::scenarios::capacity_tree(&capacity_xml(&[
+        ("root.queues", "default"),
+        ("root.default.capacity", "100"),
+    ]))
 }
 
+/// Two nodes of one 1 GB container each.
 fn scenario(semantics: Semantics, tree: QueueTree, apps: Vec<AppSpec>) -> Scenario {
     Scenario {
-        name: "strict-locality".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: 2,
-            racks: 1,
-            node_memory_mb: GB,
-            node_vcores: 1,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
         end_ms: Some(60_000),
-        sample_interval_ms: 0,
-        check_invariants: true,
+        ..trace_scenario("strict-locality", tree, 2, Resource::new(GB, 1), apps)
     }
 }
 
@@ -190,9 +172,7 @@ fn preemption_for_a_strict_ask(host: &str) -> (Placed, Placed) {
                <defaultFairSharePreemptionTimeout>1</defaultFairSharePreemptionTimeout>\
                <defaultFairSharePreemptionThreshold>1.0</defaultFairSharePreemptionThreshold>\
                </allocations>";
-    let tree = parse_fair_scheduler_xml(xml, "fair-scheduler.xml", Semantics::Hadoop33)
-        .expect("valid allocation file")
-        .tree;
+    let tree = common::scenarios::fair_tree(xml, Semantics::Hadoop33);
     let mut greedy = app(0, "node0", true, 100_000);
     greedy.queue = "a".into();
     greedy.stages[0][0].count = 3;

@@ -34,6 +34,18 @@ pub fn allocation_times(rec: &MemoryRecorder, app: u32) -> Vec<u64> {
         .collect()
 }
 
+/// Time of each of the first `n_apps` apps' first container (its AM for a managed app),
+/// `None` for an app that never ran.
+pub fn first_allocations(rec: &MemoryRecorder, n_apps: usize) -> Vec<Option<u64>> {
+    let mut first = vec![None; n_apps];
+    for (time, app) in allocations(rec) {
+        if let Some(slot) = first.get_mut(app as usize) {
+            slot.get_or_insert(time);
+        }
+    }
+    first
+}
+
 /// The summary's metric `name`; a test that names a missing metric fails.
 pub fn metric(summary: &RunSummary, name: &str) -> f64 {
     summary
