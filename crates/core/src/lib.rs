@@ -15,6 +15,7 @@ mod schedulable;
 mod semantics;
 pub mod share;
 mod sort;
+mod tree_set;
 mod weight;
 
 pub use comparator::{Comparator, DecidedBy, Placement};
@@ -24,4 +25,5 @@ pub use schedulable::Schedulable;
 pub use semantics::{Policy, Semantics};
 pub use share::{Rounding, ShareCap, ShareItem, ShareKind};
 pub use sort::stable_sort_by;
+pub use tree_set::tree_set_order;
 pub use weight::{AppWeight, BoostWhen, Booster};

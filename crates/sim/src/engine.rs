@@ -302,6 +302,9 @@ pub struct Simulation<'a> {
     /// Sorted lists remember their history: every descent sorts them as Hadoop 2.7 does
     /// (`scheduler::fair::sort_history`).
     pub(crate) sorted_history: bool,
+    /// Each descent builds Hadoop 3.3's `TreeSet` of children or apps
+    /// (`scheduler::fair::sort_history`).
+    pub(crate) tree_sets: bool,
     pub(crate) first_arrival: Option<SimTime>,
     pub(crate) last_finish: SimTime,
     /// Next container id.
@@ -472,6 +475,7 @@ impl<'a> Simulation<'a> {
             integrals: Integrals::default(),
             incremental: conf.ordering == Ordering::Incremental,
             sorted_history: crate::scheduler::fair::sort_history::lists_keep_history(sc),
+            tree_sets: crate::scheduler::fair::sort_history::descents_build_tree_sets(sc),
             first_arrival: None,
             last_finish: SimTime::ZERO,
             next_container_id: 1,

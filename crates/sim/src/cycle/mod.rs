@@ -272,6 +272,7 @@ impl Simulation<'_> {
             integrals: _,
             incremental: _,
             sorted_history: _,
+            tree_sets: _,
             first_arrival: _,
             last_finish: _,
             next_container_id: _,

@@ -33,7 +33,7 @@ use crate::cluster::Reservation;
 use crate::engine::{Container, Simulation};
 use crate::recorder::{Decision, DecisionKind};
 use crate::tree::QueueId;
-use fairsim_core::{Policy, Resource, Semantics, stable_sort_by};
+use fairsim_core::{Policy, Resource, Semantics, stable_sort_by, tree_set_order};
 use std::ops::Bound;
 
 /// What one offer of a node produced.
@@ -202,6 +202,9 @@ impl Simulation<'_> {
         if !self.queue_may_take(q) {
             return Outcome::Nothing;
         }
+        if self.tree_sets {
+            return self.assign_queue_tree_set(q, node);
+        }
         let leaf = self.tree.get(q).is_leaf;
         if self.incremental && leaf {
             return self.assign_leaf_incremental(q, node);
@@ -257,6 +260,42 @@ impl Simulation<'_> {
                 if self.apps[x as usize].requests.pending == 0 {
                     continue;
                 }
+                self.assign_app(x, node, None)
+            } else {
+                self.assign_queue(QueueId(x), node)
+            };
+            if r != Outcome::Nothing {
+                return r;
+            }
+        }
+        Outcome::Nothing
+    }
+
+    /// Hadoop 3.3's descent below `q` where its comparator may not be a total order: a fresh
+    /// `TreeSet` of every child (or of the runnable apps with something to ask), added in the
+    /// order of lists Hadoop never sorts (`scheduler::fair::sort_history`).
+    fn assign_queue_tree_set(&mut self, q: QueueId, node: u32) -> Outcome {
+        let leaf = self.tree.get(q).is_leaf;
+        let cmp = self.queues[q.idx()].comparator;
+        let order: Vec<u32> = if leaf {
+            let apps = &self.apps;
+            let asking: Vec<u32> = self.queues[q.idx()]
+                .runnable_apps
+                .iter()
+                .copied()
+                .filter(|&a| apps[a as usize].requests.pending > 0)
+                .collect();
+            tree_set_order(&asking, |&x, &y| {
+                cmp.compare(&apps[x as usize].sched, &apps[y as usize].sched)
+            })
+        } else {
+            let queues = &self.queues;
+            tree_set_order(&queues[q.idx()].child_list, |&x, &y| {
+                cmp.compare(&queues[x as usize].sched, &queues[y as usize].sched)
+            })
+        };
+        for x in order {
+            let r = if leaf {
                 self.assign_app(x, node, None)
             } else {
                 self.assign_queue(QueueId(x), node)

@@ -21,11 +21,25 @@
 //! orderings take that path (the incremental one's keys cannot express the history), and
 //! no heartbeat is elided while the root may take a node (each one sorts). Hadoop 3.3 builds
 //! a fresh `TreeSet` per descent from lists it never sorts, and its fair comparator has the
-//! zero-weight rule and a name tie-break: no history.
+//! zero-weight rule and a name tie-break: no history. Its DRF comparator still divides by
+//! weights (0 for a weight-0 queue, and with sizebasedweight for an app not updated yet) and
+//! by the cluster's vcores, so NaN ties make the set's order that of the red-black tree its
+//! insertions built: in a 3.3 run with DRF both orderings build that set
+//! (`Simulation::tree_sets`, `fairsim_core::tree_set_order`) from the lists in Hadoop's
+//! order (children as created, runnable apps as they became runnable).
 
 use crate::scenario::Scenario;
 use crate::tree::SchedulerKind;
 use fairsim_core::{Policy, Semantics};
+
+/// Whether a Hadoop 3.3 Fair Scheduler run may compare NaN ratios under DRF, so that each
+/// descent must build Hadoop's `TreeSet` (module docs).
+pub(crate) fn descents_build_tree_sets(sc: &Scenario) -> bool {
+    sc.scheduler.semantics == Semantics::Hadoop33
+        && sc.tree.scheduler != SchedulerKind::Capacity
+        && (sc.tree.new_queue_defaults.policy == Policy::Drf
+            || sc.tree.queues.iter().any(|q| q.policy == Policy::Drf))
+}
 
 /// Whether the order of `sc`'s sorted lists depends on their history (module docs).
 pub(crate) fn lists_keep_history(sc: &Scenario) -> bool {
