@@ -8,3 +8,4 @@ pub mod apps;
 pub mod generator;
 pub mod outcomes;
 pub mod scenarios;
+pub mod trees;
