@@ -6,13 +6,12 @@
 mod common;
 
 use common::apps::one_stage;
-use common::outcomes::run_recorded;
+use common::outcomes::{run_recorded, run_sampled};
 use common::scenarios::{capacity_xml, trace_scenario};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::alloc::parse_capacity_scheduler_xml;
 use fairsim_sim::app::AppSpec;
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::run;
 use fairsim_sim::scenario::Scenario;
 use fairsim_sim::tree::{QueueId, QueueTree};
 
@@ -128,11 +127,7 @@ fn an_ask_larger_than_any_node_but_within_the_maximum_stays_pending_and_counts_i
     );
     sc.end_ms = Some(30_000);
     sc.sample_interval_ms = 10_000;
-    let mut rec = MemoryRecorder {
-        sample: true,
-        ..Default::default()
-    };
-    let s = run(&sc, 1, 0, &mut rec).expect("the run succeeds");
+    let (rec, s) = run_sampled(&sc);
     assert!(rec.apps[0].rejected.is_none());
     assert!(rec.apps[0].first_container.is_none());
     assert_eq!(s.get("apps_unfinished"), Some(2.0));

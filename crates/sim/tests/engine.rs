@@ -3,6 +3,7 @@
 mod common;
 
 use common::apps::one_stage;
+use common::outcomes::run_sampled;
 use common::scenarios::trace_scenario;
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::app::AppSpec;
@@ -243,11 +244,7 @@ fn usage_converges_to_instantaneous_fair_share_within_one_container() {
     sc.end_ms = Some(60_000);
     sc.sample_interval_ms = 1_000;
     sc.check_invariants = false;
-    let mut rec = MemoryRecorder {
-        sample: true,
-        ..Default::default()
-    };
-    run(&sc, 1, 0, &mut rec).unwrap();
+    let (rec, _) = run_sampled(&sc);
     let (_, rows) = rec.samples.last().unwrap();
     for r in rows
         .iter()

@@ -11,12 +11,11 @@
 mod common;
 
 use common::apps::one_stage;
-use common::outcomes::{first_allocations, metric, run_recorded};
+use common::outcomes::{first_allocations, metric, run_recorded, run_sampled};
 use common::scenarios::{fair_tree, trace_scenario};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::app::AppSpec;
 use fairsim_sim::recorder::{Decision, DecisionKind, MemoryRecorder};
-use fairsim_sim::run;
 use fairsim_sim::scenario::{Scenario, SchedulerConf};
 
 const GB: i64 = 1024;
@@ -380,11 +379,7 @@ fn fair_share_and_weights_in_nested_user_queue_rule() {
         ];
         let mut sc = scenario(s, xml, 1, Resource::new(16 * GB, 16), apps);
         sc.sample_interval_ms = 5_000;
-        let mut rec = MemoryRecorder {
-            sample: true,
-            ..MemoryRecorder::default()
-        };
-        run(&sc, 1, 0, &mut rec).expect("runs");
+        let (rec, _) = run_sampled(&sc);
         let (_, last) = rec.samples.last().expect("samples");
         for user in ["user1", "user2"] {
             let q = format!("root.parentq.{user}");

@@ -9,7 +9,7 @@
 mod common;
 
 use common::apps::one_stage;
-use common::outcomes::metric;
+use common::outcomes::{metric, run_sampled};
 use common::scenarios::fair_tree;
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::app::AppSpec;
@@ -17,7 +17,6 @@ use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
 use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
 use fairsim_sim::topology::NodeSpec;
 use fairsim_sim::topology::events::{NodeEvent, NodeEventKind, NodeEvents};
-use fairsim_sim::{RunSummary, run};
 
 const GB: i64 = 1024;
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
@@ -92,15 +91,6 @@ fn scenario(
     }
 }
 
-fn run_rec(sc: &Scenario) -> (MemoryRecorder, RunSummary) {
-    let mut rec = MemoryRecorder {
-        sample: true,
-        ..Default::default()
-    };
-    let sum = run(sc, 1, 0, &mut rec).expect("runs");
-    (rec, sum)
-}
-
 /// (time, node, app) of every allocation.
 fn allocations(rec: &MemoryRecorder) -> Vec<(u64, u32, u32)> {
     rec.decisions
@@ -156,7 +146,7 @@ fn scheduler_root_queue_metrics() {
             vec![],
             vec![app(0, "queue1", 1, GB, 1), app(100, "queue2", 1, GB, 1)],
         );
-        let (rec, _) = run_rec(&sc);
+        let (rec, _) = run_sampled(&sc);
         assert_eq!(reserved_mb_at(&rec, 1000), 1024, "{s}");
         assert_eq!(allocations(&rec), vec![(0, 0, 0), (1500, 1, 1)], "{s}");
         assert_eq!(reserved_mb_at(&rec, 1500), 1024, "{s}");
@@ -180,7 +170,7 @@ fn remove_node_updates_root_queue_metrics() {
             // An app that asks for more than the node keeps the run (and its samples) going.
             vec![app(0, "queue1", 1, 2 * GB, 1)],
         );
-        let (rec, _) = run_rec(&sc);
+        let (rec, _) = run_sampled(&sc);
         for t in [0, 750, 1750] {
             let (cluster, used) = root_at(&rec, t);
             assert_eq!(
@@ -211,7 +201,7 @@ fn scheduling_on_removed_node() {
         );
         sc.scheduler.maximum_allocation_vcores = 8;
         sc.end_ms = None;
-        let (rec, sum) = run_rec(&sc);
+        let (rec, sum) = run_sampled(&sc);
         assert!(allocations(&rec).is_empty(), "{s}");
         assert_eq!(metric(&sum, "stalled"), 1.0, "{s}");
     }
@@ -234,7 +224,7 @@ fn completed_container_on_removed_node() {
         vec![(500, NodeEventKind::Lose, 0)],
         vec![a],
     );
-    let (rec, sum) = run_rec(&sc);
+    let (rec, sum) = run_sampled(&sc);
     assert_eq!(allocations(&rec), vec![(0, 0, 0)]);
     assert_eq!(metric(&sum, "node_lost_containers"), 1.0);
     assert_eq!(usage_at(&rec, "root.queue1", 250), 1024);
@@ -263,7 +253,7 @@ fn continuous_scheduling_with_node_removed() {
         sc.scheduler.continuous_scheduling = true;
         sc.scheduler.continuous_scheduling_sleep_ms = 500;
         sc.scheduler.heartbeat_ms = 100_000;
-        let (rec, _) = run_rec(&sc);
+        let (rec, _) = run_sampled(&sc);
         let nodes: Vec<u32> = allocations(&rec).iter().map(|a| a.1).collect();
         assert_eq!(nodes, vec![1, 1], "{s}");
         let times: Vec<u64> = allocations(&rec).iter().map(|a| a.0).collect();
@@ -296,7 +286,7 @@ fn off_switch_app_reservation_threshold() {
         ],
     );
     sc.scheduler.reservable_nodes = 0.5;
-    let (rec, _) = run_rec(&sc);
+    let (rec, _) = run_sampled(&sc);
     let reservations = |t: u64| reserved_mb_at(&rec, t) / (2 * GB);
     assert_eq!(reservations(1000), 1);
     assert_eq!(reservations(1333), 2);
@@ -307,7 +297,7 @@ fn off_switch_app_reservation_threshold() {
     assert_eq!(reservations(2333), 0);
     // With the default ratio (0.05: ceil(3 × 0.05) = 1) the app holds one reservation only.
     sc.scheduler.reservable_nodes = 0.05;
-    let (rec, _) = run_rec(&sc);
+    let (rec, _) = run_sampled(&sc);
     assert_eq!(reserved_mb_at(&rec, 1666) / (2 * GB), 1);
 }
 
@@ -331,7 +321,7 @@ fn reservation_threshold_with_assign_multiple() {
     sc.scheduler.assignmultiple = true;
     sc.scheduler.dynamic_max_assign = false;
     sc.scheduler.reservable_nodes = 0.0;
-    let (rec, _) = run_rec(&sc);
+    let (rec, _) = run_sampled(&sc);
     assert_eq!(usage_at(&rec, "root.queue1", 500), 8192);
     assert_eq!(reserved_mb_at(&rec, 30_000), 0);
     assert!(
@@ -340,7 +330,7 @@ fn reservation_threshold_with_assign_multiple() {
             .any(|d| d.kind == DecisionKind::Reserved)
     );
     sc.scheduler.reservable_nodes = 0.05;
-    let (rec, _) = run_rec(&sc);
+    let (rec, _) = run_sampled(&sc);
     assert!(
         rec.decisions
             .iter()
@@ -361,7 +351,7 @@ fn resource_update_decommissioning_node() {
         vec![(500, NodeEventKind::Decommission, 0)],
         vec![app(600, "queue1", 1, GB, 1)],
     );
-    let (rec, _) = run_rec(&sc);
+    let (rec, _) = run_sampled(&sc);
     assert_eq!(root_at(&rec, 750).0, Resource::new(8 * GB, 4));
     assert_eq!(root_at(&rec, 1000).0, Resource::ZERO);
     assert!(allocations(&rec).is_empty());

@@ -3,10 +3,12 @@
 //! 1000 ms; with two nodes node0 beats at 0, 1000, … and node1 at 500, 1500, …; one
 //! container per heartbeat (assignmultiple off).
 
+mod common;
+
+use common::outcomes::{metric, run_sampled};
 use fairsim_core::Resource;
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
 use fairsim_sim::scenario::{Scenario, parse_scenario};
-use fairsim_sim::{RunSummary, run};
 
 const FS_XML: &str = "<allocations>\n  <queue name=\"a\"/>\n</allocations>\n";
 const CS_XML: &str = r#"<configuration>
@@ -38,23 +40,6 @@ fn scenario(era: &str, alloc: &str, end: &str, cluster: &str, csv: &str) -> Scen
     let mut sc = sc.unwrap_or_else(|e| panic!("{e}"));
     sc.check_invariants = true;
     sc
-}
-
-fn run_mem(sc: &Scenario) -> (MemoryRecorder, RunSummary) {
-    let mut rec = MemoryRecorder {
-        sample: true,
-        ..Default::default()
-    };
-    let sum = run(sc, 1, 0, &mut rec).expect("runs");
-    (rec, sum)
-}
-
-fn metric(s: &RunSummary, name: &str) -> f64 {
-    s.metrics
-        .iter()
-        .find(|(n, _)| n == name)
-        .unwrap_or_else(|| panic!("no metric {name}"))
-        .1
 }
 
 /// Root's steady fair share (the cluster resource, as `setSteadyFairShare(clusterResource)`
@@ -111,7 +96,7 @@ fn capacity_follows_nodes_added_and_lost() {
         let (_d, sc) = load(&toml("minimum_allocation_mb = 512"), job);
         let mut sc = sc.unwrap_or_else(|e| panic!("{e}"));
         sc.check_invariants = true;
-        let (rec, sum) = run_mem(&sc);
+        let (rec, sum) = run_sampled(&sc);
         assert_eq!(root_steady_at(&rec, 750).memory_mb, 1024, "{era}");
         assert_eq!(root_steady_at(&rec, 1000).memory_mb, 1536, "{era}");
         assert_eq!(root_steady_at(&rec, 1750).memory_mb, 1536, "{era}");
@@ -151,7 +136,7 @@ fn a_lost_node_kills_its_containers_and_they_are_asked_again() {
              [[cluster.events]]\nat_ms = 5000\nkind = \"lose\"\nnode = \"node1\"\n",
             "j,0,a,u,0,0,0,4,2048,1,10000,1,\n",
         );
-        let (rec, sum) = run_mem(&sc);
+        let (rec, sum) = run_sampled(&sc);
         assert_eq!(
             allocations(&rec),
             vec![
@@ -195,7 +180,7 @@ fn a_lost_am_fails_the_attempt_and_a_new_one_runs_everything_left() {
              [[cluster.events]]\nat_ms = 2000\nkind = \"lose\"\nnode = \"node0\"\n",
             "j,0,a,u,1024,1,0,1,2048,1,20000,1,\n",
         );
-        let (rec, sum) = run_mem(&sc);
+        let (rec, sum) = run_sampled(&sc);
         assert_eq!(
             allocations(&rec),
             vec![(0, 0), (500, 1), (2500, 1), (3500, 1)],
@@ -219,7 +204,7 @@ fn a_cluster_with_every_node_gone_stalls_and_stops() {
              [[cluster.events]]\nat_ms = 100\nkind = \"lose\"\nnode = \"node0\"\n",
             "j,0,a,u,0,0,0,3,2048,1,10000,1,\n",
         );
-        let (rec, sum) = run_mem(&sc);
+        let (rec, sum) = run_sampled(&sc);
         assert_eq!(allocations(&rec), vec![(0, 0)], "{era}");
         assert_eq!(metric(&sum, "stalled"), 1.0, "{era}");
         assert_eq!(metric(&sum, "apps_unfinished"), 1.0, "{era}");
@@ -242,7 +227,7 @@ fn the_largest_node_follows_losses() {
              [[cluster.events]]\nat_ms = 20000\nkind = \"lose\"\nnode = \"big\"\n",
             "late,30000,a,u,0,0,0,1,6144,1,1000,1,\nok,30000,a,u,0,0,0,1,4096,1,1000,1,\n",
         );
-        let (rec, sum) = run_mem(&sc);
+        let (rec, sum) = run_sampled(&sc);
         assert_eq!(metric(&sum, "apps_rejected"), 1.0, "{era}");
         assert!(rec.apps[0].rejected.is_some(), "{era}");
         assert!(rec.apps[1].finish.is_some(), "{era}");
@@ -261,7 +246,7 @@ fn decommissioning_drains_in_33_and_removes_in_27() {
          [[cluster.events]]\nat_ms = 2000\nkind = \"decommission\"\nnode = \"node1\"\n";
     let csv = "j,0,a,u,0,0,0,2,2048,1,10000,1,\nk,3000,a,u,0,0,0,2,1024,1,1000,1,\n";
     let sc = scenario("hadoop-3.3", "fs.xml", "end_ms = 14000", cluster, csv);
-    let (rec, sum) = run_mem(&sc);
+    let (rec, sum) = run_sampled(&sc);
     assert_eq!(root_steady_at(&rec, 2250).memory_mb, 8192);
     assert_eq!(root_steady_at(&rec, 2500), Resource::new(6144, 5));
     assert_eq!(root_steady_at(&rec, 10250), Resource::new(6144, 5));
@@ -278,7 +263,7 @@ fn decommissioning_drains_in_33_and_removes_in_27() {
     assert_eq!(rec.apps[0].finish.map(|t| t.0), Some(10500));
 
     let sc = scenario("hadoop-2.7", "fs.xml", "end_ms = 14000", cluster, csv);
-    let (rec, sum) = run_mem(&sc);
+    let (rec, sum) = run_sampled(&sc);
     assert_eq!(root_steady_at(&rec, 2000).memory_mb, 4096);
     assert_eq!(metric(&sum, "node_lost_containers"), 1.0);
 }

@@ -1,9 +1,11 @@
 //! Heterogeneous clusters end to end: `[[cluster.nodes]]` lists, SLS nodes files and trace
 //! host hints, through the scenario reader and the engine, with hand-counted outcomes.
 
+mod common;
+
+use common::outcomes::run_sampled;
 use fairsim_sim::app::Locality;
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::run;
 use fairsim_sim::scenario::{Scenario, parse_scenario};
 
 const FS_XML: &str = r#"<allocations>
@@ -24,15 +26,6 @@ fn load(toml: &str, files: &[(&str, &str)]) -> (tempfile::TempDir, Scenario) {
     let mut sc = parse_scenario(toml, &path).unwrap_or_else(|e| panic!("{e}"));
     sc.check_invariants = true;
     (dir, sc)
-}
-
-fn run_mem(sc: &Scenario) -> MemoryRecorder {
-    let mut rec = MemoryRecorder {
-        sample: true,
-        ..Default::default()
-    };
-    run(sc, 1, 0, &mut rec).unwrap();
-    rec
 }
 
 /// Containers allocated per node.
@@ -81,7 +74,7 @@ fn a_mixed_cluster_shares_its_sum_and_packs_per_node() {
     assert_eq!(sc.cluster.nodes, 3);
     assert_eq!(sc.cluster.racks, 2);
     assert_eq!(sc.cluster.total(), fairsim_core::Resource::new(16384, 16));
-    let rec = run_mem(&sc);
+    let rec = run_sampled(&sc).0;
     let (_, first) = &rec.samples[0];
     let steady = |q: &str| {
         first
@@ -118,7 +111,7 @@ fn big_asks_take_twice_as_long_on_a_mixed_cluster_of_the_same_total() {
     let mixed = MIXED.replace("end_ms = 5000\n", "");
     let finish = |toml: &str| {
         let (_d, sc) = load(toml, &[("t.csv", &csv)]);
-        let rec = run_mem(&sc);
+        let rec = run_sampled(&sc).0;
         assert_eq!(rec.apps.len(), 1);
         (
             rec.apps[0].finish.unwrap().0,
@@ -180,7 +173,7 @@ fn an_sls_nodes_file_places_trace_hints_on_their_hosts_and_racks() {
         warning.starts_with("1 of 2 task host hints name no node of the cluster (1 distinct hosts, first: zz.example.com)"),
         "{warning}"
     );
-    let rec = run_mem(&sc);
+    let rec = run_sampled(&sc).0;
     let tasks: Vec<(i32, u32, Locality)> = rec
         .decisions
         .iter()
@@ -208,7 +201,7 @@ fn nodes_n_and_its_list_give_the_same_run() {
     let (_a, a) = load(short, &[("t.csv", &csv)]);
     let (_b, b) = load(list, &[("t.csv", &csv)]);
     assert_eq!(a.cluster.node_specs(), b.cluster.node_specs());
-    let (ra, rb) = (run_mem(&a), run_mem(&b));
+    let (ra, rb) = (run_sampled(&a).0, run_sampled(&b).0);
     assert_eq!(ra.decisions, rb.decisions);
     assert_eq!(format!("{:?}", ra.summary), format!("{:?}", rb.summary));
     assert!(!ra.decisions.is_empty());
@@ -262,7 +255,7 @@ fn the_capacity_scheduler_packs_per_node_too() {
         let toml =
             format!("{cluster}[allocation]\nfile = \"cs.xml\"\n[workload]\ncsv = \"t.csv\"\n");
         let (_d, sc) = load(&toml, &[("t.csv", &csv), ("cs.xml", CS_XML)]);
-        let rec = run_mem(&sc);
+        let rec = run_sampled(&sc).0;
         (
             rec.apps[0].finish.unwrap().0,
             per_node(&rec, sc.cluster.nodes as usize),

@@ -11,6 +11,16 @@ pub fn run_recorded(sc: &Scenario) -> (MemoryRecorder, RunSummary) {
     (rec, summary)
 }
 
+/// [`run_recorded`], keeping the `queues.csv` samples too.
+pub fn run_sampled(sc: &Scenario) -> (MemoryRecorder, RunSummary) {
+    let mut rec = MemoryRecorder {
+        sample: true,
+        ..MemoryRecorder::default()
+    };
+    let summary = run(sc, 1, 0, &mut rec).expect("runs");
+    (rec, summary)
+}
+
 /// `(time, app)` of every allocation, in the order made.
 pub fn allocations(rec: &MemoryRecorder) -> Vec<(u64, u32)> {
     rec.decisions
