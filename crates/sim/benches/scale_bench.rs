@@ -98,6 +98,31 @@
 //! when root's ratio does, and the deviation metrics read every moved leaf's terms in
 //! queue order, so a split costs its active children.
 //!
+//! Then (`queue_shares`): a fair or DRF parent split over one entry per configuration class
+//! with its count, leaves reading their class's share (a class's move refreshes only the
+//! leaves whose fair-share starvation flips, recounts those whose open state reads the AM
+//! gate); the demand-capped split giving only the children whose load changed their share
+//! while every child sits at its max (`AtMaxSums`); Jain's terms read from one dense array.
+//! A count taken before: root's fair split ran at 49,711 of 80,000 ticks over ~845 active
+//! children, 40M leaf shares written; its ideal split at 65,553 ticks over ~843, of which
+//! 167k shares changed. Decision checksums and metric hashes unchanged in every case; CPU,
+//! best of 2 on the shared machine, before = 5617030 (main before these changes; what
+//! landed in between leaves these runs' decisions as they were):
+//!
+//! | leaves | before | after |
+//! | --- | --- | --- |
+//! | 4 | 1.98 s, 0.84 us | 2.07 s, 0.87 us |
+//! | 1,000 | 5.89 s, 2.49 us | 3.71 s, 1.57 us |
+//! | 10,000 | 9.08 s, 3.83 us | 5.17 s, 2.18 us |
+//!
+//! 10,000 leaves now cost 2.5x what 4 do per container (the check is 2x). `perf record
+//! --call-graph dwarf` of 10,000 leaves after (before the dense array): heartbeats 50%
+//! (`attempt_scheduling` 38%; the benchmark's own decision hashing, `HashRecorder`, 11.5%),
+//! with 10.0M heartbeats processed against 2.7M for 4 leaves; the event queue 8%; the cycle
+//! watch's fingerprints 7.2% (each formats every queue); the update tick 8.5%, of which
+//! rebuilding Jain's sums over the ~850 active leaves 4.7% (a float sum in queue order, kept
+//! bit for bit, hence linear in active leaves) and the queue level 3.1% (splits 1.4%).
+//!
 //! Hadoop 3.3 (`FAIRSIM_SCALE_ERA=3.3`), 1,000 leaves: apps' fair shares computed at every
 //! tick 14.19 s (5.99 us per container), on demand 5.40 s (2.28 us), same checksums; 10,000
 //! leaves on demand 7.45 s (3.14 us).

@@ -354,9 +354,9 @@ pub struct Simulation<'a> {
     /// Capacity Scheduler: each short queue name → its first queue in the tree's order
     /// (placement looks leaves up by short name; empty under the Fair Scheduler).
     pub(crate) cs_short_names: BTreeMap<String, QueueId>,
-    /// Leaves counted in Jain's index (an ideal share above 0), ascending: the metric sums
-    /// are rebuilt over them alone.
-    pub(crate) metered: BTreeSet<u32>,
+    /// Leaves counted in Jain's index (an ideal share above 0), ascending, with their
+    /// terms: the metric sums are rebuilt over them alone.
+    pub(crate) metered: crate::metrics::Metered,
     /// Continuous scheduling, when on (`scheduler::fair::continuous`).
     pub(crate) continuous: Option<crate::scheduler::fair::continuous::Continuous>,
     /// Containers that completed (not killed).
@@ -495,7 +495,7 @@ impl<'a> Simulation<'a> {
             queue_shares: Default::default(),
             share_work: Default::default(),
             app_share_leaves: Vec::new(),
-            metered: BTreeSet::new(),
+            metered: Default::default(),
             queue_ids: BTreeMap::new(),
             cs_short_names: BTreeMap::new(),
             open_leaves: 0,
@@ -1129,9 +1129,10 @@ impl<'a> Simulation<'a> {
             if t.active {
                 self.metered.insert(leaf.0);
             } else {
-                self.metered.remove(&leaf.0);
+                self.metered.remove(leaf.0);
             }
         }
+        self.metered.set_x(leaf.0, t.x);
         acc.active = t.active;
         acc.x = t.x;
         acc.dev = t.dev;
@@ -1154,11 +1155,10 @@ impl<'a> Simulation<'a> {
         ig.n_active = 0;
         ig.sum_x = 0.0;
         ig.sum_x2 = 0.0;
-        for &i in &self.metered {
-            let a = &self.queues[i as usize].acc;
+        for x in self.metered.terms() {
             ig.n_active += 1;
-            ig.sum_x += a.x;
-            ig.sum_x2 += a.x * a.x;
+            ig.sum_x += x;
+            ig.sum_x2 += x * x;
         }
     }
 

@@ -103,6 +103,49 @@ pub struct LeafAcc {
     pub dev: f64,
 }
 
+/// The leaves Jain's index counts, ascending, with each leaf's term `x = usage / ideal`
+/// (a copy of `LeafAcc::x`): the index's sums are rebuilt over them at every update, in
+/// queue order, so the same set and terms give the same bits whatever came before. The
+/// terms sit in one dense array by queue, which the rebuild reads in order instead of each
+/// leaf's whole state.
+#[derive(Debug, Clone, Default)]
+pub struct Metered {
+    /// Counted leaves, ascending.
+    ids: Vec<u32>,
+    /// Per queue: its term (read for counted leaves only).
+    x: Vec<f64>,
+}
+
+impl Metered {
+    /// Counts leaf `leaf` (not counted yet).
+    pub fn insert(&mut self, leaf: u32) {
+        if let Err(at) = self.ids.binary_search(&leaf) {
+            self.ids.insert(at, leaf);
+        }
+    }
+
+    /// Stops counting leaf `leaf`.
+    pub fn remove(&mut self, leaf: u32) {
+        if let Ok(at) = self.ids.binary_search(&leaf) {
+            self.ids.remove(at);
+        }
+    }
+
+    /// Leaf `leaf`'s term from now on.
+    pub fn set_x(&mut self, leaf: u32, x: f64) {
+        let i = leaf as usize;
+        if self.x.len() <= i {
+            self.x.resize(i + 1, 0.0);
+        }
+        self.x[i] = x;
+    }
+
+    /// The counted leaves' terms, in queue order.
+    pub fn terms(&self) -> impl Iterator<Item = f64> + '_ {
+        self.ids.iter().map(|&i| self.x[i as usize])
+    }
+}
+
 /// Cluster-wide integrals.
 ///
 /// Integer quantities are integrated exactly in integers; Jain's index, a float, is
@@ -540,6 +583,21 @@ mod tests {
         assert_eq!(get("apps_never_started.root.q"), 1.0);
         assert_eq!(get("apps_unfinished.root.q"), 1.0);
         assert_eq!(get("apps_finished.root.q"), 2.0);
+    }
+
+    /// The counted leaves' terms come in queue order whatever the order they were counted
+    /// in, and a leaf no longer counted adds nothing.
+    #[test]
+    fn metered_terms_are_in_queue_order() {
+        let mut m = Metered::default();
+        for (leaf, x) in [(9u32, 0.9), (2, 0.2), (5, 0.5), (7, 0.7)] {
+            m.insert(leaf);
+            m.set_x(leaf, x);
+        }
+        m.remove(7);
+        m.set_x(7, 7.0);
+        m.insert(2);
+        assert_eq!(m.terms().collect::<Vec<_>>(), vec![0.2, 0.5, 0.9]);
     }
 
     #[test]
