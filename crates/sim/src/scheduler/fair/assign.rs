@@ -67,8 +67,11 @@ impl Simulation<'_> {
                 .by_priority
                 .iter()
                 .position(|p| p.priority == res.priority);
+            // 3.3's `isValidReservation` also drops a reservation whose app is held by
+            // maxAMShare (its leaf's fair share may have fallen since it reserved).
             let valid = idx.is_some_and(|i| self.has_container_for_node(app, i, node))
-                && self.fits_in_max_share(self.apps[app as usize].queue, res.size);
+                && self.fits_in_max_share(self.apps[app as usize].queue, res.size)
+                && !(self.semantics == Semantics::Hadoop33 && self.over_am_share_limit_33(app));
             if !valid {
                 self.unreserve(node);
             } else {
@@ -381,6 +384,18 @@ impl Simulation<'_> {
         !self.can_run_am(leaf, smallest)
     }
 
+    /// Hadoop 3.3's `FSAppAttempt.isOverAMShareLimit`: a managed app whose AM is not running
+    /// has nothing pending or may not start its AM under its leaf's maxAMShare.
+    pub(crate) fn over_am_share_limit_33(&self, a: u32) -> bool {
+        let i = a as usize;
+        match self.specs[i].am {
+            Some(am) if !self.apps[i].am_running => {
+                self.apps[i].requests.pending == 0 || !self.can_run_am(self.apps[i].queue, am)
+            }
+            _ => false,
+        }
+    }
+
     /// `FSAppAttempt.hasContainerForNode`: outstanding containers, the relaxLocality
     /// conditions (`PriorityRequests::locality_allows`), and a size that fits the node.
     pub(crate) fn has_container_for_node(&self, a: u32, idx: usize, node: u32) -> bool {
@@ -503,11 +518,7 @@ impl Simulation<'_> {
         let i = a as usize;
         let managed_am = self.specs[i].am;
         let leaf = self.apps[i].queue;
-        if self.semantics == Semantics::Hadoop33
-            && let Some(am) = managed_am
-            && !self.apps[i].am_running
-            && (self.apps[i].requests.pending == 0 || !self.can_run_am(leaf, am))
-        {
+        if self.semantics == Semantics::Hadoop33 && self.over_am_share_limit_33(a) {
             return Outcome::Nothing;
         }
         let rack = self.cluster.nodes[node as usize].rack;

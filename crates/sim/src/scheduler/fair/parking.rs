@@ -10,7 +10,9 @@
 //! against maxResources) and its queues' usage against maxResources, and writes nothing, not
 //! even a missed-opportunity count. Hadoop 3.3 first hands out what preemption holds on the
 //! node (`assignPreemptedContainers`): a node is parked only while nothing is held on it, and
-//! a hold added wakes it (`Simulation::preempt_for_app_33`). So after such a heartbeat the node
+//! a hold added wakes it (`Simulation::preempt_for_app_33`). Hadoop 3.3's check
+//! (`isValidReservation`) also reads maxAMShare for an app whose AM is not running, which
+//! moves with its leaf's fair share, so such a reservation is not parked. So after such a heartbeat the node
 //! is parked (`HeartbeatClock::park`): its beats are skipped until one of those inputs
 //! changes:
 //! - a container on the node is released (completion, preemption, loss with its node or
@@ -31,7 +33,7 @@
 
 use crate::cluster::NodeState;
 use crate::engine::Simulation;
-use fairsim_core::Resource;
+use fairsim_core::{Resource, Semantics};
 
 impl Simulation<'_> {
     /// After `node`'s heartbeat: parks it when it is a reserved node whose heartbeats
@@ -52,6 +54,11 @@ impl Simulation<'_> {
             return;
         }
         let a = res.app;
+        // 3.3 also drops the reservation of an app whose AM maxAMShare refuses, which reads
+        // its leaf's fair share and AM usage: such a reservation is not parked.
+        if self.semantics == Semantics::Hadoop33 && self.waits_for_am(a) {
+            return;
+        }
         let Some(idx) = self.apps[a as usize]
             .requests
             .by_priority
