@@ -258,20 +258,7 @@ impl Simulation<'_> {
             self.queues[q.idx()].child_list = list.clone();
             list
         };
-        for x in order {
-            let r = if leaf {
-                if self.apps[x as usize].requests.pending == 0 {
-                    continue;
-                }
-                self.assign_app(x, node, None)
-            } else {
-                self.assign_queue(QueueId(x), node)
-            };
-            if r != Outcome::Nothing {
-                return r;
-            }
-        }
-        Outcome::Nothing
+        self.offer_in_order(&order, leaf, node)
     }
 
     /// Hadoop 3.3's descent below `q` where its comparator may not be a total order: a fresh
@@ -297,8 +284,17 @@ impl Simulation<'_> {
                 cmp.compare(&queues[x as usize].sched, &queues[y as usize].sched)
             })
         };
-        for x in order {
+        self.offer_in_order(&order, leaf, node)
+    }
+
+    /// Offers `node` to the children of a sorted descent in `order` (apps of a leaf, else
+    /// queues) until one takes it; apps with nothing to ask are passed over.
+    fn offer_in_order(&mut self, order: &[u32], leaf: bool, node: u32) -> Outcome {
+        for &x in order {
             let r = if leaf {
+                if self.apps[x as usize].requests.pending == 0 {
+                    continue;
+                }
                 self.assign_app(x, node, None)
             } else {
                 self.assign_queue(QueueId(x), node)
