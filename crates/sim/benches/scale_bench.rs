@@ -251,7 +251,8 @@ fn report(label: &str, m: &Measured) {
     );
 }
 
-/// FNV-1a over every summary metric's name and bits: equal when the outputs are.
+/// The decision hash's mixing over every summary metric's name (a byte per word) and bits:
+/// equal when the outputs are.
 fn metrics_hash(summary: &RunSummary) -> u64 {
     let mut h = HashRecorder::new();
     for (k, v) in &summary.metrics {

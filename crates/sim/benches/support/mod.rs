@@ -4,7 +4,16 @@
 use fairsim_sim::Recorder;
 use fairsim_sim::recorder::{Decision, DecisionKind};
 
-/// Hashes every decision (FNV-1a over its fields) and counts them.
+/// Hashes every decision (its fields a word at a time) and counts them.
+///
+/// The checksum is the benchmarks' own: `fairsim run` writes decisions to files and hashes
+/// none, so its cost is no part of the engine's and should stay small next to it. Each word
+/// costs one rotate, one xor and one multiply by an odd constant: for a given word the step
+/// is a bijection of the hash (no history is ever lost), the multiply carries every bit of
+/// the word upwards and the rotate brings the high bits back down for the next word. (It
+/// was FNV-1a a byte at a time, eight dependent multiplies per word: 11.5% of a 10,000-leaf
+/// run's CPU, which makes 12M decisions.) Not a cryptographic hash: it tells runs that
+/// decided differently apart, which is all a checksum here is asked.
 pub struct HashRecorder {
     pub hash: u64,
     pub n: u64,
@@ -19,10 +28,7 @@ impl HashRecorder {
     }
 
     pub fn eat(&mut self, x: u64) {
-        for b in x.to_le_bytes() {
-            self.hash ^= b as u64;
-            self.hash = self.hash.wrapping_mul(0x0100_0000_01b3);
-        }
+        self.hash = (self.hash.rotate_left(23) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
 }
 
