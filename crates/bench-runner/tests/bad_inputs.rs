@@ -104,6 +104,15 @@ const SNAPSHOT: &str = r#"{
 }
 "#;
 
+/// A sweep over [`SCENARIO`] (as `s0.toml`).
+const SWEEP: &str = r#"name = "sw"
+base = "s0.toml"
+seeds = { count = 1, base = 1 }
+[[axis]]
+path = "cluster.nodes"
+values = [4]
+"#;
+
 /// Which valid file a case starts from.
 #[derive(Clone, Copy)]
 enum Base {
@@ -117,6 +126,7 @@ enum Base {
     Site,
     Rumen,
     Synth,
+    Sweep,
     None,
 }
 
@@ -1639,6 +1649,29 @@ fn cases() -> Vec<Case> {
             2,
             &["simulate"],
         ),
+        // Sweep files.
+        case(
+            "a sweep range whose step is too small to count its values",
+            Sweep,
+            (
+                "values = [4]",
+                "range = { from = 1, to = 2, step = 1e-300 }",
+            ),
+            &["sweep", "FILE", "--out", "out"],
+            2,
+            &["sw.toml:6: key `cluster.nodes`: range has more than 100000 values"],
+        ),
+        case(
+            "a sweep range wider than i64",
+            Sweep,
+            (
+                "values = [4]",
+                "range = { from = -9223372036854775808, to = 9223372036854775807, step = 1 }",
+            ),
+            &["sweep", "FILE", "--out", "out"],
+            2,
+            &["sw.toml:6: key `cluster.nodes`: range has more than 100000 values"],
+        ),
         case(
             "seed that is no number",
             None,
@@ -1687,10 +1720,7 @@ fn write_inputs(dir: &Path) {
                 1,
             ),
     );
-    w(
-        "sw.toml",
-        "name = \"sw\"\nscenario = \"s0.toml\"\n[seeds]\ncount = 1\n[[axes]]\npath = \"cluster.nodes\"\nvalues = [4]\n",
-    );
+    w("sw.toml", SWEEP);
 }
 
 /// Runs one case; `None` when it behaved, else what went wrong.
@@ -1708,6 +1738,7 @@ fn check(c: &Case) -> Option<String> {
         Site => (Some("ys.xml"), SITE_XML),
         Rumen => (Some("h.json"), RUMEN),
         Synth => (Some("syn.json"), SYNTH),
+        Sweep => (Some("sw.toml"), SWEEP),
         None => (Option::None, ""),
     };
     if let Some(file) = file {

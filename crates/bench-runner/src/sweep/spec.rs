@@ -512,15 +512,18 @@ fn expand_range(r: &RawRange) -> Result<Vec<toml::Value>, String> {
             if *step <= 0 {
                 return Err("range step must be positive".to_string());
             }
+            // In i128: `to - from` of two i64 cannot overflow there.
             let n = if to < from {
                 0
             } else {
-                ((to - from) / step + 1) as usize
+                (i128::from(*to) - i128::from(*from)) / i128::from(*step) + 1
             };
-            if n > MAX_RANGE_VALUES {
+            if n > MAX_RANGE_VALUES as i128 {
                 return Err(format!("range has more than {MAX_RANGE_VALUES} values"));
             }
-            Ok((0..n as i64).map(|i| Integer(from + i * step)).collect())
+            // Each value lies between `from` and `to`, so it fits in i64; `i * step` alone may not.
+            let value = |i: i128| (i128::from(*from) + i * i128::from(*step)) as i64;
+            Ok((0..n).map(|i| Integer(value(i))).collect())
         }
         (from, to, step) => {
             let num = |v: &toml::Value| match v {
@@ -538,10 +541,13 @@ fn expand_range(r: &RawRange) -> Result<Vec<toml::Value>, String> {
                 return Ok(Vec::new());
             }
             // A small tolerance so that `to` itself is included despite rounding of the step.
-            let n = ((to - from) / step + 1e-9).floor() as usize + 1;
-            if n > MAX_RANGE_VALUES {
+            // Counted in floats and compared before any conversion: a tiny step or a span
+            // beyond f64's range (`to - from` infinite) is refused, not wrapped to a count.
+            let steps = ((to - from) / step + 1e-9).floor();
+            if steps.is_nan() || steps >= MAX_RANGE_VALUES as f64 {
                 return Err(format!("range has more than {MAX_RANGE_VALUES} values"));
             }
+            let n = steps as usize + 1;
             Ok((0..n).map(|i| Float(from + i as f64 * step)).collect())
         }
     }
@@ -623,5 +629,35 @@ mod tests {
         let f = range(Float(0.1), Float(0.3), Float(0.1));
         assert_eq!(f.len(), 3);
         assert!(range(Integer(3), Integer(1), Integer(1)).is_empty());
+    }
+
+    #[test]
+    fn ranges_too_long_to_count_are_refused_not_wrapped() {
+        use toml::Value::{Float, Integer};
+        let err = |from, to, step| expand_range(&RawRange { from, to, step }).unwrap_err();
+        let too_many = "range has more than 100000 values";
+        // 1 / 1e-300 steps: the count does not fit a usize (it once overflowed to 0 values).
+        assert_eq!(err(Float(1.0), Float(2.0), Float(1e-300)), too_many);
+        // 1e308 - (-1e308) is infinite in f64.
+        assert_eq!(err(Float(-1e308), Float(1e308), Float(1.0)), too_many);
+        // i64::MAX - i64::MIN overflows i64: (2^64 - 1) / 2^62 + 1 = 4 values in exact
+        // arithmetic, found without overflow.
+        let wide = range(Integer(i64::MIN), Integer(i64::MAX), Integer(1 << 62));
+        assert_eq!(wide, [i64::MIN, -(1i64 << 62), 0, 1 << 62].map(Integer));
+        assert_eq!(
+            err(Integer(i64::MIN), Integer(i64::MAX), Integer(1)),
+            too_many
+        );
+        // 100000 values is the limit itself: 0..=99999.
+        assert_eq!(
+            range(Integer(0), Integer(99_999), Integer(1)).len(),
+            100_000
+        );
+        assert_eq!(err(Integer(0), Integer(100_000), Integer(1)), too_many);
+        assert_eq!(
+            range(Float(0.0), Float(99_999.0), Float(1.0)).len(),
+            100_000
+        );
+        assert_eq!(err(Float(0.0), Float(100_000.0), Float(1.0)), too_many);
     }
 }
