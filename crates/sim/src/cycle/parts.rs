@@ -1,5 +1,6 @@
 //! Texts of the parts the fingerprint writes in its own way: a queue without a leaf's
-//! ordered sets, an app with its relative values put in.
+//! ordered sets, an app with its relative values put in; and what a queue's text was made
+//! from, to tell when it must be made again.
 
 use std::fmt::Write as _;
 
@@ -104,4 +105,112 @@ pub(super) fn app_text(a: &crate::engine::AppState, put_in: &[u64]) -> String {
         p.last_scheduled = Some(v[1]);
     }
     format!("{a:?}")
+}
+
+/// What a queue's text was made from: its state as `write_queue` writes it (a leaf's
+/// ordered sets left empty and the accumulators cleared, as neither is written) and the
+/// values it was given.
+#[derive(Debug)]
+pub(super) struct QueueFrom {
+    state: crate::engine::QueueState,
+    leaf: bool,
+    free_order: bool,
+}
+
+/// Queue `q`'s text and what it was made from (see [`write_queue`] for the arguments).
+pub(super) fn queue_text(
+    q: &crate::engine::QueueState,
+    fair_share: fairsim_core::Resource,
+    leaf: bool,
+    free_order: bool,
+) -> (QueueFrom, String) {
+    let mut s = String::new();
+    write_queue(&mut s, q, fair_share, leaf, free_order);
+    let (ordered, am_waiting, am_sizes) = if leaf {
+        Default::default()
+    } else {
+        (q.ordered.clone(), q.am_waiting.clone(), q.am_sizes.clone())
+    };
+    let state = crate::engine::QueueState {
+        fair_share,
+        runnable_apps: q.runnable_apps.clone(),
+        waiting_apps: q.waiting_apps.clone(),
+        sched: q.sched.clone(),
+        child_list: q.child_list.clone(),
+        ordered,
+        am_waiting,
+        am_sizes,
+        acc: Default::default(),
+        ..*q
+    };
+    let from = QueueFrom {
+        state,
+        leaf,
+        free_order,
+    };
+    (from, s)
+}
+
+/// Whether queue `q`'s text, given these values, is the one made from `m`: every field
+/// [`write_queue`] writes is equal (the weight, a float, compared by its bits, as its text
+/// tells `-0.0` from `0.0`). Destructured whole, so a field added to a queue does not
+/// compile until it is placed here as well.
+pub(super) fn queue_unchanged(
+    m: &QueueFrom,
+    q: &crate::engine::QueueState,
+    fair_share: fairsim_core::Resource,
+    leaf: bool,
+    free_order: bool,
+) -> bool {
+    let crate::engine::QueueState {
+        usage,
+        demand,
+        fair_share: _,
+        steady_share,
+        ideal_share,
+        min_share,
+        max_share,
+        am_usage,
+        runnable,
+        waiting,
+        max_running,
+        pending,
+        runnable_apps,
+        waiting_apps,
+        sched,
+        key,
+        name_rank,
+        comparator,
+        child_list,
+        ordered,
+        am_waiting,
+        am_sizes,
+        acc: _,
+        app_shares_dirty,
+        app_shares_listed,
+        open,
+        app_demand,
+    } = q;
+    let was = &m.state;
+    m.leaf == leaf
+        && m.free_order == free_order
+        && was.fair_share == fair_share
+        && (*usage, *demand, *steady_share, *ideal_share)
+            == (was.usage, was.demand, was.steady_share, was.ideal_share)
+        && (*min_share, *max_share, *am_usage, *app_demand)
+            == (was.min_share, was.max_share, was.am_usage, was.app_demand)
+        && (*runnable, *waiting, *max_running, *pending)
+            == (was.runnable, was.waiting, was.max_running, was.pending)
+        && (*key, *name_rank, *comparator) == (was.key, was.name_rank, was.comparator)
+        && (*app_shares_dirty, *app_shares_listed, *open)
+            == (was.app_shares_dirty, was.app_shares_listed, was.open)
+        && sched.weight.to_bits() == was.sched.weight.to_bits()
+        && *sched == was.sched
+        && *runnable_apps == was.runnable_apps
+        && *waiting_apps == was.waiting_apps
+        && *child_list == was.child_list
+        && (leaf
+            || (*ordered == was.ordered
+                && *am_waiting == was.am_waiting
+                && *am_sizes == was.am_sizes))
 }
