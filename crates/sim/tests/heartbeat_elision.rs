@@ -483,8 +483,9 @@ fn a_hadoop27_reserved_node_is_parked_until_its_container_ends() {
 /// second) whose keys had changed at the last progress, with no decision, so the state one
 /// heartbeat interval later differed in the list's order only, an order no later sort reads
 /// (the comparator orders them totally). Frozen at the tick after the last progress plus one
-/// heartbeat interval: the states at 48,000 and 49,000 (first) and at 20,000 and 21,000
-/// (second) are equal, with no progress between.
+/// heartbeat interval. Since Hadoop 3.3 offers nodes only to apps with pending demand as of
+/// the last update (`fetchAppsWithDemand`) the first case has app 0 ask 3072 MB tasks (with
+/// 1536 MB every app now finishes) and freezes at 45,000; the second freezes at 20,500.
 #[test]
 fn naive_and_incremental_runs_are_found_frozen_at_the_same_tick() {
     let first = Case {
@@ -495,7 +496,7 @@ fn naive_and_incremental_runs_are_found_frozen_at_the_same_tick() {
         max_q0: Some(3),
         max_am_share: -1.0,
         apps: vec![
-            (10829, 2, 1, 3, 100, true, false, None),
+            (10829, 2, 1, 6, 100, true, false, None),
             (3481, 1, 3, 5, 5320, true, true, None),
             (9100, 1, 3, 3, 7801, true, false, None),
             (100, 0, 3, 3, 2501, true, false, None),
@@ -525,7 +526,7 @@ fn naive_and_incremental_runs_are_found_frozen_at_the_same_tick() {
         node_events: vec![(8001, 2, 2)],
         ..first.clone()
     };
-    for (c, frozen_at) in [(first, 49_000), (second, 21_000)] {
+    for (c, frozen_at) in [(first, 45_000), (second, 20_500)] {
         for hb in [Heartbeats::Elided, Heartbeats::Every] {
             for ordering in [Ordering::Incremental, Ordering::Naive] {
                 let mut sc = build(&c, hb);

@@ -14,6 +14,12 @@
 //!   nothing; children are offered the node in the parent policy's order; a leaf offers it
 //!   to runnable apps in the leaf policy's order; the first non-empty result wins. Queues and
 //!   apps with no outstanding request are skipped (they could only return nothing).
+//! * Hadoop 3.3's leaf offers the node only to apps whose pending demand is not none
+//!   (`FSLeafQueue.fetchAppsWithDemand`): the demand of the last update minus the usage now
+//!   (`Simulation::has_pending_demand_33`). Requests made since the last update wait for
+//!   the next one; an app whose usage fell since (a completion) is offered and finds nothing
+//!   unless it asked again; usage grown past the last demand (a second stage of larger
+//!   containers) gives a negative component, which is not none. 2.7 has no such filter.
 //! * Inside an app: priorities ascending; the AM-share gate; count-based delay scheduling;
 //!   node-local, rack-local then off-switch as in `FSAppAttempt.assignContainer`; the first
 //!   priority that reaches a "try" returns its result.
@@ -262,20 +268,22 @@ impl Simulation<'_> {
     }
 
     /// Hadoop 3.3's descent below `q` where its comparator may not be a total order: a fresh
-    /// `TreeSet` of every child (or of the runnable apps with something to ask), added in the
+    /// `TreeSet` of every child (or of the runnable apps with pending demand), added in the
     /// order of lists Hadoop never sorts (`scheduler::fair::sort_history`).
     fn assign_queue_tree_set(&mut self, q: QueueId, node: u32) -> Outcome {
         let leaf = self.tree.get(q).is_leaf;
         let cmp = self.queues[q.idx()].comparator;
         let order: Vec<u32> = if leaf {
-            let apps = &self.apps;
-            let asking: Vec<u32> = self.queues[q.idx()]
+            // Hadoop's set holds the apps with pending demand, asking or not: its shape,
+            // and so the order of NaN ties, depends on each of them.
+            let with_demand: Vec<u32> = self.queues[q.idx()]
                 .runnable_apps
                 .iter()
                 .copied()
-                .filter(|&a| apps[a as usize].requests.pending > 0)
+                .filter(|&a| self.has_pending_demand_33(a))
                 .collect();
-            tree_set_order(&asking, |&x, &y| {
+            let apps = &self.apps;
+            tree_set_order(&with_demand, |&x, &y| {
                 cmp.compare(&apps[x as usize].sched, &apps[y as usize].sched)
             })
         } else {
@@ -288,11 +296,12 @@ impl Simulation<'_> {
     }
 
     /// Offers `node` to the children of a sorted descent in `order` (apps of a leaf, else
-    /// queues) until one takes it; apps with nothing to ask are passed over.
+    /// queues) until one takes it; apps with nothing to ask, and in 3.3 those without
+    /// pending demand, are passed over.
     fn offer_in_order(&mut self, order: &[u32], leaf: bool, node: u32) -> Outcome {
         for &x in order {
             let r = if leaf {
-                if self.apps[x as usize].requests.pending == 0 {
+                if self.apps[x as usize].requests.pending == 0 || !self.offered_by_leaf(x) {
                     continue;
                 }
                 self.assign_app(x, node, None)
@@ -335,11 +344,30 @@ impl Simulation<'_> {
                 (None, None) => return Outcome::Nothing,
             };
             cursor = Some(next);
+            if !self.offered_by_leaf(next.2) {
+                continue;
+            }
             let r = self.assign_app(next.2, node, None);
             if r != Outcome::Nothing {
                 return r;
             }
         }
+    }
+
+    /// Hadoop 3.3's `FSAppAttempt.getPendingDemand` is not none: the demand the update thread
+    /// last computed minus the usage now, a plain subtraction whose components may be
+    /// negative, differs from 0 in some component (`Resources.isNone` is equality with 0).
+    /// `app.demand` is that demand: only the update thread writes it, and an app not yet seen
+    /// by an update has demand 0.
+    pub(crate) fn has_pending_demand_33(&self, a: u32) -> bool {
+        let app = &self.apps[a as usize];
+        app.demand.saturating_sub(app.usage) != Resource::ZERO
+    }
+
+    /// Whether the leaf of runnable app `a` offers it the node at all: in Hadoop 3.3 only
+    /// with pending demand (`FSLeafQueue.fetchAppsWithDemand`); 2.7 offers every runnable app.
+    fn offered_by_leaf(&self, a: u32) -> bool {
+        self.semantics != Semantics::Hadoop33 || self.has_pending_demand_33(a)
     }
 
     /// App `a` is held by the AM gate of `assign_app` while maxAMShare refuses its AM: it
