@@ -270,6 +270,9 @@ pub struct Counters {
     pub preempted: u64,
     /// Containers lost with their node (`[[cluster.events]]`).
     pub lost: u64,
+    /// Parked nodes re-checked after an input of their heartbeat changed and kept parked,
+    /// their heartbeat still changing nothing (`scheduler::fair::parking`).
+    pub kept_parked: u64,
 }
 
 /// The whole state of one run.
@@ -363,8 +366,9 @@ pub struct Simulation<'a> {
     pub(crate) completions: u64,
     /// Repeated states (see "Cycles").
     pub(crate) cycle: crate::cycle::CycleWatch,
-    /// Parked nodes, as (reserving app, node) (`scheduler::fair::parking`).
-    pub(crate) parked: BTreeSet<(u32, u32)>,
+    /// Parked nodes by reserving app, and the inputs of their heartbeats the current event
+    /// touched (`scheduler::fair::parking`).
+    pub(crate) parked: crate::scheduler::fair::parking::ParkedNodes,
 }
 
 /// The nodes `[[cluster.events]]` add, with their join times.
@@ -502,7 +506,7 @@ impl<'a> Simulation<'a> {
             continuous: None,
             completions: 0,
             cycle: Default::default(),
-            parked: BTreeSet::new(),
+            parked: Default::default(),
         };
         sim.init_queues();
         sim.init_apps();
@@ -739,6 +743,7 @@ impl<'a> Simulation<'a> {
             self.counters.events += 1;
             self.integrals.advance(self.now.0);
             let stop = self.step(event);
+            self.settle_parked();
             if self.stalled_at.is_some() {
                 self.events.clock_mut().stalled_at(key);
             }
@@ -921,7 +926,7 @@ impl<'a> Simulation<'a> {
     /// Marks app `a`'s demand for recomputation at the next update (its usage or requests
     /// changed).
     pub(crate) fn demand_changed(&mut self, a: u32) {
-        self.wake_reserved_by(a);
+        self.recheck_reserved_by(a);
         let app = &mut self.apps[a as usize];
         if !app.demand_dirty {
             app.demand_dirty = true;

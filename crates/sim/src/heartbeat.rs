@@ -236,6 +236,11 @@ impl HeartbeatClock {
         was
     }
 
+    /// Whether node `node` is parked.
+    pub(crate) fn is_node_parked(&self, node: u32) -> bool {
+        self.parked[self.position[node as usize] as usize]
+    }
+
     /// Whether `beat` is a parked node's (skipped when it comes up).
     pub(crate) fn is_parked(&self, beat: Beat) -> bool {
         self.parked[beat.pos as usize]

@@ -230,7 +230,7 @@ fn run_counted(
 #[test]
 fn elided_and_unelided_engines_decide_identically() {
     let mut runner = TestRunner::new(config(cases()));
-    let seen = std::cell::RefCell::new([0u32; 7]);
+    let seen = std::cell::RefCell::new([0u32; 8]);
     runner
         .run(&case(), |c| {
             let mut a = MemoryRecorder::default();
@@ -278,6 +278,9 @@ fn elided_and_unelided_engines_decide_identically() {
                 && c.extras & 2 == 0
                 && kinds.iter().any(|d| d.kind == DecisionKind::Reserved))
                 as u32;
+            // A parked node whose input changed (its app's requests, a release on it) and
+            // whose heartbeat still changed nothing, so it stayed parked.
+            seen[7] += (ca.kept_parked > 0) as u32;
             Ok(())
         })
         .unwrap_or_else(|e| panic!("{e}"));
@@ -298,6 +301,10 @@ fn elided_and_unelided_engines_decide_identically() {
     assert!(
         seen[6] > 5,
         "too few Hadoop 3.3 cases with reservations: {seen:?}"
+    );
+    assert!(
+        seen[7] > 5,
+        "too few cases with parked nodes re-checked and kept parked: {seen:?}"
     );
 }
 
@@ -540,4 +547,91 @@ fn naive_and_incremental_runs_are_found_frozen_at_the_same_tick() {
             }
         }
     }
+}
+
+/// Three 4 GB nodes in one rack (heartbeats every second at phases 0, 333 and 666 ms), one
+/// leaf, Hadoop 2.7: app0 (at 0) runs two 3 GB tasks of 10 s, app1 (at 700 ms) three 2 GB
+/// tasks of 20 s.
+fn reserving_app_scenario(heartbeats: Heartbeats) -> Scenario {
+    let mut sc = reserved_node_scenario(heartbeats);
+    sc.name = "reserving-app".into();
+    sc.cluster.nodes = 3;
+    let app = |name: &str, arrival: u64, count: u32, mb: i64, duration_ms: u64| AppSpec {
+        name: name.into(),
+        arrival: SimTime(arrival),
+        queue: "root.q".into(),
+        user: "u".into(),
+        am: None,
+        stages: vec![vec![TaskGroup {
+            count,
+            size: Resource::new(mb, 1),
+            duration_ms,
+            priority: 10,
+            hosts: vec![],
+            relax_locality: true,
+        }]],
+        recorded: None,
+    };
+    sc.workload = Workload::Trace(vec![
+        app("a0", 0, 2, 3072, 10_000),
+        app("a1", 700, 3, 2048, 20_000),
+    ]);
+    sc
+}
+
+#[test]
+fn a_hadoop27_app_served_elsewhere_leaves_its_reserved_nodes_parked() {
+    // app0's tasks go to node0 (beat at 0) and node1 (333), leaving 1 GB on each. app1's
+    // 2 GB does not fit 1 GB: node0 is reserved for it at 1,000 and node1 at 1,333, both
+    // parked. node2 (empty) gives app1 a container at 1,666 and another at 2,666 (2 GB
+    // left), then is reserved at 3,666 (0 left). Each of those two containers changes
+    // app1's requests (3 -> 2 -> 1): node0 and node1 are re-checked and stay parked, their
+    // container still not fitting 1 GB with tasks still asked for (4 re-checks kept).
+    // Before, each change woke both, whose beats at 2,000 and 2,333, then 3,000 and 3,333,
+    // did nothing: 4 more beats processed.
+    // app0's task on node0 ends at 10,000 (reported before that beat): node0 has 4 GB, it
+    // wakes and its beat turns the reservation into app1's last container, app1 asking for
+    // nothing more wakes node1 and node2, whose beats at 10,333 and 10,666 drop their
+    // reservations. app1's tasks end at 21,666, 22,666 and 30,000, the run with them.
+    // Processed: 0, 333, 1,000, 1,333, 1,666, 2,666, 3,666, 10,000, 10,333 and 10,666
+    // (at 666 nothing is asked: global elision) = 10. Unelided: every beat before the
+    // completion at 30,000 (which ends the run ahead of node0's beat then): 30 per node,
+    // 90, so 80 elided.
+    let mut counts = Vec::new();
+    let mut decisions = Vec::new();
+    for hb in [Heartbeats::Elided, Heartbeats::Every] {
+        let sc = reserving_app_scenario(hb);
+        let mut rec = MemoryRecorder::default();
+        let mut sim = Simulation::new(&sc, 1, 0, &mut rec).expect("valid");
+        let s = sim.run_to_end().expect("runs");
+        let c = sim.counters();
+        counts.push((c.heartbeats, c.heartbeats_elided, c.kept_parked));
+        drop(sim);
+        assert_eq!(s.end, SimTime(30_000));
+        decisions.push(rec.decisions);
+    }
+    assert_eq!(counts, vec![(10, 80, 4), (90, 0, 0)]);
+    assert_eq!(decisions[0], decisions[1]);
+    let got: Vec<(u64, u32, u32, DecisionKind)> = decisions[0]
+        .iter()
+        .map(|d| (d.time.0, d.node, d.app, d.kind))
+        .collect();
+    let off = DecisionKind::Allocated(fairsim_sim::app::Locality::OffSwitch);
+    let (reserved, unreserved) = (DecisionKind::Reserved, DecisionKind::Unreserved);
+    assert_eq!(
+        got,
+        vec![
+            (0, 0, 0, off),
+            (333, 1, 0, off),
+            (1_000, 0, 1, reserved),
+            (1_333, 1, 1, reserved),
+            (1_666, 2, 1, off),
+            (2_666, 2, 1, off),
+            (3_666, 2, 1, reserved),
+            (10_000, 0, 1, unreserved),
+            (10_000, 0, 1, off),
+            (10_333, 1, 1, unreserved),
+            (10_666, 2, 1, unreserved),
+        ]
+    );
 }

@@ -121,7 +121,7 @@ impl Simulation<'_> {
             return;
         };
         let c = self.containers[am_slot as usize];
-        self.wake_node(c.node);
+        self.recheck_node(c.node);
         self.containers[am_slot as usize].live = false;
         let node = &mut self.cluster.nodes[c.node as usize];
         node.allocated = node.allocated.saturating_sub(c.size);

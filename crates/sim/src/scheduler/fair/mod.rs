@@ -155,7 +155,7 @@ impl Simulation<'_> {
     pub(crate) fn take_back_container(&mut self, slot: u32) -> Container {
         let c = self.containers[slot as usize];
         debug_assert!(c.live);
-        self.wake_node(c.node);
+        self.recheck_node(c.node);
         self.containers[slot as usize].live = false;
         let node = &mut self.cluster.nodes[c.node as usize];
         node.allocated = node.allocated.saturating_sub(c.size);

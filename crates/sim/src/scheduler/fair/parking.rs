@@ -12,14 +12,37 @@
 //! node (`assignPreemptedContainers`): a node is parked only while nothing is held on it, and
 //! a hold added wakes it (`Simulation::preempt_for_app_33`). Hadoop 3.3's check
 //! (`isValidReservation`) also reads maxAMShare for an app whose AM is not running, which
-//! moves with its leaf's fair share, so such a reservation is not parked. So after such a heartbeat the node
-//! is parked (`HeartbeatClock::park`): its beats are skipped until one of those inputs
-//! changes:
-//! - a container on the node is released (completion, preemption, loss with its node or
-//!   with its failed attempt): its free space grows;
-//! - the reserving app's requests change (`Simulation::demand_changed`, or it finishes);
-//! - the reservation is released (`Simulation::unreserve`);
-//! - a node event (capacity, nodes joining or leaving).
+//! moves with its leaf's fair share, so such a reservation is not parked. So after such a
+//! heartbeat the node is parked (`HeartbeatClock::park`): its beats are skipped while that
+//! predicate (`Simulation::idle_reserved`) holds. Every change of an input it reads
+//! re-evaluates it:
+//! - a container on the node is released (completion, preemption, loss with its failed
+//!   attempt): its free space grows (`Simulation::recheck_node`);
+//! - the reserving app's requests change (`Simulation::demand_changed`): an allocation
+//!   elsewhere, a new stage, a task asked for again, its AM lost or running
+//!   (`Simulation::recheck_reserved_by`);
+//! - the reservation is released (`Simulation::unreserve`), a 3.3 hold is added, the
+//!   reserving app finishes (its requests are dropped), a node event (capacity, nodes
+//!   joining or leaving): these wake the node outright.
+//!
+//! A re-check is made at the end of the event that made the change
+//! (`Simulation::settle_parked`), on the state the event leaves: a trigger fires in the
+//! middle of a change (a release before the queues' usage is settled, a failed attempt
+//! before its asks are replaced), and nothing else happens before the node's next beat,
+//! which comes after the event: a later event at the same time is another event, whose
+//! changes are re-checked at its own end. A node whose predicate still holds stays parked
+//! (its unelided beat would read the same no-op: e.g. a 2.7 app that reserved many nodes
+//! and got a container elsewhere, still asking for more at the reserved priority); one
+//! whose predicate fails is woken.
+//!
+//! An app's requests change at every container it gets or gives back: re-checking each of
+//! its parked nodes every time would cost changes × nodes, where waking them cost each node
+//! once (a woken node is not parked again before its next beat). So the app's asks are read
+//! first (`Simulation::asks_keep_parked`): while, at each priority it holds parked
+//! reservations at, containers are still asked for, may relax and keep the reserved size,
+//! no node's verdict can move and the re-check costs one look at those asks; otherwise its
+//! nodes are re-checked one by one. A node whose ask's size differs from its reserved size
+//! is not parked.
 //!
 //! Allocation on the node needs its own heartbeat, so its free space cannot shrink while it
 //! is parked. maxResources is not watched: a node is parked only when every queue from the
@@ -27,48 +50,127 @@
 //! (usage, made of containers on nodes, never exceeds the nodes' capacity), so the check
 //! cannot fail until a node event, which wakes every parked node. Waking only marks the node
 //! unparked: its next beat is the first after the current event, exactly the first
-//! heartbeat whose outcome an unelided run could see differ. Under continuous scheduling
-//! (which assigns on nodes outside heartbeats), with heartbeats = "every" and for the
-//! Capacity Scheduler nothing is parked.
+//! heartbeat whose outcome an unelided run could see differ from a no-op. Under continuous
+//! scheduling (which assigns on nodes outside heartbeats), with heartbeats = "every" and for
+//! the Capacity Scheduler nothing is parked.
 
 use crate::cluster::NodeState;
 use crate::engine::Simulation;
 use fairsim_core::{Resource, Semantics};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The parked nodes, and the inputs of their heartbeats touched during the current event.
+#[derive(Debug, Default)]
+pub(crate) struct ParkedNodes {
+    /// (reserving app, node).
+    nodes: BTreeSet<(u32, u32)>,
+    /// Per reserving app: the priorities and sizes of its reservations on parked nodes.
+    by_app: BTreeMap<u32, Vec<ParkedAt>>,
+    /// Apps whose requests changed during the current event.
+    apps_touched: Vec<u32>,
+    /// Parked nodes released on during the current event.
+    nodes_touched: Vec<u32>,
+}
+
+/// Reservations of one app at one priority and size, on `nodes` parked nodes.
+#[derive(Debug, Clone, Copy)]
+struct ParkedAt {
+    priority: i32,
+    size: Resource,
+    nodes: u32,
+}
+
+impl ParkedNodes {
+    fn insert(&mut self, app: u32, node: u32, priority: i32, size: Resource) {
+        if !self.nodes.insert((app, node)) {
+            return;
+        }
+        let at = self.by_app.entry(app).or_default();
+        match at
+            .iter_mut()
+            .find(|k| k.priority == priority && k.size == size)
+        {
+            Some(k) => k.nodes += 1,
+            None => at.push(ParkedAt {
+                priority,
+                size,
+                nodes: 1,
+            }),
+        }
+    }
+
+    fn remove(&mut self, app: u32, node: u32, priority: i32, size: Resource) {
+        if !self.nodes.remove(&(app, node)) {
+            return;
+        }
+        if let Some(at) = self.by_app.get_mut(&app) {
+            if let Some(i) = at
+                .iter()
+                .position(|k| k.priority == priority && k.size == size)
+            {
+                at[i].nodes -= 1;
+                if at[i].nodes == 0 {
+                    at.swap_remove(i);
+                }
+            }
+            if at.is_empty() {
+                self.by_app.remove(&app);
+            }
+        }
+    }
+
+    /// The nodes parked for `app`.
+    fn of_app(&self, app: u32) -> impl Iterator<Item = u32> + '_ {
+        self.nodes
+            .range((app, 0)..=(app, u32::MAX))
+            .map(|&(_, n)| n)
+    }
+}
 
 impl Simulation<'_> {
     /// After `node`'s heartbeat: parks it when it is a reserved node whose heartbeats
     /// change nothing until an input is touched (see the module docs).
     pub(crate) fn park_if_idle(&mut self, node: u32) {
+        if self.idle_reserved(node).is_some()
+            && let Some(r) = self.cluster.nodes[node as usize].reservation
+        {
+            self.events.clock_mut().park(node);
+            self.parked.insert(r.app, node, r.priority, r.size);
+        }
+    }
+
+    /// The app `node` is reserved for, when the node's next heartbeat would change nothing
+    /// (nor any later one until an input of it changes: see the module docs).
+    fn idle_reserved(&self, node: u32) -> Option<u32> {
         if !self.elide || self.capacity.is_some() || self.continuous_on() {
-            return;
+            return None;
         }
         let n = node as usize;
         let nd = &self.cluster.nodes[n];
         if nd.state != NodeState::Running || !self.held_for[n].is_empty() {
-            return;
+            return None;
         }
-        let Some(res) = nd.reservation else {
-            return;
-        };
+        let res = nd.reservation?;
         if res.size.fits_in(nd.available()) {
-            return;
+            return None;
         }
         let a = res.app;
         // 3.3 also drops the reservation of an app whose AM maxAMShare refuses, which reads
         // its leaf's fair share and AM usage: such a reservation is not parked.
         if self.semantics == Semantics::Hadoop33 && self.waits_for_am(a) {
-            return;
+            return None;
         }
-        let Some(idx) = self.apps[a as usize]
+        let idx = self.apps[a as usize]
             .requests
             .by_priority
             .iter()
-            .position(|p| p.priority == res.priority)
-        else {
-            return;
-        };
-        if !self.has_container_for_node(a, idx, node) {
-            return;
+            .position(|p| p.priority == res.priority)?;
+        // An ask whose size moved away from the reserved one (a later stage at the same
+        // priority) is not parked, so that `asks_keep_parked` may compare sizes.
+        if self.apps[a as usize].requests.by_priority[idx].size != res.size
+            || !self.has_container_for_node(a, idx, node)
+        {
+            return None;
         }
         let n_nodes = self.cluster.nodes.len() as i64;
         let most = Resource::new(
@@ -79,17 +181,93 @@ impl Simulation<'_> {
         let mut q = Some(self.apps[a as usize].queue);
         while let Some(id) = q {
             if !most.fits_in(self.queues[id.idx()].max_share) {
-                return;
+                return None;
             }
             q = self.tree.get(id).parent;
         }
-        self.events.clock_mut().park(node);
-        self.parked.insert((a, node));
+        Some(a)
+    }
+
+    /// Whether app `a`'s asks still keep every node parked for it parked, whatever the node:
+    /// at each priority it holds parked reservations at, containers are still asked for,
+    /// may relax (so every node passes the locality conditions) and keep the reserved size
+    /// (so the size against each node's capacity, and in 3.3 against maxResources, reads as
+    /// when the node was parked); in 3.3 its AM still runs. The rest of
+    /// [`Simulation::idle_reserved`] reads the node, the reservation and maxResources,
+    /// which the app's requests do not move.
+    fn asks_keep_parked(&self, a: u32, at: &[ParkedAt]) -> bool {
+        if self.semantics == Semantics::Hadoop33 && self.waits_for_am(a) {
+            return false;
+        }
+        let asks = &self.apps[a as usize].requests.by_priority;
+        at.iter().all(|k| {
+            asks.iter().any(|p| {
+                p.priority == k.priority && p.size == k.size && p.any > 0 && p.relax_locality
+            })
+        })
+    }
+
+    /// A container on `node` was released: if the node is parked, whether its heartbeat
+    /// now acts is decided at the end of the event ([`Simulation::settle_parked`]).
+    pub(crate) fn recheck_node(&mut self, node: u32) {
+        if !self.parked.nodes.is_empty() && self.events.clock().is_node_parked(node) {
+            self.parked.nodes_touched.push(node);
+        }
+    }
+
+    /// App `a`'s requests changed: whether the heartbeats of the nodes parked for it now
+    /// act is decided at the end of the event ([`Simulation::settle_parked`]).
+    pub(crate) fn recheck_reserved_by(&mut self, a: u32) {
+        if self.parked.by_app.contains_key(&a) {
+            self.parked.apps_touched.push(a);
+        }
+    }
+
+    /// The end of an event: each parked node one of whose inputs the event changed is woken
+    /// unless its heartbeat still changes nothing, read on the state the event leaves (every
+    /// later change is another event's, re-checked at its end, before the node's next beat).
+    /// An app whose asks keep its nodes parked ([`Simulation::asks_keep_parked`]) costs
+    /// a look at those asks; the others' nodes are checked one by one.
+    pub(crate) fn settle_parked(&mut self) {
+        if self.parked.apps_touched.is_empty() && self.parked.nodes_touched.is_empty() {
+            return;
+        }
+        let mut apps = std::mem::take(&mut self.parked.apps_touched);
+        let mut nodes = std::mem::take(&mut self.parked.nodes_touched);
+        apps.sort_unstable();
+        apps.dedup();
+        for &a in &apps {
+            let Some(at) = self.parked.by_app.get(&a) else {
+                continue;
+            };
+            if self.asks_keep_parked(a, at) {
+                self.counters.kept_parked += at.iter().map(|k| u64::from(k.nodes)).sum::<u64>();
+            } else {
+                nodes.extend(self.parked.of_app(a));
+            }
+        }
+        nodes.sort_unstable();
+        nodes.dedup();
+        for &n in &nodes {
+            // Woken meanwhile (its reservation released, a hold, a node event).
+            if !self.events.clock().is_node_parked(n) {
+                continue;
+            }
+            if self.idle_reserved(n).is_some() {
+                self.counters.kept_parked += 1;
+            } else {
+                self.wake_node(n);
+            }
+        }
+        apps.clear();
+        nodes.clear();
+        self.parked.apps_touched = apps;
+        self.parked.nodes_touched = nodes;
     }
 
     /// Unparks `node` if it is parked (an input of its heartbeat changed).
     pub(crate) fn wake_node(&mut self, node: u32) {
-        if self.parked.is_empty() || !self.events.clock_mut().unpark(node) {
+        if self.parked.nodes.is_empty() || !self.events.clock_mut().unpark(node) {
             return;
         }
         // A parked node keeps its reservation: only its own heartbeat or `unreserve` (which
@@ -97,21 +275,14 @@ impl Simulation<'_> {
         let res = self.cluster.nodes[node as usize].reservation;
         debug_assert!(res.is_some(), "parked node {node} without a reservation");
         if let Some(r) = res {
-            self.parked.remove(&(r.app, node));
+            self.parked.remove(r.app, node, r.priority, r.size);
         }
         self.rearm(node);
     }
 
-    /// Unparks the nodes reserved for app `a` (its requests changed).
+    /// Unparks the nodes reserved for app `a` (it finished).
     pub(crate) fn wake_reserved_by(&mut self, a: u32) {
-        if self.parked.is_empty() {
-            return;
-        }
-        let nodes: Vec<u32> = self
-            .parked
-            .range((a, 0)..=(a, u32::MAX))
-            .map(|&(_, n)| n)
-            .collect();
+        let nodes: Vec<u32> = self.parked.of_app(a).collect();
         for n in nodes {
             self.wake_node(n);
         }
@@ -119,7 +290,7 @@ impl Simulation<'_> {
 
     /// Unparks every parked node (a node event).
     pub(crate) fn wake_all_parked(&mut self) {
-        let nodes: Vec<u32> = self.parked.iter().map(|&(_, n)| n).collect();
+        let nodes: Vec<u32> = self.parked.nodes.iter().map(|&(_, n)| n).collect();
         for n in nodes {
             self.wake_node(n);
         }
