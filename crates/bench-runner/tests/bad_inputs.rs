@@ -294,7 +294,36 @@ fn cases() -> Vec<Case> {
             NODES_RUN,
             2,
             &[
-                "nodes.toml:3: cluster.nodes: node h3 has 1000 MB, below scheduler.minimum_allocation_mb = 1024",
+                "nodes.json:2: nodes[0].memory-mb: node h3 has 1000 MB, below scheduler.minimum_allocation_mb = 1024",
+            ],
+        ),
+        case(
+            "the second [[cluster.nodes]] entry below the minimum allocation: its own line",
+            Scenario,
+            (
+                CLUSTER_KEYS,
+                "node_memory_mb = 8192\nnode_vcores = 8\n[[cluster.nodes]]\nprefix = \"a\"\n\
+                 count = 2\n[[cluster.nodes]]\nprefix = \"b\"\nmemory_mb = 512\n",
+            ),
+            RUN,
+            2,
+            &[
+                "s.toml:11: cluster.nodes[1].memory_mb: node b0 has 512 MB, below scheduler.minimum_allocation_mb = 1024",
+            ],
+        ),
+        case(
+            "the second `add` event below the minimum allocation (first in time): its own line",
+            Scenario,
+            (
+                CLUSTER_KEYS,
+                "nodes = 4\nracks = 1\nnode_memory_mb = 8192\nnode_vcores = 8\n\
+                 [[cluster.events]]\nat_ms = 10\nkind = \"add\"\n\
+                 [[cluster.events]]\nat_ms = 5\nkind = \"add\"\nprefix = \"c\"\nvcores = 0\n",
+            ),
+            RUN,
+            2,
+            &[
+                "s.toml:15: cluster.events[1].vcores: node c0 has 0 vcores, below scheduler.minimum_allocation_vcores = 1",
             ],
         ),
         // Node lists and SLS nodes files.

@@ -799,6 +799,7 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         .cluster
         .resolve(base, raw.scheduler.semantics, &invalid)?;
     let cluster = topology.cluster;
+    let node_origins = topology.origins;
     scenario_checks::check_ranges(
         &scenario_checks::Numbers {
             end_ms: raw.end_ms,
@@ -908,7 +909,13 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         )?;
         check_allocation_settings(&raw.scheduler, &invalid)?;
     }
-    scenario_checks::check_nodes_register(&cluster, &raw.scheduler, tree.scheduler, &invalid)?;
+    scenario_checks::check_nodes_register(
+        &cluster,
+        &node_origins,
+        &raw.scheduler,
+        tree.scheduler,
+        &invalid,
+    )?;
     apply_overrides(&mut tree, &raw.queues, &invalid)?;
     let w = &raw.workload;
     let defaults = w.sls_defaults(&invalid)?;

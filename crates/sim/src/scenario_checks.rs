@@ -3,6 +3,7 @@
 
 use crate::limits::{MAX_APPS, MAX_TIME_MS, limit};
 use crate::scenario::{ClusterSpec, ScenarioError, SchedulerConf};
+use crate::topology::{NodeOrigins, SizePlace};
 use crate::tree::SchedulerKind;
 use crate::workload::synthetic::{Dist, QueueStream, SyntheticSpec};
 
@@ -44,9 +45,12 @@ fn check_float(invalid: Invalid<'_>, key: &str, v: f64) -> Result<(), ScenarioEr
 /// registering it (so a 0-vcore node needs the Fair Scheduler with
 /// `minimum_allocation_vcores = 0`). SLS registers its simulated NodeManagers through the
 /// same service (`NMSimulator.init`), so nodes files are refused alike. Every node is
-/// checked, those that join during the run too.
-pub fn check_nodes_register(
+/// checked, those that join during the run too, and the error names where the node at
+/// fault is described (`origins`): its `[[cluster.nodes]]` or `[[cluster.events]]` entry,
+/// its line of the nodes file, or the cluster's node size.
+pub(crate) fn check_nodes_register(
     cluster: &ClusterSpec,
+    origins: &NodeOrigins,
     scheduler: &SchedulerConf,
     kind: SchedulerKind,
     invalid: Invalid<'_>,
@@ -69,36 +73,39 @@ pub fn check_nodes_register(
             ),
         ));
     }
-    let (memory_key, vcores_key) = if cluster.layout.is_empty() {
-        ("cluster.node_memory_mb", "cluster.node_vcores")
-    } else {
-        ("cluster.nodes", "cluster.nodes")
-    };
     let min_mb = scheduler.minimum_allocation_mb;
     let initial = cluster.node_specs();
-    let nodes = initial.iter().map(|n| (memory_key, vcores_key, n)).chain(
-        cluster
-            .events
-            .added
-            .iter()
-            .map(|n| ("cluster.events", "cluster.events", n)),
-    );
-    for (memory_key, key, node) in nodes {
+    let n_initial = initial.len();
+    let at = |node: usize, memory: bool, message: String| match origins
+        .size_place(node, n_initial, memory)
+    {
+        SizePlace::Key(key) => invalid(&key, &message),
+        SizePlace::File(path, line, field) => ScenarioError::Invalid {
+            path,
+            line: line as usize,
+            key: field,
+            message,
+        },
+    };
+    let nodes = initial.iter().chain(cluster.events.added.iter());
+    for (index, node) in nodes.enumerate() {
         // ResourceTrackerService tests memory first, then vcores, in one condition: a node
         // short of both is named by its memory.
         if node.capacity.memory_mb < min_mb {
-            return Err(invalid(
-                memory_key,
-                &format!(
+            return Err(at(
+                index,
+                true,
+                format!(
                     "node {} has {} MB, below scheduler.minimum_allocation_mb = {min_mb}: YARN sends a NodeManager below the minimum allocation a SHUTDOWN at registration (ResourceTrackerService); give it memory, or lower the minimum allocation",
                     node.name, node.capacity.memory_mb
                 ),
             ));
         }
         if node.capacity.vcores < min {
-            return Err(invalid(
-                key,
-                &format!(
+            return Err(at(
+                index,
+                false,
+                format!(
                     "node {} has {} vcores, below scheduler.minimum_allocation_vcores = {min}: YARN sends a NodeManager below the minimum allocation a SHUTDOWN at registration (ResourceTrackerService); give it vcores, or use the Fair Scheduler with a minimum of 0 vcores",
                     node.name, node.capacity.vcores
                 ),

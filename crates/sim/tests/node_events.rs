@@ -90,7 +90,7 @@ fn capacity_follows_nodes_added_and_lost() {
         let (_d, refused) = load(&toml(""), job);
         let e = refused.expect_err("a 512 MB node under a 1024 MB minimum");
         assert!(
-            e.contains("s.toml:7: cluster.events: node n2 has 512 MB, below scheduler.minimum_allocation_mb = 1024"),
+            e.contains("s.toml:11: cluster.events[0].memory_mb: node n2 has 512 MB, below scheduler.minimum_allocation_mb = 1024"),
             "{e}"
         );
         let (_d, sc) = load(&toml("minimum_allocation_mb = 512"), job);

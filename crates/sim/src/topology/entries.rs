@@ -86,12 +86,13 @@ impl<'de> Deserialize<'de> for NodesKey {
 }
 
 /// The nodes of `entries`, sizes defaulting to `default` (`None` where the scenario gives
-/// no node size). Errors are `(key, message)` with the entry's index in the key.
+/// no node size), each with the index of its entry. Errors are `(key, message)` with the
+/// entry's index in the key.
 pub fn expand(
     entries: &[NodeEntry],
     default_memory_mb: Option<i64>,
     default_vcores: Option<i64>,
-) -> Result<Vec<NodeSpec>, (String, String)> {
+) -> Result<(Vec<NodeSpec>, Vec<u32>), (String, String)> {
     if entries.is_empty() {
         return Err((
             "cluster.nodes".into(),
@@ -100,6 +101,7 @@ pub fn expand(
     }
     let mut next_index: BTreeMap<&str, u64> = BTreeMap::new();
     let mut out: Vec<NodeSpec> = Vec::new();
+    let mut entry_of: Vec<u32> = Vec::new();
     for (i, e) in entries.iter().enumerate() {
         let key = |field: &str| format!("cluster.nodes[{i}].{field}");
         let count = checked_count(e.count, "cluster.nodes", &key)?;
@@ -137,6 +139,7 @@ pub fn expand(
                 *k += count;
             }
         }
+        entry_of.resize(out.len(), i as u32);
     }
     if let Some(dup) = super::duplicate_name(&out) {
         let at = entries
@@ -150,7 +153,7 @@ pub fn expand(
             ),
         ));
     }
-    Ok(out)
+    Ok((out, entry_of))
 }
 
 impl NodeEntry {
@@ -309,7 +312,7 @@ mod tests {
 
     #[test]
     fn generated_names_continue_per_prefix() {
-        let nodes = expand(
+        let (nodes, entry_of) = expand(
             &[
                 entry(None, 2, 1024),
                 entry(Some("big"), 1, 4096),
@@ -321,6 +324,8 @@ mod tests {
         .unwrap();
         let names: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
         assert_eq!(names, ["node0", "node1", "big0", "node2"]);
+        // Each node knows its entry, for messages about it found later.
+        assert_eq!(entry_of, [0, 0, 1, 2]);
         assert_eq!(nodes[2].capacity, Resource::new(4096, 4));
         assert_eq!(nodes[0].rack, DEFAULT_RACK);
     }
@@ -330,7 +335,7 @@ mod tests {
         let mut e = entry(None, 1, 1);
         e.memory_mb = None;
         assert_eq!(
-            expand(&[e.clone()], Some(3072), None).unwrap()[0]
+            expand(&[e.clone()], Some(3072), None).unwrap().0[0]
                 .capacity
                 .memory_mb,
             3072

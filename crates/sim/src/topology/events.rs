@@ -95,14 +95,15 @@ enum Standing {
     Gone,
 }
 
-/// Checks `raw` (in file order) against the cluster's `initial` nodes. Errors are
-/// `(key, message)`, the key naming the entry by its index in the file.
+/// Checks `raw` (in file order) against the cluster's `initial` nodes; beside the events,
+/// the index in `raw` of the entry that adds each added node. Errors are `(key, message)`,
+/// the key naming the entry by its index in the file.
 pub fn check(
     raw: &[RawNodeEvent],
     initial: &[NodeSpec],
     default_memory_mb: Option<i64>,
     default_vcores: Option<i64>,
-) -> Result<NodeEvents, (String, String)> {
+) -> Result<(NodeEvents, Vec<u32>), (String, String)> {
     limit("scenario", "cluster.events")
         .check_int(raw.len() as i128)
         .map_err(|m| ("cluster.events".to_string(), m))?;
@@ -125,6 +126,7 @@ pub fn check(
         note_generated(&mut highest, &n.name);
     }
     let mut out = NodeEvents::default();
+    let mut added_entry: Vec<u32> = Vec::new();
     for i in order {
         let e = &raw[i];
         let key = |field: &str| format!("cluster.events[{i}].{field}");
@@ -164,6 +166,7 @@ pub fn check(
                     index.insert(spec.name.clone(), id);
                     standing.push(Standing::Running);
                     out.added.push(spec);
+                    added_entry.push(i as u32);
                     ids.push(id);
                 }
                 ids
@@ -238,7 +241,7 @@ pub fn check(
             nodes,
         });
     }
-    Ok(out)
+    Ok((out, added_entry))
 }
 
 /// Records `name`'s generated index, if it is `{prefix}{digits}`.
@@ -329,7 +332,8 @@ mod tests {
             Some(2048),
             Some(2),
         )
-        .expect("valid events");
+        .expect("valid events")
+        .0;
         // node0, node1 exist: the add makes node2 and node3 (indices 2 and 3).
         assert_eq!(ev.added.len(), 2);
         assert_eq!(ev.added[0].name, "node2");
@@ -351,7 +355,9 @@ mod tests {
     }
 
     fn error(text: &str) -> (String, String) {
-        check(&raw(text), &nodes(2), Some(1024), Some(1)).expect_err("refused")
+        check(&raw(text), &nodes(2), Some(1024), Some(1))
+            .map(|(events, _)| events)
+            .expect_err("refused")
     }
 
     #[test]

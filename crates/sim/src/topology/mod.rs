@@ -79,10 +79,70 @@ pub(crate) struct RawCluster {
     events: Option<Vec<events::RawNodeEvent>>,
 }
 
-/// What reading `[cluster]` gives: the cluster and the warnings about its files.
+/// What reading `[cluster]` gives: the cluster, where each node was described and the
+/// warnings about its files.
 pub(crate) struct Resolved {
     pub cluster: ClusterSpec,
+    pub origins: NodeOrigins,
     pub warnings: Vec<String>,
+}
+
+/// Where each node of a scenario was described, so that a check made once the scheduler is
+/// known (a node below the minimum allocation) names the entry or the line at fault.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct NodeOrigins {
+    /// The cluster's own nodes.
+    pub initial: InitialOrigin,
+    /// Per added node (in [`events::NodeEvents::added`] order): its `[[cluster.events]]` entry.
+    pub added_entry: Vec<u32>,
+}
+
+/// Where the cluster's own nodes come from.
+#[derive(Debug, Clone, Default)]
+pub(crate) enum InitialOrigin {
+    /// `nodes = N` of `node_memory_mb` / `node_vcores`.
+    #[default]
+    Uniform,
+    /// `[[cluster.nodes]]`: each node's entry.
+    Entries(Vec<u32>),
+    /// A nodes file: each node's rack-object line and index in its `nodes` list.
+    File(PathBuf, Vec<(u64, u32)>),
+}
+
+/// Where a node's size is written: a key of the scenario file, or a line of a nodes file.
+pub(crate) enum SizePlace {
+    /// A key of the scenario file (its line is found by key).
+    Key(String),
+    /// A nodes file, line and field.
+    File(PathBuf, u64, String),
+}
+
+impl NodeOrigins {
+    /// Where node `node` (the cluster's `n_initial` nodes first, then the added ones) has its
+    /// `memory` (else vcores) written.
+    pub(crate) fn size_place(&self, node: usize, n_initial: usize, memory: bool) -> SizePlace {
+        let (scenario_field, file_field) = if memory {
+            ("memory_mb", "memory-mb")
+        } else {
+            ("vcores", "vcores")
+        };
+        if node >= n_initial {
+            return match self.added_entry.get(node - n_initial) {
+                Some(i) => SizePlace::Key(format!("cluster.events[{i}].{scenario_field}")),
+                None => SizePlace::Key("cluster.events".into()),
+            };
+        }
+        match &self.initial {
+            InitialOrigin::Uniform => SizePlace::Key(format!("cluster.node_{scenario_field}")),
+            InitialOrigin::Entries(entry) => {
+                SizePlace::Key(format!("cluster.nodes[{}].{scenario_field}", entry[node]))
+            }
+            InitialOrigin::File(path, lines) => {
+                let (line, j) = lines[node];
+                SizePlace::File(path.clone(), line, format!("nodes[{j}].{file_field}"))
+            }
+        }
+    }
 }
 
 impl RawCluster {
@@ -105,6 +165,7 @@ impl RawCluster {
             ));
         }
         let mut warnings = Vec::new();
+        let mut origin = InitialOrigin::Uniform;
         let layout = match (self.nodes, &self.nodes_file) {
             (Some(entries::NodesKey::Count(n)), _) => {
                 let required = |key: &str, v: Option<i64>| {
@@ -127,11 +188,13 @@ impl RawCluster {
                     layout: Vec::new(),
                     events: Default::default(),
                 };
-                return with_events(cluster, self.events, invalid, warnings);
+                return with_events(cluster, self.events, invalid, warnings, origin);
             }
             (Some(entries::NodesKey::List(list)), _) => {
-                entries::expand(&list, self.node_memory_mb, self.node_vcores)
-                    .map_err(|(key, m)| invalid(&key, &m))?
+                let (nodes, entry) = entries::expand(&list, self.node_memory_mb, self.node_vcores)
+                    .map_err(|(key, m)| invalid(&key, &m))?;
+                origin = InitialOrigin::Entries(entry);
+                nodes
             }
             (None, Some(file)) => {
                 let default = Resource::new(
@@ -139,8 +202,10 @@ impl RawCluster {
                         .unwrap_or(sls_nodes::SLS_NM_DEFAULT.memory_mb),
                     self.node_vcores.unwrap_or(sls_nodes::SLS_NM_DEFAULT.vcores),
                 );
-                let read = sls_nodes::read_sls_nodes(&base.join(file), default, semantics)?;
+                let path = base.join(file);
+                let read = sls_nodes::read_sls_nodes(&path, default, semantics)?;
                 warnings.extend(read.warnings);
+                origin = InitialOrigin::File(path, read.origins);
                 read.nodes
             }
             (None, None) => unreachable!("one form was checked above"),
@@ -160,7 +225,7 @@ impl RawCluster {
             layout,
             events: Default::default(),
         };
-        with_events(cluster, self.events, invalid, warnings)
+        with_events(cluster, self.events, invalid, warnings, origin)
     }
 }
 
@@ -172,12 +237,17 @@ fn with_events(
     raw: Option<Vec<events::RawNodeEvent>>,
     invalid: &dyn Fn(&str, &str) -> ScenarioError,
     warnings: Vec<String>,
+    initial_origin: InitialOrigin,
 ) -> Result<Resolved, ScenarioError> {
+    let mut origins = NodeOrigins {
+        initial: initial_origin,
+        added_entry: Vec::new(),
+    };
     if let Some(raw) = raw
         && u64::from(cluster.nodes) <= crate::limits::MAX_NODES
     {
         let initial = cluster.node_specs().into_owned();
-        cluster.events = events::check(
+        (cluster.events, origins.added_entry) = events::check(
             &raw,
             &initial,
             Some(cluster.node_memory_mb),
@@ -185,7 +255,11 @@ fn with_events(
         )
         .map_err(|(key, m)| invalid(&key, &m))?;
     }
-    Ok(Resolved { cluster, warnings })
+    Ok(Resolved {
+        cluster,
+        origins,
+        warnings,
+    })
 }
 
 #[cfg(test)]

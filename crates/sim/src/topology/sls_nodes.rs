@@ -39,6 +39,9 @@ pub const SLS_NM_DEFAULT: Resource = Resource::new(10240, 10);
 pub struct NodesRead {
     /// Nodes in file order, duplicates dropped.
     pub nodes: Vec<NodeSpec>,
+    /// Where each node is written: the line of its rack object and its index in that
+    /// object's `nodes` list (for messages about a node found wrong later).
+    pub origins: Vec<(u64, u32)>,
     /// One line per kind of thing ignored.
     pub warnings: Vec<String>,
 }
@@ -67,6 +70,7 @@ pub fn parse_sls_nodes(
     };
     let mut stream = ObjectStream::with_comments(reader);
     let mut nodes: Vec<NodeSpec> = Vec::new();
+    let mut origins: Vec<(u64, u32)> = Vec::new();
     let mut rack_of: HashMap<String, String> = HashMap::new();
     let mut ignored = Ignored::default();
     loop {
@@ -198,6 +202,7 @@ pub fn parse_sls_nodes(
                 ));
             }
             rack_of.insert(host.to_string(), rack.to_string());
+            origins.push((line, i as u32));
             nodes.push(NodeSpec {
                 name: host.to_string(),
                 rack: rack.to_string(),
@@ -216,7 +221,11 @@ pub fn parse_sls_nodes(
         .warning(name, "read but not modelled")
         .into_iter()
         .collect();
-    Ok(NodesRead { nodes, warnings })
+    Ok(NodesRead {
+        nodes,
+        origins,
+        warnings,
+    })
 }
 
 #[cfg(test)]
