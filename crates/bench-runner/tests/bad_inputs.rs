@@ -1678,6 +1678,20 @@ fn cases() -> Vec<Case> {
             2,
             &["simulate"],
         ),
+        // Read, but with a warning: the run would otherwise differ silently.
+        case(
+            "a capacity queue's state, which fairsim does not simulate",
+            Capacity,
+            (
+                "<value>1</value></property>\n",
+                "<value>1</value></property>\n  <property><name>yarn.scheduler.capacity.root.a.state</name><value>STOPPED</value></property>\n",
+            ),
+            CAP_RUN,
+            0,
+            &[
+                "cs.xml:6: <property>: yarn.scheduler.capacity.root.a.state: queue states are not simulated",
+            ],
+        ),
         // Sweep files.
         case(
             "a sweep range whose step is too small to count its values",

@@ -27,6 +27,24 @@ const QUEUE_SUFFIXES: &[&str] = &[
     "state",
 ];
 
+/// Per-queue properties YARN reads and fairsim does not simulate, with what YARN does with
+/// them: a file setting one is still read, with a warning, so a run is never silently
+/// different from the cluster the file describes.
+const NOT_MODELLED: &[(&str, &str)] = &[
+    (
+        "state",
+        "queue states are not simulated (a STOPPED queue in YARN accepts no new application)",
+    ),
+    (
+        "maximum-applications",
+        "not simulated (YARN rejects submissions beyond it)",
+    ),
+    (
+        "max-parallel-apps",
+        "not simulated (YARN keeps applications beyond it pending)",
+    ),
+];
+
 /// One `<property>`: its value and where it is.
 struct Prop<'a, 'i> {
     value: String,
@@ -159,7 +177,8 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
 
     // Every per-queue property must name a listed queue.
     let known: HashSet<&str> = queues.iter().map(|q| q.name.as_str()).collect();
-    for name in props.map.keys() {
+    let mut not_modelled = Vec::new();
+    for (name, prop) in &props.map {
         let Some(rest) = name.strip_prefix(PREFIX) else {
             continue;
         };
@@ -174,6 +193,9 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
                 name,
                 format!("queue {path} is not listed in any {PREFIX}<parent>.queues property"),
             ));
+        }
+        if let Some((_, what)) = NOT_MODELLED.iter().find(|(s, _)| *s == suffix) {
+            not_modelled.push((prop.node, format!("{name}: {what}; ignored")));
         }
     }
     // Apps name a leaf by its short name, so leaf names must be unique (as YARN requires).
@@ -193,6 +215,9 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
     }
     let placement = queue_mappings(&props, &queues)?;
     drop(props);
+    for (node, message) in not_modelled {
+        r.warn(node, message);
+    }
     let tree = QueueTree {
         queues,
         user_max_apps: BTreeMap::new(),
