@@ -1692,6 +1692,25 @@ fn cases() -> Vec<Case> {
                 "cs.xml:6: <property>: yarn.scheduler.capacity.root.a.state: queue states are not simulated",
             ],
         ),
+        case(
+            "a synthetic workload of zero apps: an idle cluster, said",
+            Scenario,
+            ("apps = 2", "apps = 0"),
+            RUN,
+            0,
+            &["s.toml:12: workload: holds no application; the run simulates an idle cluster"],
+        ),
+        case(
+            "a CSV trace of a header alone",
+            Csv,
+            (
+                "j1,0,a,u,1024,1,0,2,1024,1,5000,20,\nj2,100,b,u,1024,1,0,2,1024,1,5000,20,\n",
+                "",
+            ),
+            CSV_RUN,
+            0,
+            &["csv.toml:12: workload: holds no application"],
+        ),
         // Sweep files.
         case(
             "a sweep range whose step is too small to count its values",

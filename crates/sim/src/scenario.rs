@@ -975,6 +975,15 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         Workload::Synthetic(s) => s.queues.iter().map(|q| u64::from(q.apps)).sum(),
         Workload::Synth(s) => s.jobs(),
     };
+    if n_apps == 0 {
+        // Valid (a sweep may start from an idle cluster), but an empty trace is more often
+        // the wrong file: say so rather than run silently.
+        warnings.push(format!(
+            "{}:{}: workload: holds no application; the run simulates an idle cluster",
+            path.display(),
+            lines.line("workload")
+        ));
+    }
     scenario_checks::MemoryEstimate::new(
         n_apps,
         cluster.nodes.into(),
