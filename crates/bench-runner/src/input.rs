@@ -1,6 +1,7 @@
 //! Reading the input of a command: a file, or standard input for `-`.
 
 use fairsim_bench_runner::CliError;
+use std::path::Path;
 
 /// Reads a file, or standard input for `-`.
 pub fn read_input(path: &str) -> Result<String, CliError> {
@@ -12,9 +13,9 @@ pub fn read_input(path: &str) -> Result<String, CliError> {
             .map_err(|e| CliError::Failed(format!("<stdin>: cannot read: {e}")))?;
         Ok(text)
     } else {
-        std::fs::read_to_string(path).map_err(|e| match e.kind() {
+        fairsim_sim::limits::read_text_file(Path::new(path)).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => CliError::Input(format!("{path}: no such file")),
-            std::io::ErrorKind::InvalidData => CliError::Input(format!("{path}: not UTF-8 text")),
+            std::io::ErrorKind::InvalidData => CliError::Input(format!("{path}: {e}")),
             _ => CliError::Failed(format!("{path}: cannot read: {e}")),
         })
     }

@@ -1711,6 +1711,31 @@ fn cases() -> Vec<Case> {
             0,
             &["csv.toml:12: workload: holds no application"],
         ),
+        // Files without end.
+        case(
+            "a scenario that never ends (/dev/zero)",
+            None,
+            ("", ""),
+            &["run", "/dev/zero", "--out", "out"],
+            2,
+            &["/dev/zero: cannot read: the file holds more than 67108864 bytes"],
+        ),
+        case(
+            "an allocation file that never ends (/dev/zero)",
+            Scenario,
+            ("file = \"fs.xml\"", "file = \"/dev/zero\""),
+            RUN,
+            2,
+            &["/dev/zero: file holds 67108865 bytes or more; the limit is 67108864 bytes"],
+        ),
+        case(
+            "a sweep file that never ends (/dev/zero)",
+            None,
+            ("", ""),
+            &["sweep", "/dev/zero", "--out", "out"],
+            2,
+            &["/dev/zero", "the file holds more than 67108864 bytes"],
+        ),
         // Sweep files.
         case(
             "a sweep range whose step is too small to count its values",

@@ -9,6 +9,37 @@
 //! Java `float` must be finite *as a float* (`1e39` is finite as a double but infinite as a
 //! float); counts of nodes, apps and containers stay where a run fits in memory and finishes.
 
+/// The largest scenario, sweep or plan file read (each is read whole, as the allocation files
+/// are, whose limit this is).
+pub const MAX_TEXT_BYTES: u64 = crate::alloc::MAX_FILE_BYTES;
+
+/// Reads a UTF-8 text file whole, refusing one above [`MAX_TEXT_BYTES`] with an
+/// `InvalidData` error that says so, where reading on would exhaust memory (a device such as
+/// `/dev/zero` has no end).
+pub fn read_text_file(path: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_TEXT_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_TEXT_BYTES {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "the file holds more than {MAX_TEXT_BYTES} bytes, the limit of a text input read whole"
+            ),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = 1 + good.iter().filter(|&&b| b == b'\n').count();
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("line {line} is not valid UTF-8"),
+        )
+    })
+}
+
 /// Ten years of milliseconds (3652.5 days): the latest time any input may name.
 pub const MAX_TIME_MS: u64 = 315_576_000_000;
 /// Nodes in one cluster.

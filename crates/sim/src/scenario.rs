@@ -1014,7 +1014,7 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
 /// Reads and validates the scenario file at `path`.
 pub fn load_scenario(path: impl AsRef<Path>) -> Result<Scenario, ScenarioError> {
     let path = path.as_ref();
-    let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Io {
+    let text = crate::limits::read_text_file(path).map_err(|source| ScenarioError::Io {
         path: path.to_path_buf(),
         source,
     })?;

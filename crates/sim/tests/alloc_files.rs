@@ -475,7 +475,11 @@ fn oversized_file_is_refused() {
         .expect("grow");
     let err = load_fair_scheduler_file(&path, H27).expect_err("refused");
     assert!(matches!(err, AllocError::TooLarge { .. }));
-    assert!(err.to_string().contains("more than the limit"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("big.xml: file holds 67108865 bytes or more; the limit is 67108864 bytes"),
+        "{err}"
+    );
     let missing = load_fair_scheduler_file(&dir.path().join("none.xml"), H27).expect_err("missing");
     assert!(!missing.is_bad_input());
 }

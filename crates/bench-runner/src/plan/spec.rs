@@ -127,7 +127,7 @@ impl PlanSpec {
             .parent()
             .unwrap_or(Path::new(""))
             .join(raw.base.get_ref());
-        let base_text = std::fs::read_to_string(&base_path).map_err(|e| {
+        let base_text = fairsim_sim::limits::read_text_file(&base_path).map_err(|e| {
             let msg = format!("cannot read base scenario {}: {e}", base_path.display());
             loc.err(Some(raw.base.span()), Some("base"), msg)
         })?;

@@ -245,7 +245,7 @@ impl<'a> Locator<'a> {
 }
 
 pub(crate) fn read(path: &Path) -> Result<String, SpecError> {
-    std::fs::read_to_string(path).map_err(|source| SpecError::Read {
+    fairsim_sim::limits::read_text_file(path).map_err(|source| SpecError::Read {
         file: path.display().to_string(),
         source,
     })
@@ -260,7 +260,7 @@ impl Spec {
         let raw: RawSweep = toml::from_str(&text).map_err(|e| loc.toml_err(&e))?;
 
         let base_path = sweep_dir.join(raw.base.get_ref());
-        let base_text = match std::fs::read_to_string(&base_path) {
+        let base_text = match fairsim_sim::limits::read_text_file(&base_path) {
             Ok(t) => t,
             Err(e) => {
                 let msg = format!("cannot read base scenario {}: {e}", base_path.display());

@@ -16,11 +16,11 @@ pub enum AllocError {
         source: std::io::Error,
     },
     /// The file is larger than the reader accepts.
-    #[error("{}: file is {size} bytes, more than the limit of {limit} bytes", path.display())]
+    #[error("{}: file holds {size} bytes or more; the limit is {limit} bytes", path.display())]
     TooLarge {
         /// The file.
         path: PathBuf,
-        /// Its size.
+        /// Its size, or for a stream without one (`/dev/zero`) the bytes read before stopping.
         size: u64,
         /// The limit ([`super::MAX_FILE_BYTES`]).
         limit: u64,

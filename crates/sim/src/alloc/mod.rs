@@ -121,9 +121,11 @@ fn read_capped(path: &Path) -> Result<String, AllocError> {
         .read_to_end(&mut bytes)
         .map_err(io)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
+        // A device or a pipe (`/dev/zero`) reports a length of 0: what was read is the
+        // lower bound then.
         let size = std::fs::metadata(path)
-            .map(|m| m.len())
-            .unwrap_or(bytes.len() as u64);
+            .map_or(0, |m| m.len())
+            .max(bytes.len() as u64);
         return Err(AllocError::TooLarge {
             path: path.to_path_buf(),
             size,
