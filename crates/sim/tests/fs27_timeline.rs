@@ -193,6 +193,7 @@ fn run(s: &Setup, end_ms: u64) -> Trace {
                     containers: a.containers.clone(),
                 })
                 .collect(),
+            lists: None,
         };
         let decisions =
             fs.preempt_if_necessary(t, &conf, Resource::new(allocated, 0), &leaves, &snap);

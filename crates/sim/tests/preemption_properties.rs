@@ -134,6 +134,7 @@ proptest! {
             cluster: mb(40 * 512),
             queues: (0..3).map(|i| QueueView { sched: Schedulable::new(tree.queues[i].name.clone()), fair_share: fair_of[i] }).collect(),
             apps: views.clone(),
+            lists: None,
         };
         let mut p = Preemptor27::new();
         let decisions = p.preempt_resources(0, 15_000, &snap, mb(want * 512));
@@ -158,6 +159,62 @@ proptest! {
                 prop_assert!(usage - taken > fair - largest, "usage {usage} taken {taken} fair {fair}");
             }
         }
+    }
+
+    #[test]
+    fn fs27_victims_do_not_depend_on_list_order_under_a_strict_order(
+        apps in prop::collection::vec((0u32..2, 0i64..3, prop::collection::vec((0i32..3, 1i64..5), 0..6)), 1..6),
+        min_shares in (0i64..12, 0i64..12),
+        fair in (0i64..20, 0i64..20),
+        want in 1i64..40,
+        keys in prop::collection::vec(any::<u32>(), 7),
+    ) {
+        // The fair policy with weight 1 orders queues and apps strictly (ties fall to the
+        // start time, then to distinct names): the victims are the same whatever order the
+        // lists are scanned in (victims.rs, "Which of equals is the victim").
+        let tree = flat_tree(SchedulerKind::Fair, &[(0.0, 100.0), (0.0, 100.0)]);
+        let mut id = 0;
+        let views: Vec<AppView> = apps
+            .iter()
+            .enumerate()
+            .map(|(i, (leaf, start, cs))| {
+                let containers: Vec<ContainerView> = cs
+                    .iter()
+                    .map(|&(priority, units)| {
+                        id += 1;
+                        ContainerView { id, priority, size: mb(units * 512), marked_at: None, is_am: false }
+                    })
+                    .collect();
+                let usage = containers.iter().fold(Resource::ZERO, |u, c| u.saturating_add(c.size));
+                AppView {
+                    leaf: QueueId(leaf + 1),
+                    sched: Schedulable { usage, demand: usage, start_time_ms: *start, ..Schedulable::new(format!("app_{i}")) },
+                    containers,
+                }
+            })
+            .collect();
+        let queue = |i: usize, min: i64, fair: i64| QueueView {
+            sched: Schedulable { min_share: mb(min * 512), demand: mb(40 * 512), ..Schedulable::new(tree.queues[i].name.clone()) },
+            fair_share: mb(fair * 512),
+        };
+        let snap = |lists: Option<Vec<Vec<u32>>>| Snapshot27 {
+            tree: &tree,
+            semantics: Semantics::Hadoop27,
+            cluster: mb(40 * 512),
+            queues: vec![queue(0, 0, 40), queue(1, min_shares.0, fair.0), queue(2, min_shares.1, fair.1)],
+            apps: views.clone(),
+            lists,
+        };
+        // Each list in an order drawn from `keys`.
+        let shuffled = |mut v: Vec<u32>| {
+            v.sort_by_key(|&x| keys[x as usize % keys.len()].rotate_left(x));
+            v
+        };
+        let leaf_list = |leaf: u32| shuffled((0..views.len() as u32).filter(|&i| views[i as usize].leaf == QueueId(leaf)).collect());
+        let lists = vec![shuffled(vec![1, 2]), leaf_list(1), leaf_list(2)];
+        let configured = Preemptor27::new().preempt_resources(0, 15_000, &snap(None), mb(want * 512));
+        let scanned = Preemptor27::new().preempt_resources(0, 15_000, &snap(Some(lists)), mb(want * 512));
+        prop_assert_eq!(configured, scanned);
     }
 
     #[test]

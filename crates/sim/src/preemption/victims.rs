@@ -9,6 +9,21 @@
 //! A container is warned first and killed at a later round once it was warned more than
 //! `waitTimeBeforeKill` ago.
 //!
+//! # Which of equals is the victim (2.7)
+//! Hadoop finds the greatest child by scanning the parent's `childQueues` list (the leaf's
+//! `runnableApps`) and keeping the first element that no later one compares strictly greater
+//! than. These are the lists `assignContainer` sorts in place, so the scan follows the order
+//! the last descent's sort left ([`Snapshot27::lists`]). The order decides only between
+//! elements the comparator does not order strictly: where it is a strict total order the
+//! scan keeps the unique greatest element whatever the order. That is the case of every 2.7
+//! run whose lists do not remember their history (`scheduler::fair::sort_history`): the fair
+//! comparator with positive weights orders by (needy, ratio, start time, name) and FIFO by
+//! (start time, name), names are distinct (queues' full names, apps' ids), and no ratio is
+//! NaN. The others (DRF's ties, which no name breaks; NaN ratios of weight 0) are the runs
+//! whose lists the descent keeps exactly as Hadoop does; there the victim among equals is the
+//! first in the list (`tests/victim_list_order.rs`; the property test
+//! `fs27_victims_do_not_depend_on_list_order_under_a_strict_order` checks the rest).
+//!
 //! Hadoop 3.x (§6.2, `FSPreemptionThread`): for each container a starved app asks for, the
 //! nodes the request may run on are searched for a set of preemptable containers that makes
 //! the request fit; non-AM containers come first; the set with the fewest AM containers wins.
@@ -72,6 +87,31 @@ pub struct Snapshot27<'t> {
     pub queues: Vec<QueueView>,
     /// Runnable apps.
     pub apps: Vec<AppView>,
+    /// The lists Hadoop scans, by queue index, in the order the last descent's sort left
+    /// them: a parent's children (queue ids, `childQueues`), a leaf's runnable apps (indices
+    /// into `apps`, `runnableApps`). `None`: the tree's children in configuration order and
+    /// the apps in the order of `apps`.
+    pub lists: Option<Vec<Vec<u32>>>,
+}
+
+impl Snapshot27<'_> {
+    /// Parent `q`'s children in the order Hadoop scans them.
+    fn children(&self, q: QueueId) -> Vec<QueueId> {
+        match &self.lists {
+            Some(lists) => lists[q.idx()].iter().map(|&c| QueueId(c)).collect(),
+            None => self.tree.get(q).children.clone(),
+        }
+    }
+
+    /// Leaf `q`'s runnable apps (indices into `apps`) in the order Hadoop scans them.
+    fn leaf_apps(&self, q: QueueId) -> Vec<usize> {
+        match &self.lists {
+            Some(lists) => lists[q.idx()].iter().map(|&a| a as usize).collect(),
+            None => (0..self.apps.len())
+                .filter(|&i| self.apps[i].leaf == q)
+                .collect(),
+        }
+    }
 }
 
 /// A container named by its app (index into the snapshot's apps) and id.
@@ -260,7 +300,7 @@ impl<'s, 't> Round<'s, 't> {
         if !conf.is_leaf {
             let cmp = self.comparator(q);
             let mut best: Option<(QueueId, Schedulable)> = None;
-            for &child in &conf.children {
+            for child in self.snap.children(q) {
                 let s = self.queue_sched(child);
                 let replace = match &best {
                     None => true,
@@ -283,11 +323,8 @@ impl<'s, 't> Round<'s, 't> {
         }
         let cmp = self.comparator(q);
         let mut best: Option<(usize, Schedulable)> = None;
-        for (i, a) in self.snap.apps.iter().enumerate() {
-            if a.leaf != q {
-                continue;
-            }
-            let mut s = a.sched.clone();
+        for i in self.snap.leaf_apps(q) {
+            let mut s = self.snap.apps[i].sched.clone();
             s.usage = self.app_usage[i];
             let replace = match &best {
                 None => true,
@@ -647,6 +684,7 @@ mod tests {
                 qview("root.b", 4096, fair_b),
             ],
             apps,
+            lists: None,
         }
     }
 
@@ -682,6 +720,37 @@ mod tests {
         // app_1 (now bigger): priority 10, newest id 3; then app_2 again.
         assert_eq!(ids(&d), vec![('w', 1, 8), ('w', 0, 3), ('w', 1, 7)]);
         assert_eq!(p.warned.len(), 3);
+    }
+
+    #[test]
+    fn among_equals_the_first_in_the_leafs_list_is_the_victim() {
+        // Leaf a under DRF: two apps holding 2 x 1024 MB each, started together, compare 0
+        // (DRF has no name tie-break), so the scan keeps the first of its list.
+        let mut tree = tree_ab();
+        tree.queues[1].policy = Policy::Drf;
+        let apps = || {
+            vec![
+                app(1, "app_1", 0, &[(1, 1, 1024), (2, 1, 1024)]),
+                app(1, "app_2", 0, &[(3, 1, 1024), (4, 1, 1024)]),
+            ]
+        };
+        let take_one = |tree: &QueueTree, lists: Option<Vec<Vec<u32>>>| {
+            let snap = Snapshot27 {
+                lists,
+                ..snapshot(tree, apps(), 0, 8192)
+            };
+            ids(&Preemptor27::new().preempt_resources(0, 15_000, &snap, mb(1024)))
+        };
+        // In submission order app_1 (index 0) is kept: its newest container, 2.
+        assert_eq!(take_one(&tree, None), vec![('w', 0, 2)]);
+        // The list as a sort left it, [app_2, app_1]: app_2's newest, 4.
+        let lists = vec![vec![1, 2], vec![1, 0], vec![]];
+        assert_eq!(take_one(&tree, Some(lists)), vec![('w', 1, 4)]);
+        // Under the fair policy the name breaks the tie (app_2 is greater): any order.
+        tree.queues[1].policy = Policy::Fair;
+        assert_eq!(take_one(&tree, None), vec![('w', 1, 4)]);
+        let lists = vec![vec![2, 1], vec![1, 0], vec![]];
+        assert_eq!(take_one(&tree, Some(lists)), vec![('w', 1, 4)]);
     }
 
     #[test]

@@ -220,7 +220,37 @@ impl Simulation<'_> {
                 }
             })
             .collect();
+        // The lists Hadoop scans for the victim, as the last descent left them: children by
+        // queue id, runnable apps by their index in the snapshot.
+        let mut index_of = vec![u32::MAX; self.apps.len()];
+        for (k, &a) in runnable.iter().enumerate() {
+            index_of[a as usize] = k as u32;
+        }
+        let lists: Vec<Vec<u32>> = self
+            .queues
+            .iter()
+            .enumerate()
+            .map(|(i, q)| {
+                if self.tree.queues[i].is_leaf {
+                    q.runnable_apps
+                        .iter()
+                        .map(|&a| index_of[a as usize])
+                        .filter(|&k| k != u32::MAX)
+                        .collect()
+                } else {
+                    q.child_list.clone()
+                }
+            })
+            .collect();
+        debug_assert!(
+            self.queues
+                .iter()
+                .flat_map(|q| &q.runnable_apps)
+                .all(|&a| index_of[a as usize] != u32::MAX),
+            "a leaf lists an app that is not runnable"
+        );
         let snap = Snapshot27 {
+            lists: Some(lists),
             tree: &self.tree,
             semantics: self.semantics,
             cluster: self.cluster.total,
