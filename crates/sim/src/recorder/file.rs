@@ -2,13 +2,14 @@
 //!
 //! Rows go to disk as the engine produces them, so memory does not grow with the run: queue
 //! samples to a temporary `queues.csv` in the output directory through a buffered writer, app
-//! rows to a spill file as apps close ([`AppRows`] puts them back in index order). Nothing
+//! rows to a temporary `apps.csv` in index order as their turn comes ([`AppRows`] holds back
+//! the rows that close before an earlier app, and spills them past a bound). Nothing
 //! reaches its final name before the run succeeded: [`Recorder::finish`] renames the finished
 //! files into place, and a recorder dropped without a successful finish (the run failed, or
 //! panicked) removes its temporary files and the directories it created.
 
-use super::app_rows::AppRows;
-use super::{QueueSample, Recorder, RecorderError, csv_field, fmt_f64, write_atomic};
+use super::app_rows::{AppRows, WINDOW_BYTES};
+use super::{CsvField, QueueSample, Recorder, RecorderError, csv_field, fmt_f64, write_atomic};
 use crate::app::AppRecord;
 use crate::metrics::RunSummary;
 use crate::time::SimTime;
@@ -44,8 +45,9 @@ pub const QUEUES_HEADER: &str = "time_ms,queue,usage_mb,usage_vcores,demand_mb,d
 /// `summary.csv` is `metric,value`, one row per metric, in the order of
 /// [`RunSummary::metrics`]; `summary.json` holds the same as an object plus run counters.
 ///
-/// Memory: a buffer per file and 12 bytes per app (where its row lies in the spill file);
-/// rows themselves are on disk (see the module docs).
+/// Memory: a buffer per file and the rows waiting for an earlier app to close, at most
+/// 64 MiB; past that 12 bytes per app (where its row lies in a spill file) and the rows
+/// themselves on disk.
 #[derive(Debug)]
 pub struct FileRecorder {
     dir: PathBuf,
@@ -63,9 +65,10 @@ struct Open {
     created: Vec<PathBuf>,
     queues_tmp: PathBuf,
     queues: BufWriter<File>,
+    apps_tmp: PathBuf,
     rows_tmp: PathBuf,
     /// Taken by `finish`.
-    apps: Option<AppRows>,
+    apps: Option<AppRows<BufWriter<File>>>,
     /// A reused buffer for one `apps.csv` row.
     row: String,
 }
@@ -131,24 +134,27 @@ impl FileRecorder {
     fn create(&self) -> Result<Open, RecorderError> {
         let created = create_dirs(&self.dir).map_err(Self::io_error(&self.dir))?;
         let queues_tmp = temp_path(&self.dir, "queues.csv");
+        let apps_tmp = temp_path(&self.dir, "apps.csv");
         let rows_tmp = temp_path(&self.dir, "apps.csv.rows");
         let opened = (|| {
             let mut queues = BufWriter::with_capacity(1 << 16, File::create(&queues_tmp)?);
             queues.write_all(QUEUES_HEADER.as_bytes())?;
-            let apps = AppRows::create(&rows_tmp)?;
-            Ok((queues, apps))
+            let mut apps = BufWriter::with_capacity(1 << 16, File::create(&apps_tmp)?);
+            apps.write_all(APPS_HEADER.as_bytes())?;
+            Ok((queues, AppRows::new(apps, &rows_tmp, WINDOW_BYTES)))
         })();
         match opened {
             Ok((queues, apps)) => Ok(Open {
                 created,
                 queues_tmp,
                 queues,
+                apps_tmp,
                 rows_tmp,
                 apps: Some(apps),
                 row: String::new(),
             }),
             Err(e) => {
-                remove_leftovers(&[&queues_tmp, &rows_tmp], &created);
+                remove_leftovers(&[&queues_tmp, &apps_tmp, &rows_tmp], &created);
                 Err(Self::io_error(&self.dir)(e))
             }
         }
@@ -171,21 +177,20 @@ impl FileRecorder {
             .as_mut()
             .expect("files are open when no error was recorded");
         let apps_path = self.dir.join("apps.csv");
-        let apps_tmp = temp_path(&self.dir, "apps.csv");
+        let apps_tmp = open.apps_tmp.clone();
         let apps = open
             .apps
             .take()
             .expect("the app rows are taken once, by a successful finish");
         let written = (|| {
-            let mut w = BufWriter::with_capacity(1 << 16, File::create(&apps_tmp)?);
-            w.write_all(APPS_HEADER.as_bytes())?;
-            apps.copy_in_order(&mut w)?;
+            let w = apps.finish()?;
             let f = w.into_inner().map_err(io::IntoInnerError::into_error)?;
             f.sync_all()?;
             std::fs::rename(&apps_tmp, &apps_path)
         })();
         if let Err(e) = written {
             let _ = std::fs::remove_file(&apps_tmp);
+            let _ = std::fs::remove_file(&open.rows_tmp);
             return Err(Self::io_error(&apps_path)(e));
         }
         let queues_path = self.dir.join("queues.csv");
@@ -227,52 +232,74 @@ impl Drop for FileRecorder {
                 created,
                 queues_tmp,
                 queues,
+                apps_tmp,
                 rows_tmp,
                 apps,
                 ..
             } = open;
             drop((queues, apps));
-            remove_leftovers(&[&queues_tmp, &rows_tmp], &created);
+            remove_leftovers(&[&queues_tmp, &apps_tmp, &rows_tmp], &created);
         }
     }
 }
 
-/// Appends one app's `apps.csv` row to `s`.
-pub(crate) fn app_row(s: &mut String, a: &AppRecord) {
-    fn opt(v: Option<u64>) -> String {
-        v.map(|x| x.to_string()).unwrap_or_default()
+/// `Some(v)` as `v`, `None` as nothing: an empty CSV field.
+struct Opt<T>(Option<T>);
+
+impl<T: std::fmt::Display> std::fmt::Display for Opt<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Some(v) => v.fmt(f),
+            None => Ok(()),
+        }
     }
+}
+
+/// An app's slowdown with six decimals, or nothing.
+struct Slowdown(Option<f64>);
+
+impl std::fmt::Display for Slowdown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(x) => write!(f, "{x:.6}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Appends one app's `apps.csv` row to `s`, formatting every field in place (no string per
+/// field: a million-app run writes 18 million of them).
+pub(crate) fn app_row(s: &mut String, a: &AppRecord) {
     let runtime = match (a.first_container, a.finish) {
         (Some(f), Some(e)) => Some(e.since(f)),
         _ => None,
     };
-    let status = match (&a.rejected, a.finish) {
-        (Some(r), _) => format!("rejected: {r}"),
-        (None, Some(_)) => "finished".to_string(),
-        (None, None) => "unfinished".to_string(),
-    };
-    let _ = writeln!(
+    let _ = write!(
         s,
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
         a.index,
-        csv_field(&a.name),
-        csv_field(&a.queue),
-        csv_field(&a.user),
+        CsvField(&a.name),
+        CsvField(&a.queue),
+        CsvField(&a.user),
         a.arrival.0,
-        opt(a.first_container.map(|t| t.0)),
-        opt(a.finish.map(|t| t.0)),
-        opt(a.wait_ms()),
-        opt(runtime),
-        opt(a.jct_ms()),
-        opt(a.recorded.map(|r| r.start_ms)),
-        opt(a.recorded.map(|r| r.finish_ms)),
-        opt(a.recorded.map(|r| r.runtime_ms())),
-        a.slowdown().map(|x| format!("{x:.6}")).unwrap_or_default(),
+        Opt(a.first_container.map(|t| t.0)),
+        Opt(a.finish.map(|t| t.0)),
+        Opt(a.wait_ms()),
+        Opt(runtime),
+        Opt(a.jct_ms()),
+        Opt(a.recorded.map(|r| r.start_ms)),
+        Opt(a.recorded.map(|r| r.finish_ms)),
+        Opt(a.recorded.map(|r| r.runtime_ms())),
+        Slowdown(a.slowdown()),
         a.containers,
         a.preempted_containers,
         a.lost_work_ms,
-        csv_field(&status)
     );
+    let _ = match (&a.rejected, a.finish) {
+        (Some(r), _) => writeln!(s, "{}", CsvField(&format!("rejected: {r}"))),
+        (None, Some(_)) => writeln!(s, "finished"),
+        (None, None) => writeln!(s, "unfinished"),
+    };
 }
 
 impl Recorder for FileRecorder {
@@ -288,7 +315,7 @@ impl Recorder for FileRecorder {
                 w,
                 "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 t.0,
-                csv_field(&r.queue),
+                CsvField(&r.queue),
                 r.usage.memory_mb,
                 r.usage.vcores,
                 r.demand.memory_mb,
@@ -323,7 +350,7 @@ impl Recorder for FileRecorder {
         open.row.clear();
         app_row(&mut open.row, record);
         if let Err(e) = apps.push(record.index, open.row.as_bytes()) {
-            let path = apps.path().to_path_buf();
+            let path = apps.failed_path(&open.apps_tmp).to_path_buf();
             self.fail(path, e);
         }
     }
