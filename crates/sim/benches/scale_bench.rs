@@ -123,6 +123,46 @@
 //! rebuilding Jain's sums over the ~850 active leaves 4.7% (a float sum in queue order, kept
 //! bit for bit, hence linear in active leaves) and the queue level 3.1% (splits 1.4%).
 //!
+//! Then the benchmark's own decision checksum a word at a time (`support::HashRecorder`: a
+//! rotate, a xor and a multiply per word, where byte-wise FNV-1a made eight dependent
+//! multiplies; `fairsim run` hashes no decisions, so that cost was the benchmark's, not the
+//! engine's; every checksum printed changed, no decision did) and the cycle watch's queue
+//! texts made again only for the queues that changed since the last fingerprint
+//! (`cycle/prints.rs`; the same stops, checksums and metrics). CPU, best of 3, both binaries
+//! run alternately (before = d002516) on the machine loaded by other work, which ran every
+//! case slower than for the table above (compare columns, not tables):
+//!
+//! | leaves | before | after |
+//! | --- | --- | --- |
+//! | 4 | 2.73 s, 1.15 us | 2.59 s, 1.09 us |
+//! | 1,000 | 5.04 s, 2.13 us | 4.52 s, 1.91 us |
+//! | 10,000 | 6.17 s, 2.60 us | 5.45 s, 2.30 us |
+//!
+//! 10,000 leaves cost 2.10x what 4 do after (single runs 1.96x to 2.50x), 2.26x before: not
+//! yet within 2x in Hadoop 2.7. Peak RSS of 10,000 leaves 173 -> 200 MiB (the queue texts
+//! are interned, within the watch's 64 MiB bound). `perf record --call-graph dwarf` of
+//! 10,000 leaves after (at f8b0475, before parked nodes were re-checked instead of woken,
+//! c10af2a): heartbeats 50% (`attempt_scheduling` 37%), of which parking and waking reserved
+//! nodes about 17% (an allocation woke every node parked for its app, 9.7%; the park 7.3%);
+//! the event queue 10.7%; the fingerprints 7.0% (queue texts 0.9%, where formatting every
+//! queue took 3.7%; the rest is the containers', pending events' and queue level's text);
+//! the update tick 6.4%; completions 9.3%; the decision checksum 1.7% (11.5% byte-wise).
+//! With 4 leaves the fingerprints are 1.9% of the run.
+//!
+//! On main after both (f8b0475, with 49433cf, which leaves 2.7 decisions as they were), best
+//! of 3 at a quieter moment: 4 leaves 1.73 s (0.73 us per container), 1,000 leaves 3.51 s
+//! (1.48 us), 10,000 leaves 4.64 s (1.96 us): 2.68x. The ratio moves with the machine's load
+//! (the 4-leaf run gains more from a quiet machine): 2.1x to 2.8x in this session, over 2x in
+//! every measure. Hadoop 3.3 within 2x: 4 leaves 2.57 s, 10,000 leaves 3.49 s (1.36x; 2.83
+//! and 3.38 s before) alternately before 49433cf; at 49433cf (3.3 leaves offer nodes only
+//! to apps with demand as of the last update) 14.30 and 14.61 s (1.02x), with 24.8M
+//! heartbeats processed against 2.59M before it. The ladder and the one-leaf case are not
+//! slower (before / after, alternately: 100 nodes 0.76, 0.85 / 0.72, 0.73 s; 1,000 nodes
+//! 6.22, 6.48 / 6.17, 5.94 s; 10,000 apps with AMs, incremental, best of 4: 0.55 / 0.50 s).
+//! At 2f3eb7f (parked nodes re-checked, c10af2a; 9,993,395 heartbeats processed with 10,000
+//! leaves, same checksums), best of 3: 4 leaves 2.12 s (0.89 us), 1,000 leaves 3.59 s
+//! (1.51 us), 10,000 leaves 5.11 s (2.16 us): 2.41x (single runs 2.31x to 2.81x).
+//!
 //! Hadoop 3.3 (`FAIRSIM_SCALE_ERA=3.3`), 1,000 leaves: apps' fair shares computed at every
 //! tick 14.19 s (5.99 us per container), on demand 5.40 s (2.28 us), same checksums; 10,000
 //! leaves on demand 7.45 s (3.14 us).
