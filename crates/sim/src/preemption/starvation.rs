@@ -168,7 +168,12 @@ pub struct AppLoad33 {
 }
 
 impl AppLoad33 {
-    /// `getPendingDemand`: demand − usage, clamped at 0.
+    /// `getPendingDemand` clamped at 0. Hadoop's is a plain demand − usage, whose components
+    /// may be negative (usage grown past the demand of the last update); its one reader here,
+    /// `updateStarvedAppsMinShare`, subtracts the fair-share starvation (never negative) with
+    /// `subtractFromNonNegative`, and max(0, max(0, x) − y) = max(0, x − y) for y ≥ 0, so the
+    /// clamp changes nothing. Which apps have pending demand at all is decided on the plain
+    /// difference (`Simulation::has_pending_demand_33`).
     pub fn pending_demand(&self) -> Resource {
         sub_non_negative(self.demand, self.usage)
     }

@@ -338,14 +338,13 @@ impl Simulation<'_> {
         let mut leaves: Vec<Leaf33> = Vec::new();
         for q in self.leaves() {
             let (st, qc) = (&self.queues[q.idx()], self.tree.get(q));
+            // `fetchAppsWithDemand(false)`: the descent's filter, read right after the
+            // update (`Fs33::update` then keeps the apps due for a starvation check).
             let mut apps: Vec<u32> = st
                 .runnable_apps
                 .iter()
                 .copied()
-                .filter(|&a| {
-                    let app = &self.apps[a as usize];
-                    app.demand.saturating_sub(app.usage) != Resource::ZERO
-                })
+                .filter(|&a| self.has_pending_demand_33(a))
                 .collect();
             let cmp = st.comparator;
             stable_sort_by(&mut apps, |&x, &y| {
