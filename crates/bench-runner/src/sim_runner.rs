@@ -3,6 +3,7 @@
 
 use crate::sweep::{PointError, RunError, RunOne};
 use fairsim_sim::catalogue;
+use fairsim_sim::scenario::ScenarioError;
 use fairsim_sim::{Recorder, Scenario};
 use std::path::Path;
 
@@ -13,9 +14,25 @@ pub struct SimRunner;
 fn scenario_of(value: &toml::Value, dir: &Path) -> Result<Scenario, RunError> {
     let text = toml::to_string(value)
         .map_err(|e| RunError::new(format!("cannot write the scenario: {e}")))?;
-    // The path only anchors relative paths (allocation file, trace) and names the point.
-    fairsim_sim::scenario::parse_scenario(&text, &dir.join("sweep-point.toml"))
-        .map_err(|e| RunError::new(e.to_string()))
+    // The path only anchors relative paths (allocation file, trace).
+    let point = dir.join("sweep-point.toml");
+    fairsim_sim::scenario::parse_scenario(&text, &point)
+        .map_err(|e| RunError::new(point_error_message(&e, &point)))
+}
+
+/// The message of a scenario error of a generated scenario (a sweep point, a plan
+/// candidate) parsed as `point_path`. An error about the generated text names its key alone:
+/// its line would be one of the text written from the point, not of any file the user
+/// wrote, and the caller names the sweep or plan file's line. Errors of the files the point
+/// reads (allocation file, trace, yarn-site.xml) keep their file and line.
+pub fn point_error_message(e: &ScenarioError, point_path: &Path) -> String {
+    match e {
+        ScenarioError::Invalid {
+            path, key, message, ..
+        } if path == point_path => format!("{key}: {message}"),
+        ScenarioError::Toml { path, message, .. } if path == point_path => message.clone(),
+        other => other.to_string(),
+    }
 }
 
 fn run(

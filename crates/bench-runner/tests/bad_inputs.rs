@@ -1736,6 +1736,27 @@ fn cases() -> Vec<Case> {
             2,
             &["/dev/zero", "the file holds more than 67108864 bytes"],
         ),
+        // Sweep and plan files: a point's error names its key, not a line of generated text.
+        case(
+            "a sweep value out of range: the key, no line of the generated point",
+            Sweep,
+            ("values = [4]", "values = [4, 0]"),
+            &["sweep", "FILE", "--out", "out"],
+            2,
+            &[
+                "sw.toml:6: key `cluster.nodes`: value 0 makes the scenario invalid: cluster.nodes: 0 is out of range: the limit is 1 to 100000",
+            ],
+        ),
+        case(
+            "a plan range reaching an impossible cluster: the key, not a wrong line of s0.toml",
+            None,
+            ("", ""),
+            &["plan", "pl.toml", "--out", "out"],
+            2,
+            &[
+                "pl.toml:6: key `variable.to`: the base scenario with nodes = 100001 is invalid: cluster.nodes: 100001 is out of range: the limit is 1 to 100000",
+            ],
+        ),
         // Sweep files.
         case(
             "a sweep range whose step is too small to count its values",
@@ -1808,6 +1829,11 @@ fn write_inputs(dir: &Path) {
             ),
     );
     w("sw.toml", SWEEP);
+    w(
+        "pl.toml",
+        "base = \"s0.toml\"\nseeds = { count = 1, base = 1 }\n[variable]\nkind = \"nodes\"\n\
+         from = 4\nto = 100001\n[[objective]]\nmetric = \"wait_s_p95\"\nat_most = 120\n",
+    );
 }
 
 /// Runs one case; `None` when it behaved, else what went wrong.

@@ -313,7 +313,7 @@ fn check_scenario(s: &toml::Value, base_path: &Path) -> Result<(), String> {
     let text = toml::to_string(s).map_err(|e| e.to_string())?;
     fairsim_sim::scenario::parse_scenario(&text, base_path)
         .map(|_| ())
-        .map_err(|e| e.to_string())
+        .map_err(|e| crate::sim_runner::point_error_message(&e, base_path))
 }
 
 fn parse_variable(
