@@ -8,7 +8,7 @@ mod snapshot_cmd;
 mod trace_cmd;
 
 use clap::{Parser, Subcommand};
-use fairsim_bench_runner::output_guard::OutputGuard;
+use fairsim_bench_runner::output_guard::{OutputGuard, check_out_dir};
 use fairsim_bench_runner::plan::{PlanArgs, run_plan};
 use fairsim_bench_runner::plot::{PlotArgs, run_plot};
 use fairsim_bench_runner::sim_runner::SimRunner;
@@ -265,6 +265,7 @@ fn run_scenario(
 ) -> Result<String, CliError> {
     let scenario = load_scenario(path)?;
     let out = out.unwrap_or_else(|| PathBuf::from("results").join(&scenario.name));
+    check_out_dir(&out)?;
     let command = fairsim_bench_runner::report_html::command_line();
     let (_, text) = OutputGuard::new(&out)
         .run(|| {
@@ -295,6 +296,7 @@ fn run(cli: Cli) -> Result<String, CliError> {
         Command::Sweep(args) => run_sweep(&args, runner).map(|()| String::new()),
         Command::Merge(args) => {
             let out = args.out.clone().unwrap_or_else(|| args.dirs[0].clone());
+            check_out_dir(&out)?;
             OutputGuard::new(&out)
                 .run(|| run_merge(&args))
                 .map(|()| String::new())
@@ -384,6 +386,7 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 .iter()
                 .map(|p| load_scenario(p))
                 .collect::<Result<Vec<_>, _>>()?;
+            check_out_dir(&out)?;
             let files = OutputGuard::new(&out).run(|| {
                 fairsim_bench_runner::compare::run_compare(&loaded, &scenarios, seed, &out)
             })?;

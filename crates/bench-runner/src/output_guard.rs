@@ -7,6 +7,22 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+/// Refuses, as bad input, an output directory that cannot be one: the path, or the nearest
+/// of its ancestors that exists, is not a directory (`--out summary.csv` naming a file).
+pub fn check_out_dir(dir: &Path) -> Result<(), crate::CliError> {
+    let existing = dir
+        .ancestors()
+        .find(|a| !a.as_os_str().is_empty() && a.exists());
+    match existing {
+        Some(a) if !a.is_dir() => Err(crate::CliError::Input(format!(
+            "--out {}: {} exists and is not a directory",
+            dir.display(),
+            a.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// What an output directory held before a command.
 #[derive(Debug)]
 pub struct OutputGuard {

@@ -1711,6 +1711,31 @@ fn cases() -> Vec<Case> {
             0,
             &["csv.toml:12: workload: holds no application"],
         ),
+        // Output directories that cannot be.
+        case(
+            "a run whose --out is an existing file",
+            None,
+            ("", ""),
+            &["run", "s0.toml", "--out", "t.csv"],
+            2,
+            &["--out t.csv: t.csv exists and is not a directory"],
+        ),
+        case(
+            "a sweep whose --out lies under a file",
+            None,
+            ("", ""),
+            &["sweep", "sw.toml", "--out", "t.csv/sub"],
+            2,
+            &["--out t.csv/sub: t.csv exists and is not a directory"],
+        ),
+        case(
+            "a comparison whose --out is an existing file",
+            None,
+            ("", ""),
+            &["compare", "s0.toml", "csv.toml", "--out", "t.csv"],
+            2,
+            &["--out t.csv: t.csv exists and is not a directory"],
+        ),
         // Files without end.
         case(
             "a scenario that never ends (/dev/zero)",

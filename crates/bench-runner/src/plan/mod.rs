@@ -126,6 +126,7 @@ pub fn run_plan(args: &PlanArgs, runner: &dyn RunOne) -> Result<String, CliError
         .out
         .clone()
         .unwrap_or_else(|| Path::new("results").join(&spec.name));
+    crate::output_guard::check_out_dir(&out)?;
     let result = plan_into(&spec, runner, &out, args.jobs, args.resume)?;
     output::write_all(&spec, &result, &out)?;
     report::plan_page(&spec, &result, &out)?

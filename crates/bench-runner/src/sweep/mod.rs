@@ -247,6 +247,7 @@ pub fn run_sweep(args: &SweepArgs, runner: &dyn RunOne) -> Result<(), CliError> 
         .out
         .clone()
         .unwrap_or_else(|| Path::new("results").join(&spec.name));
+    crate::output_guard::check_out_dir(&out)?;
     let summary = sweep_into(&spec, runner, &out, args.jobs, args.shard, args.resume)?;
     if args.shard.is_none() {
         let page = crate::sweep_report::sweep_page(&spec, &out)?;
