@@ -1754,6 +1754,22 @@ fn cases() -> Vec<Case> {
             &["/dev/zero: file holds 67108865 bytes or more; the limit is 67108864 bytes"],
         ),
         case(
+            "a groups file that never ends (/dev/zero)",
+            Scenario,
+            (SCHED, "heartbeat_ms = 1000\nusers = \"/dev/zero\""),
+            RUN,
+            2,
+            &["/dev/zero", "the file holds more than 67108864 bytes"],
+        ),
+        case(
+            "a SYNTH file that never ends (/dev/zero)",
+            None,
+            ("", ""),
+            &["run", "zsyn.toml", "--out", "out"],
+            2,
+            &["/dev/zero: cannot read: the file holds more than 67108864 bytes"],
+        ),
+        case(
             "a sweep file that never ends (/dev/zero)",
             None,
             ("", ""),
@@ -1838,6 +1854,7 @@ fn write_inputs(dir: &Path) {
     w("rumen.toml", &trace("rumen", "h.json", "fs.xml"));
     w("syn.json", SYNTH);
     w("synth.toml", &trace("synth", "syn.json", "fs.xml"));
+    w("zsyn.toml", &trace("synth", "/dev/zero", "fs.xml"));
     w(
         "site.toml",
         &SCENARIO.replace(SCHED, "heartbeat_ms = 1000\nyarn_site = \"ys.xml\""),

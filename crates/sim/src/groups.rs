@@ -113,7 +113,7 @@ impl Groups {
 
     /// Reads the groups file at `path`.
     pub fn load(path: &Path) -> Result<Groups, GroupsError> {
-        let text = std::fs::read_to_string(path).map_err(|e| GroupsError {
+        let text = crate::limits::read_text_file(path).map_err(|e| GroupsError {
             path: path.display().to_string(),
             line: 0,
             field: "file".into(),

@@ -13,20 +13,29 @@
 /// are, whose limit this is).
 pub const MAX_TEXT_BYTES: u64 = crate::alloc::MAX_FILE_BYTES;
 
+/// The largest native CSV trace read (it is read whole): 2 GiB, three times a trace of
+/// [`MAX_APPS`] one-row apps.
+pub const MAX_CSV_TRACE_BYTES: u64 = 2 << 30;
+
 /// Reads a UTF-8 text file whole, refusing one above [`MAX_TEXT_BYTES`] with an
 /// `InvalidData` error that says so, where reading on would exhaust memory (a device such as
 /// `/dev/zero` has no end).
 pub fn read_text_file(path: &std::path::Path) -> std::io::Result<String> {
+    read_text_file_within(path, MAX_TEXT_BYTES)
+}
+
+/// [`read_text_file`] with its own limit of `max_bytes`.
+pub fn read_text_file_within(path: &std::path::Path, max_bytes: u64) -> std::io::Result<String> {
     use std::io::Read;
     let mut bytes = Vec::new();
     std::fs::File::open(path)?
-        .take(MAX_TEXT_BYTES + 1)
+        .take(max_bytes + 1)
         .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_TEXT_BYTES {
+    if bytes.len() as u64 > max_bytes {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             format!(
-                "the file holds more than {MAX_TEXT_BYTES} bytes, the limit of a text input read whole"
+                "the file holds more than {max_bytes} bytes, the limit of a text input read whole"
             ),
         ));
     }

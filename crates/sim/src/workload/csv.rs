@@ -56,10 +56,11 @@ pub const RELAX_COLUMN: &str = "relax_locality";
 
 /// Reads a native CSV trace from `path`.
 pub fn read_csv_trace(path: &Path) -> Result<Vec<AppSpec>, WorkloadError> {
-    let text = std::fs::read_to_string(path).map_err(|source| WorkloadError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = crate::limits::read_text_file_within(path, crate::limits::MAX_CSV_TRACE_BYTES)
+        .map_err(|source| WorkloadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
     parse_csv_trace(&text, path)
 }
 

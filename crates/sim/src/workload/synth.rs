@@ -543,11 +543,11 @@ pub fn read_synth(
     defaults: SlsDefaults,
     time_unit: TaskTimeUnit,
 ) -> Result<SynthSpec, WorkloadError> {
-    let bytes = std::fs::read(path).map_err(|source| WorkloadError::Io {
+    let text = crate::limits::read_text_file(path).map_err(|source| WorkloadError::Io {
         path: path.to_path_buf(),
         source,
     })?;
-    parse_synth(path, &bytes, defaults, time_unit)
+    parse_synth(path, text.as_bytes(), defaults, time_unit)
 }
 
 /// Parses a SYNTH file's bytes (`name` is for messages).
