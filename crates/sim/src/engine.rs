@@ -157,6 +157,9 @@ pub(crate) struct QueueState {
     pub open: bool,
     /// Leaf: Σ demand of its runnable and waiting apps, as of the last update.
     pub app_demand: Resource,
+    /// Leaf, Hadoop 3.3 Fair Scheduler: runnable apps with an outstanding request that its
+    /// `fetchAppsWithDemand` keeps (see [`AppState::offered_33`]).
+    pub offered: u32,
 }
 
 /// Per-app state (Hadoop's `FSAppAttempt`).
@@ -183,6 +186,10 @@ pub(crate) struct AppState {
     pub in_set: bool,
     /// In its leaf's `am_waiting` set rather than `ordered` (when `in_set`).
     pub in_am_set: bool,
+    /// Hadoop 3.3 Fair Scheduler: runnable with an outstanding request and a pending demand
+    /// that is not none (`Simulation::has_pending_demand_33`), so its leaf's descent may give
+    /// it a node; counted in its leaf's `offered`.
+    pub offered_33: bool,
     pub rejected: Option<String>,
     /// Usage or requests changed since the last update (listed in `dirty_apps`).
     pub demand_dirty: bool,
@@ -232,6 +239,7 @@ impl AppState {
             name_rank,
             in_set: false,
             in_am_set: false,
+            offered_33: false,
             rejected: None,
             demand_dirty: false,
             hints,
@@ -583,6 +591,7 @@ impl<'a> Simulation<'a> {
             app_shares_dirty: false,
             app_shares_listed: false,
             open: false,
+            offered: 0,
             app_demand: Resource::ZERO,
         }
     }
@@ -1034,10 +1043,20 @@ impl<'a> Simulation<'a> {
                 q.ordered.insert((key, rank, a));
             }
         }
+        let offered = should && self.filters_apps_with_demand() && self.has_pending_demand_33(a);
         let app = &mut self.apps[a as usize];
         app.key = key;
         app.in_set = should;
         app.in_am_set = to_am;
+        if app.offered_33 != offered {
+            app.offered_33 = offered;
+            let q = &mut self.queues[leaf.idx()];
+            if offered {
+                q.offered += 1;
+            } else {
+                q.offered -= 1;
+            }
+        }
         self.refresh_open(leaf);
     }
 
@@ -1467,6 +1486,29 @@ impl<'a> Simulation<'a> {
                 return Err(fail(format!(
                     "queue {} usage {:?} != containers {:?}",
                     self.tree.queues[i].name, q.usage, q_sum[i]
+                )));
+            }
+        }
+        // The apps Hadoop 3.3's descent may give a node, counted per leaf (heartbeat
+        // elision reads the counts through `refresh_open`).
+        let mut offered = vec![0u32; self.queues.len()];
+        for (i, a) in self.apps.iter().enumerate() {
+            let is = a.phase == AppPhase::Runnable
+                && a.requests.pending > 0
+                && self.filters_apps_with_demand()
+                && self.has_pending_demand_33(i as u32);
+            if a.offered_33 != is {
+                return Err(fail(format!("app {i} offered_33 is {}", a.offered_33)));
+            }
+            if is {
+                offered[a.queue.idx()] += 1;
+            }
+        }
+        for (i, q) in self.queues.iter().enumerate() {
+            if q.offered != offered[i] {
+                return Err(fail(format!(
+                    "queue {} counts {} apps with pending demand, not {}",
+                    self.tree.queues[i].name, q.offered, offered[i]
                 )));
             }
         }

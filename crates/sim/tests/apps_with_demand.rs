@@ -19,8 +19,8 @@ use common::scenarios::{fair_tree, trace_scenario};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::app::{AppSpec, TaskGroup};
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::run;
 use fairsim_sim::scenario::{Heartbeats, Ordering, Scenario};
+use fairsim_sim::{Simulation, run};
 
 fn scenario(semantics: Semantics, policy: &str, apps: Vec<AppSpec>) -> Scenario {
     let xml = format!(
@@ -134,4 +134,39 @@ fn hadoop33_usage_past_the_last_demand_is_not_none() {
     //   demand at 0 would wait for the tick at 2400 and place it on node 2 at 2500).
     let got = decisions(Semantics::Hadoop33, &second_stage_larger(), 300);
     assert_eq!(got, vec![(0, 0, 0), (2000, 0, 0), (2250, 1, 0)]);
+}
+
+/// Heartbeats processed and elided by an elided, incremental run of `apps` under the fair
+/// policy, with update ticks every 500 ms.
+fn heartbeat_counts(semantics: Semantics, apps: &[AppSpec]) -> (u64, u64) {
+    let mut sc = scenario(semantics, "fair", apps.to_vec());
+    sc.scheduler.heartbeats = Heartbeats::Elided;
+    sc.scheduler.update_interval_ms = 500;
+    sc.check_invariants = true;
+    let mut rec = MemoryRecorder::default();
+    let mut sim = Simulation::new(&sc, 1, 0, &mut rec).expect("valid");
+    sim.run_to_end().expect("runs");
+    let c = sim.counters();
+    (c.heartbeats, c.heartbeats_elided)
+}
+
+#[test]
+fn hadoop33_elides_heartbeats_while_no_app_has_pending_demand() {
+    // The run of `hadoop33_offers_nothing_to_requests_made_since_the_last_update`: a leaf
+    // whose asking apps all lack pending demand gives nothing and writes nothing, so only
+    // the four heartbeats that place a container are processed (1000, 1500, 1750, 2000);
+    // the beats at 750 and 1250, which an ask made since the last update kept processing
+    // before, are elided with all the others. An unelided run processes every beat: the
+    // two together make exactly its count. Hadoop 2.7 offers the AM at 750 and a task at
+    // each beat after: the same four-beat count, at other times.
+    let (processed, elided) = heartbeat_counts(Semantics::Hadoop33, &late_arrival());
+    assert_eq!(processed, 4);
+    let mut every = scenario(Semantics::Hadoop33, "fair", late_arrival());
+    every.scheduler.heartbeats = Heartbeats::Every;
+    every.scheduler.update_interval_ms = 500;
+    let mut rec = MemoryRecorder::default();
+    let mut sim = Simulation::new(&every, 1, 0, &mut rec).expect("valid");
+    sim.run_to_end().expect("runs");
+    assert_eq!(processed + elided, sim.counters().heartbeats);
+    assert_eq!(heartbeat_counts(Semantics::Hadoop27, &late_arrival()).0, 4);
 }

@@ -54,6 +54,7 @@ pub(super) fn write_queue(
         app_shares_dirty,
         app_shares_listed,
         open,
+        offered,
         app_demand,
     } = q;
     let (sorted_children, sorted_apps);
@@ -78,7 +79,7 @@ pub(super) fn write_queue(
             (runnable, waiting, max_running, pending),
             (runnable_apps, waiting_apps, child_list),
             (sched, key, name_rank, comparator),
-            (app_shares_dirty, app_shares_listed, open)
+            (app_shares_dirty, app_shares_listed, open, offered)
         )
     );
     if !leaf {
@@ -189,6 +190,7 @@ pub(super) fn queue_unchanged(
         app_shares_dirty,
         app_shares_listed,
         open,
+        offered,
         app_demand,
     } = q;
     let was = &m.state;
@@ -202,8 +204,13 @@ pub(super) fn queue_unchanged(
         && (*runnable, *waiting, *max_running, *pending)
             == (was.runnable, was.waiting, was.max_running, was.pending)
         && (*key, *name_rank, *comparator) == (was.key, was.name_rank, was.comparator)
-        && (*app_shares_dirty, *app_shares_listed, *open)
-            == (was.app_shares_dirty, was.app_shares_listed, was.open)
+        && (*app_shares_dirty, *app_shares_listed, *open, *offered)
+            == (
+                was.app_shares_dirty,
+                was.app_shares_listed,
+                was.open,
+                was.offered,
+            )
         && sched.weight.to_bits() == was.sched.weight.to_bits()
         && *sched == was.sched
         && *runnable_apps == was.runnable_apps

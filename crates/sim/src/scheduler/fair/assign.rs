@@ -162,15 +162,23 @@ impl Simulation<'_> {
     /// reads the offers an app counts). An AM-blocked leaf gives nothing to any node and
     /// changes no state that is read (2.7's gate reads only the leaf's fair share, AM usage
     /// and maxAMShare), so while every leaf with a request is AM-blocked a heartbeat of an
-    /// unarmed node is elided. Called wherever these inputs change: the leaf's outstanding
-    /// count, its ordered sets, its AM usage and its fair share.
+    /// unarmed node is elided. In a Hadoop 3.3 run a leaf is open only while one of these
+    /// apps also has pending demand (`AppState::offered_33`): the others are left out of
+    /// the descent (`fetchAppsWithDemand`), and those it keeps without an outstanding request
+    /// write nothing (`FSAppAttempt.assignContainer` skips every priority with nothing
+    /// asked before it counts an offer), so a leaf without such an app gives nothing and
+    /// changes nothing until an update tick, an allocation or a release moves an app's
+    /// pending demand. Called wherever these inputs change: the leaf's outstanding count,
+    /// its ordered sets (which every change of an app's usage, requests or demand
+    /// re-keys), its AM usage and its fair share.
     pub(crate) fn refresh_open(&mut self, leaf: QueueId) {
         let qs = &self.queues[leaf.idx()];
         let open = qs.pending > 0
             && !(self.semantics == Semantics::Hadoop27
                 && self.capacity.is_none()
                 && qs.ordered.is_empty()
-                && self.am_gate_closed(leaf));
+                && self.am_gate_closed(leaf))
+            && (!self.filters_apps_with_demand() || qs.offered > 0);
         let q = &mut self.queues[leaf.idx()];
         if q.open != open {
             q.open = open;
@@ -362,6 +370,12 @@ impl Simulation<'_> {
     pub(crate) fn has_pending_demand_33(&self, a: u32) -> bool {
         let app = &self.apps[a as usize];
         app.demand.saturating_sub(app.usage) != Resource::ZERO
+    }
+
+    /// Hadoop 3.3's Fair Scheduler, whose leaves offer nodes only to apps with pending
+    /// demand (`FSLeafQueue.fetchAppsWithDemand`).
+    pub(crate) fn filters_apps_with_demand(&self) -> bool {
+        self.semantics == Semantics::Hadoop33 && self.capacity.is_none()
     }
 
     /// Whether the leaf of runnable app `a` offers it the node at all: in Hadoop 3.3 only
