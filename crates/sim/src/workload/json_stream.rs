@@ -22,9 +22,15 @@ pub struct StreamError {
     pub message: String,
 }
 
+/// The UTF-8 byte-order mark some editors write at the start of a file. It is not part of
+/// the JSON; Jackson skips it when it reads bytes, and so do these readers.
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Bytes of a reader with comments blanked and lines counted.
 struct Cleaner<R> {
     inner: R,
+    /// No byte read yet: a leading byte-order mark is still to be skipped.
+    at_start: bool,
     comments: bool,
     in_str: bool,
     escaped: bool,
@@ -36,6 +42,12 @@ struct Cleaner<R> {
 
 impl<R: BufRead> Cleaner<R> {
     fn raw_byte(&mut self) -> io::Result<Option<u8>> {
+        if self.at_start {
+            self.at_start = false;
+            if self.inner.fill_buf()?.starts_with(UTF8_BOM) {
+                self.inner.consume(UTF8_BOM.len());
+            }
+        }
         let buf = self.inner.fill_buf()?;
         let Some(&b) = buf.first() else {
             return Ok(None);
@@ -150,6 +162,7 @@ impl<R: BufRead> ObjectStream<R> {
         ObjectStream {
             src: Cleaner {
                 inner: reader,
+                at_start: true,
                 comments,
                 in_str: false,
                 escaped: false,
@@ -234,6 +247,24 @@ mod tests {
         let v: Value = s.read().unwrap();
         assert_eq!(v["c"], 2);
         assert_eq!(s.next_start().unwrap(), Next::End);
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_skipped_and_only_there() {
+        let text = b"\xEF\xBB\xBF{\"a\": 1}\n{\"b\": 2}\n";
+        let mut s = ObjectStream::with_comments(&text[..]);
+        assert_eq!(s.next_start().unwrap(), Next::Object(1));
+        let v: Value = s.read().unwrap();
+        assert_eq!(v["a"], 1);
+        assert_eq!(s.next_start().unwrap(), Next::Object(2));
+        let v: Value = s.read().unwrap();
+        assert_eq!(v["b"], 2);
+        // Anywhere else it is a stray byte, reported where it stands.
+        let text = b"{\"a\": 1}\n\xEF\xBB\xBF{\"b\": 2}\n";
+        let mut s = ObjectStream::new(&text[..]);
+        s.next_start().unwrap();
+        let _: Value = s.read().unwrap();
+        assert_eq!(s.next_start().unwrap(), Next::Other(0xEF, 2));
     }
 
     #[test]

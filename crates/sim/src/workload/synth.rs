@@ -557,6 +557,11 @@ pub fn parse_synth(
     defaults: SlsDefaults,
     time_unit: TaskTimeUnit,
 ) -> Result<SynthSpec, WorkloadError> {
+    // A byte-order mark, as editors on Windows write one, is not part of the JSON (Jackson
+    // skips it when it reads bytes).
+    let bytes = bytes
+        .strip_prefix(super::json_stream::UTF8_BOM)
+        .unwrap_or(bytes);
     let perr = |line: u64, field: String, message: String| WorkloadError::Parse {
         path: name.to_path_buf(),
         line,
@@ -805,6 +810,20 @@ mod tests {
         assert!(
             (counts[2] as f64 / counts[0] as f64 - 2.0).abs() < 0.1,
             "{counts:?}"
+        );
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_skipped() {
+        // The same mistake with a byte-order mark before it: the mark is not the error, and
+        // the line of the bad weight stays 5.
+        let text = "\u{feff}{\n \"num_jobs\": 2,\n \"workloads\": [ {\n  \"workload_weight\": 1, \"queue_name\": \"q\",\n  \"job_classes\": [ { \"class_weight\": -1 } ],\n  \"time_distribution\": [ {\"time\": 0, \"weight\": 1} ] } ] }";
+        let e = parse(text).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "syn.json:5: workloads[0].job_classes[0].class_weight: weight -1 is out of range"
+            ),
+            "{e}"
         );
     }
 
