@@ -1800,6 +1800,14 @@ fn cases() -> Vec<Case> {
         ),
         // Sweep files.
         case(
+            "a seed listed twice",
+            Sweep,
+            ("seeds = { count = 1, base = 1 }", "seeds = [1, 7, 1]"),
+            &["sweep", "FILE", "--out", "out"],
+            2,
+            &["sw.toml:3: key `seeds`: seed 1 is listed twice: each seed must be distinct"],
+        ),
+        case(
             "a sweep range whose step is too small to count its values",
             Sweep,
             (

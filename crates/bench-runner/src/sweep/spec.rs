@@ -572,6 +572,14 @@ pub(crate) fn parse_seeds(
             if seeds.is_empty() {
                 return Err(bad("empty seed list"));
             }
+            // A seed listed twice runs the same workload twice at every point: its runs would
+            // count twice in every mean and interval, as if they were independent.
+            let mut seen = std::collections::BTreeSet::new();
+            if let Some(dup) = seeds.iter().find(|s| !seen.insert(**s)) {
+                return Err(bad(&format!(
+                    "seed {dup} is listed twice: each seed must be distinct"
+                )));
+            }
             Ok(seeds)
         }
         toml::Value::Table(t) => {
