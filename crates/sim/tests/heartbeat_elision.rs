@@ -13,10 +13,10 @@
 
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::app::{AppSpec, TaskGroup};
-use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
+use fairsim_sim::recorder::{Decision, DecisionKind, MemoryRecorder};
 use fairsim_sim::scenario::{ClusterSpec, Heartbeats, Ordering, Scenario, SchedulerConf, Workload};
 use fairsim_sim::tree::{QueueId, QueueTree, ResourceSpec};
-use fairsim_sim::{SimTime, Simulation, run};
+use fairsim_sim::{Counters, SimTime, Simulation, run};
 use proptest::prelude::*;
 
 mod common;
@@ -443,6 +443,23 @@ fn reserved_node_scenario(heartbeats: Heartbeats) -> Scenario {
     }
 }
 
+/// End time, counters and decisions of `make(Elided)`'s run, then of `make(Every)`'s.
+fn elided_and_every(
+    make: impl Fn(Heartbeats) -> Scenario,
+) -> (Vec<SimTime>, Vec<Counters>, Vec<Vec<Decision>>) {
+    let (mut ends, mut counters, mut decisions) = (Vec::new(), Vec::new(), Vec::new());
+    for hb in [Heartbeats::Elided, Heartbeats::Every] {
+        let sc = make(hb);
+        let mut rec = MemoryRecorder::default();
+        let mut sim = Simulation::new(&sc, 1, 0, &mut rec).expect("valid");
+        ends.push(sim.run_to_end().expect("runs").end);
+        counters.push(sim.counters());
+        drop(sim);
+        decisions.push(rec.decisions);
+    }
+    (ends, counters, decisions)
+}
+
 #[test]
 fn a_hadoop27_reserved_node_is_parked_until_its_container_ends() {
     // Heartbeat at 0: app0 gets 3 GB. At 1,000: app1's 2 GB does not fit the 1 GB left, the
@@ -452,18 +469,12 @@ fn a_hadoop27_reserved_node_is_parked_until_its_container_ends() {
     // the beats at 0, 1,000 and 100,000 (after that nothing is asked: global elision); an
     // unelided run processes 0 to 109,000, 110 beats, so 107 are elided. Before parking, the
     // reserved node beat every second from 2,000 to 99,000 as well: 101 processed.
-    let mut counts = Vec::new();
-    let mut decisions = Vec::new();
-    for hb in [Heartbeats::Elided, Heartbeats::Every] {
-        let sc = reserved_node_scenario(hb);
-        let mut rec = MemoryRecorder::default();
-        let mut sim = Simulation::new(&sc, 1, 0, &mut rec).expect("valid");
-        let s = sim.run_to_end().expect("runs");
-        counts.push((sim.counters().heartbeats, sim.counters().heartbeats_elided));
-        drop(sim);
-        assert_eq!(s.end, SimTime(110_000));
-        decisions.push(rec.decisions);
-    }
+    let (ends, counters, decisions) = elided_and_every(reserved_node_scenario);
+    assert_eq!(ends, vec![SimTime(110_000); 2]);
+    let counts: Vec<(u64, u64)> = counters
+        .iter()
+        .map(|c| (c.heartbeats, c.heartbeats_elided))
+        .collect();
     assert_eq!(counts, vec![(3, 107), (110, 0)]);
     assert_eq!(decisions[0], decisions[1]);
     let got: Vec<(u64, u32, DecisionKind)> = decisions[0]
@@ -597,19 +608,12 @@ fn a_hadoop27_app_served_elsewhere_leaves_its_reserved_nodes_parked() {
     // (at 666 nothing is asked: global elision) = 10. Unelided: every beat before the
     // completion at 30,000 (which ends the run ahead of node0's beat then): 30 per node,
     // 90, so 80 elided.
-    let mut counts = Vec::new();
-    let mut decisions = Vec::new();
-    for hb in [Heartbeats::Elided, Heartbeats::Every] {
-        let sc = reserving_app_scenario(hb);
-        let mut rec = MemoryRecorder::default();
-        let mut sim = Simulation::new(&sc, 1, 0, &mut rec).expect("valid");
-        let s = sim.run_to_end().expect("runs");
-        let c = sim.counters();
-        counts.push((c.heartbeats, c.heartbeats_elided, c.kept_parked));
-        drop(sim);
-        assert_eq!(s.end, SimTime(30_000));
-        decisions.push(rec.decisions);
-    }
+    let (ends, counters, decisions) = elided_and_every(reserving_app_scenario);
+    assert_eq!(ends, vec![SimTime(30_000); 2]);
+    let counts: Vec<(u64, u64, u64)> = counters
+        .iter()
+        .map(|c| (c.heartbeats, c.heartbeats_elided, c.kept_parked))
+        .collect();
     assert_eq!(counts, vec![(10, 80, 4), (90, 0, 0)]);
     assert_eq!(decisions[0], decisions[1]);
     let got: Vec<(u64, u32, u32, DecisionKind)> = decisions[0]
