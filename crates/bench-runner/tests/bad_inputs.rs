@@ -1440,6 +1440,19 @@ fn cases() -> Vec<Case> {
             ],
         ),
         case(
+            "yarn-site minimum allocation above the default maximum: its own line, not [scheduler]",
+            Site,
+            (
+                "yarn.scheduler.maximum-allocation-mb</name><value>8192",
+                "yarn.scheduler.minimum-allocation-mb</name><value>9000",
+            ),
+            SITE_RUN,
+            2,
+            &[
+                "ys.xml:3: yarn.scheduler.minimum-allocation-mb (scheduler.minimum_allocation_mb): 9000 is above the maximum allocation 8192 (the default of maximum_allocation_mb)",
+            ],
+        ),
+        case(
             "yarn-site time with a unit getLong does not read",
             Site,
             ("<value>500</value>", "<value>30s</value>"),

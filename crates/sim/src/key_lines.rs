@@ -49,22 +49,37 @@ impl<'i> KeyLines<'i> {
         KeyLines { text, root }
     }
 
+    /// Whether `key` itself is written in the text.
+    pub fn has(&self, key: &str) -> bool {
+        self.find(key).1
+    }
+
     /// The 1-based line of `key`, or of its deepest ancestor present in the text, or 1.
     pub fn line(&self, key: &str) -> usize {
-        let Some(root) = &self.root else { return 1 };
+        self.find(key).0
+    }
+
+    /// The line of `key` (or of its deepest present ancestor) and whether `key` itself is there.
+    fn find(&self, key: &str) -> (usize, bool) {
+        let Some(root) = &self.root else {
+            return (1, false);
+        };
+        let segs = segments(key);
+        let mut matched = 0;
         let mut offset = None;
         let mut table = Some(root);
         let mut array: Option<&[Spanned<DeValue<'i>>]> = None;
-        for seg in segments(key) {
+        for seg in segs.iter() {
             let found = match seg {
                 Segment::Key(k) => table.and_then(|t| {
                     t.iter()
-                        .find(|(name, _)| name.get_ref().as_ref() == k)
+                        .find(|(name, _)| name.get_ref().as_ref() == *k)
                         .map(|(name, v)| (name.span().start, v))
                 }),
-                Segment::Index(i) => array.and_then(|a| a.get(i)).map(|v| (v.span().start, v)),
+                Segment::Index(i) => array.and_then(|a| a.get(*i)).map(|v| (v.span().start, v)),
             };
             let Some((start, value)) = found else { break };
+            matched += 1;
             offset = Some(start);
             table = None;
             array = None;
@@ -74,9 +89,10 @@ impl<'i> KeyLines<'i> {
                 _ => {}
             }
         }
-        offset.map_or(1, |o| {
+        let line = offset.map_or(1, |o| {
             self.text[..o.min(self.text.len())].matches('\n').count() + 1
-        })
+        });
+        (line, matched == segs.len() && !segs.is_empty())
     }
 }
 
@@ -117,5 +133,7 @@ mod tests {
         // An absent key answers its deepest present ancestor.
         assert_eq!(k.line("cluster.racks"), 2);
         assert_eq!(k.line("nosuch"), 1);
+        assert!(k.has("cluster.nodes") && k.has("queues.\"root.a\".weight"));
+        assert!(!k.has("cluster.racks") && !k.has("nosuch"));
     }
 }

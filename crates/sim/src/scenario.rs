@@ -728,10 +728,13 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
-/// YARN refuses to start with a minimum allocation of 0 or above the maximum (the
-/// ResourceManager's `validateConfigs`); a zero increment has no meaning.
+/// YARN refuses to start with a minimum allocation above the maximum (the ResourceManager's
+/// `validateConfigs`); a zero increment has no meaning. `given` says whether a key was set
+/// (in the scenario or a yarn-site file): the error blames the maximum when it was set, else
+/// the minimum, so that it names the file and line a person wrote rather than a default.
 fn check_allocation_settings(
     conf: &SchedulerConf,
+    given: &dyn Fn(&str) -> bool,
     invalid: &dyn Fn(&str, &str) -> ScenarioError,
 ) -> Result<(), ScenarioError> {
     for (unit, min, max, inc) in [
@@ -751,10 +754,21 @@ fn check_allocation_settings(
         // The Fair Scheduler's validateConf accepts a minimum of 0 (the limits table keeps it
         // at 0 or more); the Capacity Scheduler refuses it, checked once the file is read
         // (`scenario_checks::check_nodes_register`).
+        let max_key = format!("scheduler.maximum_allocation_{unit}");
+        let min_key = format!("scheduler.minimum_allocation_{unit}");
+        if max < min && (given(&max_key) || !given(&min_key)) {
+            return Err(invalid(
+                &max_key,
+                &format!("{max} is below the minimum allocation {min}"),
+            ));
+        }
         if max < min {
             return Err(invalid(
-                &format!("scheduler.maximum_allocation_{unit}"),
-                &format!("{max} is below the minimum allocation {min}"),
+                &min_key,
+                &format!(
+                    "{min} is above the maximum allocation {max} (the default of \
+                     maximum_allocation_{unit}): YARN's ResourceManager refuses to start"
+                ),
             ));
         }
         if inc <= 0 {
@@ -810,7 +824,12 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         },
         &invalid,
     )?;
-    check_allocation_settings(&raw.scheduler, &invalid)?;
+    let in_scenario = |key: &str| lines.has(key);
+    // With yarn-site files the scenario's defaults may still change: the relation between the
+    // minimum and the maximum is checked once the files are merged, below.
+    if raw.scheduler.yarn_site.is_none() {
+        check_allocation_settings(&raw.scheduler, &in_scenario, &invalid)?;
+    }
     if let Some(users) = &raw.scheduler.users {
         raw.scheduler.groups = crate::groups::Groups::load(&base.join(users))?;
     }
@@ -907,7 +926,8 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
             },
             &invalid,
         )?;
-        check_allocation_settings(&raw.scheduler, &invalid)?;
+        let given = |key: &str| site_origin.contains_key(key) || in_scenario(key);
+        check_allocation_settings(&raw.scheduler, &given, &invalid)?;
     }
     scenario_checks::check_nodes_register(
         &cluster,

@@ -230,6 +230,57 @@ fn values_are_checked_against_the_scenario_limits_at_their_line() {
     );
 }
 
+/// The minimum and the maximum allocation are compared once the yarn-site files are merged:
+/// a maximum from yarn-site.xml makes room for a larger minimum of the scenario, and a
+/// minimum from yarn-site.xml above the default maximum is blamed on its own line, not on the
+/// scenario's `[scheduler]` (whose maximum was never written).
+#[test]
+fn minimum_above_maximum_is_checked_after_merging_and_blames_what_was_written() {
+    // Scenario minimum 9000 MB, yarn-site maximum 16384 MB: YARN starts (9000 <= 16384).
+    // Compared before the merge, against the default maximum of 8192 MB, it was refused.
+    let d = setup(
+        "yarn_site = \"conf/yarn-site.xml\"\nminimum_allocation_mb = 8192",
+        true,
+    );
+    write(
+        d.path(),
+        "s.toml",
+        &std::fs::read_to_string(d.path().join("s.toml"))
+            .unwrap()
+            .replace(
+                "minimum_allocation_mb = 8192",
+                "minimum_allocation_mb = 9000",
+            )
+            .replace("node_memory_mb = 8192", "node_memory_mb = 16384"),
+    );
+    write(
+        d.path(),
+        "conf/yarn-site.xml",
+        &conf(&[("yarn.scheduler.maximum-allocation-mb", "16384")]),
+    );
+    let sc = load(&d).unwrap();
+    assert_eq!(
+        (
+            sc.scheduler.minimum_allocation_mb,
+            sc.scheduler.maximum_allocation_mb
+        ),
+        (9000, 16384)
+    );
+    // yarn-site gives the minimum (9000 MB at line 5), the maximum is the default 8192 MB.
+    let d = setup("yarn_site = \"conf/yarn-site.xml\"", true);
+    write(
+        d.path(),
+        "conf/yarn-site.xml",
+        &conf(&[("yarn.scheduler.minimum-allocation-mb", "9000")]),
+    );
+    assert_eq!(
+        load(&d).unwrap_err(),
+        "conf/yarn-site.xml:5: yarn.scheduler.minimum-allocation-mb \
+         (scheduler.minimum_allocation_mb): 9000 is above the maximum allocation 8192 (the \
+         default of maximum_allocation_mb): YARN's ResourceManager refuses to start"
+    );
+}
+
 #[test]
 fn reservable_nodes_is_read_in_33_and_checked_at_its_line() {
     let d = setup(
