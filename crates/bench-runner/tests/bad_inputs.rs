@@ -1691,6 +1691,32 @@ fn cases() -> Vec<Case> {
             2,
             &["simulate"],
         ),
+        case(
+            "a hadoop-2.7 queue override beyond a Java int",
+            Scenario,
+            (
+                "[outputs]",
+                "[queues.a]\nmin_memory_mb = 2147483648\n[outputs]",
+            ),
+            RUN,
+            2,
+            &[
+                "s.toml:20: queues.\"a\".min_memory_mb: 2147483648 is out of range: the limit is 0 to 2147483647 (hadoop-2.7 keeps it in a Java int",
+            ],
+        ),
+        case(
+            "an SLS container size beyond a Java int (SLS reads it with getInt)",
+            Scenario,
+            (
+                "end_ms = 3600000",
+                "end_ms = 3600000\nworkload.sls_container_memory_mb = 4294967296",
+            ),
+            RUN,
+            2,
+            &[
+                "s.toml:3: workload.sls_container_memory_mb: 4294967296 is out of range: the limit is 1 to 2147483647",
+            ],
+        ),
         // Read, but with a warning: the run would otherwise differ silently.
         case(
             "a capacity queue's state, which fairsim does not simulate",
@@ -1703,6 +1729,19 @@ fn cases() -> Vec<Case> {
             0,
             &[
                 "cs.xml:6: <property>: yarn.scheduler.capacity.root.a.state: queue states are not simulated",
+            ],
+        ),
+        case(
+            "a queue override whose min does not fit in its max: warned at its line, as the allocation file is",
+            Scenario,
+            (
+                "[outputs]",
+                "[queues.a]\nmin_memory_mb = 4096\nmin_vcores = 1\nmax_memory_mb = 2048\nmax_vcores = 8\n[outputs]",
+            ),
+            RUN,
+            0,
+            &[
+                "s.toml:22: queues.\"a\".max_memory_mb: the min (4096 MB, 1 vcores) of root.a does not fit in its max (2048 MB, 8 vcores) (yarn only logs this; hadoop-2.7 keeps the max)",
             ],
         ),
         case(

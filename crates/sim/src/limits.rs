@@ -162,6 +162,9 @@ const TIME: &str = "ten years of ms: sums of times cannot overflow and a run end
 const JAVA_INT: &str = "Hadoop 2.7 keeps it in a Java int";
 const JAVA_FLOAT: &str = "Hadoop keeps it in a Java float";
 const INTERVAL: &str = "a periodic event: zero would never let time advance";
+const SLS_INT: &str = "SLS reads it with getInt (yarn.sls.container.* and yarn.sls.am.container.*)";
+const QUEUE_RESOURCE: &str =
+    "hadoop-2.7 keeps it in a Java int; hadoop-3.3 in a Java long (any TOML integer from 0)";
 
 /// Every numeric input's valid range. Keys of scenario files are the TOML paths; `*` stands
 /// for a queue name or a list index.
@@ -466,6 +469,34 @@ pub const LIMITS: &[Limit] = &[
     f32_range("scenario", "queues.*.weight", 0.0, F32_MAX, JAVA_FLOAT),
     int(
         "scenario",
+        "queues.*.min_memory_mb",
+        0,
+        JAVA_INT_MAX,
+        QUEUE_RESOURCE,
+    ),
+    int(
+        "scenario",
+        "queues.*.min_vcores",
+        0,
+        JAVA_INT_MAX,
+        QUEUE_RESOURCE,
+    ),
+    int(
+        "scenario",
+        "queues.*.max_memory_mb",
+        0,
+        JAVA_INT_MAX,
+        QUEUE_RESOURCE,
+    ),
+    int(
+        "scenario",
+        "queues.*.max_vcores",
+        0,
+        JAVA_INT_MAX,
+        QUEUE_RESOURCE,
+    ),
+    int(
+        "scenario",
         "queues.*.max_running_apps",
         0,
         JAVA_INT_MAX,
@@ -477,6 +508,34 @@ pub const LIMITS: &[Limit] = &[
         -1.0,
         F32_MAX,
         "-1 disables; other negatives refused; above 1 acts as 1, as Hadoop's loader does",
+    ),
+    int(
+        "scenario",
+        "workload.sls_container_memory_mb",
+        1,
+        JAVA_INT_MAX,
+        SLS_INT,
+    ),
+    int(
+        "scenario",
+        "workload.sls_container_vcores",
+        1,
+        JAVA_INT_MAX,
+        SLS_INT,
+    ),
+    int(
+        "scenario",
+        "workload.sls_am_memory_mb",
+        1,
+        JAVA_INT_MAX,
+        SLS_INT,
+    ),
+    int(
+        "scenario",
+        "workload.sls_am_vcores",
+        1,
+        JAVA_INT_MAX,
+        SLS_INT,
     ),
     int(
         "scenario",

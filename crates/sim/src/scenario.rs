@@ -526,11 +526,17 @@ struct QueueOverride {
     policy: Option<String>,
 }
 
-/// Applies `[queues.NAME]` overrides to the tree loaded from the allocation file.
+/// Applies `[queues.NAME]` overrides to the tree loaded from the allocation file. A min above
+/// the max is a warning naming the override's line (`at` gives `file:line: key`), as the
+/// allocation file's reader warns about its own; memory and vcores stay in a Java int under
+/// hadoop-2.7, as its allocation file's reader refuses larger ones.
 fn apply_overrides(
     tree: &mut QueueTree,
     overrides: &BTreeMap<String, QueueOverride>,
+    semantics: Semantics,
     invalid: &dyn Fn(&str, &str) -> ScenarioError,
+    at: &dyn Fn(&str) -> String,
+    warnings: &mut Vec<String>,
 ) -> Result<(), ScenarioError> {
     for (name, o) in overrides {
         let key = |field: &str| format!("queues.\"{name}\".{field}");
@@ -571,6 +577,21 @@ fn apply_overrides(
             if mem.is_some_and(|v| v < 0) || vcores.is_some_and(|v| v < 0) {
                 return Err(invalid(&key(field), "must not be negative"));
             }
+            if semantics == Semantics::Hadoop27 {
+                let vcores_field = field.replace("memory_mb", "vcores");
+                for (name, v) in [(field, mem), (vcores_field.as_str(), vcores)] {
+                    if let Some(v) = v {
+                        limit("scenario", &format!("queues.*.{name}"))
+                            .check_int(v.into())
+                            .map_err(|m| {
+                                invalid(
+                                    &key(name),
+                                    &format!("{m} (hadoop-2.7 keeps it in a Java int, as its allocation file's reader does)"),
+                                )
+                            })?;
+                    }
+                }
+            }
             let spec = if slot == 0 {
                 &mut q.min_resources
             } else {
@@ -584,6 +605,43 @@ fn apply_overrides(
                 }
             };
             *spec = ResourceSpec::Absolute(current);
+        }
+        let given = |f: &str| match f {
+            "min_memory_mb" => o.min_memory_mb.is_some(),
+            "min_vcores" => o.min_vcores.is_some(),
+            "max_memory_mb" => o.max_memory_mb.is_some(),
+            _ => o.max_vcores.is_some(),
+        };
+        if let (ResourceSpec::Absolute(min), ResourceSpec::Absolute(max)) =
+            (q.min_resources, q.max_resources)
+            && !min.fits_in(max)
+            && ["min_memory_mb", "min_vcores", "max_memory_mb", "max_vcores"]
+                .iter()
+                .any(|f| given(f))
+        {
+            // Blame the max where the scenario wrote one, else the min it raised.
+            let field = ["max_memory_mb", "max_vcores", "min_memory_mb", "min_vcores"]
+                .into_iter()
+                .find(|f| given(f))
+                .expect("an override was given");
+            let what = if q.max_raised_to_min {
+                format!(
+                    "the max ({} MB, {} vcores) is below the min ({} MB, {} vcores) of {}: hadoop-3.3 raises the max to the min (FSQueue.getMaxShare), giving {} MB, {} vcores",
+                    max.memory_mb,
+                    max.vcores,
+                    min.memory_mb,
+                    min.vcores,
+                    q.name,
+                    max.memory_mb.max(min.memory_mb),
+                    max.vcores.max(min.vcores)
+                )
+            } else {
+                format!(
+                    "the min ({} MB, {} vcores) of {} does not fit in its max ({} MB, {} vcores) (yarn only logs this; hadoop-2.7 keeps the max)",
+                    min.memory_mb, min.vcores, q.name, max.memory_mb, max.vcores
+                )
+            };
+            warnings.push(format!("{}: {what}", at(&key(field))));
         }
         if let Some(n) = o.max_running_apps {
             check("max_running_apps", n as f64)?;
@@ -681,9 +739,9 @@ impl RawWorkload {
             ),
         ] {
             if let Some(v) = value {
-                if v <= 0 {
-                    return Err(invalid(key, "must be at least 1"));
-                }
+                limit("scenario", key)
+                    .check_int(v.into())
+                    .map_err(|m| invalid(key, &m))?;
                 *slot = v;
             }
         }
@@ -936,7 +994,15 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         tree.scheduler,
         &invalid,
     )?;
-    apply_overrides(&mut tree, &raw.queues, &invalid)?;
+    let at = |key: &str| format!("{}:{}: {key}", path.display(), lines.line(key));
+    apply_overrides(
+        &mut tree,
+        &raw.queues,
+        raw.scheduler.semantics,
+        &invalid,
+        &at,
+        &mut warnings,
+    )?;
     let w = &raw.workload;
     let defaults = w.sls_defaults(&invalid)?;
     let mut trace = |t: TraceRead| {
