@@ -37,6 +37,7 @@
 //! either) and the key where the run stalled, after which no run beats
 //! ([`HeartbeatClock::beats_due`]).
 
+use crate::bit_set::BitSet;
 use crate::cluster::Cluster;
 use crate::event::EventKey;
 use crate::time::SimTime;
@@ -65,7 +66,7 @@ pub struct HeartbeatClock {
     /// First beat after the last event popped.
     cursor: Beat,
     /// Positions of nodes that beat even when others need not.
-    armed: BTreeSet<u32>,
+    armed: BitSet,
     /// Per position: the node is parked (its beats are skipped; never armed meanwhile).
     parked: Vec<bool>,
     /// Parked nodes.
@@ -102,7 +103,7 @@ impl HeartbeatClock {
             phases,
             position,
             cursor: Beat { cycle: 0, pos: 0 },
-            armed: BTreeSet::new(),
+            armed: BitSet::new(order_len),
             parked: vec![false; order_len],
             n_parked: 0,
             out_since: cluster
@@ -144,13 +145,13 @@ impl HeartbeatClock {
             return Some(self.cursor);
         }
         let c = self.cursor;
-        if let Some(&pos) = self.armed.range(c.pos..).next() {
+        if let Some(pos) = self.armed.first_from(c.pos) {
             return Some(Beat {
                 cycle: c.cycle,
                 pos,
             });
         }
-        self.armed.iter().next().map(|&pos| Beat {
+        self.armed.first_from(0).map(|pos| Beat {
             cycle: c.cycle + 1,
             pos,
         })
@@ -219,7 +220,7 @@ impl HeartbeatClock {
     /// Node `node` beats no more, in either mode, until [`HeartbeatClock::unpark`].
     pub fn park(&mut self, node: u32) {
         let pos = self.position[node as usize];
-        self.armed.remove(&pos);
+        self.armed.remove(pos);
         if !std::mem::replace(&mut self.parked[pos as usize], true) {
             self.n_parked += 1;
         }
@@ -249,7 +250,7 @@ impl HeartbeatClock {
     /// Positions of the nodes armed or parked: the nodes an engine that parks none would
     /// have armed (a parked node is one it would arm).
     pub(crate) fn armed_or_parked(&self) -> BTreeSet<u32> {
-        let mut s = self.armed.clone();
+        let mut s: BTreeSet<u32> = self.armed.iter().collect();
         if self.n_parked > 0 {
             s.extend((0..self.parked.len() as u32).filter(|&p| self.parked[p as usize]));
         }
@@ -258,7 +259,7 @@ impl HeartbeatClock {
 
     /// Node `node` no longer needs to beat when others need not.
     pub fn disarm(&mut self, node: u32) {
-        self.armed.remove(&self.position[node as usize]);
+        self.armed.remove(self.position[node as usize]);
     }
 
     /// Number of beats whose key is at or before `key`, of every node.

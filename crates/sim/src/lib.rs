@@ -6,6 +6,7 @@
 
 pub mod alloc;
 pub mod app;
+pub(crate) mod bit_set;
 pub mod capacity;
 pub mod catalogue;
 pub mod cluster;

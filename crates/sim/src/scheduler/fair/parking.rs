@@ -57,19 +57,32 @@
 use crate::cluster::NodeState;
 use crate::engine::Simulation;
 use fairsim_core::{Resource, Semantics};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// The parked nodes, and the inputs of their heartbeats touched during the current event.
+///
+/// A reservation is parked and woken about once per reserving heartbeat: each node's place
+/// in its app's list is kept so that both are a few vector writes.
 #[derive(Debug, Default)]
 pub(crate) struct ParkedNodes {
-    /// (reserving app, node).
-    nodes: BTreeSet<(u32, u32)>,
-    /// Per reserving app: the priorities and sizes of its reservations on parked nodes.
-    by_app: BTreeMap<u32, Vec<ParkedAt>>,
+    /// Parked nodes, over every app.
+    n_nodes: usize,
+    /// Per reserving app with parked nodes: those nodes, and its reservations on them.
+    by_app: BTreeMap<u32, AppParked>,
+    /// Per node parked: its index in its app's `nodes`.
+    slot: Vec<u32>,
     /// Apps whose requests changed during the current event.
     apps_touched: Vec<u32>,
     /// Parked nodes released on during the current event.
     nodes_touched: Vec<u32>,
+}
+
+/// The nodes parked for one app, in no particular order, and the priorities and sizes of
+/// their reservations.
+#[derive(Debug, Default)]
+struct AppParked {
+    nodes: Vec<u32>,
+    at: Vec<ParkedAt>,
 }
 
 /// Reservations of one app at one priority and size, on `nodes` parked nodes.
@@ -81,17 +94,23 @@ struct ParkedAt {
 }
 
 impl ParkedNodes {
+    /// Adds `node`, not parked, reserved for `app` at `priority` for `size`.
     fn insert(&mut self, app: u32, node: u32, priority: i32, size: Resource) {
-        if !self.nodes.insert((app, node)) {
-            return;
+        let n = node as usize;
+        if self.slot.len() <= n {
+            self.slot.resize(n + 1, 0);
         }
-        let at = self.by_app.entry(app).or_default();
-        match at
+        let parked = self.by_app.entry(app).or_default();
+        self.slot[n] = parked.nodes.len() as u32;
+        parked.nodes.push(node);
+        self.n_nodes += 1;
+        match parked
+            .at
             .iter_mut()
             .find(|k| k.priority == priority && k.size == size)
         {
             Some(k) => k.nodes += 1,
-            None => at.push(ParkedAt {
+            None => parked.at.push(ParkedAt {
                 priority,
                 size,
                 nodes: 1,
@@ -99,31 +118,37 @@ impl ParkedNodes {
         }
     }
 
+    /// Removes `node`, parked, reserved for `app` at `priority` for `size`.
     fn remove(&mut self, app: u32, node: u32, priority: i32, size: Resource) {
-        if !self.nodes.remove(&(app, node)) {
+        let Some(parked) = self.by_app.get_mut(&app) else {
+            debug_assert!(false, "node {node} parked for app {app}, which has none");
             return;
+        };
+        let i = self.slot[node as usize] as usize;
+        debug_assert_eq!(parked.nodes.get(i), Some(&node));
+        parked.nodes.swap_remove(i);
+        if let Some(&moved) = parked.nodes.get(i) {
+            self.slot[moved as usize] = i as u32;
         }
-        if let Some(at) = self.by_app.get_mut(&app) {
-            if let Some(i) = at
-                .iter()
-                .position(|k| k.priority == priority && k.size == size)
-            {
-                at[i].nodes -= 1;
-                if at[i].nodes == 0 {
-                    at.swap_remove(i);
-                }
+        self.n_nodes -= 1;
+        if let Some(k) = parked
+            .at
+            .iter()
+            .position(|k| k.priority == priority && k.size == size)
+        {
+            parked.at[k].nodes -= 1;
+            if parked.at[k].nodes == 0 {
+                parked.at.swap_remove(k);
             }
-            if at.is_empty() {
-                self.by_app.remove(&app);
-            }
+        }
+        if parked.nodes.is_empty() {
+            self.by_app.remove(&app);
         }
     }
 
-    /// The nodes parked for `app`.
-    fn of_app(&self, app: u32) -> impl Iterator<Item = u32> + '_ {
-        self.nodes
-            .range((app, 0)..=(app, u32::MAX))
-            .map(|&(_, n)| n)
+    /// The nodes parked for `app`, in no particular order.
+    fn of_app(&self, app: u32) -> &[u32] {
+        self.by_app.get(&app).map_or(&[], |p| &p.nodes)
     }
 }
 
@@ -134,8 +159,11 @@ impl Simulation<'_> {
         if self.idle_reserved(node).is_some()
             && let Some(r) = self.cluster.nodes[node as usize].reservation
         {
-            self.events.clock_mut().park(node);
-            self.parked.insert(r.app, node, r.priority, r.size);
+            // Parked once: its beats are skipped until it is woken.
+            if !self.events.clock().is_node_parked(node) {
+                self.events.clock_mut().park(node);
+                self.parked.insert(r.app, node, r.priority, r.size);
+            }
         }
     }
 
@@ -210,7 +238,7 @@ impl Simulation<'_> {
     /// A container on `node` was released: if the node is parked, whether its heartbeat
     /// now acts is decided at the end of the event ([`Simulation::settle_parked`]).
     pub(crate) fn recheck_node(&mut self, node: u32) {
-        if !self.parked.nodes.is_empty() && self.events.clock().is_node_parked(node) {
+        if self.parked.n_nodes > 0 && self.events.clock().is_node_parked(node) {
             self.parked.nodes_touched.push(node);
         }
     }
@@ -237,13 +265,13 @@ impl Simulation<'_> {
         apps.sort_unstable();
         apps.dedup();
         for &a in &apps {
-            let Some(at) = self.parked.by_app.get(&a) else {
+            let Some(parked) = self.parked.by_app.get(&a) else {
                 continue;
             };
-            if self.asks_keep_parked(a, at) {
-                self.counters.kept_parked += at.iter().map(|k| u64::from(k.nodes)).sum::<u64>();
+            if self.asks_keep_parked(a, &parked.at) {
+                self.counters.kept_parked += parked.nodes.len() as u64;
             } else {
-                nodes.extend(self.parked.of_app(a));
+                nodes.extend_from_slice(&parked.nodes);
             }
         }
         nodes.sort_unstable();
@@ -267,7 +295,7 @@ impl Simulation<'_> {
 
     /// Unparks `node` if it is parked (an input of its heartbeat changed).
     pub(crate) fn wake_node(&mut self, node: u32) {
-        if self.parked.nodes.is_empty() || !self.events.clock_mut().unpark(node) {
+        if self.parked.n_nodes == 0 || !self.events.clock_mut().unpark(node) {
             return;
         }
         // A parked node keeps its reservation: only its own heartbeat or `unreserve` (which
@@ -282,7 +310,7 @@ impl Simulation<'_> {
 
     /// Unparks the nodes reserved for app `a` (it finished).
     pub(crate) fn wake_reserved_by(&mut self, a: u32) {
-        let nodes: Vec<u32> = self.parked.of_app(a).collect();
+        let nodes = self.parked.of_app(a).to_vec();
         for n in nodes {
             self.wake_node(n);
         }
@@ -290,7 +318,12 @@ impl Simulation<'_> {
 
     /// Unparks every parked node (a node event).
     pub(crate) fn wake_all_parked(&mut self) {
-        let nodes: Vec<u32> = self.parked.nodes.iter().map(|&(_, n)| n).collect();
+        let nodes: Vec<u32> = self
+            .parked
+            .by_app
+            .values()
+            .flat_map(|p| p.nodes.iter().copied())
+            .collect();
         for n in nodes {
             self.wake_node(n);
         }
