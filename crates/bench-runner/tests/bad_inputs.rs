@@ -1860,6 +1860,55 @@ fn cases() -> Vec<Case> {
             &["sw.toml:3: key `seeds`: seed 1 is listed twice: each seed must be distinct"],
         ),
         case(
+            "a seed base beyond a TOML integer: the key and the limit",
+            Sweep,
+            (
+                "seeds = { count = 1, base = 1 }",
+                "seeds = { count = 3, base = 18446744073709551615 }",
+            ),
+            &["sweep", "FILE", "--out", "out"],
+            2,
+            &[
+                "sw.toml:3: key `seeds.base`: 18446744073709551615 is out of range: the limit is 0 to 9223372036854775807",
+            ],
+        ),
+        case(
+            "a negative seed base",
+            Sweep,
+            (
+                "seeds = { count = 1, base = 1 }",
+                "seeds = { count = 3, base = -5 }",
+            ),
+            &["sweep", "FILE", "--out", "out"],
+            2,
+            &[
+                "sw.toml:3: key `seeds.base`: -5 is out of range: the limit is 0 to 9223372036854775807",
+            ],
+        ),
+        case(
+            "a listed seed beyond a TOML integer",
+            Sweep,
+            (
+                "seeds = { count = 1, base = 1 }",
+                "seeds = [1, 99999999999999999999]",
+            ),
+            &["sweep", "FILE", "--out", "out"],
+            2,
+            &[
+                "sw.toml:3: key `seeds`: 99999999999999999999 is out of range: the limit is 0 to 9223372036854775807",
+            ],
+        ),
+        case(
+            "an axis value beyond a TOML integer",
+            Sweep,
+            ("values = [4]", "values = [4, 99999999999999999999]"),
+            &["sweep", "FILE", "--out", "out"],
+            2,
+            &[
+                "sw.toml:6: key `axis.values`: 99999999999999999999 is out of range: a TOML integer is from -9223372036854775808 to 9223372036854775807",
+            ],
+        ),
+        case(
             "a sweep range whose step is too small to count its values",
             Sweep,
             (

@@ -106,6 +106,64 @@ pub fn key_of_value_at(text: &str, offset: usize) -> Option<&str> {
     (!key.is_empty()).then_some(key)
 }
 
+/// The dotted path of the value that starts at byte `offset`, through inline tables, arrays
+/// and the table header above it: `seeds.base` in `seeds = { count = 3, base = 1e99 }`,
+/// `axis.values` in `[[axis]]` / `values = [4, x]`. Best effort, for messages about a value
+/// the TOML reader refused (brackets inside strings may mislead it; it then answers less).
+pub fn key_path_of_value_at(text: &str, offset: usize) -> Option<String> {
+    let before = text.get(..offset)?;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = &before[line_start..];
+    let mut keys: Vec<&str> = Vec::new();
+    let mut p = line.len();
+    loop {
+        let left = line[..p].trim_end();
+        if let Some(rest) = left.strip_suffix('=') {
+            let start = rest.rfind(['{', ',']).map_or(0, |i| i + 1);
+            let key = rest[start..].trim();
+            if key.is_empty() {
+                return None;
+            }
+            keys.push(key);
+            p = start;
+        }
+        // The bracket or brace that holds position `p`, if any.
+        let mut depth = 0usize;
+        let opener = line[..p].char_indices().rev().find(|&(_, c)| match c {
+            ']' | '}' => {
+                depth += 1;
+                false
+            }
+            '[' | '{' if depth > 0 => {
+                depth -= 1;
+                false
+            }
+            '[' | '{' => true,
+            _ => false,
+        });
+        match opener {
+            Some((q, _)) if !line[..q].trim().is_empty() => p = q,
+            _ => break,
+        }
+    }
+    if keys.is_empty() {
+        return None;
+    }
+    keys.reverse();
+    let header = text[..line_start].lines().rev().find_map(|l| {
+        let l = l.trim();
+        let inner = l.strip_prefix("[[").and_then(|r| r.split("]]").next());
+        inner
+            .or_else(|| l.strip_prefix('[').and_then(|r| r.split(']').next()))
+            .map(str::trim)
+    });
+    let path = keys.join(".");
+    Some(match header {
+        Some(h) if !h.is_empty() => format!("{h}.{path}"),
+        _ => path,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,6 +175,19 @@ mod tests {
         assert_eq!(at("-1"), Some("nodes"));
         assert_eq!(at("nan"), Some("factor"));
         assert_eq!(at("cluster"), None);
+    }
+
+    #[test]
+    fn finds_the_path_of_a_value() {
+        let text = "name = 1\nseeds = { count = 3, base = 99 }\nlist = [1, [2, 3]]\n\
+                    [[axis]]\nvalues = [4, 5]\n";
+        let at = |v: &str| key_path_of_value_at(text, text.find(v).unwrap());
+        assert_eq!(at("99").as_deref(), Some("seeds.base"));
+        assert_eq!(at("3,").as_deref(), Some("seeds.count"));
+        assert_eq!(at("3]").as_deref(), Some("list"));
+        assert_eq!(at("5]").as_deref(), Some("axis.values"));
+        assert_eq!(at("1\n").as_deref(), Some("name"));
+        assert_eq!(at("[[axis"), None);
     }
 
     #[test]

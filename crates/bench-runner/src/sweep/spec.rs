@@ -239,8 +239,33 @@ impl<'a> Locator<'a> {
         }
     }
 
+    /// A TOML reader's error, naming the key of the value it refused where one is found. An
+    /// integer beyond 64 bits (the TOML reader refuses it before any check of ours) is said
+    /// as such, with the limit: seeds 0 to 2^63 - 1, other integers a signed 64-bit range.
     pub(crate) fn toml_err(&self, e: &toml::de::Error) -> SpecError {
-        self.err(e.span(), None, e.message().trim_end())
+        let key = e
+            .span()
+            .and_then(|s| fairsim_sim::key_lines::key_path_of_value_at(self.text, s.start));
+        let literal = e.span().and_then(|s| self.text.get(s)).map(str::trim);
+        let too_wide = literal.filter(|l| {
+            let digits = l.strip_prefix(['-', '+']).unwrap_or(l).replace('_', "");
+            !digits.is_empty()
+                && digits.bytes().all(|b| b.is_ascii_digit())
+                && l.replace('_', "").parse::<i64>().is_err()
+        });
+        let message = match (too_wide, &key) {
+            (Some(l), Some(k)) if k.starts_with("seeds") => format!(
+                "{l} is out of range: the limit is 0 to {} (a seed in a file is a TOML integer)",
+                i64::MAX
+            ),
+            (Some(l), _) => format!(
+                "{l} is out of range: a TOML integer is from {} to {}",
+                i64::MIN,
+                i64::MAX
+            ),
+            _ => e.message().trim_end().to_string(),
+        };
+        self.err(e.span(), key.as_deref(), message)
     }
 }
 
@@ -558,7 +583,13 @@ pub(crate) fn parse_seeds(
     seeds: &Spanned<toml::Value>,
 ) -> Result<Vec<u64>, SpecError> {
     let bad = |m: &str| loc.err(Some(seeds.span()), Some("seeds"), m);
+    let bad_key = |k: &str, m: &str| loc.err(Some(seeds.span()), Some(k), m);
     let as_u64 = |v: &toml::Value| v.as_integer().and_then(|i| u64::try_from(i).ok());
+    // What a seed may be, for messages naming a bad one.
+    let out_of_range = |v: &toml::Value, min: u64, max: u64| {
+        format!("{v} is out of range: the limit is {min} to {max}")
+    };
+    let seed_max = i64::MAX as u64;
     match seeds.get_ref() {
         toml::Value::Array(list) => {
             if list.len() as u64 > MAX_SEEDS {
@@ -567,8 +598,10 @@ pub(crate) fn parse_seeds(
                     list.len()
                 )));
             }
-            let seeds: Option<Vec<u64>> = list.iter().map(as_u64).collect();
-            let seeds = seeds.ok_or_else(|| bad("seeds must be non-negative integers"))?;
+            let seeds = list
+                .iter()
+                .map(|v| as_u64(v).ok_or_else(|| bad(&out_of_range(v, 0, seed_max))))
+                .collect::<Result<Vec<u64>, _>>()?;
             if seeds.is_empty() {
                 return Err(bad("empty seed list"));
             }
@@ -590,22 +623,26 @@ pub(crate) fn parse_seeds(
             }
             let count = t
                 .get("count")
-                .and_then(as_u64)
-                .ok_or_else(|| bad("`count` must be a positive integer"))?;
+                .ok_or_else(|| bad_key("seeds.count", "missing: the number of seeds, 1 or more"))?;
+            let count = as_u64(count)
+                .filter(|c| (1..=MAX_SEEDS).contains(c))
+                .ok_or_else(|| bad_key("seeds.count", &out_of_range(count, 1, MAX_SEEDS)))?;
             let base = match t.get("base") {
                 None => 1,
-                Some(b) => as_u64(b).ok_or_else(|| bad("`base` must be a non-negative integer"))?,
+                Some(b) => {
+                    as_u64(b).ok_or_else(|| bad_key("seeds.base", &out_of_range(b, 0, seed_max)))?
+                }
             };
-            if count == 0 {
-                return Err(bad("`count` must be a positive integer"));
-            }
-            if count > MAX_SEEDS {
-                return Err(bad(&format!(
-                    "`count` = {count} exceeds the limit of {MAX_SEEDS} seeds"
-                )));
-            }
+            // base + count - 1 fits in a u64 (base < 2^63, count <= 10^6); checked all the same.
             (0..count)
-                .map(|i| base.checked_add(i).ok_or_else(|| bad("seed overflows u64")))
+                .map(|i| {
+                    base.checked_add(i).ok_or_else(|| {
+                        bad_key(
+                            "seeds.base",
+                            &format!("{base} + {i} overflows a 64-bit seed"),
+                        )
+                    })
+                })
                 .collect()
         }
         _ => Err(bad("expected a list of seeds or { count = N, base = B }")),
