@@ -1717,6 +1717,28 @@ fn cases() -> Vec<Case> {
                 "s.toml:3: workload.sls_container_memory_mb: 4294967296 is out of range: the limit is 1 to 2147483647",
             ],
         ),
+        case(
+            "a CSV app whose second row names another queue",
+            Csv,
+            (
+                "j2,100,b,u,1024,1,0,2,1024,1,5000,20,\n",
+                "j2,100,b,u,1024,1,0,2,1024,1,5000,20,\nj2,100,a,u,1024,1,1,2,1024,1,5000,20,\n",
+            ),
+            CSV_RUN,
+            2,
+            &["t.csv:4: column 3 (queue): `a` differs from `b` on line 3, the app's first row"],
+        ),
+        case(
+            "a CSV app whose rows are split by another app",
+            Csv,
+            (
+                "j2,100,b,u,1024,1,0,2,1024,1,5000,20,\n",
+                "j2,100,b,u,1024,1,0,2,1024,1,5000,20,\nj1,200,a,u,1024,1,1,2,1024,1,5000,20,\n",
+            ),
+            CSV_RUN,
+            2,
+            &["t.csv:4: column 1 (app): app `j1` already ended (its rows start at line 2)"],
+        ),
         // Read, but with a warning: the run would otherwise differ silently.
         case(
             "a capacity queue's state, which fairsim does not simulate",

@@ -657,7 +657,7 @@ pub static APPS_COLUMNS: &[Column] = &[
     col(
         "app",
         Unit::Text,
-        "The app's id as the workload names it: a CSV trace's `app`, a Rumen `jobID`, an SLS `job.id`; join a trace with apps.csv on it (`fairsim trace` writes a repeat of the previous app's name as `name~2`; join those on `app_index`)",
+        "The app's id as the workload names it: a CSV trace's `app`, a Rumen `jobID`, an SLS `job.id`; join a trace with apps.csv on it (`fairsim trace` writes a repeat of an earlier app's name as `name~2`; join those on `app_index`)",
     ),
     col(
         "queue",

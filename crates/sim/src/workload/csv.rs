@@ -24,8 +24,9 @@
 //! group with `relax_locality = false` must name hosts, and the groups of one app at one
 //! priority must agree on it (YARN's `AMRMClient` refuses to mix them).
 //!
-//! The app-level columns (`arrival_ms`, `queue`, `user`, `am_*`) are read from an app's
-//! first row. A time going backwards between apps is an error naming the line.
+//! The app-level columns (`arrival_ms`, `queue`, `user`, `am_*`) must repeat the app's first
+//! row on each of its rows, and an app id may not start again after other apps; a time going
+//! backwards between apps is an error too. Each error names the line.
 
 use super::WorkloadError;
 use crate::app::{AppSpec, TaskGroup};
@@ -96,6 +97,9 @@ pub fn parse_csv_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, Workload
     }
     let mut apps: Vec<AppSpec> = Vec::new();
     let mut last_id: Option<String> = None;
+    // The line each app starts at, and the app-level columns of the current app's first row.
+    let mut first_lines: Vec<u64> = Vec::new();
+    let mut first_row = AppRow::default();
     let mut containers: u64 = 0;
     for rec in rdr.records() {
         let rec = rec.map_err(|e| {
@@ -116,7 +120,18 @@ pub fn parse_csv_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, Workload
                 .map_err(|m| perr(line, field(), m))
         };
         let id = rec.get(0).unwrap_or("").to_string();
-        if last_id.as_deref() != Some(id.as_str()) {
+        if last_id.as_deref() == Some(id.as_str()) {
+            same_app_as_first_row(&rec, line, &first_row, &ranged, &perr)?;
+        } else {
+            first_lines.push(line);
+            first_row = AppRow {
+                line,
+                arrival: ranged(1)?,
+                queue: rec.get(2).unwrap_or("").to_string(),
+                user: rec.get(3).unwrap_or("").to_string(),
+                am_memory_mb: ranged(4)?,
+                am_vcores: ranged(5)?,
+            };
             let arrival = ranged(1)? as u64;
             if let Some(prev) = apps.last()
                 && arrival < prev.arrival.0
@@ -221,13 +236,85 @@ pub fn parse_csv_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, Workload
         }
         app.stages[stage].push(group);
     }
+    refuse_a_name_used_twice(&apps, &first_lines, &perr)?;
     Ok(apps)
+}
+
+/// Refuses two apps of one name (rows of one id, apart): the rows of an app are consecutive,
+/// so a name seen again is either an app's rows split by mistake or a second app under a
+/// taken name, which apps.csv could not tell apart. Sorted once at the end, not kept in a map
+/// while reading; the error names the first line where a taken name starts again.
+fn refuse_a_name_used_twice(
+    apps: &[AppSpec],
+    first_lines: &[u64],
+    perr: &dyn Fn(u64, String, String) -> WorkloadError,
+) -> Result<(), WorkloadError> {
+    let mut order: Vec<usize> = (0..apps.len()).collect();
+    order.sort_by(|&a, &b| apps[a].name.cmp(&apps[b].name).then(a.cmp(&b)));
+    let again = order
+        .windows(2)
+        .filter(|w| apps[w[0]].name == apps[w[1]].name)
+        .min_by_key(|w| w[1]);
+    match again {
+        Some(w) => Err(perr(
+            first_lines[w[1]],
+            "column 1 (app)".into(),
+            format!(
+                "app `{}` already ended (its rows start at line {}): the rows of one app are consecutive, and two apps need two names",
+                apps[w[1]].name, first_lines[w[0]]
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The app-level columns of an app's first row, which its other rows must repeat.
+#[derive(Default)]
+struct AppRow {
+    line: u64,
+    arrival: i128,
+    queue: String,
+    user: String,
+    am_memory_mb: i128,
+    am_vcores: i128,
+}
+
+/// Refuses a later row of an app whose app-level columns differ from the app's first row's:
+/// which value is meant cannot be told, and reading the first silently would hide the mistake.
+fn same_app_as_first_row(
+    rec: &::csv::StringRecord,
+    line: u64,
+    first: &AppRow,
+    ranged: &dyn Fn(usize) -> Result<i128, WorkloadError>,
+    perr: &dyn Fn(u64, String, String) -> WorkloadError,
+) -> Result<(), WorkloadError> {
+    let text = |i: usize| rec.get(i).unwrap_or("").to_string();
+    let columns = [
+        (1, ranged(1)?.to_string(), first.arrival.to_string()),
+        (2, text(2), first.queue.clone()),
+        (3, text(3), first.user.clone()),
+        (4, ranged(4)?.to_string(), first.am_memory_mb.to_string()),
+        (5, ranged(5)?.to_string(), first.am_vcores.to_string()),
+    ];
+    for (i, here, there) in columns {
+        if here != there {
+            return Err(perr(
+                line,
+                format!("column {} ({})", i + 1, CSV_COLUMNS[i]),
+                format!(
+                    "`{here}` differs from `{there}` on line {}, the app's first row: the app-level columns (arrival_ms, queue, user, am_memory_mb, am_vcores) must be the same on every row of an app",
+                    first.line
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Writes `apps` (sorted by arrival) as a native CSV trace that [`parse_csv_trace`] reads
 /// back into the same apps: one row per task group, an AM-only app as one row of count 0.
-/// An app named like the app before it gets `~2`, `~3`, … so the rows of two apps never
-/// merge. Recorded times (Rumen, SLS `job.end.ms`) have no column here; apps.csv has them.
+/// An app named like an app before it gets `~2`, `~3`, … so that every name is one app's
+/// (the reader refuses a name used twice). Recorded times (Rumen, SLS `job.end.ms`) have no column here; apps.csv has them.
 /// (The reader trims fields, so a name's leading or trailing spaces do not survive.)
 pub fn write_csv_trace(apps: &[AppSpec]) -> String {
     let mut w = ::csv::Writer::from_writer(Vec::new());
@@ -238,17 +325,15 @@ pub fn write_csv_trace(apps: &[AppSpec]) -> String {
         .flat_map(|a| a.stages.iter().flatten())
         .any(|g| !g.relax_locality);
     let mut rows: Vec<Vec<String>> = Vec::new();
-    let mut prev: Option<&str> = None;
-    let mut repeat = 1;
+    let mut seen: std::collections::HashMap<&str, u32> = Default::default();
     for a in apps {
-        let name = if prev == Some(a.name.as_str()) {
-            repeat += 1;
+        let repeat = seen.entry(a.name.as_str()).or_insert(0);
+        *repeat += 1;
+        let name = if *repeat > 1 {
             format!("{}~{repeat}", a.name)
         } else {
-            repeat = 1;
             a.name.clone()
         };
-        prev = Some(a.name.as_str());
         let (am_mb, am_vc) = a.am.map_or((0, 0), |r| (r.memory_mb, r.vcores));
         let head = |stage: usize, g: Option<&TaskGroup>| -> Vec<String> {
             let (count, mb, vc, dur, prio, hosts, relax) = match g {
@@ -382,6 +467,85 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert_eq!(e, "t.csv:3: column 8 (count): `x` is not an integer");
+    }
+
+    #[test]
+    fn rows_of_one_app_that_disagree_are_refused_naming_both_lines() {
+        let check = |rows: &str| {
+            parse_csv_trace(&format!("{HEADER}{rows}"), Path::new("t.csv"))
+                .unwrap_err()
+                .to_string()
+        };
+        let first = "j1,0,a,u,1024,1,0,2,1024,1,50,20,\n";
+        for (second, column, here, there) in [
+            (
+                "j1,5,a,u,1024,1,1,1,1024,1,50,10,",
+                "2 (arrival_ms)",
+                "5",
+                "0",
+            ),
+            ("j1,0,b,u,1024,1,1,1,1024,1,50,10,", "3 (queue)", "b", "a"),
+            ("j1,0,a,v,1024,1,1,1,1024,1,50,10,", "4 (user)", "v", "u"),
+            (
+                "j1,0,a,u,2048,1,1,1,1024,1,50,10,",
+                "5 (am_memory_mb)",
+                "2048",
+                "1024",
+            ),
+            (
+                "j1,0,a,u,1024,2,1,1,1024,1,50,10,",
+                "6 (am_vcores)",
+                "2",
+                "1",
+            ),
+        ] {
+            assert_eq!(
+                check(&format!("{first}{second}\n")),
+                format!(
+                    "t.csv:3: column {column}: `{here}` differs from `{there}` on line 2, the app's \
+                     first row: the app-level columns (arrival_ms, queue, user, am_memory_mb, \
+                     am_vcores) must be the same on every row of an app"
+                )
+            );
+        }
+        // Numbers compare as numbers: `00` is 0.
+        let apps = parse_csv_trace(
+            &format!("{HEADER}{first}j1,00,a,u,1024,01,1,1,1024,1,50,10,\n"),
+            Path::new("t.csv"),
+        )
+        .unwrap();
+        assert_eq!(apps.len(), 1);
+    }
+
+    #[test]
+    fn an_app_id_starting_again_after_other_apps_is_refused() {
+        let text = format!(
+            "{HEADER}j1,0,a,u,0,0,0,1,1,1,5,1,\nj2,1,a,u,0,0,0,1,1,1,5,1,\n\
+             j3,2,a,u,0,0,0,1,1,1,5,1,\nj2,3,a,u,0,0,0,1,1,1,5,1,\nj1,4,a,u,0,0,0,1,1,1,5,1,\n"
+        );
+        let e = parse_csv_trace(&text, Path::new("t.csv"))
+            .unwrap_err()
+            .to_string();
+        // j2 starts again at line 5, before j1 does at line 6.
+        assert_eq!(
+            e,
+            "t.csv:5: column 1 (app): app `j2` already ended (its rows start at line 3): the rows \
+             of one app are consecutive, and two apps need two names"
+        );
+        // The writer gives every repeat its own name, so its traces read back.
+        let apps = parse_csv_trace(
+            &format!("{HEADER}j1,0,a,u,0,0,0,1,1,1,5,1,\nj2,1,a,u,0,0,0,1,1,1,5,1,\n"),
+            Path::new("t.csv"),
+        )
+        .unwrap();
+        let mut three = apps.clone();
+        three.push(AppSpec {
+            arrival: SimTime(2),
+            ..apps[0].clone()
+        });
+        let back = parse_csv_trace(&write_csv_trace(&three), Path::new("t.csv")).unwrap();
+        let names: Vec<&str> = back.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["j1", "j2", "j1~2"]);
     }
 
     #[test]
