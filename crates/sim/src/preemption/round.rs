@@ -84,14 +84,15 @@ impl Fs27 {
 }
 
 /// One leaf of a Hadoop 3.x update: its settings and totals, and its apps with pending
-/// demand in the leaf comparator's order (as app indices with their loads).
+/// demand that are due for a check, in the order of the leaf's `TreeSet` of them (as app
+/// indices with their loads).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Leaf33 {
     /// The leaf.
     pub queue: QueueId,
     /// Settings and totals.
     pub ctx: LeafCtx33,
-    /// `(app index, load)` in comparator order, pending demand non-zero.
+    /// `(app index, load)` in the set's order, pending demand non-zero.
     pub apps: Vec<(u32, AppLoad33)>,
 }
 
@@ -137,7 +138,8 @@ impl Fs33 {
     }
 
     /// After an update (when preemption should be attempted): every leaf identifies its
-    /// starved apps, which join the starved-app queue.
+    /// starved apps, which join the starved-app queue. Apps not due for a check are skipped
+    /// (the simulator hands over only due ones, having built the leaf's set of them).
     pub fn update(&mut self, now: u64, leaves: &[Leaf33]) {
         for leaf in leaves {
             let due: Vec<&(u32, AppLoad33)> = leaf

@@ -312,8 +312,9 @@ impl LeafStarvation33 {
 /// `FSLeafQueue.updateStarvedApps` for one leaf at `now`.
 ///
 /// `apps` are the leaf's apps with non-zero pending demand that are due for a starvation
-/// check, **in the leaf comparator's order**; `states` is parallel to `apps`. Returns the
-/// indices (into `apps`) of the apps Hadoop hands to the starved-app queue, in order:
+/// check, **in the order of the leaf's `TreeSet` of them**; `states` is parallel to `apps`.
+/// Returns the indices (into `apps`) of the apps Hadoop hands to the starved-app queue, in
+/// order:
 /// 1. fair-share starvation, app by app, stopping at the first app with none (later apps'
 ///    clocks are not touched, as in Hadoop);
 /// 2. the leaf's min-share starvation minus the total fair-share starvation is handed out:

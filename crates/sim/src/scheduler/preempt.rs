@@ -30,7 +30,7 @@ use crate::preemption::victims::{
 };
 use crate::scheduler::fair::assign::Outcome;
 use crate::tree::{QueueId, SchedulerKind};
-use fairsim_core::{Resource, Semantics, stable_sort_by};
+use fairsim_core::{Resource, Semantics, tree_set_order};
 use std::collections::BTreeMap;
 
 /// The preemption state of a run.
@@ -338,16 +338,24 @@ impl Simulation<'_> {
         let mut leaves: Vec<Leaf33> = Vec::new();
         for q in self.leaves() {
             let (st, qc) = (&self.queues[q.idx()], self.tree.get(q));
-            // `fetchAppsWithDemand(false)`: the descent's filter, read right after the
-            // update (`Fs33::update` then keeps the apps due for a starvation check).
-            let mut apps: Vec<u32> = st
+            // `fetchAppsWithDemand(false)`: the runnable apps with pending demand (the
+            // descent's filter, read right after the update) that are due for a starvation
+            // check, added in list order to a `TreeSet` under the leaf's comparator. Where
+            // the comparator is a strict total order that is the sorted order; where it is
+            // not (DRF with NaN ratios) the tree's shape decides, and the fair-share pass
+            // stops at the first app without starvation (`tests/starvation_order.rs`).
+            let due = |a: u32| match &self.preempt {
+                PreemptState::Fs33 { fs, .. } => fs.apps[a as usize].should_check(now),
+                _ => true,
+            };
+            let candidates: Vec<u32> = st
                 .runnable_apps
                 .iter()
                 .copied()
-                .filter(|&a| self.has_pending_demand_33(a))
+                .filter(|&a| self.has_pending_demand_33(a) && due(a))
                 .collect();
             let cmp = st.comparator;
-            stable_sort_by(&mut apps, |&x, &y| {
+            let apps = tree_set_order(&candidates, |&x, &y| {
                 cmp.compare(&self.apps[x as usize].sched, &self.apps[y as usize].sched)
             });
             leaves.push(Leaf33 {

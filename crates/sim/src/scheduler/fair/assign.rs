@@ -246,7 +246,10 @@ impl Simulation<'_> {
     }
 
     /// The naive descent below `q`: sort the persistent list in place with the comparator, as
-    /// Hadoop does, and offer the node in that order.
+    /// Hadoop does, and offer the node in that order. Hadoop 2.7 sorts with
+    /// `Collections.sort`, a stable merge sort, which `stable_sort_by` replays; a Hadoop 3.3
+    /// run gets here only when its comparators order strictly (fair and FIFO end on the
+    /// name), where the `TreeSet` it builds iterates in the sorted order.
     fn assign_queue_sorted(&mut self, q: QueueId, node: u32) -> Outcome {
         let leaf = self.tree.get(q).is_leaf;
         let cmp = self.queues[q.idx()].comparator;
