@@ -291,6 +291,17 @@ impl RequestTable {
         self.pending += count as u64;
     }
 
+    /// A new attempt asks these afresh: every priority's delay-scheduling state (missed
+    /// opportunities, allowed level, last scheduled time) starts over, as a new
+    /// `FSAppAttempt`'s does.
+    pub fn forget_delay_state(&mut self) {
+        for p in &mut self.by_priority {
+            p.opportunities = 0;
+            p.allowed = None;
+            p.last_scheduled = None;
+        }
+    }
+
     /// Takes one task at priority index `idx` for a container on `node` (in `rack`) at
     /// `locality`, lowering the counts as Hadoop's `AppSchedulingInfo` (2.7) and
     /// `LocalityAppPlacementAllocator` (3.x) do: node-local lowers the node's request, its

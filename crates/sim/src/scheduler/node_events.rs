@@ -113,8 +113,9 @@ impl Simulation<'_> {
     /// does not keep containers across attempts), its outstanding asks die with it, and the
     /// new attempt asks for an AM. When that AM runs, the asks come back: every task not
     /// finished yet (MapReduce's job recovery keeps the finished ones), including those just
-    /// killed. The app keeps its place in its queue and its start time (a documented
-    /// simplification: YARN removes the attempt from the queue and adds the new one).
+    /// killed. Under the Fair Scheduler the failed attempt leaves the scheduler and a new one
+    /// joins ([`Simulation::replace_attempt`]); the Capacity Scheduler keeps the app where it
+    /// was (a documented simplification).
     pub(crate) fn fail_attempt(&mut self, a: u32) {
         let i = a as usize;
         let Some(am_slot) = self.apps[i].am_container.take() else {
@@ -156,8 +157,14 @@ impl Simulation<'_> {
         if runnable && pending > 0 {
             self.pending_changed(a, -(pending as i64));
         }
-        let asks = std::mem::take(&mut self.apps[i].requests);
+        let mut asks = std::mem::take(&mut self.apps[i].requests);
+        // The new attempt asks them afresh: no missed opportunities, no relaxed level.
+        asks.forget_delay_state();
         self.apps[i].stash = Some(asks);
+        if self.capacity.is_none() {
+            self.replace_attempt(a);
+            return;
+        }
         if let Some(am) = self.specs[i].am {
             self.apps[i]
                 .requests
@@ -168,6 +175,62 @@ impl Simulation<'_> {
         }
         self.demand_changed(a);
         self.reorder_app(a);
+    }
+
+    /// The Fair Scheduler's `removeApplicationAttempt` then `addApplicationAttempt` for app
+    /// `a`, whose failed attempt holds nothing and asks nothing any more:
+    /// * the old attempt's reservations are released and the resources preempted for it are
+    ///   no longer kept (they were kept for that `FSAppAttempt`);
+    /// * it leaves its leaf: its demand leaves the leaf's sum and, runnable, its slot frees
+    ///   (`MaxRunningAppsEnforcer.updateRunnabilityOnAppRemoval` may make a waiting app
+    ///   runnable in its place);
+    /// * the new `FSAppAttempt` starts now (its start time orders it among its leaf's apps
+    ///   and in the waiting lists), with demand, weight and fair share as a new app's until
+    ///   the next update (demand 0, so Hadoop 3.3 offers it nothing before then), its 3.3
+    ///   starvation clocks started now, and is added as a submitted app is: runnable only
+    ///   if the limits allow it now, last in its leaf's list.
+    pub(crate) fn replace_attempt(&mut self, a: u32) {
+        let i = a as usize;
+        let reserved: Vec<u32> = (0..self.cluster.nodes.len() as u32)
+            .filter(|&n| {
+                self.cluster.nodes[n as usize]
+                    .reservation
+                    .is_some_and(|r| r.app == a)
+            })
+            .collect();
+        for n in reserved {
+            self.unreserve(n);
+        }
+        self.release_holds_for(a);
+        let leaf = self.apps[i].queue;
+        let q = &mut self.queues[leaf.idx()];
+        q.app_demand = q.app_demand.saturating_sub(self.apps[i].demand);
+        self.touch_leaf(leaf);
+        let was_runnable = self.apps[i].phase == AppPhase::Runnable;
+        self.apps[i].phase = AppPhase::Future;
+        self.reorder_app(a);
+        if was_runnable {
+            self.on_runnable_app_removed(a);
+        }
+        let weight = fairsim_core::AppWeight {
+            semantics: self.semantics,
+            size_based: self.sc.scheduler.sizebasedweight,
+            booster: self.sc.scheduler.booster,
+        }
+        .weight(0, 1, 0);
+        let now = self.now.0;
+        let app = &mut self.apps[i];
+        app.demand = Resource::ZERO;
+        app.sched.demand = Resource::ZERO;
+        app.sched.weight = weight;
+        app.sched.start_time_ms = now as i64;
+        app.fair_share = Resource::ZERO;
+        if let Some(am) = self.specs[i].am {
+            app.requests
+                .add(AM_PRIORITY, am, 1, 0, Vec::new(), Vec::new(), true);
+        }
+        self.preempt_app_submitted(a);
+        self.submit(a);
     }
 
     /// The AM of a new attempt of app `a` runs: the asks of the failed attempt come back

@@ -575,6 +575,17 @@ impl Simulation<'_> {
         }
     }
 
+    /// Ends every hold kept for app `a` (its attempt left the scheduler); the nodes that
+    /// held them are re-checked, their space being free for others now.
+    pub(crate) fn release_holds_for(&mut self, a: u32) {
+        for n in 0..self.held_for.len() as u32 {
+            if self.held_for[n as usize].contains(&a) {
+                self.release_hold(n, a);
+                self.recheck_node(n);
+            }
+        }
+    }
+
     /// Ends every hold of `node` (it left the cluster).
     pub(crate) fn release_holds(&mut self, node: u32) {
         for app in std::mem::take(&mut self.held_for[node as usize]) {

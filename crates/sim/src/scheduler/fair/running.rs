@@ -121,7 +121,8 @@ impl Simulation<'_> {
             return;
         }
         let mut merged: Vec<u32> = lists.into_iter().flatten().collect();
-        merged.sort_by_key(|&x| (self.specs[x as usize].arrival, x));
+        // By start time: an app's arrival, or its current attempt's start.
+        merged.sort_by_key(|&x| (self.apps[x as usize].sched.start_time_ms, x));
         merged.dedup();
         let mut made = 0;
         for x in merged {

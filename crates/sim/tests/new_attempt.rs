@@ -1,0 +1,121 @@
+//! A new attempt after a lost AM (`[[cluster.events]]` losing the AM's node), as Hadoop's
+//! ResourceManager runs it: the failed attempt leaves the scheduler
+//! (`FairScheduler.removeApplicationAttempt`: its containers are killed, its leaf drops it and
+//! `MaxRunningAppsEnforcer` may make a waiting app runnable in its place) and a new
+//! `FSAppAttempt` is added (`addApplicationAttempt`): runnable only if the limits allow it now,
+//! last in its leaf's list, started now, with demand and fair share 0 until the next update.
+//! Heartbeats every 1000 ms; with two nodes node0 beats at 0, 1000, … and node1 at 500,
+//! 1500, …; one container per heartbeat.
+
+mod common;
+
+use common::outcomes::run_recorded;
+use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
+use fairsim_sim::scenario::{Scenario, parse_scenario};
+
+const HEADER: &str = "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,duration_ms,priority,hosts\n";
+
+/// The scenario of `toml` (its `[scheduler]` table's lines), with `xml` as the allocation
+/// file and `csv` as the trace, on two nodes of 4096 MB / 4 vcores, node0 lost at `lose_ms`.
+fn scenario(era: &str, scheduler: &str, xml: &str, csv: &str, lose_ms: u64) -> Scenario {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("fs.xml"), xml).expect("write");
+    std::fs::write(dir.path().join("t.csv"), format!("{HEADER}{csv}")).expect("write");
+    let toml = format!(
+        "[cluster]\nnodes = 2\nnode_memory_mb = 4096\nnode_vcores = 4\n\
+         [[cluster.events]]\nat_ms = {lose_ms}\nkind = \"lose\"\nnode = \"node0\"\n\
+         [scheduler]\nsemantics = \"{era}\"\n{scheduler}\n\
+         [allocation]\nfile = \"fs.xml\"\n[workload]\ncsv = \"t.csv\"\n"
+    );
+    let path = dir.path().join("s.toml");
+    std::fs::write(&path, &toml).expect("write");
+    let mut sc = parse_scenario(&toml, &path).unwrap_or_else(|e| panic!("{e}"));
+    sc.check_invariants = true;
+    sc
+}
+
+/// (time, app, node) of every allocation.
+fn allocations(rec: &MemoryRecorder) -> Vec<(u64, u32, u32)> {
+    rec.decisions
+        .iter()
+        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
+        .map(|d| (d.time.0, d.app, d.node))
+        .collect()
+}
+
+fn finish(rec: &MemoryRecorder, app: usize) -> Option<u64> {
+    rec.apps[app].finish.map(|t| t.0)
+}
+
+/// Queue `a` runs one app at a time (`maxRunningApps` 1). j (0 ms) and k (100 ms) each have
+/// a 1 GB AM and one 2 GB task of 20 s; k waits behind j.
+/// * 0: j's AM on node0; 500: j's task on node1 (3.3: after the 500 ms update that counts
+///   the task's demand).
+/// * 2000: node0 is lost with j's AM; j's task on node1 is killed. The failed attempt
+///   leaves: `a` runs nothing, so k, waiting, becomes runnable. j's new attempt is then
+///   added: `a` is at its limit, so it waits.
+/// * 2500: k's AM on node1; 3500: k's task (20 s, reported at node1's beat at 23500).
+/// * 23500: k finishes and j's new attempt becomes runnable; node1's beat in the same
+///   millisecond (completions come first, then the update, then heartbeats) places its AM;
+///   24500 its task, reported at 44500, when j finishes.
+///
+/// Had j kept its place (the attempt's app staying runnable), its new AM would have run at
+/// 2500 and k after j's end.
+#[test]
+fn a_lost_am_gives_the_running_slot_to_a_waiting_app() {
+    let xml =
+        "<allocations><queue name=\"a\"><maxRunningApps>1</maxRunningApps></queue></allocations>";
+    let csv = "j,0,a,u,1024,1,0,1,2048,1,20000,1,\nk,100,a,u,1024,1,0,1,2048,1,20000,1,\n";
+    for era in ["hadoop-2.7", "hadoop-3.3"] {
+        let sc = scenario(era, "", xml, csv, 2000);
+        let (rec, _) = run_recorded(&sc);
+        assert_eq!(
+            allocations(&rec),
+            vec![
+                (0, 0, 0),
+                (500, 0, 1),
+                (2500, 1, 1),
+                (3500, 1, 1),
+                (23500, 0, 1),
+                (24500, 0, 1)
+            ],
+            "{era}"
+        );
+        assert_eq!(finish(&rec, 1), Some(23500), "{era}");
+        assert_eq!(finish(&rec, 0), Some(44500), "{era}");
+    }
+}
+
+/// Updates every 1000 ms (0, 1000, 2000, …); j alone: a 1 GB AM and one 2 GB task of 20 s.
+/// node0 is lost at 2100, between updates, with j's AM.
+/// * Hadoop 3.3 offers a node only to apps with pending demand (the last update's demand
+///   minus usage). The AM at 0 on node0 (the update at 0 saw j); the task, asked at 0, is
+///   seen by the update at 1000 and placed at node0's beat at 1000. The loss at 2100 takes
+///   both. The new attempt's demand is 0 until the update at 3000, so node1's beat at 2500
+///   offers it nothing; its AM goes at 3500, its task (asked when the AM runs, seen at 4000)
+///   at 4500, reported at node1's beat at 24500.
+/// * Hadoop 2.7 offers every runnable app: the task goes at node1's beat at 500, the new AM
+///   at 2500, the task at 3500; j finishes at 23500.
+#[test]
+fn a_new_attempt_has_no_demand_until_the_next_update() {
+    let csv = "j,0,a,u,1024,1,0,1,2048,1,20000,1,\n";
+    let xml = "<allocations><queue name=\"a\"/></allocations>";
+    let cases = [
+        (
+            "hadoop-3.3",
+            vec![(0, 0, 0), (1000, 0, 0), (3500, 0, 1), (4500, 0, 1)],
+            24500,
+        ),
+        (
+            "hadoop-2.7",
+            vec![(0, 0, 0), (500, 0, 1), (2500, 0, 1), (3500, 0, 1)],
+            23500,
+        ),
+    ];
+    for (era, want, end) in cases {
+        let sc = scenario(era, "update_interval_ms = 1000", xml, csv, 2100);
+        let (rec, _) = run_recorded(&sc);
+        assert_eq!(allocations(&rec), want, "{era}");
+        assert_eq!(finish(&rec, 0), Some(end), "{era}");
+    }
+}
