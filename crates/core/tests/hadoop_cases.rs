@@ -283,23 +283,28 @@ fn hadoop27_drf_breaks_start_time_ties_with_an_int_cast() {
 }
 
 /// hadoop-semantics.md 9.4: every triple of the domain is transitive under 3.3; 2.7's
-/// weight-0 NaN ratios make it fail.
+/// weight-0 NaN ratios make it fail. The domain is TestSchedulingPolicy's
+/// (testFairShareComparatorTransitivity): names A-C, start times 1-3, usage 0, 2 or 4 MB
+/// with 1 vcore, weights 0, 1 and 2, min share 0 MB / 1 vcore, and, as Hadoop 3's copy adds
+/// for its demand step, a demand of 0 MB / 0 vcores or 4 MB / 1 vcore.
 fn transitivity_violations(era: Semantics) -> usize {
     let mut all = Vec::new();
     for name in ["A", "B", "C"] {
         for start in [1, 2, 3] {
             for usage in [0, 2, 4] {
                 for weight in [0.0f32, 1.0, 2.0] {
-                    all.push(Schedulable {
-                        name: name.into(),
-                        weight,
-                        start_time_ms: start,
-                        min_share: Resource::new(0, 1),
-                        max_share: Resource::UNBOUNDED,
-                        demand: Resource::new(4, 1),
-                        usage: Resource::new(usage, 1),
-                        active: true,
-                    });
+                    for demand in [Resource::new(0, 0), Resource::new(4, 1)] {
+                        all.push(Schedulable {
+                            name: name.into(),
+                            weight,
+                            start_time_ms: start,
+                            min_share: Resource::new(0, 1),
+                            max_share: Resource::UNBOUNDED,
+                            demand,
+                            usage: Resource::new(usage, 1),
+                            active: true,
+                        });
+                    }
                 }
             }
         }

@@ -1,7 +1,7 @@
-//! The table of Hadoop's scheduling test methods in docs/semantics.md stays true: every
+//! The table of Hadoop's scheduling test methods in docs/testing.md stays true: every
 //! fairsim test it names exists, its rows are sorted by class then method with no repeats,
-//! every row has a known era and status, a reproduced row names a test, and no class loses
-//! methods silently.
+//! every row has a known era and status, a reproduced row names a test, no class loses
+//! methods silently, and the counts by status the text gives are the table's.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -17,7 +17,7 @@ const STATUSES: [&str; 7] = [
 ];
 
 /// Methods per (class, era) in the copies the table was made from (see the table's text).
-const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 11] = [
+const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 13] = [
     ("TestAppRunnability", "3.3", 8),
     ("TestContinuousScheduling", "3.3", 7),
     ("TestFairScheduler", "2.7", 88),
@@ -26,9 +26,11 @@ const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 11] = [
     ("TestFairSchedulerFairShare", "3.3", 6),
     ("TestFairSchedulerPreemption", "2.7", 1),
     ("TestFairSchedulerPreemption", "3.3", 9),
+    ("TestFSAppStarvation", "3.3", 3),
     ("TestLeafQueue (Capacity Scheduler)", "3.3", 15),
     ("TestMaxRunningAppsEnforcer", "2.7", 6),
     ("TestMaxRunningAppsEnforcer", "3.3", 6),
+    ("TestSchedulingPolicy", "3.3", 6),
 ];
 
 #[derive(Debug)]
@@ -46,19 +48,19 @@ fn workspace() -> PathBuf {
 }
 
 fn table_rows() -> Vec<Row> {
-    let text = std::fs::read_to_string(workspace().join("docs/semantics.md")).expect("docs");
+    let text = std::fs::read_to_string(workspace().join("docs/testing.md")).expect("docs");
     let mut in_section = false;
     let mut rows = vec![];
     for (i, line) in text.lines().enumerate() {
         if line.starts_with("## ") {
-            in_section = line.starts_with("## Hadoop's own scheduling tests");
+            in_section = line.starts_with("## Hadoop's own tests");
             continue;
         }
         if !in_section || !line.starts_with("| ") || line.starts_with("| class |") {
             continue;
         }
         let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
-        assert_eq!(cells.len(), 5, "docs/semantics.md:{}: five cells", i + 1);
+        assert_eq!(cells.len(), 5, "docs/testing.md:{}: five cells", i + 1);
         rows.push(Row {
             line: i + 1,
             class: cells[0].into(),
@@ -110,7 +112,7 @@ fn the_table_covers_the_classes_and_is_well_formed() {
     for pair in rows.windows(2) {
         assert!(
             key(&pair[0]) < key(&pair[1]),
-            "docs/semantics.md:{}: {} {} is out of order or repeated",
+            "docs/testing.md:{}: {} {} is out of order or repeated",
             pair[1].line,
             pair[1].class,
             pair[1].method
@@ -120,19 +122,19 @@ fn the_table_covers_the_classes_and_is_well_formed() {
     for r in &rows {
         assert!(
             STATUSES.contains(&r.status.as_str()),
-            "docs/semantics.md:{}: unknown status {:?}",
+            "docs/testing.md:{}: unknown status {:?}",
             r.line,
             r.status
         );
         for era in &r.eras {
             assert!(
                 era == "2.7" || era == "3.3",
-                "docs/semantics.md:{}: unknown era {era:?}",
+                "docs/testing.md:{}: unknown era {era:?}",
                 r.line
             );
             *counts.entry((r.class.clone(), era.clone())).or_default() += 1;
         }
-        assert!(!r.note.is_empty(), "docs/semantics.md:{}: no note", r.line);
+        assert!(!r.note.is_empty(), "docs/testing.md:{}: no note", r.line);
     }
     for (class, era, n) in METHODS_PER_CLASS_AND_ERA {
         let got = counts
@@ -152,7 +154,7 @@ fn every_named_fairsim_test_exists() {
         if r.status == "reproduced" || r.status == "partly" {
             assert!(
                 !refs.is_empty(),
-                "docs/semantics.md:{}: {} is {} but names no test",
+                "docs/testing.md:{}: {} is {} but names no test",
                 r.line,
                 r.method,
                 r.status
@@ -161,15 +163,39 @@ fn every_named_fairsim_test_exists() {
         for (file, function) in refs {
             let texts = sources
                 .get(&file)
-                .unwrap_or_else(|| panic!("docs/semantics.md:{}: no test file {file}", r.line));
+                .unwrap_or_else(|| panic!("docs/testing.md:{}: no test file {file}", r.line));
             let decl = format!("fn {function}(");
             assert!(
                 texts.iter().any(|t| t.contains(&decl)),
-                "docs/semantics.md:{}: {file} has no test {function}",
+                "docs/testing.md:{}: {file} has no test {function}",
                 r.line
             );
             named.insert((file, function));
         }
     }
     assert!(named.len() > 40, "only {} tests named", named.len());
+}
+
+#[test]
+fn the_counts_by_status_are_the_tables() {
+    let rows = table_rows();
+    let count = |status: &str| rows.iter().filter(|r| r.status == status).count();
+    let sentence = format!(
+        "Of the {} rows, {} are reproduced, {} partly, {} not expressible and {} not scheduling;",
+        rows.len(),
+        count("reproduced"),
+        count("partly"),
+        count("not expressible"),
+        count("not scheduling")
+    );
+    let text = std::fs::read_to_string(workspace().join("docs/testing.md")).expect("docs");
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(&sentence),
+        "docs/testing.md should say: {sentence}"
+    );
+    let others = ["expressible", "in progress", "differs"];
+    for status in others {
+        assert_eq!(count(status), 0, "rows {status}: the text says none");
+    }
 }

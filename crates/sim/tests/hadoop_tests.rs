@@ -1,6 +1,6 @@
 //! Scheduling scenarios of Hadoop's own Fair Scheduler test classes, each written anew as an
 //! allocation file, a trace and a scenario, with the outcome Hadoop's test asserts. The
-//! table in docs/semantics.md maps every test method of those classes to a test here (or
+//! table in docs/testing.md maps every test method of those classes to a test here (or
 //! elsewhere), or says why it cannot be expressed.
 
 mod common;

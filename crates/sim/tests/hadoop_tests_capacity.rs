@@ -3,7 +3,7 @@
 //! asserts. Hadoop calls `LeafQueue.assignContainers` by hand, one container per call;
 //! fairsim runs the cluster on its clock, where a node heartbeat gives at most one off-switch
 //! container, so the asserted amounts are read off the order of allocations. The table in
-//! docs/semantics.md maps each method here (checked by `hadoop_table.rs`).
+//! docs/testing.md maps each method here (checked by `hadoop_table.rs`).
 
 mod common;
 
@@ -97,7 +97,7 @@ fn user_limits_serve_the_second_user_before_the_first_again() {
     // first container it is over its limit, so user_1 gets the second container; then
     // user_0 gets its second (limit = ceil((5 + 1) / 2) = 3 GB, used 3 GB). Hadoop 3 only:
     // the limit grows by the minimum allocation (2.8 on), where Hadoop 2.7 adds the ask
-    // being placed (docs/semantics.md).
+    // being placed (docs/testing.md).
     {
         let s = Semantics::Hadoop33;
         let want = [(0, 3 * GB), (1, GB), (0, 3 * GB)];

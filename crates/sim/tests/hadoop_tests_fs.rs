@@ -1,6 +1,6 @@
 //! More of TestFairScheduler's scheduling scenarios, each written anew as an allocation file,
 //! a trace and a scenario, with the numbers Hadoop's test asserts. `hadoop_tests.rs` holds
-//! the first ones; the table in docs/semantics.md maps every test method to its test here
+//! the first ones; the table in docs/testing.md maps every test method to its test here
 //! (checked by `hadoop_table.rs`).
 //!
 //! Hadoop's tests call the scheduler by hand: one `update()`, then node heartbeats one at a
@@ -623,4 +623,70 @@ fn queue_max_am_share_default() {
             "an AM of {vcores} vcores: {first:?}"
         );
     }
+}
+
+// TestFSAppStarvation (Hadoop 3): two nodes of 4 GB / 4 vcores; an app in root.default
+// takes all eight 1 GB / 1 vcore containers; then one app of one 1 GB / 1 vcore container in
+// each of no-preemption (fair-share threshold 0), minshare (min 2048 MB / 2 vcores, min-share
+// timeout 0, threshold 0), fairshare.child (fair, threshold 1, timeout 0) and drf.child (drf,
+// threshold 1, timeout 0); the default policy is drf; the cluster utilization threshold 0.
+// Hadoop's test reads the starved apps its mock preemption thread receives (three: minshare,
+// fairshare.child, drf.child); here the real preemption thread acts on them: three of the
+// default app's containers are preempted (after waitTimeBeforeKill, 15 s) and each starved
+// app gets one, while the no-preemption app, never starved, gets none.
+
+const STARVATION_XML: &str = r#"<allocations>
+  <queue name="default"/>
+  <queue name="no-preemption"><fairSharePreemptionThreshold>0</fairSharePreemptionThreshold></queue>
+  <queue name="minshare"><fairSharePreemptionThreshold>0</fairSharePreemptionThreshold><minSharePreemptionTimeout>0</minSharePreemptionTimeout><minResources>2048mb,2vcores</minResources></queue>
+  <queue name="fairshare"><fairSharePreemptionThreshold>1</fairSharePreemptionThreshold><fairSharePreemptionTimeout>0</fairSharePreemptionTimeout><schedulingPolicy>fair</schedulingPolicy>
+    <queue name="child"><fairSharePreemptionThreshold>1</fairSharePreemptionThreshold><fairSharePreemptionTimeout>0</fairSharePreemptionTimeout><schedulingPolicy>fair</schedulingPolicy></queue></queue>
+  <queue name="drf"><fairSharePreemptionThreshold>1</fairSharePreemptionThreshold><fairSharePreemptionTimeout>0</fairSharePreemptionTimeout><schedulingPolicy>drf</schedulingPolicy>
+    <queue name="child"><fairSharePreemptionThreshold>1</fairSharePreemptionThreshold><fairSharePreemptionTimeout>0</fairSharePreemptionTimeout><schedulingPolicy>drf</schedulingPolicy></queue></queue>
+  <defaultQueueSchedulingPolicy>drf</defaultQueueSchedulingPolicy>
+</allocations>"#;
+
+/// The starvation cluster with preemption `on` and the utilization `threshold`: containers
+/// of the default app preempted, and how many containers each of the four small apps got.
+fn starvation_case(on: bool, threshold: f32) -> (f64, Vec<usize>) {
+    let mut apps = vec![app(0, "default", "default", 8, GB, 1)];
+    for q in ["no-preemption", "minshare", "fairshare.child", "drf.child"] {
+        apps.push(app(10_000, q, "user", 1, GB, 1));
+    }
+    let mut sc = scenario(
+        Semantics::Hadoop33,
+        STARVATION_XML,
+        2,
+        Resource::new(4 * GB, 4),
+        apps,
+    );
+    sc.scheduler.preemption = on;
+    sc.scheduler.preemption_utilization_threshold = threshold;
+    let (rec, s) = run_recorded(&sc);
+    let got = allocations(&rec);
+    let per_app = (1..=4)
+        .map(|a| got.iter().filter(|d| d.app == a).count())
+        .collect();
+    (metric(&s, "preempted_containers.root.default"), per_app)
+}
+
+#[test]
+fn app_starvation_preemption_enabled() {
+    // testPreemptionEnabled: the three apps of the queues that may preempt are starved
+    // (minshare for min(2048, its 1024 MB demand), the two children below their fair
+    // shares at once, timeout 0); no-preemption's threshold 0 never starves it.
+    assert_eq!(starvation_case(true, 0.0), (3.0, vec![0, 1, 1, 1]));
+}
+
+#[test]
+fn app_starvation_preemption_disabled() {
+    // testPreemptionDisabled: no starvation is computed, nothing is preempted.
+    assert_eq!(starvation_case(false, 0.0), (0.0, vec![0, 0, 0, 0]));
+}
+
+#[test]
+fn app_starvation_cluster_utilization_threshold() {
+    // testClusterUtilizationThreshold: a threshold of 1.1 is never exceeded (utilization is
+    // at most 1), so no app is found starved.
+    assert_eq!(starvation_case(true, 1.1), (0.0, vec![0, 0, 0, 0]));
 }

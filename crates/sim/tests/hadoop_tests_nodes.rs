@@ -1,5 +1,5 @@
 //! Hadoop's scheduling tests that add and remove nodes while they run, each written anew with
-//! `[[cluster.events]]` (docs/semantics.md's table names them). Heartbeats every 1000 ms;
+//! `[[cluster.events]]` (docs/testing.md's table names them). Heartbeats every 1000 ms;
 //! the `n` initial nodes beat at phases `i × 1000 / n`, a node added at `t` beats at `t + k ×
 //! 1000`; one container per heartbeat unless said.
 //!
