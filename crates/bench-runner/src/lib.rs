@@ -14,6 +14,7 @@ pub mod report_html;
 pub mod results;
 pub mod run_report;
 pub mod sim_runner;
+pub mod staging;
 pub mod stats;
 pub mod sweep;
 pub mod sweep_report;

@@ -12,6 +12,7 @@ use fairsim_bench_runner::output_guard::{OutputGuard, check_out_dir};
 use fairsim_bench_runner::plan::{PlanArgs, run_plan};
 use fairsim_bench_runner::plot::{PlotArgs, run_plot};
 use fairsim_bench_runner::sim_runner::SimRunner;
+use fairsim_bench_runner::staging::Staged;
 use fairsim_bench_runner::sweep::fake::FakeRunner;
 use fairsim_bench_runner::sweep::{MergeArgs, SweepArgs, run_merge, run_sweep};
 use fairsim_bench_runner::{CliError, RunOne};
@@ -265,13 +266,21 @@ fn run_scenario(
 ) -> Result<String, CliError> {
     let scenario = load_scenario(path)?;
     let out = out.unwrap_or_else(|| PathBuf::from("results").join(&scenario.name));
-    check_out_dir(&out)?;
     let command = fairsim_bench_runner::report_html::command_line();
-    let (_, text) = OutputGuard::new(&out)
-        .run(|| {
-            fairsim_bench_runner::run_report::run_with_charts(
-                &scenario, path, seed, run_index, &out, &command,
-            )
+    // Written beside --out and moved in whole at the end: a failed or killed run leaves no
+    // half-written --out (fairsim_bench_runner::staging).
+    let (_, text) = Staged::begin(&out, None, false)?
+        .run(|s| {
+            let (summary, text) = fairsim_bench_runner::run_report::run_with_charts(
+                &scenario,
+                path,
+                seed,
+                run_index,
+                s.dir(),
+                &command,
+            )?;
+            let staging = s.dir().display().to_string();
+            Ok((summary, text.replace(&staging, &out.display().to_string())))
         })
         .map_err(|e| match e {
             CliError::Input(m) => CliError::Input(format!("{}: {m}", path.display())),
@@ -386,9 +395,10 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 .iter()
                 .map(|p| load_scenario(p))
                 .collect::<Result<Vec<_>, _>>()?;
-            check_out_dir(&out)?;
-            let files = OutputGuard::new(&out).run(|| {
-                fairsim_bench_runner::compare::run_compare(&loaded, &scenarios, seed, &out)
+            let files = Staged::begin(&out, None, false)?.run(|s| {
+                let files =
+                    fairsim_bench_runner::compare::run_compare(&loaded, &scenarios, seed, s.dir())?;
+                Ok(files.iter().map(|f| s.shown(f)).collect::<Vec<_>>())
             })?;
             Ok(files
                 .iter()

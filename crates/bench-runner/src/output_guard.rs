@@ -1,7 +1,7 @@
 //! Nothing half-written: an [`OutputGuard`] notes what an output directory held before a
 //! command, and when the command fails removes what the command added (the directory itself
-//! if the command created it), so a failing `run`, `compare`, `merge` or `plot` leaves no
-//! output files behind. Files that were there before are never touched; each output file is
+//! if the command created it), so a failing `merge` or `plot` leaves no output files behind
+//! (`run`, `compare`, `sweep` and `plan` stage theirs instead: `crate::staging`). Files that were there before are never touched; each output file is
 //! also written atomically (a temporary file, then a rename).
 
 use std::collections::BTreeSet;

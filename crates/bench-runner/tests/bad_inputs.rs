@@ -2058,6 +2058,10 @@ fn check(c: &Case) -> Option<String> {
     if c.code != 0 && dir.path().join("out").exists() {
         wrong.push("left `out` behind".into());
     }
+    // Nor its staging directory (crates/bench-runner/src/staging.rs).
+    if c.code != 0 && dir.path().join(".out.partial").exists() {
+        wrong.push("left `.out.partial` behind".into());
+    }
     (!wrong.is_empty()).then(|| format!("{}\n    stderr: {}", wrong.join("; "), err.trim()))
 }
 

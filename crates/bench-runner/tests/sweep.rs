@@ -215,7 +215,9 @@ fn a_sweep_killed_midway_resumes_to_the_same_files() {
     assert!(status.success());
 
     let out = dir.path().join("killed");
-    let journal = out.join("journal.jsonl");
+    // The sweep writes beside --out until it ends: its journal is in the staging directory.
+    let staging = dir.path().join(".killed.partial");
+    let journal = staging.join("journal.jsonl");
     let mut child = fairsim()
         .args([
             "--fake-runner",
@@ -247,7 +249,8 @@ fn a_sweep_killed_midway_resumes_to_the_same_files() {
         (10..72).contains(&finished),
         "{finished} runs finished before the kill"
     );
-    assert!(!out.join("runs.csv").exists());
+    // Nothing half-written: --out does not exist until the sweep completes.
+    assert!(!out.exists(), "a killed sweep left a partial --out");
 
     let resumed = fairsim()
         .args([
@@ -278,6 +281,10 @@ fn a_sweep_killed_midway_resumes_to_the_same_files() {
         "{stderr}"
     );
     assert_same_results(&reference, &out);
+    assert!(
+        !staging.exists(),
+        "the staging directory is gone once the sweep completes"
+    );
 }
 
 /// The number of resumed runs the message reports, checked to be at least what the journal held when read.

@@ -126,15 +126,19 @@ pub fn run_plan(args: &PlanArgs, runner: &dyn RunOne) -> Result<String, CliError
         .out
         .clone()
         .unwrap_or_else(|| Path::new("results").join(&spec.name));
-    crate::output_guard::check_out_dir(&out)?;
-    let result = plan_into(&spec, runner, &out, args.jobs, args.resume)?;
-    output::write_all(&spec, &result, &out)?;
-    report::plan_page(&spec, &result, &out)?
-        .write(&out)
-        .map_err(|source| SweepError::Io {
-            path: out.clone(),
-            source,
-        })?;
+    // Written beside --out and moved in whole at the end (crate::staging).
+    let result = crate::staging::Staged::begin(&out, None, args.resume)?.run(|s| {
+        let dir = s.dir();
+        let result = plan_into(&spec, runner, dir, args.jobs, args.resume)?;
+        output::write_all(&spec, &result, dir)?;
+        report::plan_page(&spec, &result, dir)?
+            .write(dir)
+            .map_err(|source| SweepError::Io {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        Ok(result)
+    })?;
     eprintln!(
         "{} candidates ({} runs; a full sweep of the range needs {}) written to {}",
         result.candidates.len(),

@@ -247,13 +247,20 @@ pub fn run_sweep(args: &SweepArgs, runner: &dyn RunOne) -> Result<(), CliError> 
         .out
         .clone()
         .unwrap_or_else(|| Path::new("results").join(&spec.name));
-    crate::output_guard::check_out_dir(&out)?;
-    let summary = sweep_into(&spec, runner, &out, args.jobs, args.shard, args.resume)?;
-    if args.shard.is_none() {
-        let page = crate::sweep_report::sweep_page(&spec, &out)?;
-        page.write(&out).map_err(io_err(&out))?;
-    }
-    eprintln!("{summary}");
+    // Written beside --out and moved in whole at the end (crate::staging); a shard stages
+    // apart from the other shards writing the same --out.
+    let tag = args.shard.map(|s| s.tag());
+    let staged = crate::staging::Staged::begin(&out, tag.as_deref(), args.resume)?;
+    let staging = staged.dir().display().to_string();
+    let summary = staged.run(|s| {
+        let summary = sweep_into(&spec, runner, s.dir(), args.jobs, args.shard, args.resume)?;
+        if args.shard.is_none() {
+            let page = crate::sweep_report::sweep_page(&spec, s.dir())?;
+            page.write(s.dir()).map_err(io_err(s.dir()))?;
+        }
+        Ok(summary)
+    })?;
+    eprintln!("{}", summary.replace(&staging, &out.display().to_string()));
     Ok(())
 }
 

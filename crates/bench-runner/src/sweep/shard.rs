@@ -23,6 +23,11 @@ impl Shard {
         format!("runs.shard-{}-of-{}.csv", self.k, self.n)
     }
 
+    /// The name that tells this shard's staging directory apart (`shard-K-of-N`).
+    pub fn tag(&self) -> String {
+        format!("shard-{}-of-{}", self.k, self.n)
+    }
+
     /// The name of this shard's journal: `journal.shard-K-of-N.jsonl`.
     pub fn journal_file(&self) -> String {
         format!("journal.shard-{}-of-{}.jsonl", self.k, self.n)
