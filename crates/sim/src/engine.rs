@@ -20,7 +20,9 @@
 //! reported by their own events, which do not depend on heartbeats.
 //! Besides, in the Fair Scheduler a node reserved for a container that does not fit it is
 //! *parked* while its heartbeats can change nothing, even when every other node beats, and
-//! woken by whatever could change its outcome (`scheduler::fair::parking`).
+//! woken by whatever could change its outcome (`scheduler::fair::parking`). In Hadoop 3.3
+//! the beat of an unarmed node whose free space fits no ask, while no app may reserve, is
+//! skipped as it comes up (`scheduler::fair::full_nodes`).
 //! `[scheduler] heartbeats = "every"` processes every heartbeat (the property test compares
 //! both, decision for decision).
 
@@ -281,6 +283,10 @@ pub struct Counters {
     /// Parked nodes re-checked after an input of their heartbeat changed and kept parked,
     /// their heartbeat still changing nothing (`scheduler::fair::parking`).
     pub kept_parked: u64,
+    /// Hadoop 3.3: beats of unarmed nodes skipped as they came up, their free space fitting
+    /// no ask while no app may reserve (`scheduler::fair::full_nodes`; counted in
+    /// `heartbeats_elided` too).
+    pub full_beats_skipped: u64,
 }
 
 /// The whole state of one run.
@@ -377,6 +383,9 @@ pub struct Simulation<'a> {
     /// Parked nodes by reserving app, and the inputs of their heartbeats the current event
     /// touched (`scheduler::fair::parking`).
     pub(crate) parked: crate::scheduler::fair::parking::ParkedNodes,
+    /// Hadoop 3.3: what decides whether a full node's beat changes nothing, and the nodes
+    /// reserved per app (`scheduler::fair::full_nodes`).
+    pub(crate) full_nodes: crate::scheduler::fair::full_nodes::FullNodes,
 }
 
 /// The nodes `[[cluster.events]]` add, with their join times.
@@ -515,6 +524,7 @@ impl<'a> Simulation<'a> {
             completions: 0,
             cycle: Default::default(),
             parked: Default::default(),
+            full_nodes: Default::default(),
         };
         sim.init_queues();
         sim.init_apps();
@@ -744,7 +754,16 @@ impl<'a> Simulation<'a> {
             }
             // A stalled run beats no more (see "Quiescence").
             let every_node = self.stalled_at.is_none() && (!self.elide || self.offers_may_act());
-            let Some((key, event)) = self.events.pop(every_node) else {
+            // A skipped beat changes nothing: the next pop sees the same state.
+            let popped = loop {
+                match self.events.pop(every_node) {
+                    Some((_, Event::NodeHeartbeat { node })) if self.beat_changes_nothing(node) => {
+                        self.counters.full_beats_skipped += 1;
+                    }
+                    p => break p,
+                }
+            };
+            let Some((key, event)) = popped else {
                 break;
             };
             self.now = key.time;
@@ -752,6 +771,7 @@ impl<'a> Simulation<'a> {
             self.counters.events += 1;
             self.integrals.advance(self.now.0);
             let stop = self.step(event);
+            self.full_nodes.forget();
             self.settle_parked();
             if self.stalled_at.is_some() {
                 self.events.clock_mut().stalled_at(key);
@@ -1509,6 +1529,19 @@ impl<'a> Simulation<'a> {
                 return Err(fail(format!(
                     "queue {} counts {} apps with pending demand, not {}",
                     self.tree.queues[i].name, q.offered, offered[i]
+                )));
+            }
+        }
+        // The nodes reserved per app (`scheduler::fair::full_nodes`).
+        let mut reserved = vec![0u32; self.apps.len()];
+        for r in self.cluster.nodes.iter().filter_map(|n| n.reservation) {
+            reserved[r.app as usize] += 1;
+        }
+        for (a, &k) in reserved.iter().enumerate() {
+            if self.full_nodes.reserved_by(a as u32) != k {
+                return Err(fail(format!(
+                    "app {a} counts {} reserved nodes, not {k}",
+                    self.full_nodes.reserved_by(a as u32)
                 )));
             }
         }

@@ -230,7 +230,7 @@ fn run_counted(
 #[test]
 fn elided_and_unelided_engines_decide_identically() {
     let mut runner = TestRunner::new(config(cases()));
-    let seen = std::cell::RefCell::new([0u32; 8]);
+    let seen = std::cell::RefCell::new([0u32; 9]);
     runner
         .run(&case(), |c| {
             let mut a = MemoryRecorder::default();
@@ -281,6 +281,9 @@ fn elided_and_unelided_engines_decide_identically() {
             // A parked node whose input changed (its app's requests, a release on it) and
             // whose heartbeat still changed nothing, so it stayed parked.
             seen[7] += (ca.kept_parked > 0) as u32;
+            // Hadoop 3.3: a full node's beat skipped, no ask fitting it and no app able to
+            // reserve.
+            seen[8] += (ca.full_beats_skipped > 0) as u32;
             Ok(())
         })
         .unwrap_or_else(|e| panic!("{e}"));
@@ -305,6 +308,10 @@ fn elided_and_unelided_engines_decide_identically() {
     assert!(
         seen[7] > 5,
         "too few cases with parked nodes re-checked and kept parked: {seen:?}"
+    );
+    assert!(
+        seen[8] > 5,
+        "too few Hadoop 3.3 cases with full nodes' beats skipped: {seen:?}"
     );
 }
 

@@ -364,6 +364,9 @@ impl Simulation<'_> {
             cycle: _,
             // The clock's parked nodes are written with its armed ones, below.
             parked: _,
+            // The floor is forgotten after every event; the reservation counts follow the
+            // nodes' reservations, written with the cluster.
+            full_nodes: _,
             continuous,
         } = self;
         let now = now.0;

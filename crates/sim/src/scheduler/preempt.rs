@@ -712,11 +712,7 @@ impl Simulation<'_> {
                 )
             }
             crate::app::Locality::OffSwitch => (
-                self.cluster
-                    .nodes
-                    .iter()
-                    .filter(|n| n.reservation.is_some_and(|r| r.app == app))
-                    .count(),
+                self.full_nodes.reserved_by(app) as usize,
                 self.cluster.live as usize,
             ),
         };

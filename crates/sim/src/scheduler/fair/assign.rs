@@ -633,6 +633,12 @@ impl Simulation<'_> {
             if !may_reserve {
                 return Outcome::Nothing;
             }
+            // A node reserved again (by a held node's offer or a resized ask) leaves its
+            // previous app's count.
+            if let Some(was) = self.cluster.nodes[n].reservation {
+                self.full_nodes.count_reservation(was.app, -1);
+            }
+            self.full_nodes.count_reservation(a, 1);
             self.cluster.nodes[n].reservation = Some(Reservation {
                 app: a,
                 priority,
@@ -726,6 +732,7 @@ impl Simulation<'_> {
     pub(crate) fn unreserve(&mut self, node: u32) {
         self.wake_node(node);
         if let Some(r) = self.cluster.nodes[node as usize].reservation.take() {
+            self.full_nodes.count_reservation(r.app, -1);
             self.progress += 1;
             self.recorder.decision(&Decision {
                 time: self.now,

@@ -7,6 +7,7 @@
 pub mod app_shares;
 pub mod assign;
 pub mod continuous;
+pub mod full_nodes;
 pub mod parking;
 pub mod placement;
 pub mod queue_shares;

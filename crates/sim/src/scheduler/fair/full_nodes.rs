@@ -1,0 +1,206 @@
+//! Hadoop 3.3: heartbeats of nodes too full for every ask, while no app may reserve, are
+//! elided (the Fair Scheduler, count-based delay scheduling off).
+//!
+//! Hadoop 2.7 reserves a full node for the first app whose container does not fit it
+//! (bounded only by maxResources), and a reserved node whose container still does not fit
+//! is parked (`parking`): a full cluster with apps asking parks. Hadoop 3.3 reserves only
+//! for an app starved at that moment (`FSAppAttempt.isReservable`: below its fair share or
+//! handed a min-share starvation), for a container of at least the reservation threshold,
+//! and, for a rack-local or off-switch ask, while the app holds fewer reservations than
+//! the reservable-nodes ratio of the rack's or cluster's nodes
+//! (`reservationExceedsThreshold`, 5% by default). So a full node often stays unreserved,
+//! unarmed and unparked, and while some leaf offers nodes (an app asking with pending
+//! demand) it beats every interval and does nothing: every app the descent reaches has no
+//! ask that fits its free space, and none may reserve.
+//!
+//! Such a beat writes nothing that is read: each app reached counts a missed scheduling
+//! opportunity at each priority whose size fits the node's capacity, which only
+//! count-based delay scheduling reads (`getAllowedLocalityLevel`, which returns at once
+//! while a threshold is negative, Hadoop's default; the cycle watch clamps the count to 0
+//! then); its apps' shares, when it computes them, are the last tick's (`app_shares`).
+//! So when such a beat comes up (in key order, never ahead of time) and the state then
+//! shows it changes nothing, it is skipped, as the clock skips a parked node's beat: no
+//! wake-up is needed, since the test reads the state at the beat itself.
+//!
+//! The test (`Simulation::beat_changes_nothing`): the node is unarmed (no reservation, no
+//! preempted resources held, not decommissioning) and its free space fits no container
+//! asked by an app the descent may reach: an app counted in an open leaf's `offered`
+//! (runnable, asking, pending demand not none) whose path from root passes the queues' own
+//! precheck, less the apps whose AM maxAMShare refuses (`isOverAMShareLimit` returns before
+//! anything is counted). The asks' componentwise minimum (the *floor*) decides it: no ask
+//! fits a free space the floor does not fit. And no such app may reserve anywhere: not
+//! starved, or every container it asks for below the threshold, or (an ask without node or
+//! rack requests, so only off-switch) its reservations already at the ratio's cap. The
+//! floor is computed when a beat first asks after an event was processed and kept while
+//! beats are skipped: a skipped beat changes nothing, so the next one reads the same state.
+//!
+//! Not used where a beat writes what is read: delay scheduling on, continuous scheduling,
+//! Hadoop 2.7 (it reserves any such node), the lists that keep their sort's history
+//! (`sort_history`: each beat sorts them), `heartbeats = "every"`, the Capacity Scheduler.
+
+use crate::cluster::NodeState;
+use crate::engine::Simulation;
+use crate::tree::QueueId;
+use fairsim_core::{Resource, Semantics};
+
+/// What the last evaluation found, kept until the next event is processed.
+#[derive(Debug, Default)]
+pub(crate) struct FullNodes {
+    /// `None`: not evaluated since the last event processed. `Some(None)`: some unarmed
+    /// node's beat may act whatever its free space. `Some(Some(floor))`: an unarmed node
+    /// whose free space does not fit `floor` does nothing on its beat.
+    floor: Option<Option<Resource>>,
+    /// Per app: the nodes reserved for it (Hadoop's `FSAppAttempt.getNumReservations`
+    /// summed over the app's priorities).
+    reserved: Vec<u32>,
+}
+
+impl FullNodes {
+    /// An event was processed: the state the floor was read from may have changed.
+    pub(crate) fn forget(&mut self) {
+        self.floor = None;
+    }
+
+    /// The nodes reserved for app `a`.
+    pub(crate) fn reserved_by(&self, a: u32) -> u32 {
+        self.reserved.get(a as usize).copied().unwrap_or(0)
+    }
+
+    /// A node was reserved for app `a` (`+1`) or its reservation released (`-1`).
+    pub(crate) fn count_reservation(&mut self, a: u32, delta: i32) {
+        let i = a as usize;
+        if self.reserved.len() <= i {
+            self.reserved.resize(i + 1, 0);
+        }
+        self.reserved[i] = self.reserved[i].saturating_add_signed(delta);
+    }
+}
+
+impl Simulation<'_> {
+    /// Whether the run skips beats of full nodes at all (see the module docs).
+    fn full_nodes_elided(&self) -> bool {
+        let conf = &self.sc.scheduler;
+        self.elide
+            && self.capacity.is_none()
+            && self.semantics == Semantics::Hadoop33
+            && !self.continuous_on()
+            && !self.sorted_history
+            && (conf.locality_threshold_node.min(1.0) < 0.0
+                || conf.locality_threshold_rack.min(1.0) < 0.0)
+    }
+
+    /// Whether `node`'s heartbeat, due now, changes nothing because its free space fits no
+    /// ask of an app the descent may reach while none of them may reserve (see the module
+    /// docs). Read on the state after the last event processed, which is the state at the
+    /// beat: skipped beats change nothing.
+    pub(crate) fn beat_changes_nothing(&mut self, node: u32) -> bool {
+        if !self.full_nodes_elided() || self.stalled_at.is_some() {
+            return false;
+        }
+        let n = node as usize;
+        let nd = &self.cluster.nodes[n];
+        if nd.state != NodeState::Running
+            || nd.reservation.is_some()
+            || !self.held_for[n].is_empty()
+        {
+            return false;
+        }
+        let avail = nd.available();
+        let floor = match self.full_nodes.floor {
+            Some(f) => f,
+            None => {
+                let f = self.asks_floor();
+                self.full_nodes.floor = Some(f);
+                f
+            }
+        };
+        floor.is_some_and(|f| !f.fits_in(avail))
+    }
+
+    /// The componentwise minimum of the containers asked by the apps a descent may reach,
+    /// or `None` when one of them may reserve (its beat may act on any node). With no such
+    /// app, a floor no node fits.
+    fn asks_floor(&mut self) -> Option<Resource> {
+        let mut floor = Resource::new(i64::MAX, i64::MAX);
+        let mut apps = Vec::new();
+        self.reachable_offered_apps(QueueId::ROOT, &mut apps);
+        let conf = &self.sc.scheduler;
+        let multiple = conf.reservation_threshold_increment_multiple;
+        let threshold = Resource::new(
+            (conf.increment_allocation_mb as f64 * multiple) as i64,
+            (conf.increment_allocation_vcores as f64 * multiple) as i64,
+        );
+        let cap = (self.cluster.live as f32 * self.sc.scheduler.reservable_nodes).ceil() as u64;
+        for a in apps {
+            if self.over_am_share_limit_33(a) {
+                continue;
+            }
+            let calc = self
+                .tree
+                .get(self.apps[a as usize].queue)
+                .policy
+                .calculator();
+            let total = self.cluster.total;
+            // Off-switch reservations count against the cluster's cap; an ask with node or
+            // rack requests may reserve node-locally (no cap) or against its rack's.
+            let mut big_local = false;
+            let mut big_off_switch = false;
+            for p in &self.apps[a as usize].requests.by_priority {
+                if p.any == 0 {
+                    continue;
+                }
+                floor = Resource::new(
+                    floor.memory_mb.min(p.size.memory_mb),
+                    floor.vcores.min(p.size.vcores),
+                );
+                if !calc.less_than(total, p.size, threshold) {
+                    if p.has_local_requests() {
+                        big_local = true;
+                    } else {
+                        big_off_switch = true;
+                    }
+                }
+            }
+            let capped = u64::from(self.full_nodes.reserved_by(a)) >= cap;
+            if (big_local || (big_off_switch && !capped)) && self.is_starved_33(a) {
+                return None;
+            }
+        }
+        Some(floor)
+    }
+
+    /// The apps below `q` that a descent from `q` may offer a node to: the queues' own
+    /// precheck passes down the path, and the leaf counts them in `offered` (Hadoop 3.3's
+    /// `fetchAppsWithDemand`, asking).
+    fn reachable_offered_apps(&self, q: QueueId, out: &mut Vec<u32>) {
+        let qs = &self.queues[q.idx()];
+        if !qs.usage.fits_in(qs.max_share) || qs.pending == 0 {
+            return;
+        }
+        let conf = self.tree.get(q);
+        if conf.is_leaf {
+            if qs.offered == 0 {
+                return;
+            }
+            out.extend(
+                qs.ordered
+                    .iter()
+                    .chain(qs.am_waiting.iter())
+                    .map(|e| e.2)
+                    .filter(|&a| self.apps[a as usize].offered_33),
+            );
+            return;
+        }
+        // Incremental ordering keeps a parent's asking children in its ordered set: walk
+        // those, not every child.
+        if self.incremental {
+            for e in &qs.ordered {
+                self.reachable_offered_apps(QueueId(e.2), out);
+            }
+        } else {
+            for &c in &conf.children {
+                self.reachable_offered_apps(c, out);
+            }
+        }
+    }
+}
