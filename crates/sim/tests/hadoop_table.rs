@@ -17,7 +17,7 @@ const STATUSES: [&str; 7] = [
 ];
 
 /// Methods per (class, era) in the copies the table was made from (see the table's text).
-const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 13] = [
+const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 14] = [
     ("TestAppRunnability", "3.3", 8),
     ("TestContinuousScheduling", "3.3", 7),
     ("TestFairScheduler", "2.7", 88),
@@ -30,6 +30,7 @@ const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 13] = [
     ("TestLeafQueue (Capacity Scheduler)", "3.3", 15),
     ("TestMaxRunningAppsEnforcer", "2.7", 6),
     ("TestMaxRunningAppsEnforcer", "3.3", 6),
+    ("TestParentQueue (Capacity Scheduler)", "3.3", 11),
     ("TestSchedulingPolicy", "3.3", 6),
 ];
 
