@@ -119,3 +119,36 @@ fn a_new_attempt_has_no_demand_until_the_next_update() {
         assert_eq!(finish(&rec, 0), Some(end), "{era}");
     }
 }
+
+/// A FIFO leaf orders apps by start time; the new attempt starts when it is added. j (0 ms)
+/// has a 1 GB AM and one 2 GB task of 20 s; k (100 ms) no AM and eight 1 GB tasks that
+/// outlast the run. Before the loss j comes first (start 0): its AM at 0 on node0, its task
+/// at 500 on node1; then k at 1000 (node0) and 1500 (node1). node0 is lost at 2000 with j's
+/// AM and k's first task; j's task on node1 is killed. The new attempt starts at 2000, after
+/// k (100): node1's beats at 2500, 3500 and 4500 give k the three free gigabytes, and j's
+/// new AM finds no room. Had the app kept its start time, its AM would have come first at
+/// 2500 and its task at 3500. Both eras (3.3's update at 2000, after the loss, sees the new
+/// AM's ask: it is offered, and loses on order alone).
+#[test]
+fn a_new_attempt_comes_after_the_apps_started_before_it_in_a_fifo_leaf() {
+    let xml = "<allocations><queue name=\"a\"><schedulingPolicy>fifo</schedulingPolicy></queue></allocations>";
+    let csv = "j,0,a,u,1024,1,0,1,2048,1,20000,1,\nk,100,a,u,0,0,0,8,1024,1,1000000,1,\n";
+    for era in ["hadoop-2.7", "hadoop-3.3"] {
+        let mut sc = scenario(era, "", xml, csv, 2000);
+        sc.end_ms = Some(10_000);
+        let (rec, _) = run_recorded(&sc);
+        assert_eq!(
+            allocations(&rec),
+            vec![
+                (0, 0, 0),
+                (500, 0, 1),
+                (1000, 1, 0),
+                (1500, 1, 1),
+                (2500, 1, 1),
+                (3500, 1, 1),
+                (4500, 1, 1)
+            ],
+            "{era}"
+        );
+    }
+}
