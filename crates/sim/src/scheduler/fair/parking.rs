@@ -57,18 +57,21 @@
 use crate::cluster::NodeState;
 use crate::engine::Simulation;
 use fairsim_core::{Resource, Semantics};
-use std::collections::BTreeMap;
 
 /// The parked nodes, and the inputs of their heartbeats touched during the current event.
 ///
-/// A reservation is parked and woken about once per reserving heartbeat: each node's place
-/// in its app's list is kept so that both are a few vector writes.
+/// A reservation is parked and woken about once per reserving heartbeat: each app's list is
+/// found by index and each node's place in it is kept, so that both are a few vector writes.
 #[derive(Debug, Default)]
 pub(crate) struct ParkedNodes {
     /// Parked nodes, over every app.
     n_nodes: usize,
-    /// Per reserving app with parked nodes: those nodes, and its reservations on them.
-    by_app: BTreeMap<u32, AppParked>,
+    /// Per app: 1 + the index of its entry in `lists`, or 0 while it has no parked node.
+    list_of: Vec<u32>,
+    /// Per reserving app with parked nodes: those nodes, and its reservations on them
+    /// (entries of apps whose last node woke are empty, listed in `free_lists`).
+    lists: Vec<AppParked>,
+    free_lists: Vec<u32>,
     /// Per node parked: its index in its app's `nodes`.
     slot: Vec<u32>,
     /// Apps whose requests changed during the current event.
@@ -100,7 +103,18 @@ impl ParkedNodes {
         if self.slot.len() <= n {
             self.slot.resize(n + 1, 0);
         }
-        let parked = self.by_app.entry(app).or_default();
+        let a = app as usize;
+        if self.list_of.len() <= a {
+            self.list_of.resize(a + 1, 0);
+        }
+        if self.list_of[a] == 0 {
+            let entry = self.free_lists.pop().unwrap_or_else(|| {
+                self.lists.push(AppParked::default());
+                (self.lists.len() - 1) as u32
+            });
+            self.list_of[a] = entry + 1;
+        }
+        let parked = &mut self.lists[self.list_of[a] as usize - 1];
         self.slot[n] = parked.nodes.len() as u32;
         parked.nodes.push(node);
         self.n_nodes += 1;
@@ -120,7 +134,8 @@ impl ParkedNodes {
 
     /// Removes `node`, parked, reserved for `app` at `priority` for `size`.
     fn remove(&mut self, app: u32, node: u32, priority: i32, size: Resource) {
-        let Some(parked) = self.by_app.get_mut(&app) else {
+        let entry = self.list_of.get(app as usize).map_or(0, |&e| e as usize);
+        let Some(parked) = entry.checked_sub(1).and_then(|e| self.lists.get_mut(e)) else {
             debug_assert!(false, "node {node} parked for app {app}, which has none");
             return;
         };
@@ -142,13 +157,21 @@ impl ParkedNodes {
             }
         }
         if parked.nodes.is_empty() {
-            self.by_app.remove(&app);
+            debug_assert!(parked.at.is_empty());
+            self.list_of[app as usize] = 0;
+            self.free_lists.push(entry as u32 - 1);
         }
+    }
+
+    /// App `app`'s parked nodes and reservations, if it has any.
+    fn of(&self, app: u32) -> Option<&AppParked> {
+        let entry = *self.list_of.get(app as usize)?;
+        entry.checked_sub(1).map(|e| &self.lists[e as usize])
     }
 
     /// The nodes parked for `app`, in no particular order.
     fn of_app(&self, app: u32) -> &[u32] {
-        self.by_app.get(&app).map_or(&[], |p| &p.nodes)
+        self.of(app).map_or(&[], |p| &p.nodes)
     }
 }
 
@@ -246,7 +269,7 @@ impl Simulation<'_> {
     /// App `a`'s requests changed: whether the heartbeats of the nodes parked for it now
     /// act is decided at the end of the event ([`Simulation::settle_parked`]).
     pub(crate) fn recheck_reserved_by(&mut self, a: u32) {
-        if self.parked.by_app.contains_key(&a) {
+        if self.parked.of(a).is_some() {
             self.parked.apps_touched.push(a);
         }
     }
@@ -265,7 +288,7 @@ impl Simulation<'_> {
         apps.sort_unstable();
         apps.dedup();
         for &a in &apps {
-            let Some(parked) = self.parked.by_app.get(&a) else {
+            let Some(parked) = self.parked.of(a) else {
                 continue;
             };
             if self.asks_keep_parked(a, &parked.at) {
@@ -320,8 +343,8 @@ impl Simulation<'_> {
     pub(crate) fn wake_all_parked(&mut self) {
         let nodes: Vec<u32> = self
             .parked
-            .by_app
-            .values()
+            .lists
+            .iter()
             .flat_map(|p| p.nodes.iter().copied())
             .collect();
         for n in nodes {
