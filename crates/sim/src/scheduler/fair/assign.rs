@@ -330,7 +330,8 @@ impl Simulation<'_> {
     /// `am_waiting`, the latter skipped whole when maxAMShare refuses every waiting AM
     /// ([`Simulation::am_gate_closed`]): `assign_app` would return nothing for each of them.
     fn assign_leaf_incremental(&mut self, q: QueueId, node: u32) -> Outcome {
-        let skip_waiting = self.am_gate_closed(q);
+        // The gate reads the leaf's AM sizes and fair share: only worth it with apps waiting.
+        let skip_waiting = self.queues[q.idx()].am_waiting.is_empty() || self.am_gate_closed(q);
         let mut cursor: Option<(fairsim_core::OrderKey, u32, u32)> = None;
         loop {
             let qs = &self.queues[q.idx()];
