@@ -1739,6 +1739,14 @@ fn cases() -> Vec<Case> {
             2,
             &["t.csv:4: column 1 (app): app `j1` already ended (its rows start at line 2)"],
         ),
+        case(
+            "a CSV row without an app id",
+            Csv,
+            ("j2,100,b", ",100,b"),
+            CSV_RUN,
+            2,
+            &["t.csv:3: column 1 (app): empty: every row names its app"],
+        ),
         // Read, but with a warning: the run would otherwise differ silently.
         case(
             "a capacity queue's state, which fairsim does not simulate",
@@ -1764,6 +1772,19 @@ fn cases() -> Vec<Case> {
             0,
             &[
                 "s.toml:22: queues.\"a\".max_memory_mb: the min (4096 MB, 1 vcores) of root.a does not fit in its max (2048 MB, 8 vcores) (yarn only logs this; hadoop-2.7 keeps the max)",
+            ],
+        ),
+        case(
+            "a CSV app asking two sizes at one priority: run at the first, said",
+            Csv,
+            (
+                "j2,100,b,u,1024,1,0,2,1024,1,5000,20,\n",
+                "j2,100,b,u,1024,1,0,2,1024,1,5000,20,\nj2,100,b,u,1024,1,1,2,2048,1,5000,20,\n",
+            ),
+            CSV_RUN,
+            0,
+            &[
+                "t.csv:4: column 9 (memory_mb): 2048 MB, 1 vcores at priority 20 run as 1024 MB, 1 vcores, the size line 3 asks at that priority",
             ],
         ),
         case(

@@ -1029,7 +1029,7 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
             warnings.extend(spec.warnings.iter().cloned());
             Workload::Synth(spec)
         }
-        (Some(p), None, None, None) => Workload::Trace(read_csv_trace(&base.join(p))?),
+        (Some(p), None, None, None) => trace(read_csv_trace(&base.join(p))?),
         (None, Some(p), None, None) => trace(read_traces(&p.paths(base), |p| {
             crate::workload::sls::read_sls_trace(p, defaults)
         })?),

@@ -16,7 +16,7 @@
 //! | `memory_mb` | container memory |
 //! | `vcores` | container vcores |
 //! | `duration_ms` | run time of each container |
-//! | `priority` | request priority (smaller first; one container size per priority) |
+//! | `priority` | request priority (smaller first; one container size per priority: another size at an app's priority runs at the first, with a warning) |
 //! | `hosts` | optional locality hints: node names separated by `;` (empty: anywhere) |
 //! | `relax_locality` | optional column: `false` keeps the group on its hosts (YARN's `relaxLocality = false`); empty or `true`: the hosts are only preferred |
 //!
@@ -28,7 +28,7 @@
 //! row on each of its rows, and an app id may not start again after other apps; a time going
 //! backwards between apps is an error too. Each error names the line.
 
-use super::WorkloadError;
+use super::{TraceRead, WorkloadError};
 use crate::app::{AppSpec, TaskGroup};
 use crate::limits::{MAX_APPS, MAX_RUN_CONTAINERS, limit};
 use crate::time::SimTime;
@@ -55,18 +55,24 @@ pub const CSV_COLUMNS: [&str; 13] = [
 /// The optional last column.
 pub const RELAX_COLUMN: &str = "relax_locality";
 
-/// Reads a native CSV trace from `path`.
-pub fn read_csv_trace(path: &Path) -> Result<Vec<AppSpec>, WorkloadError> {
+/// Reads a native CSV trace from `path`: its apps and what it warns about.
+pub fn read_csv_trace(path: &Path) -> Result<TraceRead, WorkloadError> {
     let text = crate::limits::read_text_file_within(path, crate::limits::MAX_CSV_TRACE_BYTES)
         .map_err(|source| WorkloadError::Io {
             path: path.to_path_buf(),
             source,
         })?;
-    parse_csv_trace(&text, path)
+    parse_csv_trace_read(&text, path)
 }
 
-/// Parses native CSV trace text (`path` is for messages).
+/// Parses native CSV trace text (`path` is for messages), without its warnings.
 pub fn parse_csv_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, WorkloadError> {
+    parse_csv_trace_read(text, path).map(|t| t.apps)
+}
+
+/// Parses native CSV trace text (`path` is for messages): its apps and what it warns about.
+pub fn parse_csv_trace_read(text: &str, path: &Path) -> Result<TraceRead, WorkloadError> {
+    let mut warnings = Vec::new();
     let perr = |line: u64, field: String, message: String| WorkloadError::Parse {
         path: path.to_path_buf(),
         line,
@@ -100,6 +106,8 @@ pub fn parse_csv_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, Workload
     // The line each app starts at, and the app-level columns of the current app's first row.
     let mut first_lines: Vec<u64> = Vec::new();
     let mut first_row = AppRow::default();
+    // The current app's priorities that ask for containers: size and line of the first ask.
+    let mut asking: Vec<(i32, Resource, u64)> = Vec::new();
     let mut containers: u64 = 0;
     for rec in rdr.records() {
         let rec = rec.map_err(|e| {
@@ -123,7 +131,15 @@ pub fn parse_csv_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, Workload
         if last_id.as_deref() == Some(id.as_str()) {
             same_app_as_first_row(&rec, line, &first_row, &ranged, &perr)?;
         } else {
+            if id.is_empty() {
+                return Err(perr(
+                    line,
+                    "column 1 (app)".into(),
+                    "empty: every row names its app".into(),
+                ));
+            }
             first_lines.push(line);
+            asking.clear();
             first_row = AppRow {
                 line,
                 arrival: ranged(1)?,
@@ -222,9 +238,30 @@ pub fn parse_csv_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, Workload
                 ),
             ));
         }
+        let size = Resource::new(ranged(8)? as i64, ranged(9)? as i64);
+        // YARN keeps one ask per priority (and place): a second size at a priority runs at
+        // the first's, as SLS packs a priority's tasks into one request of its first size. A
+        // trace may do so (`fairsim trace` writes what SYNTH files draw), so it is said, not
+        // refused.
+        if let Some(&(_, there, first)) = asking
+            .iter()
+            .find(|(p, there, _)| *p == priority && *there != size && count > 0)
+        {
+            warnings.push(format!(
+                "{}:{line}: column 9 (memory_mb): {} MB, {} vcores at priority {priority} run as {} MB, {} vcores, the size line {first} asks at that priority: YARN keeps one ask per priority (SLS asks a priority's tasks as one request of its first size); give the group another priority to keep its size",
+                path.display(),
+                size.memory_mb,
+                size.vcores,
+                there.memory_mb,
+                there.vcores
+            ));
+        }
+        if count > 0 && !asking.iter().any(|(p, _, _)| *p == priority) {
+            asking.push((priority, size, line));
+        }
         let group = TaskGroup {
             count,
-            size: Resource::new(ranged(8)? as i64, ranged(9)? as i64),
+            size,
             duration_ms: ranged(10)? as u64,
             priority,
             hosts,
@@ -237,7 +274,7 @@ pub fn parse_csv_trace(text: &str, path: &Path) -> Result<Vec<AppSpec>, Workload
         app.stages[stage].push(group);
     }
     refuse_a_name_used_twice(&apps, &first_lines, &perr)?;
-    Ok(apps)
+    Ok(TraceRead { apps, warnings })
 }
 
 /// Refuses two apps of one name (rows of one id, apart): the rows of an app are consecutive,
@@ -515,6 +552,44 @@ mod tests {
         )
         .unwrap();
         assert_eq!(apps.len(), 1);
+    }
+
+    #[test]
+    fn two_sizes_at_one_priority_are_said_and_an_empty_app_id_is_refused() {
+        let read =
+            |rows: &str| parse_csv_trace_read(&format!("{HEADER}{rows}"), Path::new("t.csv"));
+        // Stage 1 asks 2048 MB at priority 20, where stage 0 asked 1024 MB (line 2): it runs
+        // at 1024 MB (the request table keeps a priority's first size) and the reader says so.
+        let t = read("j1,0,a,u,0,0,0,2,1024,1,50,20,\nj1,0,a,u,0,0,1,1,2048,1,50,20,\n").unwrap();
+        assert_eq!(
+            t.warnings,
+            [
+                "t.csv:3: column 9 (memory_mb): 2048 MB, 1 vcores at priority 20 run as 1024 MB, \
+              1 vcores, the size line 2 asks at that priority: YARN keeps one ask per priority \
+              (SLS asks a priority's tasks as one request of its first size); give the group \
+              another priority to keep its size"
+            ]
+        );
+        // Vcores count too; a group of no containers asks for nothing and is not compared,
+        // nor are two apps' priorities.
+        let t = read("j1,0,a,u,0,0,0,2,1024,1,50,20,\nj1,0,a,u,0,0,0,2,1024,2,50,20,\n").unwrap();
+        assert_eq!(t.warnings.len(), 1);
+        assert!(
+            t.warnings[0]
+                .starts_with("t.csv:3: column 9 (memory_mb): 1024 MB, 2 vcores at priority 20")
+        );
+        let t = read(
+            "j1,0,a,u,0,0,0,0,0,0,0,20,\nj1,0,a,u,0,0,0,2,1024,1,50,20,\n\
+             j1,0,a,u,0,0,1,2,1024,1,50,20,\nj2,1,a,u,0,0,0,1,4096,1,50,20,\n",
+        )
+        .unwrap();
+        assert_eq!((t.apps.len(), t.warnings.len()), (2, 0));
+        assert_eq!(
+            read(",0,a,u,0,0,0,2,1024,1,50,20,\n")
+                .unwrap_err()
+                .to_string(),
+            "t.csv:2: column 1 (app): empty: every row names its app"
+        );
     }
 
     #[test]
