@@ -18,12 +18,24 @@ const HEADER: &str = "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,cou
 /// The scenario of `toml` (its `[scheduler]` table's lines), with `xml` as the allocation
 /// file and `csv` as the trace, on two nodes of 4096 MB / 4 vcores, node0 lost at `lose_ms`.
 fn scenario(era: &str, scheduler: &str, xml: &str, csv: &str, lose_ms: u64) -> Scenario {
+    scenario_losing(era, scheduler, xml, csv, "node0", lose_ms)
+}
+
+/// [`scenario`] with `node` lost.
+fn scenario_losing(
+    era: &str,
+    scheduler: &str,
+    xml: &str,
+    csv: &str,
+    node: &str,
+    lose_ms: u64,
+) -> Scenario {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("fs.xml"), xml).expect("write");
     std::fs::write(dir.path().join("t.csv"), format!("{HEADER}{csv}")).expect("write");
     let toml = format!(
         "[cluster]\nnodes = 2\nnode_memory_mb = 4096\nnode_vcores = 4\n\
-         [[cluster.events]]\nat_ms = {lose_ms}\nkind = \"lose\"\nnode = \"node0\"\n\
+         [[cluster.events]]\nat_ms = {lose_ms}\nkind = \"lose\"\nnode = \"{node}\"\n\
          [scheduler]\nsemantics = \"{era}\"\n{scheduler}\n\
          [allocation]\nfile = \"fs.xml\"\n[workload]\ncsv = \"t.csv\"\n"
     );
@@ -150,5 +162,60 @@ fn a_new_attempt_comes_after_the_apps_started_before_it_in_a_fifo_leaf() {
             ],
             "{era}"
         );
+    }
+}
+
+/// The failed attempt's reservations are released when it leaves the scheduler, not at the
+/// reserved node's next heartbeat. k (0 ms) has one 2 GB task that outlasts the run, placed
+/// on node0 at 0; j (100 ms) a 1 GB AM, placed on node1 at 500, and one 4 GB task: node0's
+/// free 2 GB cannot hold it, so j reserves node0 at 1000 (Hadoop 2.7 also reserves node1,
+/// 3 GB free, at 1500; 3.3 lets an app reserve at most ⌈0.05 × 2⌉ = 1 node). node1
+/// is lost at 2100 with j's AM: the reservations go at 2100 (without the release, node0's
+/// would go at its beat at 3000). The new AM takes node0 at that beat (3.3: after the 2500
+/// update saw its ask) and the new attempt's 4 GB task reserves node0 again at 4000.
+#[test]
+fn a_failed_attempts_reservation_is_released_when_it_leaves() {
+    let xml = "<allocations><queue name=\"a\"/></allocations>";
+    let csv = "k,0,a,u,0,0,0,1,2048,1,1000000,1,\nj,100,a,u,1024,1,0,1,4096,1,20000,1,\n";
+    let before = [
+        (0, 0, "allocated"),
+        (500, 1, "allocated"),
+        (1000, 0, "reserved"),
+    ];
+    let after = [(3000, 0, "allocated"), (4000, 0, "reserved")];
+    let cases = [
+        (
+            "hadoop-2.7",
+            vec![
+                (1500, 1, "reserved"),
+                (2100, 0, "unreserved"),
+                (2100, 1, "unreserved"),
+            ],
+        ),
+        ("hadoop-3.3", vec![(2100, 0, "unreserved")]),
+    ];
+    for (era, middle) in cases {
+        let sc = scenario_losing(era, "", xml, csv, "node1", 2100);
+        let (rec, _) = run_recorded(&sc);
+        let got: Vec<(u64, u32, &str)> = rec
+            .decisions
+            .iter()
+            .filter(|d| d.time.0 <= 4000)
+            .map(|d| {
+                let kind = match d.kind {
+                    DecisionKind::Allocated(_) => "allocated",
+                    DecisionKind::Reserved => "reserved",
+                    DecisionKind::Unreserved => "unreserved",
+                };
+                (d.time.0, d.node, kind)
+            })
+            .collect();
+        let want: Vec<(u64, u32, &str)> = before
+            .iter()
+            .chain(&middle)
+            .chain(&after)
+            .copied()
+            .collect();
+        assert_eq!(got, want, "{era}");
     }
 }
