@@ -167,7 +167,36 @@
 //! elision), one run while the test suite ran beside it: 4 leaves 11.89 s (5.02 us per
 //! container, 8,763,650 heartbeats processed), 1,000 leaves 11.70 s (4.94 us, 8,647,539),
 //! 10,000 leaves 13.41 s (5.66 us, 8,648,386): 1.13x. Against 24.8M processed at 49433cf
-//! and 2.59M before it; the remaining extra beats are not broken down yet.
+//! and 2.59M before it.
+//!
+//! What those 3.3 beats did (4 leaves, 8,763,650 processed; a temporary probe sorting each
+//! by its outcome): 2,294,811 allocated on an unreserved node, 1,605,861 reserved one,
+//! 1,530,660 unreserved a reserved node (its app had nothing left to ask at the reserved
+//! priority; 650,669 more unreserved and reserved again in the same beat), 75,201 turned a
+//! reservation into a container, and 2,606,448 did nothing on an unreserved node: 2,248,503
+//! whose free space fit no ask while a starved app held its reservable-nodes cap
+//! (ceil(1,000 x 0.05) = 50 off-switch reservations; 1,106,443 of the 2,256,530
+//! reservations were beyond the reserving app's remaining asks), 357,945 while no app was
+//! starved with an ask of the reservation threshold. 2.7 parks such a node (it reserves any
+//! full node, and a reserved node whose container does not fit is parked); 3.3 reserves only
+//! for a starved app within its cap, so the node stays unreserved and beats. With the filter
+//! of 49433cf switched off in the probe, the same run makes 37,131 reservations and
+//! processes 2.44M beats. Why, as the code reads (the counts agree): an app's new asks
+//! (its maps, once its AM runs) are offered only from the update tick that puts them in
+//! its demand, and that tick also raises its fair share, so the app is first offered as a
+//! starved app and reserves full nodes up to its cap whatever it asks; without the filter
+//! it was offered between the ask and the tick, when its share (from the old demand, the
+//! AM) left it unstarved, and it took free space without reserving. Reservations and
+//! unreservations are decisions: only the 2,606,448 no-op beats can go.
+//!
+//! They go since 1258c29 (`scheduler/fair/full_nodes.rs`: with count-based delay scheduling
+//! off, a beat of an unarmed node is skipped when its free space fits no ask of an app the
+//! descent may reach and none of them may reserve; each app's reserved nodes are counted,
+//! so the off-switch cap is read without scanning the nodes). Heartbeats processed 8,763,650
+//! -> 6,157,202 (4 leaves), 8,647,539 -> 6,030,444 (1,000), 8,648,386 -> 6,026,714
+//! (10,000), same checksums and metrics; CPU, best of 2, before (a7f133a) and after run
+//! alternately on the shared machine: 4 leaves 9.30 -> 4.03 s (1.70 us per container),
+//! 1,000 leaves 9.16 -> 4.21 s (1.78 us), 10,000 leaves 9.64 -> 4.86 s (2.05 us): 1.21x.
 //!
 //! Hadoop 3.3 (`FAIRSIM_SCALE_ERA=3.3`), 1,000 leaves: apps' fair shares computed at every
 //! tick 14.19 s (5.99 us per container), on demand 5.40 s (2.28 us), same checksums; 10,000
@@ -227,10 +256,11 @@
 //! 1,000; 2,709,406 -> 2,708,947, 7,253,830 -> 7,243,191 and 10,016,945 -> 9,993,395 with
 //! 4, 1,000 and 10,000 leaves; same checksums, CPU unchanged within noise. In Hadoop 3.3
 //! reservations need an app below its fair share, and unreserved nodes' beats that change
-//! nothing are 5.6% of those processed (145,675 of 2,587,722 with 4 leaves; 87,048 of them
-//! on nodes where the minimum allocation does not fit); each bumps missed-opportunity
-//! counts (read only with delay scheduling on) and its descent may reserve for an app below
-//! its share, so eliding them needs that ruled out per beat; not done.
+//! nothing were 5.6% of those processed (145,675 of 2,587,722 with 4 leaves; 87,048 of them
+//! on nodes where the minimum allocation does not fit), before 49433cf; each bumps
+//! missed-opportunity counts (read only with delay scheduling on) and its descent may
+//! reserve for an app below its share. With delay scheduling off they are skipped since
+//! 1258c29 when no ask fits and no app may reserve (above).
 
 use fairsim_core::Semantics;
 use fairsim_sim::event::{Event, EventKey};
