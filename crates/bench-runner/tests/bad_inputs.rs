@@ -1747,6 +1747,38 @@ fn cases() -> Vec<Case> {
             2,
             &["t.csv:3: column 1 (app): empty: every row names its app"],
         ),
+        case(
+            "a scenario name climbing out of results/",
+            Scenario,
+            ("name = \"bad\"", "name = \"../escaped\""),
+            &["run", "FILE"],
+            2,
+            &["s.toml:1: name: \"../escaped\" is not a directory name: outputs go to results/NAME"],
+        ),
+        case(
+            "an absolute scenario name",
+            Scenario,
+            ("name = \"bad\"", "name = \"/tmp/fairsim-abs\""),
+            VALIDATE,
+            2,
+            &["s.toml:1: name: \"/tmp/fairsim-abs\" is not a directory name"],
+        ),
+        case(
+            "an empty scenario name (results/ itself)",
+            Scenario,
+            ("name = \"bad\"", "name = \"\""),
+            RUN,
+            2,
+            &["s.toml:1: name: \"\" is not a directory name"],
+        ),
+        case(
+            "a sweep name of '..'",
+            Sweep,
+            ("name = \"sw\"", "name = \"..\""),
+            &["sweep", "FILE"],
+            2,
+            &["sw.toml:1: key `name`: \"..\" is not a directory name"],
+        ),
         // Read, but with a warning: the run would otherwise differ silently.
         case(
             "a capacity queue's state, which fairsim does not simulate",

@@ -839,6 +839,22 @@ fn check_allocation_settings(
     Ok(())
 }
 
+/// Why `name` cannot name an output directory (`results/NAME`), if it cannot: it must be
+/// one directory name, so that outputs stay under `results/` (`..`, `/tmp/x` or `a/b` would
+/// write elsewhere, an empty name into `results/` itself). Scenario, sweep and plan names.
+pub fn output_name_problem(name: &str) -> Option<String> {
+    let bad = name.is_empty()
+        || name == "."
+        || name == ".."
+        || name.contains(['/', '\\', '\0'])
+        || name.len() > 255;
+    bad.then(|| {
+        format!(
+            "{name:?} is not a directory name: outputs go to results/NAME, so a name is 1 to 255 bytes without '/', '\\' or NUL and is not '.' or '..' (give --out to write elsewhere)"
+        )
+    })
+}
+
 /// Parses scenario TOML `text` (from `path`, used for messages and relative paths).
 pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
     let raw: RawScenario = toml::from_str(text).map_err(|e| {
@@ -865,6 +881,9 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         key: key.to_string(),
         message: message.to_string(),
     };
+    if let Some(problem) = raw.name.as_deref().and_then(output_name_problem) {
+        return Err(invalid("name", &problem));
+    }
     let base = path.parent().unwrap_or(Path::new("."));
     let mut raw = raw;
     let topology = raw

@@ -394,6 +394,18 @@ impl Spec {
             return Err(loc.err(None, Some("charts.run"), msg));
         }
 
+        if let Some(problem) = raw
+            .name
+            .as_deref()
+            .and_then(fairsim_sim::scenario::output_name_problem)
+        {
+            return Err(SpecError::Invalid {
+                file: file.display().to_string(),
+                line: Some(fairsim_sim::key_lines::KeyLines::new(&text).line("name")),
+                key: Some("name".into()),
+                message: problem,
+            });
+        }
         let name = raw.name.clone().unwrap_or_else(|| {
             file.file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
