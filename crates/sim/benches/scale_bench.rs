@@ -163,6 +163,48 @@
 //! leaves, same checksums), best of 3: 4 leaves 2.12 s (0.89 us), 1,000 leaves 3.59 s
 //! (1.51 us), 10,000 leaves 5.11 s (2.16 us): 2.41x (single runs 2.31x to 2.81x).
 //!
+//! Then the cost of each reserve and unreserve beat (10,000 leaves: 4.9M reservations and
+//! 2.7M unreservations, which Hadoop 2.7 makes, for the same 2.37M containers). `perf
+//! record --call-graph dwarf` at a7f133a, 10,000 leaves: heartbeats 39% (the descent and
+//! allocation 27%, the park after a reserving beat 9.1%), re-checking parked nodes at the end
+//! of an event 10.8%, B-tree work for reservations in both about 19% (the clock's armed set
+//! and the parked (app, node) set, each touched at every reserve, park and wake), the cycle
+//! watch's fingerprints 7.2%, the event queue 11.8%. Changes, decisions, checksums and
+//! metrics unchanged: the clock's armed nodes a two-level bitmap (`bit_set.rs`) and each
+//! app's parked nodes a list found by index, a node's place in it kept (d3e7285, 43d61a4);
+//! no fingerprint while a live task's completion is queued and nothing can kill a container,
+//! as such a state equals no other state of its window (85c40b1: the day's tail took 7
+//! fingerprints of about 50 ms with 10,000 leaves, all with tasks in flight); a leaf's AM
+//! gate read only when it has apps waiting (933c918). Parking itself skips only 23,550 beats
+//! with 10,000 leaves (nearly every parked node is woken by its app's next allocation before
+//! its next beat; counted by a temporary probe). CPU, best of 3, a7f133a and 933c918
+//! run alternately on a machine loaded by other work (load average 6 to 7):
+//!
+//! | leaves | heartbeats processed | a7f133a | 933c918 |
+//! | --- | --- | --- | --- |
+//! | 4 | 2,708,947 | 1.58 s, 0.67 us | 1.72 s, 0.73 us |
+//! | 1,000 | 7,243,191 | 3.12 s, 1.31 us | 2.65 s, 1.12 us |
+//! | 10,000 | 9,993,395 | 4.19 s, 1.77 us | 3.12 s, 1.32 us |
+//!
+//! 10,000 leaves cost 1.81x what 4 do at 933c918 (single runs 1.79x, 1.80x, 2.01x; with
+//! the same 2.7 code before 1258c29, another 3 alternate runs gave 1.85 / 3.18 s, 1.72x,
+//! single runs up to 1.95x, against a7f133a's 2.31x): within 2x in Hadoop 2.7 by best of 3,
+//! not by a wide margin, and a single run on a loaded machine can still exceed it;
+//! 2.19x to 2.65x at a7f133a (the 4-leaf run gains most from a quiet moment). Profile of
+//! 10,000 leaves after (3,155 samples, the 2.7 code of 933c918 before 1258c29):
+//! heartbeats 40% (`attempt_scheduling` 35%: `try_assign` 18%, most of it the allocations'
+//! own bookkeeping, `requeue` in a root set of ~850 leaves; the descent's walk about 10%;
+//! the park 3.7%), the event queue 16%, completions 11%, the update tick 9% (the splits of
+//! root), re-checking parked nodes 4.3%, fingerprints 0. Against 4 leaves per container,
+//! what remains is the 3.7x heartbeats (each a descent to the reserving app and a decision)
+//! and the update tick's splits; 1.6M of the 8.9M leaf visits of the 10,000-leaf descent are
+//! to AM-blocked leaves that give nothing (counted by a temporary probe), the next lever.
+//! The ladder and the one-leaf case are not slower (a7f133a / the same 2.7 code before
+//! 1258c29, alternately: 100
+//! nodes 0.40, 0.43 / 0.39, 0.38 s; 1,000 nodes, 5 runs each, median 4.42 / 4.45 s, best
+//! 4.05 / 4.27 s, within the load's noise; 10,000 apps with AMs, incremental 0.49, 0.51 /
+//! 0.37, 0.38 s; without AMs 0.13, 0.15 / 0.06, 0.08 s).
+//!
 //! Hadoop 3.3 at a24bc4d (a leaf whose asking apps all lack pending demand is closed to
 //! elision), one run while the test suite ran beside it: 4 leaves 11.89 s (5.02 us per
 //! container, 8,763,650 heartbeats processed), 1,000 leaves 11.70 s (4.94 us, 8,647,539),
