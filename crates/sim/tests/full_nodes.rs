@@ -18,6 +18,9 @@ use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
 use fairsim_sim::scenario::{Heartbeats, Ordering, Scenario};
 use fairsim_sim::{Counters, Simulation};
 
+/// Every container here is placed off-switch (no locality asked).
+const PLACED: DecisionKind = DecisionKind::Allocated(fairsim_sim::app::Locality::OffSwitch);
+
 /// App 0 (at 0): two tasks of `big_mb` MB / 1 vcore for 5,000 ms, one per node, so each
 /// node keeps 4096 - `big_mb` MB free until 5,000 (node 0) and 5,500 (node 1). App 1 (at
 /// 600): one task of `small_mb` MB for 10,000 ms. The run ends at 8,000.
@@ -114,26 +117,11 @@ fn a_starved_app_at_its_reservation_cap_leaves_the_other_full_node_idle() {
     assert_eq!(
         decided,
         vec![
-            (
-                0,
-                0,
-                0,
-                DecisionKind::Allocated(fairsim_sim::app::Locality::OffSwitch)
-            ),
-            (
-                500,
-                1,
-                0,
-                DecisionKind::Allocated(fairsim_sim::app::Locality::OffSwitch)
-            ),
+            (0, 0, 0, PLACED),
+            (500, 1, 0, PLACED),
             (1000, 0, 1, DecisionKind::Reserved),
             (5000, 0, 1, DecisionKind::Unreserved),
-            (
-                5000,
-                0,
-                1,
-                DecisionKind::Allocated(fairsim_sim::app::Locality::OffSwitch)
-            ),
+            (5000, 0, 1, PLACED),
         ]
     );
     assert_eq!(c.full_beats_skipped, 4);
@@ -151,26 +139,7 @@ fn an_ask_below_the_reservation_threshold_leaves_both_full_nodes_idle() {
     let (decided, c) = elided_against_every(3 * GB + 512, GB);
     assert_eq!(
         decided,
-        vec![
-            (
-                0,
-                0,
-                0,
-                DecisionKind::Allocated(fairsim_sim::app::Locality::OffSwitch)
-            ),
-            (
-                500,
-                1,
-                0,
-                DecisionKind::Allocated(fairsim_sim::app::Locality::OffSwitch)
-            ),
-            (
-                5000,
-                0,
-                1,
-                DecisionKind::Allocated(fairsim_sim::app::Locality::OffSwitch)
-            ),
-        ]
+        vec![(0, 0, 0, PLACED), (500, 1, 0, PLACED), (5000, 0, 1, PLACED),]
     );
     assert_eq!(c.full_beats_skipped, 8);
     assert_eq!(c.heartbeats, 3);

@@ -277,18 +277,7 @@ impl PlanSpec {
         h.write(text.as_bytes());
         h.write(b"\0base\0");
         h.write(base_text.as_bytes());
-        if let Some(problem) = raw
-            .name
-            .as_deref()
-            .and_then(fairsim_sim::scenario::output_name_problem)
-        {
-            return Err(SpecError::Invalid {
-                file: file.display().to_string(),
-                line: Some(fairsim_sim::key_lines::KeyLines::new(&text).line("name")),
-                key: Some("name".into()),
-                message: problem,
-            });
-        }
+        loc.check_name(raw.name.as_deref())?;
         let name = raw.name.clone().unwrap_or_else(|| {
             file.file_stem()
                 .map(|s| s.to_string_lossy().into_owned())

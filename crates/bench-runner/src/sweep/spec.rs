@@ -239,6 +239,20 @@ impl<'a> Locator<'a> {
         }
     }
 
+    /// Refuses a `name` that is not one directory name: it becomes the output directory
+    /// under `results/`.
+    pub(crate) fn check_name(&self, name: Option<&str>) -> Result<(), SpecError> {
+        match name.and_then(fairsim_sim::scenario::output_name_problem) {
+            Some(problem) => Err(SpecError::Invalid {
+                file: self.file.clone(),
+                line: Some(fairsim_sim::key_lines::KeyLines::new(self.text).line("name")),
+                key: Some("name".into()),
+                message: problem,
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// A TOML reader's error, naming the key of the value it refused where one is found. An
     /// integer beyond 64 bits (the TOML reader refuses it before any check of ours) is said
     /// as such, with the limit: seeds 0 to 2^63 - 1, other integers a signed 64-bit range.
@@ -394,18 +408,7 @@ impl Spec {
             return Err(loc.err(None, Some("charts.run"), msg));
         }
 
-        if let Some(problem) = raw
-            .name
-            .as_deref()
-            .and_then(fairsim_sim::scenario::output_name_problem)
-        {
-            return Err(SpecError::Invalid {
-                file: file.display().to_string(),
-                line: Some(fairsim_sim::key_lines::KeyLines::new(&text).line("name")),
-                key: Some("name".into()),
-                message: problem,
-            });
-        }
+        loc.check_name(raw.name.as_deref())?;
         let name = raw.name.clone().unwrap_or_else(|| {
             file.file_stem()
                 .map(|s| s.to_string_lossy().into_owned())

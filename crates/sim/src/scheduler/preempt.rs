@@ -684,13 +684,7 @@ impl Simulation<'_> {
             .policy
             .calculator();
         let cluster = self.cluster.total;
-        let conf = &self.sc.scheduler;
-        let multiple = conf.reservation_threshold_increment_multiple;
-        let threshold = Resource::new(
-            (conf.increment_allocation_mb as f64 * multiple) as i64,
-            (conf.increment_allocation_vcores as f64 * multiple) as i64,
-        );
-        if calc.less_than(cluster, size, threshold) {
+        if calc.less_than(cluster, size, self.reservation_threshold_33()) {
             return false;
         }
         if self.held_for[node as usize].contains(&app) {
@@ -716,8 +710,25 @@ impl Simulation<'_> {
                 self.cluster.live as usize,
             ),
         };
-        let allowed = (nodes as f32 * self.sc.scheduler.reservable_nodes).ceil() as usize;
-        held < allowed
+        (held as u64) < self.reservable_nodes_cap(nodes as u64)
+    }
+
+    /// The smallest container Hadoop 3.x reserves a node for
+    /// (`yarn.scheduler.reservation-threshold.increment-multiple` × the increment allocation).
+    pub(crate) fn reservation_threshold_33(&self) -> Resource {
+        let conf = &self.sc.scheduler;
+        let multiple = conf.reservation_threshold_increment_multiple;
+        Resource::new(
+            (conf.increment_allocation_mb as f64 * multiple) as i64,
+            (conf.increment_allocation_vcores as f64 * multiple) as i64,
+        )
+    }
+
+    /// How many of `nodes` nodes an app may hold reservations on: ceil(nodes ×
+    /// `reservable_nodes`), the product in Java float as `reservationExceedsThreshold`
+    /// computes it.
+    pub(crate) fn reservable_nodes_cap(&self, nodes: u64) -> u64 {
+        (nodes as f32 * self.sc.scheduler.reservable_nodes).ceil() as u64
     }
 
     fn preempt_capacity(&mut self) {

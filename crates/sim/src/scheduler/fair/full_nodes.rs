@@ -124,13 +124,8 @@ impl Simulation<'_> {
         let mut floor = Resource::new(i64::MAX, i64::MAX);
         let mut apps = Vec::new();
         self.reachable_offered_apps(QueueId::ROOT, &mut apps);
-        let conf = &self.sc.scheduler;
-        let multiple = conf.reservation_threshold_increment_multiple;
-        let threshold = Resource::new(
-            (conf.increment_allocation_mb as f64 * multiple) as i64,
-            (conf.increment_allocation_vcores as f64 * multiple) as i64,
-        );
-        let cap = (self.cluster.live as f32 * self.sc.scheduler.reservable_nodes).ceil() as u64;
+        let threshold = self.reservation_threshold_33();
+        let cap = self.reservable_nodes_cap(u64::from(self.cluster.live));
         for a in apps {
             if self.over_am_share_limit_33(a) {
                 continue;
