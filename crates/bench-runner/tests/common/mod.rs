@@ -2,4 +2,5 @@
 
 #![allow(dead_code, reason = "each test binary uses a different part")]
 
+pub mod mutate;
 pub mod svg;
