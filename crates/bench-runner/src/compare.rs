@@ -380,6 +380,7 @@ pub fn run_compare(
         fairsim_sim::tree::SchedulerKind::Capacity => "capacity",
     };
     let mut rows = Vec::new();
+    let mut stalled: Vec<(String, Vec<u64>)> = Vec::new();
     for sc in scenarios {
         let mut label = kind(sc).to_string();
         if scenarios.iter().filter(|o| kind(o) == kind(sc)).count() > 1 {
@@ -388,7 +389,27 @@ pub fn run_compare(
         let dir = out.join(label.replace(':', "-"));
         let summary = fairsim_sim::run_to_dir(sc, seed, 0, &dir)
             .map_err(|e| crate::CliError::Failed(format!("{}: {e}", sc.name)))?;
+        if summary
+            .metrics
+            .iter()
+            .any(|(m, v)| m == "stalled" && *v == 1.0)
+        {
+            let who = if label.contains(':') {
+                label.clone()
+            } else {
+                format!("{label} ({})", sc.name)
+            };
+            stalled.push((who, vec![seed]));
+        }
         rows.extend(rows_of(&label, &summary.metrics));
+    }
+    // A stalled run's percentiles are lower bounds and its counts those of survivors: the table puts
+    // such a run beside one that finished, so say which it is.
+    let stall_line = crate::sweep::stalls::stalled_line(&stalled).map(|l| {
+        format!("{l}; its metrics stop at the stall (percentiles marked ≥ are lower bounds)")
+    });
+    if let Some(line) = &stall_line {
+        eprintln!("{line}");
     }
     std::fs::create_dir_all(out)
         .map_err(|e| crate::CliError::Failed(format!("{}: {e}", out.display())))?;
@@ -402,8 +423,11 @@ pub fn run_compare(
     let mut files = vec![csv];
     let charts = draw_all(&charted, out).map_err(|e| crate::CliError::Failed(e.to_string()))?;
     files.extend(charts.iter().cloned());
-    let page = report_page(&rows, &charts, scenarios, sources, seed)
+    let mut page = report_page(&rows, &charts, scenarios, sources, seed)
         .map_err(|e| crate::CliError::Failed(format!("{}: {e}", out.display())))?;
+    if let Some(line) = stall_line {
+        page.blocks.insert(1, Block::Para(capitalised(&line)));
+    }
     files.push(
         page.write(out)
             .map_err(|e| crate::CliError::Failed(format!("{}: {e}", out.display())))?,

@@ -1,6 +1,8 @@
-//! Sample statistics for sweep summaries: mean, standard deviation and Student-t 95% intervals.
+//! Sample statistics for sweep summaries and plans: mean, standard deviation and Student-t intervals.
 //!
-//! Everything is plain `f64` arithmetic in a fixed order, so the same samples give the same bits on every run.
+//! Sums are exact (the correctly rounded sum of the samples, whatever their order), so a mean carries no
+//! noise of the summation order: three seeds of 0.925 have mean 0.925, not 0.9250000000000002, and a zero
+//! spread gives an interval of the value itself. The same samples give the same bits on every run.
 
 /// Mean, spread and 95% interval of one metric over the seeds of one parameter point.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -18,17 +20,15 @@ pub struct Moments {
 /// Describes a sample: see [`Moments`].
 pub fn describe(xs: &[f64]) -> Moments {
     let n = xs.len();
-    let mean = xs.iter().sum::<f64>() / n as f64;
-    if n < 2 {
+    let mean = mean(xs);
+    let Some(sd) = sd(xs, mean) else {
         return Moments {
             n,
             mean,
             sd: None,
             ci95: None,
         };
-    }
-    let ss: f64 = xs.iter().map(|x| (x - mean) * (x - mean)).sum();
-    let sd = (ss / (n - 1) as f64).sqrt();
+    };
     let half = student_t_quantile(0.975, (n - 1) as f64) * sd / (n as f64).sqrt();
     Moments {
         n,
@@ -36,6 +36,144 @@ pub fn describe(xs: &[f64]) -> Moments {
         sd: Some(sd),
         ci95: Some((mean - half, mean + half)),
     }
+}
+
+/// The sum of `xs` correctly rounded to the nearest `f64` (Shewchuk's exact partials, as Python's `fsum`): the
+/// same for any order of the samples, and free of the rounding noise a running sum gathers.
+pub fn exact_sum(xs: &[f64]) -> f64 {
+    // Non-overlapping partials whose exact sum is the exact sum of the samples seen so far, smallest first.
+    let mut partials: Vec<f64> = Vec::new();
+    for &x in xs {
+        if !x.is_finite() {
+            return xs.iter().sum();
+        }
+        let mut x = x;
+        let mut kept = 0;
+        for j in 0..partials.len() {
+            let mut y = partials[j];
+            if x.abs() < y.abs() {
+                std::mem::swap(&mut x, &mut y);
+            }
+            let hi = x + y;
+            let lo = y - (hi - x);
+            if lo != 0.0 {
+                partials[kept] = lo;
+                kept += 1;
+            }
+            x = hi;
+        }
+        if !x.is_finite() {
+            // An overflow of the running total: no exact partials to keep.
+            return xs.iter().sum();
+        }
+        partials.truncate(kept);
+        partials.push(x);
+    }
+    // Add the partials from the largest down, correcting the last rounding when the rest would tip it
+    // (half-way cases), as fsum does.
+    let Some(mut hi) = partials.pop() else {
+        return 0.0;
+    };
+    let mut lo = 0.0;
+    while let Some(y) = partials.pop() {
+        let x = hi;
+        hi = x + y;
+        let yr = hi - x;
+        lo = y - yr;
+        if lo != 0.0 {
+            break;
+        }
+    }
+    if let Some(&next) = partials.last()
+        && ((lo < 0.0 && next < 0.0) || (lo > 0.0 && next > 0.0))
+    {
+        let y = lo * 2.0;
+        let x = hi + y;
+        if y == x - hi {
+            hi = x;
+        }
+    }
+    hi
+}
+
+/// The mean of `xs` (NaN when empty). Identical samples give their value itself, and the mean never leaves
+/// `[min, max]` of the samples.
+///
+/// Samples are read as the decimals they print as (the shortest text that reads back to them, the text of every
+/// CSV cell): when each has at most 9 decimals, the mean is that of the decimals, summed as integers and
+/// rounded once, so 1017.755, 718.721, 225.949, 758.167 and 1127.5 give 769.6184, as a person adding the
+/// cells gets, rather than 769.6184000000001 (the mean of their binary approximations). Other samples are
+/// summed exactly in binary ([`exact_sum`]) and divided once.
+pub fn mean(xs: &[f64]) -> f64 {
+    let Some(&first) = xs.first() else {
+        return f64::NAN;
+    };
+    if xs.iter().all(|&x| x == first) {
+        return first;
+    }
+    let m = decimal_mean(xs).unwrap_or_else(|| exact_sum(xs) / xs.len() as f64);
+    if m.is_nan() {
+        return m;
+    }
+    let (lo, hi) = xs
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+            (lo.min(x), hi.max(x))
+        });
+    m.clamp(lo, hi)
+}
+
+/// Most decimals a sample may have for [`decimal_mean`].
+const MAX_MEAN_DECIMALS: usize = 9;
+
+/// The mean of the samples' shortest decimals, correctly rounded; `None` when a sample has more than
+/// [`MAX_MEAN_DECIMALS`] decimals, more than 20 integer digits, or is not finite.
+fn decimal_mean(xs: &[f64]) -> Option<f64> {
+    let parts: Vec<(bool, String, String)> = xs
+        .iter()
+        .map(|x| {
+            if !x.is_finite() {
+                return None;
+            }
+            let text = format!("{}", x.abs());
+            let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
+            (frac.len() <= MAX_MEAN_DECIMALS && int.len() <= 20)
+                .then(|| (x.is_sign_negative(), int.to_string(), frac.to_string()))
+        })
+        .collect::<Option<_>>()?;
+    let k = parts.iter().map(|p| p.2.len()).max().unwrap_or(0);
+    let mut sum: i128 = 0;
+    for (neg, int, frac) in &parts {
+        let digits = format!("{int}{frac:0<k$}");
+        let v: i128 = digits.parse().ok()?;
+        sum = sum.checked_add(if *neg { -v } else { v })?;
+    }
+    // sum / n as decimal digits, long division, then scaled by 10^-k; a final sticky digit keeps a truncated
+    // tail from reading as an exact half-way case, so the parse rounds as the exact quotient would.
+    let n = xs.len() as i128;
+    let (q, mut r) = (sum.abs() / n, sum.abs() % n);
+    let mut text = format!("{}{q}.", if sum < 0 { "-" } else { "" });
+    for _ in 0..40 {
+        r *= 10;
+        text.push(char::from(b'0' + (r / n) as u8));
+        r %= n;
+    }
+    if r != 0 {
+        text.push('1');
+    }
+    text += &format!("e-{k}");
+    text.parse().ok()
+}
+
+/// The sample standard deviation (divisor `n - 1`) of `xs` around `mean`; `None` below two samples. Exactly 0
+/// when every sample is the same.
+pub fn sd(xs: &[f64], mean: f64) -> Option<f64> {
+    let n = xs.len();
+    if n < 2 {
+        return None;
+    }
+    let squares: Vec<f64> = xs.iter().map(|x| (x - mean) * (x - mean)).collect();
+    Some((exact_sum(&squares) / (n - 1) as f64).sqrt())
 }
 
 /// The `p` quantile (`0.5 < p < 1`) of Student's t distribution with `df > 0` degrees of freedom.
@@ -171,5 +309,69 @@ mod tests {
         assert!((lo - (3.0 - half)).abs() < 1e-6 && (hi - (3.0 + half)).abs() < 1e-6);
         let one = describe(&[7.0]);
         assert_eq!((one.n, one.mean, one.sd, one.ci95), (1, 7.0, None, None));
+    }
+
+    #[test]
+    fn identical_samples_have_their_value_as_mean_and_a_zero_width_interval() {
+        // A running sum gives 0.925 + 0.925 + 0.925 = 2.7750000000000004 and a mean of 0.9250000000000002.
+        assert_eq!(
+            [0.925f64; 3].iter().sum::<f64>() / 3.0,
+            0.925_000_000_000_000_2
+        );
+        let m = describe(&[0.925; 3]);
+        assert_eq!(
+            (m.mean, m.sd, m.ci95),
+            (0.925, Some(0.0), Some((0.925, 0.925)))
+        );
+        // Five seeds summed in order: 32.090599999999995 where the exact sum gives 32.0906.
+        let xs = [103.568, 8.273, 29.723, 14.7, 4.189];
+        assert_eq!(xs.iter().sum::<f64>() / 5.0, 32.090_599_999_999_995);
+        assert_eq!(mean(&xs), 32.0906);
+        // The exact binary mean of these is 769.6184000000001; the mean of the decimals is 769.6184.
+        let xs = [1017.755, 718.721, 225.949, 758.167, 1127.5];
+        assert_eq!(exact_sum(&xs) / 5.0, 769.618_400_000_000_1);
+        assert_eq!(mean(&xs), 769.6184);
+        assert_eq!(mean(&[-1.5, 0.25, 1e-9, 2.0]), 0.187_500_000_25);
+        // More than 9 decimals: the exact binary sum.
+        assert_eq!(mean(&[1.0 / 3.0, 2.0 / 3.0]), 0.5);
+    }
+
+    #[test]
+    fn exact_sums_are_correctly_rounded_and_order_free() {
+        assert_eq!(exact_sum(&[0.1; 10]), 1.0);
+        assert_eq!(exact_sum(&[1e100, 1.0, -1e100]), 1.0);
+        assert_eq!(exact_sum(&[]), 0.0);
+        assert_eq!(exact_sum(&[1.0, f64::INFINITY]), f64::INFINITY);
+        assert!(exact_sum(&[f64::MAX, f64::MAX]).is_infinite());
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, rng_seed: proptest::test_runner::RngSeed::Fixed(23), ..ProptestConfig::default() })]
+        /// Multiples of 2^-30 below 2^40 add exactly in i128: the exact sum must be that integer sum rounded once.
+        #[test]
+        fn exact_sum_is_the_rounded_integer_sum(ks in prop::collection::vec(-(1i64 << 52)..(1i64 << 52), 0..40)) {
+            let scale = (2.0f64).powi(-30);
+            let xs: Vec<f64> = ks.iter().map(|&k| k as f64 * scale).collect();
+            let exact: i128 = ks.iter().map(|&k| i128::from(k)).sum();
+            prop_assert_eq!(exact_sum(&xs), exact as f64 * scale);
+            let mut rev = xs.clone();
+            rev.reverse();
+            prop_assert_eq!(exact_sum(&rev).to_bits(), exact_sum(&xs).to_bits());
+        }
+
+        #[test]
+        fn means_stay_within_the_samples(xs in prop::collection::vec(-1e12..1e12f64, 1..30), x in -1e12..1e12f64, n in 1usize..20) {
+            let m = mean(&xs);
+            let (lo, hi) = xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+            prop_assert!(lo <= m && m <= hi);
+            let same = vec![x; n];
+            let d = describe(&same);
+            prop_assert_eq!(d.mean, x);
+            if n > 1 {
+                prop_assert_eq!(d.ci95, Some((x, x)));
+            }
+        }
     }
 }

@@ -94,6 +94,10 @@ pub fn sweep_page(spec: &Spec, out: &Path) -> Result<Page, crate::sweep::SweepEr
         ),
         None => String::new(),
     };
+    let stalled_where = match crate::sweep::stalls::stalled_line(&table.stalled_points()) {
+        Some(line) => format!(" {}.", crate::plot::heatmap::capitalised(&line)),
+        None => " No run stalled.".to_string(),
+    };
     let mut charts = charts_of(&svgs_in(out).map_err(io)?).map_err(io)?;
     let run_dir = detail_dir(out, spec.charts.run);
     for (name, svg) in charts_of(&svgs_in(&run_dir).map_err(io)?).map_err(io)? {
@@ -101,7 +105,7 @@ pub fn sweep_page(spec: &Spec, out: &Path) -> Result<Page, crate::sweep::SweepEr
     }
     let blocks = vec![
         Block::Para(format!(
-            "{} runs: {} points × {} seeds. Every run's metrics are in runs.csv, the summary of every metric in summary.csv. {stalled_policy}{baseline}",
+            "{} runs: {} points × {} seeds. Every run's metrics are in runs.csv, the summary of every metric in summary.csv.{stalled_where} {stalled_policy}{baseline}",
             table.rows.len(),
             summary.len(),
             spec.seeds.len()

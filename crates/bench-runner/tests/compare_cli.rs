@@ -58,3 +58,39 @@ fn compare_writes_one_table_and_charts_with_both_schedulers() {
     assert!(dir.path().join("fair/apps.csv").is_file());
     assert!(dir.path().join("capacity/summary.csv").is_file());
 }
+
+/// A scheduler whose run stalls is named on stderr and in the report: its metrics stop at the stall.
+#[test]
+fn a_stalled_run_is_said_out_loud() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("fs.xml"),
+        "<allocations><queue name=\"A\"/></allocations>\n",
+    )
+    .unwrap();
+    // Ten 4096 MB tasks: nodes of 2048 MB hold none of them and the run stalls; 16384 MB nodes run them all.
+    for (name, mb) in [("small", 2048), ("large", 16384)] {
+        std::fs::write(
+            dir.path().join(format!("{name}.toml")),
+            format!(
+                "name = \"{name}\"\n[cluster]\nnodes = 2\nnode_memory_mb = {mb}\nnode_vcores = 16\n\n[allocation]\nfile = \"fs.xml\"\n\n[[workload.synthetic.queues]]\nqueue = \"A\"\napps = 1\nmean_interarrival_ms = 0\ntasks = {{ dist = \"constant\", value = 10 }}\nduration_ms = {{ dist = \"constant\", value = 100000 }}\ncontainer_mb = 4096\n"
+            ),
+        )
+        .unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+        .current_dir(dir.path())
+        .args(["compare", "small.toml", "large.toml", "--out", "o"])
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "1 run stalled (apps unfinished, nothing left to change): fair:small (seed 1); its metrics stop at the stall"
+        ),
+        "{stderr}"
+    );
+    let report = std::fs::read_to_string(dir.path().join("o/report.html")).unwrap();
+    assert!(report.contains("1 run stalled"), "report");
+}

@@ -182,9 +182,9 @@ fn min_share_is_one_mb_above_nine_containers() {
     assert!(a["binding"]["margin"].as_f64().unwrap() > 0.0);
     let csv = std::fs::read_to_string(out.join("plan.csv")).unwrap();
     assert!(csv.starts_with(
-        "growth,min_memory_mb.root.A,wait_s_p99.root.A_seed1,wait_s_p99.root.A_seed2,wait_s_p99.root.A_mean,wait_s_p99.root.A_bound,wait_s_p99.root.A_held,feasible\n"
+        "growth,min_memory_mb.root.A,stalled_runs,unfinished_runs,wait_s_p99.root.A_seed1,wait_s_p99.root.A_seed2,wait_s_p99.root.A_mean,wait_s_p99.root.A_bound,wait_s_p99.root.A_held,wait_s_p99.root.A_why,feasible\n"
     ));
-    assert!(csv.contains("\n1,9217,"), "{csv}");
+    assert!(csv.contains("\n1,9217,0,0,"), "{csv}");
     for ext in ["png", "svg"] {
         let chart = out.join(format!("objective-wait_s_p99_root_A.{ext}"));
         assert!(
@@ -530,4 +530,255 @@ fn bad_plan_files_exit_2_naming_file_line_and_key() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("plan.toml:4: key `growth`: "), "{stderr}");
     assert!(stderr.contains("synthetic workload"), "{stderr}");
+}
+
+/// One queue on two nodes of 16 vcores; one app at 0 ms with a 1024 MB AM and ten 4096 MB / 1 vcore tasks of
+/// 100 s (hadoop-2.7). Below 4096 MB a node holds no task and the run stalls at 1.5 s with the app unfinished;
+/// from 12288 MB the two nodes hold the AM and ten tasks in two waves of five tasks or fewer (202.5 s).
+const NODE_SIZE_SCENARIO: &str = r#"
+[cluster]
+nodes = 2
+node_memory_mb = 8192
+node_vcores = 16
+
+[scheduler]
+semantics = "hadoop-2.7"
+
+[allocation]
+file = "fs.xml"
+
+[[workload.synthetic.queues]]
+queue = "A"
+apps = 1
+mean_interarrival_ms = 0
+tasks = { dist = "constant", value = 10 }
+duration_ms = { dist = "constant", value = 100000 }
+container_mb = 4096
+"#;
+
+fn node_size_plan(metric: &str, search: &str) -> String {
+    format!(
+        "base = \"scenario.toml\"\nsearch = \"{search}\"\n\n[variable]\nkind = \"node_memory_mb\"\nfrom = 1024\nto = 16384\nstep = 1024\n\n[[objective]]\nmetric = \"{metric}\"\nat_most = 250\n"
+    )
+}
+
+/// A stalled run's 1.5 s p95 completion time is a lower bound and its makespan counts no app: neither may answer
+/// "1024 MB". The answer is 12288 MB whatever the metric and the search.
+#[test]
+fn a_plan_never_rests_on_a_stalled_run_or_a_lower_bound() {
+    for metric in ["jct_s_p95", "makespan_s"] {
+        for search in ["bisect", "full"] {
+            let (dir, file) = fixture(NODE_SIZE_SCENARIO, &node_size_plan(metric, search));
+            std::fs::write(
+                dir.path().join("fs.xml"),
+                "<allocations><queue name=\"A\"/></allocations>\n",
+            )
+            .unwrap();
+            let spec = PlanSpec::load(&file).unwrap();
+            let r = plan_into(&spec, &SimRunner, &dir.path().join("out"), Some(2), false).unwrap();
+            assert_eq!(
+                answer_cell(&spec, &r, 0).as_deref(),
+                Some("12288"),
+                "{metric}, {search}"
+            );
+            assert!(r.steps[0].outcome.monotone, "{metric}, {search}");
+            let s = output::sentences(&spec, &r);
+            assert_eq!(
+                s[0],
+                format!(
+                    "smallest node memory meeting all objectives: 12288 MB (binding: {metric} = 202.5 s <= 250 s on 1 seed)"
+                )
+            );
+            let bottom = r.candidate(0, 0).unwrap();
+            assert!(!bottom.feasible);
+            assert_eq!(bottom.stalled_seeds, vec![1]);
+            let csv = output::plan_csv(&spec, &r);
+            let row = csv.lines().find(|l| l.starts_with("1,1024,")).unwrap();
+            let value = if metric == "makespan_s" { "0" } else { "1.5" };
+            assert_eq!(
+                row,
+                format!("1,1024,1,1,{value},{value},{value},false,1 of 1 run stalled,false")
+            );
+        }
+    }
+    // The command says where runs stalled.
+    let (dir, _) = fixture(NODE_SIZE_SCENARIO, &node_size_plan("jct_s_p95", "full"));
+    std::fs::write(
+        dir.path().join("fs.xml"),
+        "<allocations><queue name=\"A\"/></allocations>\n",
+    )
+    .unwrap();
+    let out = fairsim(dir.path(), &["plan", "plan.toml", "--out", "o"]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "3 runs stalled (apps unfinished, nothing left to change): node_memory_mb=1024 (seed 1); node_memory_mb=2048 (seed 1); node_memory_mb=3072 (seed 1); a stalled run fails its candidate"
+        ),
+        "{stderr}"
+    );
+    let answer = std::fs::read_to_string(dir.path().join("o/answer.json")).unwrap();
+    assert!(
+        answer.contains(
+            "\"stalled_runs\": [\n        {\n          \"value\": 1024,\n          \"seed\": 1\n"
+        ),
+        "{answer}"
+    );
+}
+
+/// A stand-in runner whose metrics are a function of the scenario and the seed.
+struct Metrics(fn(&toml::Value, u64) -> Vec<(String, f64)>);
+
+impl RunOne for Metrics {
+    fn run_one(
+        &self,
+        scenario: &toml::Value,
+        _dir: &Path,
+        seed: u64,
+        _run_index: u64,
+    ) -> Result<Vec<(String, f64)>, RunError> {
+        Ok((self.0)(scenario, seed))
+    }
+}
+
+fn nodes_of(s: &toml::Value) -> i64 {
+    s["cluster"]["nodes"].as_integer().unwrap()
+}
+
+fn plan_with(plan: &str, runner: &dyn RunOne) -> (PlanSpec, PlanResult, tempfile::TempDir) {
+    let (dir, file) = fixture(CURVE_SCENARIO, plan);
+    let spec = PlanSpec::load(&file).unwrap();
+    let r = plan_into(&spec, runner, &dir.path().join("out"), Some(2), false).unwrap();
+    (spec, r, dir)
+}
+
+const NODES_1_TO_100: &str = "base = \"scenario.toml\"\nseeds = [1, 2, 3]\n\n[variable]\nkind = \"nodes\"\nfrom = 1\nto = 100\n";
+
+/// `apps_unfinished = 0` holds everywhere with margin 0; the wait objective is what rules out 50 nodes, so it is
+/// the binding one (the `equal` objective was named for its zero margin).
+#[test]
+fn the_binding_objective_is_one_that_ruled_out_the_value_below() {
+    let plan = format!(
+        "{NODES_1_TO_100}\n[[objective]]\nmetric = \"apps_unfinished\"\nequal = 0\n\n[[objective]]\nmetric = \"wait_s_p95\"\nat_most = 10\n"
+    );
+    let runner = Metrics(|s, seed| {
+        vec![
+            ("apps_unfinished".into(), 0.0),
+            (
+                "wait_s_p95".into(),
+                500.0 / nodes_of(s) as f64 + seed as f64 * 0.01,
+            ),
+        ]
+    });
+    let (spec, r, _dir) = plan_with(&plan, &runner);
+    assert_eq!(answer_cell(&spec, &r, 0).as_deref(), Some("51"));
+    let s = output::sentences(&spec, &r);
+    assert!(
+        s[0].starts_with(
+            "smallest cluster meeting all objectives: 51 nodes (binding: wait_s_p95 = "
+        ),
+        "{}",
+        s[0]
+    );
+    let answer = output::answer_json(&spec, &r);
+    assert_eq!(answer["answers"][0]["binding"]["metric"], "wait_s_p95");
+
+    // When the value below fails through its runs alone (they stall), the binding is said to be them.
+    let plan = format!("{NODES_1_TO_100}\n[[objective]]\nmetric = \"wait_s_p95\"\nat_most = 10\n");
+    let runner = Metrics(|s, _| {
+        let stalled = nodes_of(s) < 5;
+        vec![
+            ("stalled".into(), if stalled { 1.0 } else { 0.0 }),
+            ("apps_unfinished".into(), if stalled { 1.0 } else { 0.0 }),
+            ("wait_s_p95".into(), 1.0),
+        ]
+    });
+    let (spec, r, _dir) = plan_with(&plan, &runner);
+    assert_eq!(
+        output::sentences(&spec, &r)[0],
+        "smallest cluster meeting all objectives: 5 nodes (binding: at 4 nodes, 3 of 3 runs stalled)"
+    );
+}
+
+/// Three seeds of exactly 0.925 s meet `at_most = 0.925` as one seed does: their mean and bound are 0.925.
+#[test]
+fn identical_seeds_meet_a_bound_equal_to_their_value() {
+    let plan =
+        format!("{NODES_1_TO_100}\n[[objective]]\nmetric = \"wait_s_p95\"\nat_most = 0.925\n");
+    let runner = Metrics(|_, _| vec![("wait_s_p95".into(), 0.925)]);
+    let (spec, r, _dir) = plan_with(&plan, &runner);
+    assert_eq!(answer_cell(&spec, &r, 0).as_deref(), Some("1"));
+    let csv = output::plan_csv(&spec, &r);
+    assert!(
+        csv.contains("\n1,1,0,0,0.925,0.925,0.925,0.925,0.925,true,,true\n"),
+        "{csv}"
+    );
+}
+
+/// A weight searched from 0.05 by 0.05 answers 0.85, not 0.8500000000000001, in the sentence, CSV and JSON.
+#[test]
+fn weight_answers_are_the_decimals_of_the_resolution() {
+    let plan = "base = \"scenario.toml\"\nsearch = \"full\"\n\n[variable]\nkind = \"weight\"\nqueue = \"A\"\nfrom = 0.05\nto = 1\nresolution = 0.05\n\n[[objective]]\nmetric = \"wait_s_p95\"\nat_most = 10\n";
+    let runner = Metrics(|s, _| {
+        let w = s["queues"]["root.A"]["weight"].as_float().unwrap();
+        vec![("wait_s_p95".into(), if w >= 0.85 { 1.0 } else { 100.0 })]
+    });
+    let (spec, r, _dir) = plan_with(plan, &runner);
+    assert_eq!(answer_cell(&spec, &r, 0).as_deref(), Some("0.85"));
+    assert!(
+        output::sentences(&spec, &r)[0]
+            .starts_with("smallest weight of root.A meeting all objectives: 0.85 (binding: "),
+        "{}",
+        output::sentences(&spec, &r)[0]
+    );
+    assert_eq!(output::answer_json(&spec, &r)["answers"][0]["value"], 0.85);
+    let csv = output::plan_csv(&spec, &r);
+    for v in ["0.3", "0.7", "0.85", "0.95"] {
+        assert!(csv.contains(&format!("\n1,{v},")), "{v}: {csv}");
+    }
+}
+
+/// Runs cut short with apps unfinished (no stall): by default they fail their candidate; with `unfinished_apps
+/// = "allow"` a censored p95 still cannot meet an `at_most`, as it is only a lower bound.
+#[test]
+fn unfinished_runs_fail_by_default_and_lower_bounds_fail_when_allowed() {
+    let runner = Metrics(|s, _| {
+        let cut = nodes_of(s) < 10;
+        vec![
+            ("stalled".into(), 0.0),
+            ("apps_unfinished".into(), if cut { 2.0 } else { 0.0 }),
+            ("wait_s_p95".into(), 5.0),
+            ("wait_s_p95_censored".into(), if cut { 1.0 } else { 0.0 }),
+        ]
+    });
+    for (extra, why) in [
+        ("", "3 of 3 runs left apps unfinished"),
+        (
+            "unfinished_apps = \"allow\"\n",
+            "a lower bound on 3 of 3 seeds",
+        ),
+    ] {
+        let plan = format!(
+            "{extra}{NODES_1_TO_100}\n[[objective]]\nmetric = \"wait_s_p95\"\nat_most = 10\n"
+        );
+        let (spec, r, _dir) = plan_with(&plan, &runner);
+        assert_eq!(answer_cell(&spec, &r, 0).as_deref(), Some("10"), "{extra}");
+        let below = r.candidate(0, 8).unwrap();
+        assert_eq!(below.verdicts[0].why.unwrap().text(3), why);
+        let csv = output::plan_csv(&spec, &r);
+        assert!(csv.contains(&format!(",false,{why},false\n")), "{csv}");
+    }
+    // A bad value of the key names it.
+    let stderr = bad_plan(
+        CURVE_SCENARIO,
+        &format!(
+            "unfinished_apps = \"ignore\"\n{NODES_1_TO_100}\n[[objective]]\nmetric = \"wait_s_p95\"\nat_most = 10\n"
+        ),
+    );
+    assert!(
+        stderr.contains(
+            "plan.toml:1: key `unfinished_apps`: unknown value `ignore`, expected `fail` or `allow`"
+        ),
+        "{stderr}"
+    );
 }

@@ -155,7 +155,7 @@ fn a_queue_name_with_dots_is_addressable() {
 fn identical_points_give_identical_per_seed_results() {
     let (dir, file) = sweep_file(
         "seeds = [3, 4]\nmetric = \"wait_s_p95.root.A\"\n\
-         [[axis]]\npath = \"queues.A.weight\"\nvalues = [0.5, 0.5]\n",
+         [[axis]]\npath = \"name\"\nvalues = [\"first\", \"second\"]\n",
     );
     let out_dir = dir.path().join("out");
     let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
@@ -171,11 +171,12 @@ fn identical_points_give_identical_per_seed_results() {
         String::from_utf8_lossy(&out.stderr)
     );
     let runs = std::fs::read_to_string(out_dir.join("runs.csv")).unwrap();
-    // Drop the run index: rows of point 0 and point 1 must then match seed for seed.
+    // Two points that differ in the scenario's name only (a value listed twice is refused). Drop the
+    // run index and the name: rows of point 0 and point 1 must then match seed for seed.
     let rows: Vec<&str> = runs
         .lines()
         .skip(1)
-        .map(|l| l.split_once(',').unwrap().1)
+        .map(|l| l.splitn(3, ',').nth(2).unwrap())
         .collect();
     assert_eq!(rows.len(), 4);
     assert_eq!(rows[0], rows[2], "seed 3");
@@ -246,4 +247,158 @@ fn the_docs_sweep_example_runs_as_written() {
         .unwrap();
     let first: Vec<&str> = summary.lines().nth(1).unwrap().split(',').collect();
     assert_eq!((first[0], first[1], first[i]), ("0.2", "0", "0"));
+}
+
+/// A value listed twice would pool two identical points into one of twice the runs: refused at its line.
+#[test]
+fn a_value_listed_twice_on_an_axis_exits_2() {
+    check(
+        "seeds = { count = 8 }\n[[axis]]\npath = \"queues.A.weight\"\nvalues = [\n  0.2,\n  1.0,\n  0.2,\n]\n",
+        8,
+        "queues.A.weight",
+        "value 0.2 is listed twice (first at line 6): each value must be distinct",
+    );
+    // An integer standing for a float is the same value.
+    check(
+        "[[axis]]\npath = \"queues.A.weight\"\nvalues = [1, 1.0]\n",
+        4,
+        "queues.A.weight",
+        "value 1 is listed twice",
+    );
+}
+
+/// Runs `fairsim sweep` on `body` (base seed004-abc) into `out`; asserts success and returns stderr.
+fn swept(body: &str) -> (tempfile::TempDir, String) {
+    let (dir, file) = sweep_file(body);
+    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+        .args(["sweep", "--jobs", "2", "--out"])
+        .arg(dir.path().join("out"))
+        .arg(&file)
+        .env("CI", "true")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stderr}");
+    (dir, stderr)
+}
+
+/// A `range` gives the decimals a person types: 0.3 and 0.7, not 0.30000000000000004 and 0.7000000000000001,
+/// in runs.csv, summary.csv and the charts' ticks.
+#[test]
+fn range_values_are_the_decimals_typed() {
+    let (dir, _) = swept(
+        "metric = \"wait_s_p50\"\n[[axis]]\npath = \"queues.A.weight\"\nrange = { from = 0.1, to = 0.7, step = 0.2 }\n",
+    );
+    let out = dir.path().join("out");
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    let points: Vec<&str> = summary
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(points, ["0.1", "0.3", "0.5", "0.7"]);
+    let runs = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    let svg = std::fs::read_to_string(out.join("lines-wait_s_p50.svg")).unwrap();
+    for text in [&summary, &runs, &svg] {
+        assert!(!text.contains("0000000"), "float noise: {text}");
+    }
+}
+
+/// An axis may vary a setting the allocation file gives and the scenario's `[queues]` does not repeat, as `plan`
+/// does: the runs equal those of a base that repeats it.
+#[test]
+fn an_axis_varies_an_allocation_file_setting_directly() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = std::fs::read_to_string(scenarios().join("seed004-abc.toml")).unwrap();
+    let without = base.replace("[queues.A]\nweight = 0.2\nmin_memory_mb = 0\n", "");
+    assert_ne!(without, base);
+    std::fs::copy(
+        scenarios().join("seed004-abc.xml"),
+        dir.path().join("seed004-abc.xml"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("with.toml"), &base).unwrap();
+    std::fs::write(dir.path().join("without.toml"), &without).unwrap();
+    let mut runs = Vec::new();
+    for scenario in ["with", "without"] {
+        let file = dir.path().join(format!("{scenario}-sweep.toml"));
+        std::fs::write(
+            &file,
+            format!(
+                "base = \"{scenario}.toml\"\nseeds = [1, 2]\n[[axis]]\npath = \"queues.A.weight\"\nvalues = [0.5, 2.0]\n"
+            ),
+        )
+        .unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+            .args(["sweep", "--jobs", "2", "--out"])
+            .arg(dir.path().join(scenario))
+            .arg(&file)
+            .env("CI", "true")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        runs.push(std::fs::read_to_string(dir.path().join(scenario).join("runs.csv")).unwrap());
+    }
+    assert_eq!(runs[0], runs[1]);
+    // Only settings a scenario may override, and only of queues the allocation file has.
+    check(
+        "[[axis]]\npath = \"queues.B.wieght\"\nvalues = [1.0]\n",
+        3,
+        "queues.B.wieght",
+        "unknown parameter path",
+    );
+    check(
+        "[[axis]]\npath = \"queues.Z.weight\"\nvalues = [1.0]\n",
+        3,
+        "queues.Z.weight",
+        "unknown parameter path",
+    );
+    check(
+        "[[axis]]\npath = \"queues.B.min_memory_mb\"\nvalues = [1.5]\n",
+        4,
+        "queues.B.min_memory_mb",
+        "wrong value type",
+    );
+    check(
+        "[[axis]]\npath = \"queues.\\\"root.A\\\".weight\"\nvalues = [1.0]\n",
+        3,
+        "queues.\"root.A\".weight",
+        "the base scenario overrides this queue as [queues.\"A\"]",
+    );
+}
+
+/// The bundled example's stalled runs are named on stderr, point and seed, and marked on the charts.
+#[test]
+fn stalled_runs_are_said_and_marked() {
+    let (dir, stderr) = swept(
+        "seeds = { count = 10 }\nmetric = \"wait_s_p95.root.A\"\n[[axis]]\npath = \"queues.A.weight\"\nvalues = [0.1, 2.0]\n\n[[axis]]\npath = \"queues.A.min_memory_mb\"\nvalues = [0, 16384]\n",
+    );
+    assert!(
+        stderr.contains(
+            "3 runs stalled (apps unfinished, nothing left to change): queues.A.weight=0.1, queues.A.min_memory_mb=16384 (seed 7); queues.A.weight=2, queues.A.min_memory_mb=0 (seed 8); queues.A.weight=2, queues.A.min_memory_mb=16384 (seed 8)"
+        ),
+        "{stderr}"
+    );
+    let out = dir.path().join("out");
+    let heat = std::fs::read_to_string(out.join("heatmap-wait_s_p95_root_A.svg")).unwrap();
+    assert!(
+        heat.contains("red frame: stalled runs in the cell"),
+        "heatmap subtitle"
+    );
+    assert_eq!(
+        heat.matches("\n1 stalled\n</text>").count(),
+        3,
+        "three cells say so"
+    );
+    let lines = std::fs::read_to_string(out.join("lines-wait_s_p95_root_A.svg")).unwrap();
+    assert!(
+        lines.contains("stalled runs in the mean"),
+        "line chart legend"
+    );
+    let report = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(report.contains("3 runs stalled"), "report");
 }

@@ -8,20 +8,21 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::plot::axes::{Axis, cartesian};
-use crate::plot::frame::{LegendEntry, Mark, legend_right, titled};
+use crate::plot::frame::{LegendEntry, Mark, STALL_RED, draw_stall_ring, legend_right, titled};
 use crate::plot::{self, Chart, DrawError, PlotError, de};
 
 use super::PlanResult;
-use super::objective::{Comparison, with_unit};
+use super::objective::{Comparison, Why, with_unit};
 use super::spec::PlanSpec;
 
-/// One growth step's points: `(x, compared value, mean, held)`.
+/// One growth step's points: `(x, compared value, mean, held, untrusted)`, `untrusted` when the candidate's
+/// runs stalled or left apps unfinished, or its value is a lower bound or counts finished apps only.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StepSeries {
     /// Legend entry.
     pub name: String,
     /// Points by increasing x.
-    pub points: Vec<(f64, f64, f64, bool)>,
+    pub points: Vec<(f64, f64, f64, bool, bool)>,
     /// The step's answer, if feasible: x and its description.
     pub answer: Option<(f64, String)>,
 }
@@ -56,7 +57,7 @@ impl ObjectiveChart {
             Comparison::Equal => "mean".into(),
         };
         let many = spec.growth.len() > 1;
-        let steps = spec
+        let steps: Vec<StepSeries> = spec
             .growth
             .iter()
             .enumerate()
@@ -67,7 +68,14 @@ impl ObjectiveChart {
                     .filter(|c| c.growth_idx == g)
                     .map(|c| {
                         let vd = &c.verdicts[which];
-                        (v.grid.as_f64(c.index), vd.value, vd.mean, vd.held)
+                        let untrusted = !matches!(vd.why, None | Some(Why::Missed));
+                        (
+                            v.grid.as_f64(c.index),
+                            vd.value,
+                            vd.mean,
+                            vd.held,
+                            untrusted,
+                        )
                     })
                     .filter(|p| p.1.is_finite())
                     .collect();
@@ -109,6 +117,10 @@ impl ObjectiveChart {
             spec.seeds.len(),
             if spec.seeds.len() == 1 { "" } else { "s" },
         );
+        let untrusted = steps.iter().any(|s| s.points.iter().any(|p| p.4));
+        if untrusted {
+            subtitle += "; red rings: runs stalled or left apps unfinished, or a censored value (a lower bound): the objective fails there";
+        }
         if let Some(cap) = cap {
             subtitle += &format!(
                 "; values above {} drawn on the top edge (triangles)",
@@ -141,7 +153,7 @@ impl ObjectiveChart {
         let mut x = (f64::INFINITY, f64::NEG_INFINITY);
         let mut y = (self.bound.0, self.bound.0);
         for s in &self.steps {
-            for &(px, val, mean, _) in &s.points {
+            for &(px, val, mean, _, _) in &s.points {
                 x = (x.0.min(px), x.1.max(px));
                 for v in [val, mean].into_iter().filter(|v| v.is_finite()) {
                     let v = self.cap.map_or(v, |c| v.min(c));
@@ -173,6 +185,13 @@ impl Chart for ObjectiveChart {
             if let Some((_, text)) = &s.answer {
                 entries.push(LegendEntry::new(format!("answer: {text}"), c, Mark::Dashed));
             }
+        }
+        if self.steps.iter().any(|s| s.points.iter().any(|p| p.4)) {
+            entries.push(LegendEntry::new(
+                "not trusted: stalled or unfinished runs, or a lower bound",
+                STALL_RED,
+                Mark::Stalled,
+            ));
         }
         let area = legend_right(&body, "", &entries)?;
         let ((x0, x1), (y0, y1)) = self.ranges();
@@ -206,22 +225,22 @@ impl Chart for ObjectiveChart {
                 .map_err(de)?;
             chart
                 .draw_series(s.points.iter().filter(|p| clamp(p.1) == p.1).map(
-                    |&(x, y, _, held)| {
+                    |&(x, y, _, held, _)| {
                         let style = if held { c.filled() } else { c.stroke_width(2) };
                         Circle::new((x, y), 6, style)
                     },
                 ))
                 .map_err(de)?;
             chart
-                .draw_series(
-                    s.points
-                        .iter()
-                        .filter(|p| clamp(p.1) != p.1)
-                        .map(|&(x, y, _, _)| {
-                            TriangleMarker::new((x, clamp(y)), 8, c.stroke_width(2))
-                        }),
-                )
+                .draw_series(s.points.iter().filter(|p| clamp(p.1) != p.1).map(
+                    |&(x, y, _, _, _)| TriangleMarker::new((x, clamp(y)), 8, c.stroke_width(2)),
+                ))
                 .map_err(de)?;
+            let base = root.get_base_pixel();
+            for p in s.points.iter().filter(|p| p.4) {
+                let (px, py) = chart.backend_coord(&(p.0, clamp(p.1)));
+                draw_stall_ring(root, (px - base.0, py - base.1))?;
+            }
             if let Some((ax, _)) = &s.answer {
                 chart
                     .draw_series(DashedLineSeries::new(

@@ -29,7 +29,7 @@ use crate::sweep::resume::Journal;
 use crate::sweep::spec::SpecError;
 use crate::sweep::{RunOne, RunRecord, SweepError};
 
-use objective::Verdict;
+use objective::{Observation, Verdict};
 use search::{Mode, Outcome, Search};
 use spec::PlanSpec;
 
@@ -56,33 +56,96 @@ pub struct Candidate {
     pub growth_idx: usize,
     /// Index into the variable's grid.
     pub index: u64,
-    /// Per objective, per seed: the run's value of the objective's metric (`None`: not reported).
-    pub samples: Vec<Vec<Option<f64>>>,
-    /// Per objective: whether it held.
+    /// Per objective, per seed: what the run says of the objective's metric.
+    pub observations: Vec<Vec<Observation>>,
+    /// Per objective: whether it held, and why not.
     pub verdicts: Vec<Verdict>,
+    /// The seeds whose run stalled, in seed order.
+    pub stalled_seeds: Vec<u64>,
+    /// Runs that left apps unfinished (stalled ones included).
+    pub unfinished_runs: usize,
     /// Whether every objective held.
     pub feasible: bool,
 }
 
+/// What made an answer the answer: the objective that came closest to failing among those that ruled out the
+/// value below it, or the runs of that value (it stalled or left apps unfinished, while every objective's own
+/// numbers held).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Binding {
+    /// Objective `i` of the plan.
+    Objective(usize),
+    /// The lower neighbour at this grid index failed through its runs alone.
+    Runs(u64),
+}
+
 impl Candidate {
-    /// The objective with the smallest margin relative to its bound (the binding one at an answer).
-    pub fn binding(&self, spec: &PlanSpec) -> usize {
-        let rel: Vec<f64> = spec
-            .objectives
-            .iter()
-            .zip(&self.verdicts)
-            .map(|(o, v)| o.relative_margin(v))
+    /// The objective that keeps a candidate furthest from feasible: among those that failed, the smallest
+    /// closeness (relative margin; an untrusted value counts as furthest), ties to the first.
+    pub fn closest(&self, spec: &PlanSpec) -> usize {
+        let failing: Vec<usize> = (0..self.verdicts.len())
+            .filter(|&i| !self.verdicts[i].held)
             .collect();
-        (0..rel.len())
-            .min_by(|&a, &b| rel[a].total_cmp(&rel[b]).then(a.cmp(&b)))
+        let pool = if failing.is_empty() {
+            (0..self.verdicts.len()).collect()
+        } else {
+            failing
+        };
+        pool.into_iter()
+            .min_by(|&a, &b| {
+                let ca = spec.objectives[a].closeness(&self.verdicts[a]);
+                let cb = spec.objectives[b].closeness(&self.verdicts[b]);
+                ca.total_cmp(&cb).then(a.cmp(&b))
+            })
             .expect("a plan has at least one objective")
     }
 
-    /// The smallest relative margin over the objectives (how close to feasible the candidate is).
+    /// The smallest closeness over the objectives (how close to feasible the candidate is).
     pub fn worst_margin(&self, spec: &PlanSpec) -> f64 {
-        let b = self.binding(spec);
-        let m = spec.objectives[b].relative_margin(&self.verdicts[b]);
-        if m.is_nan() { f64::NEG_INFINITY } else { m }
+        spec.objectives
+            .iter()
+            .zip(&self.verdicts)
+            .map(|(o, v)| o.closeness(v))
+            .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// The objective binding at a feasible candidate `answer`, given the nearest evaluated candidate below it
+/// (`None` at the bottom of the range).
+///
+/// Among the objectives that failed on their own numbers at the value below, the one with the smallest margin
+/// relative to its bound at the answer: those are the objectives that ruled the value below out. An `equal`
+/// objective that held everywhere never rules anything out, so it is never named for its zero margin alone.
+/// When nothing below was evaluated, the inequality with the smallest relative margin (an `equal` objective
+/// only when there is no inequality).
+pub fn binding(spec: &PlanSpec, answer: &Candidate, below: Option<&Candidate>) -> Binding {
+    let rel = |i: usize| spec.objectives[i].relative_margin(&answer.verdicts[i]);
+    let smallest = |pool: Vec<usize>| {
+        pool.into_iter()
+            .min_by(|&a, &b| rel(a).total_cmp(&rel(b)).then(a.cmp(&b)))
+    };
+    let all: Vec<usize> = (0..spec.objectives.len()).collect();
+    match below {
+        Some(b) => {
+            let deciding: Vec<usize> = all
+                .iter()
+                .copied()
+                .filter(|&i| b.verdicts[i].failed_alone)
+                .collect();
+            match smallest(deciding) {
+                Some(i) => Binding::Objective(i),
+                None => Binding::Runs(b.index),
+            }
+        }
+        None => {
+            let inequalities: Vec<usize> = all
+                .iter()
+                .copied()
+                .filter(|&i| spec.objectives[i].comparison != objective::Comparison::Equal)
+                .collect();
+            let pick = smallest(inequalities).or_else(|| smallest(all));
+            Binding::Objective(pick.expect("a plan has at least one objective"))
+        }
     }
 }
 
@@ -117,6 +180,26 @@ impl PlanResult {
             .iter()
             .find(|c| c.growth_idx == growth_idx && c.index == index)
     }
+
+    /// The binding objective (or runs) of growth step `g`'s answer, if it has one.
+    pub fn binding(&self, spec: &PlanSpec, g: usize) -> Option<Binding> {
+        let a = self.steps[g].outcome.answer?;
+        let answer = self.candidate(g, a).expect("answers are evaluated");
+        let below = self
+            .candidates
+            .iter()
+            .filter(|c| c.growth_idx == g && c.index < a)
+            .max_by_key(|c| c.index);
+        Some(binding(spec, answer, below))
+    }
+
+    /// Every stalled run, as (growth step, grid index, seed), by growth step, value and seed.
+    pub fn stalled_runs(&self) -> Vec<(usize, u64, u64)> {
+        self.candidates
+            .iter()
+            .flat_map(|c| c.stalled_seeds.iter().map(|&s| (c.growth_idx, c.index, s)))
+            .collect()
+    }
 }
 
 /// Runs `fairsim plan` and returns the answer sentences for stdout.
@@ -146,6 +229,10 @@ pub fn run_plan(args: &PlanArgs, runner: &dyn RunOne) -> Result<String, CliError
         result.full_sweep_runs,
         out.display()
     );
+    if let Some(line) = crate::sweep::stalls::stalled_line(&output::stalled_points(&spec, &result))
+    {
+        eprintln!("{line}; a stalled run fails its candidate");
+    }
     Ok(output::sentences(&spec, &result)
         .into_iter()
         .map(|s| s + "\n")
@@ -326,24 +413,50 @@ fn run_candidate(
 }
 
 /// Judges one candidate from its seeds' runs.
+///
+/// A runner that does not report `stalled` or `apps_unfinished` (a stand-in runner of tests) is taken to model
+/// neither: its runs neither stall nor leave apps unfinished.
 fn judge(spec: &PlanSpec, g: usize, i: u64, records: &[&RunRecord]) -> Candidate {
-    let mut samples = Vec::with_capacity(spec.objectives.len());
+    let get = |r: &RunRecord, name: &str| r.metrics.iter().find(|m| m.0 == name).map(|m| m.1);
+    let stalled: Vec<bool> = records
+        .iter()
+        .map(|r| get(r, "stalled") == Some(1.0))
+        .collect();
+    let unfinished: Vec<bool> = records
+        .iter()
+        .map(|r| get(r, "apps_unfinished").is_some_and(|n| n > 0.0))
+        .collect();
+    let mut observations = Vec::with_capacity(spec.objectives.len());
     let mut verdicts = Vec::with_capacity(spec.objectives.len());
     for o in &spec.objectives {
         let column = o.column();
-        let s: Vec<Option<f64>> = records
+        let flag = o.censored_column();
+        let obs: Vec<Observation> = records
             .iter()
-            .map(|r| r.metrics.iter().find(|m| m.0 == column).map(|m| m.1))
+            .enumerate()
+            .map(|(k, r)| Observation {
+                value: get(r, &column),
+                lower_bound: get(r, &flag) == Some(1.0),
+                stalled: stalled[k],
+                unfinished: unfinished[k],
+            })
             .collect();
-        verdicts.push(o.judge(&s, spec.confidence));
-        samples.push(s);
+        verdicts.push(o.judge(&obs, spec.confidence, spec.require_finished));
+        observations.push(obs);
     }
     Candidate {
         growth_idx: g,
         index: i,
         feasible: verdicts.iter().all(|v| v.held),
-        samples,
+        observations,
         verdicts,
+        stalled_seeds: records
+            .iter()
+            .zip(&stalled)
+            .filter(|(_, s)| **s)
+            .map(|(r, _)| r.seed)
+            .collect(),
+        unfinished_runs: unfinished.iter().filter(|u| **u).count(),
     }
 }
 

@@ -8,9 +8,9 @@ use serde_json::{Value, json};
 use crate::results::{fmt_f64, write_atomic};
 use crate::sweep::SweepError;
 
-use super::objective::{Comparison, with_unit};
+use super::objective::{Comparison, Why, with_unit};
 use super::spec::PlanSpec;
-use super::{PlanResult, StepResult, chart};
+use super::{Binding, PlanResult, StepResult, chart};
 
 /// The candidates file.
 pub const PLAN_CSV: &str = "plan.csv";
@@ -39,10 +39,17 @@ fn cell(x: Option<f64>) -> String {
     x.map(fmt_f64).unwrap_or_default()
 }
 
-/// `plan.csv`: one row per candidate (growth step, then variable value), with every seed's value of every
-/// objective's metric, its mean, the value compared with the bound and whether the objective held.
+/// `plan.csv`: one row per candidate (growth step, then variable value): how many of its runs stalled or left
+/// apps unfinished, then for every objective each seed's value of its metric, their mean, the value compared
+/// with the bound, whether the objective held and why not; then whether the candidate is feasible.
 pub fn plan_csv(spec: &PlanSpec, result: &PlanResult) -> String {
-    let mut header = vec!["growth".to_string(), spec.variable.column()];
+    let n = spec.seeds.len();
+    let mut header = vec![
+        "growth".to_string(),
+        spec.variable.column(),
+        "stalled_runs".to_string(),
+        "unfinished_runs".to_string(),
+    ];
     for o in &spec.objectives {
         let c = o.column();
         for s in &spec.seeds {
@@ -51,6 +58,7 @@ pub fn plan_csv(spec: &PlanSpec, result: &PlanResult) -> String {
         header.push(format!("{c}_mean"));
         header.push(format!("{c}_bound"));
         header.push(format!("{c}_held"));
+        header.push(format!("{c}_why"));
     }
     header.push("feasible".into());
     let mut w = csv::Writer::from_writer(Vec::new());
@@ -59,12 +67,15 @@ pub fn plan_csv(spec: &PlanSpec, result: &PlanResult) -> String {
         let mut row = vec![
             fmt_f64(spec.growth[c.growth_idx]),
             spec.variable.grid.cell(c.index),
+            c.stalled_seeds.len().to_string(),
+            c.unfinished_runs.to_string(),
         ];
-        for (samples, v) in c.samples.iter().zip(&c.verdicts) {
-            row.extend(samples.iter().map(|s| cell(*s)));
+        for (obs, v) in c.observations.iter().zip(&c.verdicts) {
+            row.extend(obs.iter().map(|o| cell(o.value)));
             row.push(cell(v.mean.is_finite().then_some(v.mean)));
             row.push(cell(v.value.is_finite().then_some(v.value)));
             row.push(v.held.to_string());
+            row.push(v.why.map(|w| w.text(n)).unwrap_or_default());
         }
         row.push(c.feasible.to_string());
         w.write_record(&row).expect("writing to memory");
@@ -86,6 +97,7 @@ fn finite(x: f64) -> Value {
 
 fn step_json(spec: &PlanSpec, result: &PlanResult, g: usize, step: &StepResult) -> Value {
     let o = &step.outcome;
+    let n = spec.seeds.len();
     let intervals: Vec<Value> = o
         .feasible_intervals
         .iter()
@@ -103,20 +115,33 @@ fn step_json(spec: &PlanSpec, result: &PlanResult, g: usize, step: &StepResult) 
             "value": finite(v.value),
             "margin": finite(v.margin),
             "held": v.held,
+            "why": v.why.map(|w| w.text(n)),
         })
     };
-    let binding = o.answer.map(|a| {
-        let c = result.candidate(g, a).expect("answers are evaluated");
-        objective_at(a, c.binding(spec))
-    });
+    let binding = o
+        .answer
+        .map(|a| match result.binding(spec, g).expect("an answer") {
+            Binding::Objective(i) => objective_at(a, i),
+            Binding::Runs(below) => json!({
+                "runs": true,
+                "at": value_json(spec, below),
+                "why": runs_why(spec, result.candidate(g, below).expect("evaluated")),
+            }),
+        });
     let best_seen = step.best_seen.map(|b| {
         let c = result.candidate(g, b).expect("best values are evaluated");
         json!({
             "value": value_json(spec, b),
             "objectives_held": c.verdicts.iter().filter(|v| v.held).count(),
-            "closest_objective": objective_at(b, c.binding(spec)),
+            "closest_objective": objective_at(b, c.closest(spec)),
         })
     });
+    let stalled: Vec<Value> = result
+        .stalled_runs()
+        .into_iter()
+        .filter(|r| r.0 == g)
+        .map(|(_, i, seed)| json!({ "value": value_json(spec, i), "seed": seed }))
+        .collect();
     json!({
         "growth": step.growth,
         "status": if o.answer.is_some() { "feasible" } else { "infeasible in range" },
@@ -126,8 +151,19 @@ fn step_json(spec: &PlanSpec, result: &PlanResult, g: usize, step: &StepResult) 
         "binding": binding,
         "best_seen": best_seen,
         "candidates_evaluated": result.candidates.iter().filter(|c| c.growth_idx == g).count(),
+        "stalled_runs": stalled,
         "sentence": sentence(spec, result, g, step),
     })
+}
+
+/// Why a candidate's runs fail it: `3 of 5 runs stalled`, or `2 of 5 runs left apps unfinished`.
+fn runs_why(spec: &PlanSpec, c: &super::Candidate) -> String {
+    let n = spec.seeds.len();
+    if c.stalled_seeds.is_empty() {
+        Why::Unfinished(c.unfinished_runs).text(n)
+    } else {
+        Why::Stalled(c.stalled_seeds.len()).text(n)
+    }
 }
 
 /// `answer.json`: the plan, how it was searched and tested, and one answer per growth step.
@@ -168,7 +204,8 @@ pub fn answer_json(spec: &PlanSpec, result: &PlanResult) -> Value {
         },
         "seeds": spec.seeds,
         "confidence": spec.confidence,
-        "test": "one-sided Student-t confidence bound of the mean over the seeds (at_most: upper bound <= bound; at_least: lower bound >= bound); equal: every seed equals the bound",
+        "test": "one-sided Student-t confidence bound of the mean over the seeds (at_most: upper bound <= bound; at_least: lower bound >= bound); equal: every seed equals the bound; a stalled run fails every objective, as does a run with unfinished apps unless unfinished_apps is allow; a censored percentile (a lower bound) never shows that an at_most or equal objective holds; a metric of finished apps only fails with unfinished apps",
+        "unfinished_apps": if spec.require_finished { "fail" } else { "allow" },
         "objectives": objectives,
         "runs": result.runs,
         "full_sweep_runs": result.full_sweep_runs,
@@ -198,42 +235,56 @@ pub fn sentence(spec: &PlanSpec, result: &PlanResult, g: usize, step: &StepResul
         String::new()
     };
     let o = &step.outcome;
+    let n = spec.seeds.len();
     let describe = |c: &super::Candidate, which: usize| {
         let (obj, verdict) = (&spec.objectives[which], &c.verdicts[which]);
-        match obj.comparison {
-            Comparison::Equal if verdict.held => {
-                format!(
-                    "{} = {} on every seed",
-                    obj.label(),
-                    with_unit(&obj.metric, obj.bound)
-                )
+        let value = || with_unit(&obj.metric, verdict.value);
+        let bound = with_unit(&obj.metric, obj.bound);
+        match verdict.why {
+            None if obj.comparison == Comparison::Equal => {
+                format!("{} = {bound} on every seed", obj.label())
             }
-            _ => format!(
-                "{} = {} {} {} {}",
+            None => format!(
+                "{} = {} {} {bound} {}",
                 obj.label(),
-                if verdict.value.is_finite() {
-                    with_unit(&obj.metric, verdict.value)
-                } else {
-                    "not reported".into()
-                },
-                if verdict.held {
-                    obj.comparison.symbol()
-                } else {
-                    "vs"
-                },
-                with_unit(&obj.metric, obj.bound),
+                value(),
+                obj.comparison.symbol(),
                 how_sure(spec)
             ),
+            Some(Why::Missed) => format!(
+                "{} = {} vs {bound} {}",
+                obj.label(),
+                value(),
+                how_sure(spec)
+            ),
+            Some(w @ Why::NotReported(_)) => format!("{} {}", obj.label(), w.text(n)),
+            Some(w @ (Why::Stalled(_) | Why::Unfinished(_))) => w.text(n),
+            Some(w @ Why::LowerBound(_)) => format!(
+                "{} is at least {} vs {bound} ({})",
+                obj.label(),
+                value(),
+                w.text(n)
+            ),
+            Some(w @ Why::FinishedOnly(_)) => {
+                format!("{} = {} vs {bound} ({})", obj.label(), value(), w.text(n))
+            }
         }
     };
     let mut s = match (o.answer, step.best_seen) {
         (Some(a), _) => {
             let c = result.candidate(g, a).expect("answers are evaluated");
+            let binding = match result.binding(spec, g).expect("an answer") {
+                Binding::Objective(i) => describe(c, i),
+                Binding::Runs(below) => format!(
+                    "at {}, {}",
+                    v.describe(below),
+                    runs_why(spec, result.candidate(g, below).expect("evaluated"))
+                ),
+            };
             format!(
-                "{prefix}smallest {} meeting all objectives: {} (binding: {})",
+                "{prefix}smallest {} meeting all objectives: {} (binding: {binding})",
                 v.subject(),
                 v.describe(a),
-                describe(c, c.binding(spec))
             )
         }
         (None, Some(b)) => {
@@ -244,7 +295,7 @@ pub fn sentence(spec: &PlanSpec, result: &PlanResult, g: usize, step: &StepResul
                 v.describe(0),
                 v.describe(v.grid.len() - 1),
                 v.describe(b),
-                describe(c, c.binding(spec))
+                describe(c, c.closest(spec))
             )
         }
         (None, None) => format!("{prefix}infeasible in range: nothing was evaluated"),
@@ -262,6 +313,28 @@ pub fn sentence(spec: &PlanSpec, result: &PlanResult, g: usize, step: &StepResul
         );
     }
     s
+}
+
+/// Every candidate with stalled runs, named `node_memory_mb=1024` (with its growth step when the plan has
+/// several), with the seeds that stalled there.
+pub fn stalled_points(spec: &PlanSpec, result: &PlanResult) -> Vec<(String, Vec<u64>)> {
+    let growth = spec.growth.len() > 1 || spec.growth[0] != 1.0;
+    result
+        .candidates
+        .iter()
+        .filter(|c| !c.stalled_seeds.is_empty())
+        .map(|c| {
+            let mut point = format!(
+                "{}={}",
+                spec.variable.column(),
+                spec.variable.grid.cell(c.index)
+            );
+            if growth {
+                point += &format!(" at {}x arrivals", fmt_f64(spec.growth[c.growth_idx]));
+            }
+            (point, c.stalled_seeds.clone())
+        })
+        .collect()
 }
 
 /// One sentence per growth step.

@@ -48,10 +48,10 @@ pub fn plan_page(spec: &PlanSpec, result: &PlanResult, out: &Path) -> Result<Pag
                 } else {
                     "n/a".into()
                 };
-                row.push(format!(
-                    "{value} {}",
-                    if v.held { "held" } else { "failed" }
-                ));
+                row.push(match v.why {
+                    None => format!("{value} held"),
+                    Some(w) => format!("{value} failed: {}", w.text(spec.seeds.len())),
+                });
             }
             row.push(if c.feasible { "yes" } else { "no" }.into());
             row
@@ -65,13 +65,23 @@ pub fn plan_page(spec: &PlanSpec, result: &PlanResult, out: &Path) -> Result<Pag
         Block::Para(format!(
             "{} candidates evaluated ({} runs of {} seeds) where a full sweep of the range needs {} runs. \
              An objective holds when the one-sided Student-t bound of its mean over the seeds, at {} confidence, \
-             is within its bound (an `equal` objective: on every seed). Every seed's value is in plan.csv, the \
-             answers in answer.json.",
+             is within its bound (an `equal` objective: on every seed). A stalled run fails every objective of its \
+             candidate{}; a censored percentile (a lower bound) never shows that an `at_most` objective holds. \
+             Every seed's value is in plan.csv, the answers in answer.json.{}",
             result.candidates.len(),
             result.runs,
             spec.seeds.len(),
             result.full_sweep_runs,
             spec.confidence_percent(),
+            if spec.require_finished {
+                ", as does a run that left apps unfinished"
+            } else {
+                ""
+            },
+            match crate::sweep::stalls::stalled_line(&super::output::stalled_points(spec, result)) {
+                Some(line) => format!(" {}.", crate::plot::heatmap::capitalised(&line)),
+                None => " No run stalled.".into(),
+            },
         )),
         Block::Heading("Charts".into()),
         Block::Charts(charts),

@@ -40,6 +40,9 @@ pub struct PlanSpec {
     pub growth: Vec<f64>,
     /// How the grid is searched.
     pub mode: Mode,
+    /// Whether a run that leaves apps unfinished fails every objective of its candidate (`unfinished_apps =
+    /// "fail"`, the default) or only objectives its unfinished apps make untrustworthy (`"allow"`).
+    pub require_finished: bool,
     /// The decision variable.
     pub variable: Variable,
     /// The objectives, in file order.
@@ -59,6 +62,7 @@ struct RawPlan {
     confidence: Option<Spanned<toml::Value>>,
     growth: Option<Spanned<Vec<Spanned<toml::Value>>>>,
     search: Option<Spanned<String>>,
+    unfinished_apps: Option<Spanned<String>>,
     variable: Spanned<RawVariable>,
     #[serde(default)]
     objective: Vec<Spanned<RawObjective>>,
@@ -170,6 +174,19 @@ impl PlanSpec {
             Some((other, span)) => {
                 let msg = format!("unknown search `{other}`, expected `bisect` or `full`");
                 return Err(loc.err(Some(span), Some("search"), msg));
+            }
+        };
+
+        let require_finished = match raw
+            .unfinished_apps
+            .as_ref()
+            .map(|s| (s.get_ref().as_str(), s.span()))
+        {
+            None | Some(("fail", _)) => true,
+            Some(("allow", _)) => false,
+            Some((other, span)) => {
+                let msg = format!("unknown value `{other}`, expected `fail` or `allow`");
+                return Err(loc.err(Some(span), Some("unfinished_apps"), msg));
             }
         };
 
@@ -292,6 +309,7 @@ impl PlanSpec {
             confidence,
             growth,
             mode,
+            require_finished,
             variable,
             objectives,
             fingerprint: format!("{:016x}", h.0),

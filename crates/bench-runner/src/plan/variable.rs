@@ -153,12 +153,27 @@ impl Grid {
         if to < from {
             return Err(format!("`to` ({to}) is below `from` ({from})"));
         }
+        let too_many = || {
+            Err(format!(
+                "the range holds more than {MAX_GRID} values at this resolution"
+            ))
+        };
+        // Counted in integers of the inputs' smallest decimal unit where they allow it (see `value_at`).
+        if let Some((n, _)) = crate::sweep::decimal::grid_to(from, to, resolution) {
+            if n > u128::from(MAX_GRID) {
+                return too_many();
+            }
+            return Ok(Grid::Real {
+                from,
+                to,
+                resolution,
+                len: n as u64,
+            });
+        }
         // A small tolerance so that a `to` on the grid is not doubled by rounding.
         let steps = ((to - from) / resolution - 1e-9).ceil().max(0.0);
         if steps + 1.0 > MAX_GRID as f64 {
-            return Err(format!(
-                "the range holds more than {MAX_GRID} values at this resolution"
-            ));
+            return too_many();
         }
         Ok(Grid::Real {
             from,
@@ -197,7 +212,11 @@ impl Grid {
                 to,
                 resolution,
                 ..
-            } => (from + i as f64 * resolution).min(to),
+            } => match crate::sweep::decimal::grid_to(from, to, resolution) {
+                // The decimal a person would write: 0.05 + 16 × 0.05 is 0.85, not 0.8500000000000001.
+                Some((_, at)) => at(u128::from(i)),
+                None => (from + i as f64 * resolution).min(to),
+            },
         }
     }
 
@@ -322,7 +341,10 @@ mod tests {
         assert_eq!(g.as_f64(9), 1.0);
         let g = Grid::real(0.0, 1.0, 0.3).unwrap();
         assert_eq!(g.len(), 5);
-        assert_eq!((g.as_f64(3), g.as_f64(4)), (0.8999999999999999, 1.0));
+        // Stepped in floats, value 3 was 0.8999999999999999.
+        assert_eq!((g.as_f64(3), g.as_f64(4)), (0.9, 1.0));
+        let g = Grid::real(0.05, 1.0, 0.05).unwrap();
+        assert_eq!((g.len(), g.cell(16)), (20, "0.85".to_string()));
         assert!(Grid::real(0.0, 1.0, 0.0).is_err());
         assert!(Grid::real(0.0, f64::INFINITY, 0.1).is_err());
     }

@@ -27,6 +27,21 @@ pub enum Mark {
     Missing,
     /// A solid line with a point marker of the given shape (see [`draw_marker`]).
     Marked(usize),
+    /// The ring that marks a point or cell whose runs stalled (see [`draw_stall_ring`]).
+    Stalled,
+}
+
+/// The colour of stall marks.
+pub const STALL_RED: RGBColor = RGBColor(214, 39, 40);
+
+/// Draws the ring that marks a point with stalled runs around pixel `p` of `area`: red, wide enough to
+/// surround any point marker.
+pub fn draw_stall_ring<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    p: (i32, i32),
+) -> Result<(), DrawError> {
+    area.draw(&Circle::new(p, 11, STALL_RED.stroke_width(3)))
+        .map_err(de)
 }
 
 /// One legend entry.
@@ -233,6 +248,7 @@ fn draw_mark<DB: DrawingBackend>(
                 .map_err(de)
         }
         Mark::Missing => hatch(panel, (x, y - 7), (x + MARK_W, y + 7), c),
+        Mark::Stalled => draw_stall_ring(panel, (x + MARK_W / 2, y)),
     }
 }
 

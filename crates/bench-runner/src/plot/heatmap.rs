@@ -5,8 +5,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::axes::{Axis, cartesian};
-use super::frame::{hatch, text_style, titled};
+use super::axes::{Axis, Chart2d, cartesian};
+use super::frame::{STALL_RED, hatch, text_style, titled};
 use super::labels;
 use super::ticks::value_label;
 use super::{Chart, DrawError, PlotError, de, seeds_phrase};
@@ -32,6 +32,8 @@ pub struct Heatmap {
     pub y_values: Vec<String>,
     /// `cells[y][x]`; `None` where no run has that pair.
     pub cells: Vec<Vec<Option<f64>>>,
+    /// `stalled[y][x]`: how many of the cell's runs stalled (framed in red, and said in the cell).
+    pub stalled: Vec<Vec<usize>>,
 }
 
 /// Distinct values in first-seen order, numbers sorted ascending (so axes read low to high).
@@ -70,30 +72,34 @@ impl Heatmap {
             .ok_or_else(|| PlotError::Input(format!("no metric `{metric}`")))?;
         let x_values = axis_values(table.rows.iter().map(|r| r.axis_values[xi].clone()));
         let y_values = axis_values(table.rows.iter().map(|r| r.axis_values[yi].clone()));
-        let mut sums = vec![vec![(0.0, 0usize); x_values.len()]; y_values.len()];
+        let mut values = vec![vec![Vec::<f64>::new(); x_values.len()]; y_values.len()];
+        let mut stalled = vec![vec![0usize; x_values.len()]; y_values.len()];
         for r in &table.rows {
-            let v = r.metrics[mi];
-            if !v.is_finite() {
-                continue;
-            }
             let cx = x_values.iter().position(|v| *v == r.axis_values[xi]);
             let cy = y_values.iter().position(|v| *v == r.axis_values[yi]);
-            if let (Some(cx), Some(cy)) = (cx, cy) {
-                sums[cy][cx].0 += v;
-                sums[cy][cx].1 += 1;
+            let (Some(cx), Some(cy)) = (cx, cy) else {
+                continue;
+            };
+            if table.stalled(r) {
+                stalled[cy][cx] += 1;
+            }
+            let v = r.metrics[mi];
+            if v.is_finite() {
+                values[cy][cx].push(v);
             }
         }
-        let counts: Vec<usize> = sums
+        let counts: Vec<usize> = values
             .iter()
             .flatten()
-            .map(|c| c.1)
+            .map(Vec::len)
             .filter(|&n| n > 0)
             .collect();
-        let cells = sums
-            .into_iter()
+        // The exact mean, as summary.csv gives: a cell reads as its point's mean does.
+        let cells = values
+            .iter()
             .map(|row| {
-                row.into_iter()
-                    .map(|(s, n)| (n > 0).then(|| s / n as f64))
+                row.iter()
+                    .map(|xs| (!xs.is_empty()).then(|| crate::stats::mean(xs)))
                     .collect()
             })
             .collect();
@@ -117,6 +123,7 @@ impl Heatmap {
             x_values,
             y_values,
             cells,
+            stalled,
         })
     }
 
@@ -145,6 +152,44 @@ impl Heatmap {
             .iter()
             .flatten()
             .any(|c| c.is_none_or(|v| !v.is_finite()))
+    }
+}
+
+impl Heatmap {
+    /// Frames cell `(fx, fy)` in red and says under its value how many of its runs stalled.
+    fn frame_stalled<DB: DrawingBackend>(
+        &self,
+        chart: &Chart2d<'_, DB>,
+        root: &DrawingArea<DB, Shift>,
+        (fx, fy): (f64, f64),
+        k: usize,
+    ) -> Result<(), DrawError> {
+        let base = root.get_base_pixel();
+        let rel = |p: (i32, i32)| (p.0 - base.0, p.1 - base.1);
+        let a = rel(chart.backend_coord(&(fx - 0.5, fy + 0.5)));
+        let b = rel(chart.backend_coord(&(fx + 0.5, fy - 0.5)));
+        let inset = 3;
+        root.draw(&Rectangle::new(
+            [(a.0 + inset, a.1 + inset), (b.0 - inset, b.1 - inset)],
+            STALL_RED.stroke_width(4),
+        ))
+        .map_err(de)?;
+        let (cx, cy) = rel(chart.backend_coord(&(fx, fy)));
+        let label = format!("{k} stalled");
+        let style = text_style()
+            .color(&STALL_RED)
+            .pos(Pos::new(HPos::Center, VPos::Top));
+        let (w, _) = root.estimate_text_size(&label, &style).map_err(de)?;
+        let top = cy + 12;
+        root.draw(&Rectangle::new(
+            [
+                (cx - w as i32 / 2 - 4, top - 3),
+                (cx + w as i32 / 2 + 4, top + 22),
+            ],
+            WHITE.filled(),
+        ))
+        .map_err(de)?;
+        root.draw_text(&label, &style, (cx, top)).map_err(de)
     }
 }
 
@@ -179,6 +224,10 @@ impl Chart for Heatmap {
         let mut subtitle = self.subtitle.clone();
         if self.has_missing() {
             subtitle += "; hatched: no runs";
+        }
+        let stalls: usize = self.stalled.iter().flatten().sum();
+        if stalls > 0 {
+            subtitle += "; red frame: stalled runs in the cell's mean (how many: in the cell)";
         }
         let body = titled(root, &self.title, &subtitle)?;
         let (w, _) = body.dim_in_pixel();
@@ -215,9 +264,13 @@ impl Chart for Heatmap {
                             .draw_series(std::iter::once(Text::new(
                                 value_label(v),
                                 (fx, fy),
-                                style,
+                                style.clone(),
                             )))
                             .map_err(de)?;
+                        let k = self.stalled.get(y).and_then(|r| r.get(x)).copied();
+                        if let Some(k) = k.filter(|&k| k > 0) {
+                            self.frame_stalled(&chart, root, (fx, fy), k)?;
+                        }
                     }
                     None => {
                         let a = chart.backend_coord(&(fx - 0.5, fy + 0.5));

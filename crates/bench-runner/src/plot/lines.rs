@@ -6,7 +6,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axes::{Axis, cartesian};
-use super::frame::{LegendEntry, Mark, draw_marker, legend_right, titled};
+use super::frame::{
+    LegendEntry, Mark, STALL_RED, draw_marker, draw_stall_ring, legend_right, titled,
+};
 use super::heatmap::capitalised;
 use super::labels;
 use super::{Chart, DrawError, PlotError, de, padded, seeds_phrase, series_color};
@@ -26,6 +28,8 @@ pub struct Series {
     pub name: String,
     /// `(x, mean, Some((lo, hi)))`, by increasing x; a NaN mean is a point without runs.
     pub points: Vec<Point>,
+    /// The x of every point whose runs include stalled ones (ringed in red).
+    pub stalled_x: Vec<f64>,
 }
 
 /// A line chart with interval bands.
@@ -125,11 +129,16 @@ impl LineChart {
             counts.push(mo.n);
             let band = mo.ci95.map(|(lo, hi)| (m.clamp(lo), m.clamp(hi)));
             let point = (x_of(&p.axis_values[xi]), mo.mean, band);
+            let stalled: Vec<f64> = (p.stalled > 0).then_some(point.0).into_iter().collect();
             match series.iter().position(|s| s.name == name) {
-                Some(i) => series[i].points.push(point),
+                Some(i) => {
+                    series[i].points.push(point);
+                    series[i].stalled_x.extend(stalled);
+                }
                 None if series.len() < MAX_SERIES => series.push(Series {
                     name,
                     points: vec![point],
+                    stalled_x: stalled,
                 }),
                 None => dropped += 1,
             }
@@ -214,6 +223,7 @@ impl Chart for LineChart {
         if missing {
             subtitle += "; gaps: no runs";
         }
+        let stalls = self.series.iter().any(|s| !s.stalled_x.is_empty());
         let body = titled(root, &self.title, &subtitle)?;
         let mut entries: Vec<LegendEntry> = self
             .series
@@ -226,6 +236,13 @@ impl Chart for LineChart {
             RGBColor(110, 110, 110),
             Mark::Band,
         ));
+        if stalls {
+            entries.push(LegendEntry::new(
+                "stalled runs in the mean (censored values)",
+                STALL_RED,
+                Mark::Stalled,
+            ));
+        }
         let area = legend_right(&body, &self.legend_heading, &entries)?;
         let ((x0, x1), (y0, y1)) = self.ranges();
         let x_axis = Axis::at((x0, x1), self.x_ticks.clone(), &self.x_label);
@@ -270,7 +287,11 @@ impl Chart for LineChart {
             let nudge = (2 * i as i32 - (self.series.len() as i32 - 1)) * 3;
             for p in s.points.iter().filter(|p| p.1.is_finite()) {
                 let (px, py) = chart.backend_coord(&(p.0, p.1));
-                draw_marker(root, (px - base.0 + nudge, py - base.1), i, c)?;
+                let at = (px - base.0 + nudge, py - base.1);
+                draw_marker(root, at, i, c)?;
+                if s.stalled_x.contains(&p.0) {
+                    draw_stall_ring(root, at)?;
+                }
             }
         }
         Ok(())

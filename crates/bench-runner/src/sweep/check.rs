@@ -33,9 +33,7 @@ pub fn check_points(spec: &Spec, runner: &dyn RunOne) -> Result<(), SpecError> {
     for axis in &spec.axes {
         for (value, &line) in axis.values.iter().zip(&axis.lines) {
             let mut scenario = spec.base.clone();
-            if let Some(slot) = axis.param.get_mut(&mut scenario) {
-                *slot = value.clone();
-            }
+            axis.param.set(&mut scenario, value.clone());
             if let Err(PointError::Scenario(m)) = runner.check_point(&scenario, dir, &[]) {
                 let v = super::plan::value_cell(value);
                 return Err(invalid(
@@ -56,9 +54,7 @@ pub fn check_points(spec: &Spec, runner: &dyn RunOne) -> Result<(), SpecError> {
         for axis in spec.axes.iter().rev() {
             let value = &axis.values[rest % axis.values.len()];
             rest /= axis.values.len();
-            if let Some(slot) = axis.param.get_mut(&mut scenario) {
-                *slot = value.clone();
-            }
+            axis.param.set(&mut scenario, value.clone());
             described.push(format!("{}={}", axis.path, super::plan::value_cell(value)));
         }
         described.reverse();

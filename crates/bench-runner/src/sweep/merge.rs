@@ -22,14 +22,22 @@ pub struct MergeArgs {
 /// Merges shards; see [`merge`].
 pub fn run_merge(args: &MergeArgs) -> Result<(), CliError> {
     let out = args.out.clone().unwrap_or_else(|| args.dirs[0].clone());
-    let n = merge(&args.dirs, &out)?;
-    eprintln!("{n} runs merged into {}", out.display());
+    let table = merge_table(&args.dirs, &out)?;
+    eprintln!("{} runs merged into {}", table.rows.len(), out.display());
+    if let Some(line) = super::stalls::stalled_line(&table.stalled_points()) {
+        eprintln!("{line}");
+    }
     Ok(())
 }
 
 /// Joins the shards found in `dirs` into `out`: `runs.csv`, `summary.csv`, `sweep.json`, run detail and charts.
 /// Returns the number of runs. Every shard must be present once and all must come from the same sweep.
 pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize, SweepError> {
+    merge_table(dirs, out).map(|t| t.rows.len())
+}
+
+/// Like [`merge`], returning the joined runs.
+pub fn merge_table(dirs: &[PathBuf], out: &Path) -> Result<RunsTable, SweepError> {
     let mut manifest: Option<Manifest> = None;
     let mut shards: BTreeMap<Shard, PathBuf> = BTreeMap::new();
     for dir in dirs {
@@ -167,7 +175,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<usize, SweepError> {
     }
     manifest.write(out)?;
     write_final(out, &table, &manifest.charts)?;
-    Ok(table.rows.len())
+    Ok(table)
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {

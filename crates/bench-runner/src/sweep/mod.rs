@@ -4,6 +4,7 @@
 //! runs, `shard` splits a sweep across machines, `merge` joins shards, `output` writes the result files.
 
 pub mod check;
+pub mod decimal;
 pub mod detail;
 pub mod exec;
 pub mod fake;
@@ -13,6 +14,7 @@ pub mod plan;
 pub mod resume;
 pub mod shard;
 pub mod spec;
+pub mod stalls;
 
 use std::path::{Path, PathBuf};
 
@@ -322,11 +324,15 @@ pub fn sweep_into(
         write_final(out, &table, &spec.charts)?;
     }
     journal.remove()?;
-    Ok(format!(
+    let mut said = format!(
         "{n} runs ({n_fresh} run now, {} resumed) written to {}",
         n - n_fresh,
         out.display()
-    ))
+    );
+    if let Some(line) = stalls::stalled_line(&table.stalled_points()) {
+        said = format!("{said}\n{line}");
+    }
+    Ok(said)
 }
 
 /// Writes `runs.csv`, `summary.csv` and the charts of a complete sweep.

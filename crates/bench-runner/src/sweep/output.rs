@@ -278,6 +278,33 @@ impl RunsTable {
             .is_some_and(|i| row.metrics[i] == 1.0)
     }
 
+    /// Every point with stalled runs, named `path=value, ...`, with the seeds that stalled there; in run order.
+    pub fn stalled_points(&self) -> Vec<(String, Vec<u64>)> {
+        let mut out: Vec<(Vec<String>, Vec<u64>)> = Vec::new();
+        for row in self.rows.iter().filter(|r| self.stalled(r)) {
+            match out.iter_mut().find(|p| p.0 == row.axis_values) {
+                Some(p) => p.1.push(row.seed),
+                None => out.push((row.axis_values.clone(), vec![row.seed])),
+            }
+        }
+        out.into_iter()
+            .map(|(values, seeds)| {
+                let named: Vec<String> = self
+                    .axes
+                    .iter()
+                    .zip(&values)
+                    .map(|(a, v)| format!("{a}={v}"))
+                    .collect();
+                let point = if named.is_empty() {
+                    "the base scenario".to_string()
+                } else {
+                    named.join(", ")
+                };
+                (point, seeds)
+            })
+            .collect()
+    }
+
     /// Groups rows by axis point, in the order points first appear, and describes each metric
     /// over every run (stalled ones included).
     pub fn summary(&self) -> Vec<PointSummary> {

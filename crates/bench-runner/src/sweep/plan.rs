@@ -80,6 +80,45 @@ impl ParamPath {
             Segment::Index(i) => v.as_array_mut()?.get_mut(*i),
         })
     }
+
+    /// Writes `value` at this path, creating the tables of missing keys on the way (an axis over an
+    /// allocation-file setting adds the queue's override table); `false` when the path crosses a value that
+    /// is not a table, or an array index that does not exist.
+    pub fn set(&self, root: &mut toml::Value, value: toml::Value) -> bool {
+        let Some((last, path)) = self.0.split_last() else {
+            return false;
+        };
+        let mut v = root;
+        for seg in path {
+            let next = match seg {
+                Segment::Key(k) => v.as_table_mut().map(|t| {
+                    t.entry(k.clone())
+                        .or_insert_with(|| toml::Value::Table(toml::Table::new()))
+                }),
+                Segment::Index(i) => v.as_array_mut().and_then(|a| a.get_mut(*i)),
+            };
+            let Some(next) = next else {
+                return false;
+            };
+            v = next;
+        }
+        match last {
+            Segment::Key(k) => match v.as_table_mut() {
+                Some(t) => {
+                    t.insert(k.clone(), value);
+                    true
+                }
+                None => false,
+            },
+            Segment::Index(i) => match v.as_array_mut().and_then(|a| a.get_mut(*i)) {
+                Some(slot) => {
+                    *slot = value;
+                    true
+                }
+                None => false,
+            },
+        }
+    }
 }
 
 impl fmt::Display for ParamPath {
@@ -196,11 +235,8 @@ impl Plan {
     pub fn scenario(&self, base: &toml::Value, run_index: u64) -> toml::Value {
         let mut scenario = base.clone();
         for (&i, axis) in self.value_indices(run_index).iter().zip(&self.axes) {
-            let slot = axis
-                .param
-                .get_mut(&mut scenario)
-                .expect("axis paths were checked against the base scenario");
-            *slot = axis.values[i].clone();
+            let written = axis.param.set(&mut scenario, axis.values[i].clone());
+            assert!(written, "axis paths were checked against the base scenario");
         }
         scenario
     }

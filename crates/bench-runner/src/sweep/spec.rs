@@ -311,9 +311,22 @@ impl Spec {
             toml::from_str(&base_text).map_err(|e| base_loc.toml_err(&e))?;
         let base = toml::Value::Table(base_table);
 
+        // The queues of the allocation file, read only when an axis names a queue setting the base scenario
+        // does not hold; a base scenario that does not load has none here (its error comes with the checks
+        // of every point).
+        let tree = std::cell::OnceCell::new();
+        let queues = |full: &str| {
+            tree.get_or_init(|| {
+                fairsim_sim::scenario::parse_scenario(&base_text, &base_path)
+                    .ok()
+                    .map(|s| s.tree)
+            })
+            .as_ref()
+            .is_some_and(|t| t.find(full).is_some())
+        };
         let mut axes: Vec<Axis> = Vec::with_capacity(raw.axis.len());
         for raw_axis in &raw.axis {
-            let axis = parse_axis(&loc, &base, raw_axis)?;
+            let axis = parse_axis(&loc, &base, &queues, raw_axis)?;
             if axes.iter().any(|a| a.param == axis.param) {
                 return Err(loc.err(
                     Some(raw_axis.get_ref().path.span()),
@@ -446,18 +459,85 @@ impl Spec {
     }
 }
 
+/// A `[queues.NAME]` setting the scenario may override, with a value of its type.
+fn override_template(field: &str) -> Option<toml::Value> {
+    use toml::Value::{Float, Integer, String};
+    match field {
+        "weight" | "max_am_share" => Some(Float(0.0)),
+        "min_memory_mb" | "min_vcores" | "max_memory_mb" | "max_vcores" | "max_running_apps" => {
+            Some(Integer(0))
+        }
+        "policy" => Some(String(std::string::String::new())),
+        _ => None,
+    }
+}
+
+/// For a path `queues.NAME.FIELD` the base scenario does not hold: a value of the field's type when NAME is a
+/// queue of the allocation file (`queues` tells, given a full name) and FIELD a setting the scenario may
+/// override, so an axis varies what the allocation file sets as `fairsim plan` does, writing it under
+/// `[queues.NAME]`. `Ok(None)` for any other path; `Err` when the queue is spelt otherwise in the base
+/// scenario's `[queues]` (two tables for one queue would fight).
+fn queue_setting(
+    base: &toml::Value,
+    param: &ParamPath,
+    queues: &dyn Fn(&str) -> bool,
+) -> Result<Option<toml::Value>, String> {
+    use super::plan::Segment::Key;
+    let [Key(top), Key(name), Key(field)] = param.0.as_slice() else {
+        return Ok(None);
+    };
+    let Some(template) = override_template(field).filter(|_| top == "queues") else {
+        return Ok(None);
+    };
+    let full = crate::plan::spec::full_queue_name(name);
+    if !queues(&full) {
+        return Ok(None);
+    }
+    let table = match base.get("queues") {
+        None => None,
+        Some(toml::Value::Table(t)) => Some(t),
+        Some(_) => return Ok(None),
+    };
+    if table.is_some_and(|t| t.get(name).is_some_and(|v| !v.is_table())) {
+        return Ok(None);
+    }
+    let short = full.strip_prefix("root.").unwrap_or(&full);
+    if let Some(other) = table.and_then(|t| {
+        t.keys()
+            .find(|k| *k != name && (*k == &full || *k == short))
+    }) {
+        return Err(format!(
+            "the base scenario overrides this queue as [queues.\"{other}\"]: give the path with that spelling, `queues.\"{other}\".{field}`"
+        ));
+    }
+    Ok(Some(template))
+}
+
 fn parse_axis(
     loc: &Locator<'_>,
     base: &toml::Value,
+    queues: &dyn Fn(&str) -> bool,
     raw: &Spanned<RawAxis>,
 ) -> Result<Axis, SpecError> {
     let path_span = raw.get_ref().path.span();
     let path = raw.get_ref().path.get_ref().clone();
     let param =
         ParamPath::parse(&path).map_err(|m| loc.err(Some(path_span.clone()), Some(&path), m))?;
-    let Some(base_value) = param.get(base) else {
-        let msg = "unknown parameter path: it does not exist in the base scenario";
-        return Err(loc.err(Some(path_span), Some(&path), msg));
+    let template;
+    let base_value = match param.get(base) {
+        Some(v) => v,
+        None => match queue_setting(base, &param, queues)
+            .map_err(|m| loc.err(Some(path_span.clone()), Some(&path), m))?
+        {
+            Some(v) => {
+                template = v;
+                &template
+            }
+            None => {
+                let msg = "unknown parameter path: it does not exist in the base scenario";
+                return Err(loc.err(Some(path_span), Some(&path), msg));
+            }
+        },
     };
     let raw = raw.get_ref();
     let (values, span): (Vec<(toml::Value, Range<usize>)>, Range<usize>) =
@@ -498,6 +578,16 @@ fn parse_axis(
                 "wrong value type: {value} is {} but the base scenario's value {base_value} is {}",
                 type_name(&value),
                 type_name(base_value)
+            );
+            return Err(loc.err(Some(span), Some(&path), msg));
+        }
+        // A value given twice would be two points with the same settings and the same seeds: their
+        // runs would pool into one point of twice the runs, a narrower interval from no new data.
+        if let Some(first) = checked.iter().position(|v| *v == value) {
+            let msg = format!(
+                "value {} is listed twice (first at line {}): each value must be distinct",
+                super::plan::value_cell(&value),
+                lines[first]
             );
             return Err(loc.err(Some(span), Some(&path), msg));
         }
@@ -580,6 +670,16 @@ fn expand_range(r: &RawRange) -> Result<Vec<toml::Value>, String> {
             if to < from {
                 return Ok(Vec::new());
             }
+            // The decimals a person would type: counted and stepped in integers of the inputs'
+            // smallest decimal unit, so 0.1 to 0.5 by 0.1 gives 0.3 (not 0.30000000000000004) and
+            // includes 0.5 without any tolerance.
+            if let Some((n, at)) = super::decimal::grid(from, to, step) {
+                if n > MAX_RANGE_VALUES as u128 {
+                    return Err(format!("range has more than {MAX_RANGE_VALUES} values"));
+                }
+                return Ok((0..n).map(|i| Float(at(i))).collect());
+            }
+            // Inputs with more decimals than that: stepped in floats.
             // A small tolerance so that `to` itself is included despite rounding of the step.
             // Counted in floats and compared before any conversion: a tiny step or a span
             // beyond f64's range (`to - from` infinite) is refused, not wrapped to a count.
@@ -687,7 +787,12 @@ mod tests {
         use toml::Value::{Float, Integer};
         assert_eq!(range(Integer(0), Integer(4096), Integer(1024)).len(), 5);
         let f = range(Float(0.1), Float(0.3), Float(0.1));
-        assert_eq!(f.len(), 3);
+        assert_eq!(f, [0.1, 0.2, 0.3].map(Float));
+        // Stepping in floats gave 0.30000000000000004 and 0.7000000000000001 here.
+        assert_eq!(
+            range(Float(0.0), Float(1.0), Float(0.1)),
+            [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0].map(Float)
+        );
         assert!(range(Integer(3), Integer(1), Integer(1)).is_empty());
     }
 
