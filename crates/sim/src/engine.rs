@@ -386,6 +386,9 @@ pub struct Simulation<'a> {
     /// Hadoop 3.3: what decides whether a full node's beat changes nothing, and the nodes
     /// reserved per app (`scheduler::fair::full_nodes`).
     pub(crate) full_nodes: crate::scheduler::fair::full_nodes::FullNodes,
+    /// Hosts and racks the apps' hints name that no node has (their request indices follow
+    /// the cluster's).
+    pub(crate) unknown_hints: crate::topology::hints::UnknownNames,
 }
 
 /// The nodes `[[cluster.events]]` add, with their join times.
@@ -525,6 +528,7 @@ impl<'a> Simulation<'a> {
             cycle: Default::default(),
             parked: Default::default(),
             full_nodes: Default::default(),
+            unknown_hints: Default::default(),
         };
         sim.init_queues();
         sim.init_apps();
@@ -690,6 +694,7 @@ impl<'a> Simulation<'a> {
             sched.weight = first_weight;
             self.apps.push(AppState::new(sched, ranks[i], hints));
         }
+        self.unknown_hints = resolver.into_unknown();
     }
 
     /// Processes events until the end; returns the summary after the recorder finished.

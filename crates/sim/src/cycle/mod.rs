@@ -367,6 +367,8 @@ impl Simulation<'_> {
             // The floor is forgotten after every event; the reservation counts follow the
             // nodes' reservations, written with the cluster.
             full_nodes: _,
+            // Fixed once the apps are read.
+            unknown_hints: _,
             continuous,
         } = self;
         let now = now.0;

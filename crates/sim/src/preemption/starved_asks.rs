@@ -11,7 +11,10 @@
 //! rack's nodes, or every node. A rack or ANY request carries the ask's `relaxLocality`
 //! (false keeps preemption on those nodes); a node request always relaxes (`AMRMClient`
 //! builds it so), which lets the search look elsewhere when the named node would cost AM
-//! containers.
+//! containers. A node or rack request that names no node the cluster's node tracker holds
+//! (a trace's host outside the cluster, a node gone or not joined yet) is skipped and marks
+//! nothing visited, as `VisitedResourceRequestTracker` does when
+//! `getNodesByResourceName` finds no node: the ask's rack or ANY request is then taken.
 //!
 //! The map's order is reproduced from Java's: `String.hashCode` over UTF-16 code units,
 //! spread as `h ^ (h >>> 16)`, masked by the table size (16 buckets until 12 entries, then
@@ -38,6 +41,12 @@ pub enum Level {
     Rack(u32),
     /// The ANY request.
     Any,
+    /// A node or rack request whose name the node tracker holds no node for (a host no node
+    /// has, a rack without a node in the cluster, a node that left or has not joined yet):
+    /// Hadoop logs it as a request for a non-existent node or rack and skips it without
+    /// marking anything visited, so a later rack or ANY request of the same ask is still
+    /// taken.
+    Absent,
 }
 
 /// One `ResourceRequest` at a priority: its resource name, level and container count.
@@ -103,6 +112,7 @@ impl Visited {
     /// True when `level` is the first visit across the locality levels.
     fn visit(&mut self, level: Level) -> bool {
         match level {
+            Level::Absent => false,
             Level::Any => {
                 if self.racks.is_empty() && self.racks_with_nodes.is_empty() {
                     self.any = true;
@@ -131,7 +141,7 @@ impl Visited {
 /// in the map's order, the first visit of each (priority, size) that fits at least one
 /// container in what remains of `starvation` (⌊remaining ÷ size⌋ by memory, the scheduler's
 /// calculator, at most the request's count); stops once nothing remains. `nodes_in_rack`
-/// gives a rack's nodes in index order.
+/// gives a rack's nodes in the node tracker (live ones), in index order.
 pub fn starved_requests_33(
     starvation: Resource,
     priorities: &[PriorityAsks],
@@ -159,6 +169,8 @@ pub fn starved_requests_33(
                 Level::Node { node, .. } => (Some(vec![node]), true),
                 Level::Rack(r) => (Some(nodes_in_rack(r)), p.relax_locality),
                 Level::Any => (None, p.relax_locality),
+                // Never visited (above); no candidate nodes.
+                Level::Absent => continue,
             };
             out.push(StarvedRequest {
                 size: p.size,
@@ -304,5 +316,31 @@ mod tests {
         let got = starved_requests_33(Resource::new(2 * GB, 2), &[p], |_| vec![]);
         let nodes: Vec<_> = got.iter().map(|r| r.nodes.clone()).collect();
         assert_eq!(nodes, vec![Some(vec![2]), Some(vec![3])]);
+    }
+
+    #[test]
+    fn a_name_without_a_node_is_skipped_and_blocks_nothing() {
+        // "ghost" (bucket 3) and "/default-rack" (8) name no node: both are skipped before
+        // "*" (10), which is then the first visit and takes every node.
+        let absent = |name: &str| LevelAsk {
+            name: name.into(),
+            level: Level::Absent,
+            count: 1,
+        };
+        let p = PriorityAsks {
+            size: Resource::new(GB, 1),
+            relax_locality: true,
+            asks: vec![absent("ghost"), absent("/default-rack"), any(1)],
+        };
+        let got = starved_requests_33(Resource::new(GB, 1), &[p], |_| vec![0]);
+        assert_eq!(
+            got,
+            vec![StarvedRequest {
+                size: Resource::new(GB, 1),
+                count: 1,
+                nodes: None,
+                relax_locality: true,
+            }]
+        );
     }
 }

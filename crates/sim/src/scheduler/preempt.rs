@@ -414,7 +414,7 @@ impl Simulation<'_> {
                 .nodes
                 .iter()
                 .enumerate()
-                .filter(|(_, n)| n.rack == r)
+                .filter(|(_, n)| n.rack == r && n.is_live())
                 .map(|(i, _)| i as u32)
                 .collect()
         });
@@ -511,35 +511,54 @@ impl Simulation<'_> {
 
     /// App `app`'s requests as Hadoop holds them per priority: one per named node, one per
     /// rack, the ANY request (those with containers left; Hadoop drops a request at zero).
+    /// A node or rack the node tracker holds no node for (a hinted host or rack outside the
+    /// cluster, a node not live) is [`Level::Absent`], under its own name.
     fn priority_asks(&self, app: u32) -> Vec<PriorityAsks> {
         let cluster = &self.cluster;
+        let unknown = &self.unknown_hints;
+        let mut rack_live = vec![false; cluster.racks.len()];
+        for n in cluster.nodes.iter().filter(|n| n.is_live()) {
+            rack_live[n.rack as usize] = true;
+        }
+        let rack_name = |name: &str| {
+            if name.starts_with('/') {
+                name.to_string()
+            } else {
+                format!("/{name}")
+            }
+        };
         self.apps[app as usize]
             .requests
             .by_priority
             .iter()
             .map(|p| {
                 let nodes = p.nodes.iter().filter(|(_, c)| **c > 0).map(|(&n, &count)| {
-                    let node = &cluster.nodes[n as usize];
-                    LevelAsk {
-                        name: node.name.clone(),
-                        level: Level::Node {
-                            node: n,
-                            rack: node.rack,
-                        },
-                        count,
-                    }
+                    let (name, level) = match cluster.nodes.get(n as usize) {
+                        Some(node) if node.is_live() => (
+                            node.name.clone(),
+                            Level::Node {
+                                node: n,
+                                rack: node.rack,
+                            },
+                        ),
+                        Some(node) => (node.name.clone(), Level::Absent),
+                        None => (
+                            unknown.hosts[n as usize - cluster.nodes.len()].clone(),
+                            Level::Absent,
+                        ),
+                    };
+                    LevelAsk { name, level, count }
                 });
                 let racks = p.racks.iter().filter(|(_, c)| **c > 0).map(|(&r, &count)| {
-                    let name = &cluster.racks[r as usize];
-                    LevelAsk {
-                        name: if name.starts_with('/') {
-                            name.clone()
-                        } else {
-                            format!("/{name}")
-                        },
-                        level: Level::Rack(r),
-                        count,
-                    }
+                    let (name, level) = match cluster.racks.get(r as usize) {
+                        Some(name) if rack_live[r as usize] => (rack_name(name), Level::Rack(r)),
+                        Some(name) => (rack_name(name), Level::Absent),
+                        None => (
+                            rack_name(&unknown.racks[r as usize - cluster.racks.len()]),
+                            Level::Absent,
+                        ),
+                    };
+                    LevelAsk { name, level, count }
                 });
                 let any = (p.any > 0).then(|| LevelAsk {
                     name: "*".into(),

@@ -65,6 +65,36 @@ impl<'c> HintResolver<'c> {
         racks.dedup();
         (nodes, racks)
     }
+
+    /// The names of the hosts and racks no node of the cluster has, by request index (the
+    /// first past the cluster's nodes, or racks, first).
+    pub fn into_unknown(self) -> UnknownNames {
+        let by_index = |names: HashMap<String, u32>, first: usize| {
+            let mut v: Vec<(u32, String)> = names.into_iter().map(|(n, i)| (i, n)).collect();
+            v.sort_unstable();
+            debug_assert!(
+                v.iter()
+                    .enumerate()
+                    .all(|(k, (i, _))| *i as usize == first + k)
+            );
+            v.into_iter().map(|(_, n)| n).collect()
+        };
+        UnknownNames {
+            hosts: by_index(self.unknown_hosts, self.cluster.nodes.len()),
+            racks: by_index(self.unknown_racks, self.cluster.racks.len()),
+        }
+    }
+}
+
+/// Hosts and racks that trace hints name and no node of the cluster has: Hadoop 3.x's
+/// preemption reads their names (a request's place in its request map depends on them).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UnknownNames {
+    /// Host names; request index `cluster.nodes.len() + i` is `hosts[i]`.
+    pub hosts: Vec<String>,
+    /// Rack names as the hint gave them (without a leading `/`); request index
+    /// `cluster.racks.len() + i` is `racks[i]`.
+    pub racks: Vec<String>,
 }
 
 /// `(rack, host)` of a hint: `/r1/h2` → (`r1`, `h2`); `h2` → (``, `h2`).
