@@ -87,3 +87,128 @@ fn an_sls_priority_with_two_sizes_is_exported_at_the_size_it_runs_with_a_warning
         .collect();
     assert_eq!(sizes, ["1024", "1024"], "{csv}");
 }
+
+/// An SLS sample trace in its own shape: `//` comments, several job objects.
+const SLS_TRACE: &str = "// two jobs, as SLS's sample sls-jobs.json writes them\n\
+{\n  \"job.start.ms\" : 0,\n  \"job.queue.name\" : \"sls_queue_1\",\n  \"job.tasks\" : [ { \"container.duration.ms\" : 1000 } ]\n}\n\
+{\n  \"job.start.ms\" : 5000,\n  \"job.queue.name\" : \"sls_queue_1\",\n  \"job.tasks\" : [ ]\n}\n";
+
+/// A Rumen job history in its own shape (TraceBuilder's output: concatenated job objects).
+const RUMEN_TRACE: &str = "{\n  \"jobID\" : \"job_1\",\n  \"user\" : \"alice\",\n  \"submitTime\" : 1000,\n  \"mapTasks\" : [ ]\n}\n\
+{\n  \"jobID\" : \"job_2\",\n  \"user\" : \"bob\",\n  \"submitTime\" : 2000,\n  \"mapTasks\" : [ ]\n}\n";
+
+fn synth_scenario() -> String {
+    "[cluster]\nnodes = 2\nnode_memory_mb = 8192\nnode_vcores = 8\n\
+     [allocation]\nfile = \"fs.xml\"\n[workload]\nsynth = \"w.json\"\n"
+        .to_string()
+}
+
+/// An SLS trace or a Rumen history given as `synth = ...` is named for what it is, as under
+/// every other key, instead of "missing field `num_jobs`".
+#[test]
+fn an_sls_or_rumen_file_given_as_synth_says_what_it_is() {
+    for (body, says) in [
+        (
+            SLS_TRACE,
+            "w.json:2: json: not an SLS SYNTH file: this looks like an SLS JSON job trace (read it with `sls = ...` in [workload])",
+        ),
+        (
+            RUMEN_TRACE,
+            "w.json:1: json: not an SLS SYNTH file: this looks like a Rumen job history (read it with `rumen = ...` in [workload])",
+        ),
+    ] {
+        let d = dir_with(&[
+            ("fs.xml", FS_XML),
+            ("w.json", body),
+            ("s.toml", &synth_scenario()),
+        ]);
+        let o = fairsim(d.path(), &["run", "s.toml", "--out", "out"]);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(says), "{err}");
+        assert!(!d.path().join("out").exists());
+    }
+}
+
+/// A yarn-site.xml in Hadoop's shape.
+const YARN_SITE: &str = "<?xml version=\"1.0\"?>\n<configuration>\n  <property>\n    <name>yarn.resourcemanager.scheduler.class</name>\n    <value>org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler</value>\n  </property>\n  <property>\n    <name>yarn.scheduler.fair.assignmultiple</name>\n    <value>true</value>\n  </property>\n</configuration>\n";
+
+/// A yarn-site.xml given as `[allocation] file` is called what it is and pointed to
+/// `scheduler.yarn_site`, rather than told it must list root's queues.
+#[test]
+fn a_yarn_site_given_as_the_allocation_file_says_where_it_goes() {
+    let scenario = "[cluster]\nnodes = 2\nnode_memory_mb = 8192\nnode_vcores = 8\n\
+                    [allocation]\nfile = \"yarn-site.xml\"\n[workload]\nsls = \"jobs.json\"\n";
+    let d = dir_with(&[
+        ("yarn-site.xml", YARN_SITE),
+        ("jobs.json", SLS_TRACE),
+        ("s.toml", scenario),
+    ]);
+    for args in [
+        &["validate", "s.toml"][..],
+        &["run", "s.toml", "--out", "out"],
+    ] {
+        let o = fairsim(d.path(), args);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(
+                "yarn-site.xml:2: <configuration>: holds no yarn.scheduler.capacity.* property: \
+                 this is a yarn-site.xml or an sls-runner.xml, not a capacity-scheduler.xml \
+                 (name it in the scenario with `scheduler.yarn_site`"
+            ),
+            "{err}"
+        );
+    }
+}
+
+/// `fairsim validate` of a JSON file says what the file looks like and what reads it,
+/// rather than "malformed xml: unknown token at 1:1".
+#[test]
+fn validate_of_a_json_file_says_what_it_is() {
+    let snapshot = std::fs::read_to_string(
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../scenarios/snapshot-seed004.json"),
+    )
+    .unwrap();
+    let d = dir_with(&[
+        ("sls-jobs.json", SLS_TRACE),
+        ("rumen.json", RUMEN_TRACE),
+        ("snap.json", &snapshot),
+        ("list.json", "[ {\"job.start.ms\": 0} ]"),
+        ("other.json", "{\"a\": 1}"),
+    ]);
+    for (file, says) in [
+        (
+            "sls-jobs.json",
+            "this looks like an SLS JSON job trace (read it with `sls = ...` in [workload])",
+        ),
+        (
+            "rumen.json",
+            "this looks like a Rumen job history (read it with `rumen = ...` in [workload])",
+        ),
+        (
+            "snap.json",
+            "this looks like a fair-share snapshot (read it with `fairsim shares` or `fairsim rank`)",
+        ),
+        (
+            "list.json",
+            "a JSON array (fairsim's JSON inputs are objects: SLS traces, Rumen histories, SYNTH and nodes files, snapshots)",
+        ),
+        ("other.json", "an object of no JSON input fairsim reads"),
+    ] {
+        let o = fairsim(d.path(), &["validate", file]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{file}: {out}{err}");
+        assert!(out.is_empty(), "{out}");
+        assert_eq!(
+            err,
+            format!(
+                "fairsim: {file}: a JSON file, not one validate reads (a scenario .toml, a \
+                 fair-scheduler.xml, a capacity-scheduler.xml, a yarn-site.xml or an \
+                 sls-runner.xml): {says}\n"
+            ),
+            "{file}"
+        );
+    }
+}
