@@ -50,7 +50,9 @@ pub struct SharesArgs {
 pub struct ValidateArgs {
     /// A scenario (.toml), fair-scheduler.xml, capacity-scheduler.xml, yarn-site.xml or
     /// sls-runner.xml (told apart by the extension, the root element and, for a
-    /// `<configuration>`, whether it names `yarn.scheduler.capacity.root.queues`).
+    /// `<configuration>`, whether it names `yarn.scheduler.capacity.root.queues`, sets other
+    /// `yarn.scheduler.capacity.root.*` properties or is named capacity-scheduler.xml); a
+    /// JSON file is refused, saying what it looks like.
     pub file: PathBuf,
     /// Which Hadoop era's rules to follow for a fair-scheduler.xml or a yarn-site.xml
     /// [default: hadoop-2.7]; refused with a scenario or a capacity-scheduler.xml, which it
@@ -419,6 +421,52 @@ fn short(name: &str) -> &str {
     name.rsplit('.').next().unwrap_or(name)
 }
 
+/// What a file looks like when it is JSON (its first byte after white space, `//` comments
+/// and a byte-order mark is `{` or `[`); `None` for any other file, left to the XML readers.
+fn json_file(path: &Path) -> Result<Option<String>, CmdError> {
+    use std::io::{BufRead, Read};
+    let open = || {
+        std::fs::File::open(path)
+            .map(std::io::BufReader::new)
+            .map_err(|e| CmdError::BadInput(format!("{}: cannot read: {e}", path.display())))
+    };
+    let mut head = Vec::new();
+    open()?
+        .take(4096)
+        .read_to_end(&mut head)
+        .map_err(|e| CmdError::BadInput(format!("{}: cannot read: {e}", path.display())))?;
+    let mut head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head);
+    // SLS's sample traces open with `//` comments.
+    loop {
+        head = head.trim_ascii_start();
+        match head.strip_prefix(b"//") {
+            Some(rest) => {
+                head = rest
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(&[][..], |i| &rest[i + 1..]);
+            }
+            None => break,
+        }
+    }
+    match head.first() {
+        Some(b'[') => Ok(Some(
+            "a JSON array (fairsim's JSON inputs are objects: SLS traces, Rumen histories, SYNTH \
+             and nodes files, snapshots)"
+                .into(),
+        )),
+        Some(b'{') => {
+            let reader: Box<dyn BufRead> = Box::new(open()?);
+            Ok(Some(
+                fairsim_sim::workload::json_looks_like(reader)
+                    .map(|w| format!("this looks like {w}"))
+                    .unwrap_or_else(|| "an object of no JSON input fairsim reads".into()),
+            ))
+        }
+        _ => Ok(None),
+    }
+}
+
 /// Runs `fairsim validate`: the tree with each queue's key settings to `out`, warnings to
 /// `err`.
 pub fn run_validate(
@@ -426,6 +474,13 @@ pub fn run_validate(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<(), CmdError> {
+    if let Some(what) = json_file(&args.file)? {
+        return Err(CmdError::BadInput(format!(
+            "{}: a JSON file, not one validate reads (a scenario .toml, a fair-scheduler.xml, a \
+             capacity-scheduler.xml, a yarn-site.xml or an sls-runner.xml): {what}",
+            args.file.display()
+        )));
+    }
     if let Some(props) = crate::site_cmd::site_file(args)? {
         return crate::site_cmd::validate_site(args, &props, out, err);
     }

@@ -18,10 +18,25 @@ pub fn site_file(args: &ValidateArgs) -> Result<Option<SiteProps>, CmdError> {
     }
     let mut props = SiteProps::default();
     props.add(&text, &args.file)?;
-    if yarn_site::is_capacity_scheduler_file(&props) {
+    if yarn_site::is_capacity_scheduler_file(&props) || meant_as_capacity_file(args, &props) {
         return Ok(None);
     }
     Ok(Some(props))
+}
+
+/// A `<configuration>` that names the root's queues is a capacity-scheduler.xml; so is one
+/// that sets queue properties (`yarn.scheduler.capacity.root.*`, which only a
+/// capacity-scheduler.xml gives fairsim) or goes by that file name, without them: it is
+/// read as the allocation file a run would read, which refuses it, rather than reported as
+/// a yarn-site.xml that validates.
+fn meant_as_capacity_file(args: &ValidateArgs, props: &SiteProps) -> bool {
+    args.file
+        .file_name()
+        .is_some_and(|n| n == "capacity-scheduler.xml")
+        || props
+            .props
+            .keys()
+            .any(|k| k.starts_with("yarn.scheduler.capacity.root."))
 }
 
 /// Prints what a yarn-site.xml or sls-runner.xml gives.

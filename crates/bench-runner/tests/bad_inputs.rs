@@ -429,12 +429,13 @@ fn cases() -> Vec<Case> {
             &["nodes.json:2: nodes[0].vcores: -4 is out of range: the limit is 0 to 2147483647"],
         ),
         case(
-            "a nodes file node without a name",
+            // A node without `node` is SLS's host `null` (docs/cluster.md); a list is no name.
+            "a nodes file node named by a list",
             Nodes,
-            ("{\"node\": \"h2\"}", "{\"host\": \"h2\"}"),
+            ("{\"node\": \"h2\"}", "{\"node\": [\"h2\"]}"),
             NODES_RUN,
             2,
-            &["nodes.json:1: nodes[1].node: missing"],
+            &["nodes.json:1: nodes[1].node: `[\"h2\"]` is not a host name"],
         ),
         case(
             "a host in two racks of a nodes file",

@@ -168,32 +168,44 @@ fn a_capacity_scheduler_xml_is_still_read_as_one() {
 }
 
 #[test]
-fn a_capacity_file_without_the_roots_queues_is_read_as_a_yarn_site_and_says_so() {
+fn a_capacity_file_without_the_roots_queues_is_refused_as_a_run_refuses_it() {
+    // Queue properties make it a capacity-scheduler.xml whatever its name: validate reads it
+    // as the allocation file a run would, which exits 2, instead of calling it a yarn-site.
     let d = tempfile::tempdir().unwrap();
-    let f = d.path().join("capacity-scheduler.xml");
     let xml = "<configuration>\n\
         <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>100</value></property>\n\
         </configuration>\n";
-    std::fs::write(&f, xml).unwrap();
+    for name in ["capacity-scheduler.xml", "cs.xml"] {
+        let f = d.path().join(name);
+        std::fs::write(&f, xml).unwrap();
+        let o = fairsim(&["validate", f.to_str().unwrap()]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{out}");
+        assert_eq!(
+            err,
+            format!(
+                "fairsim: {}:1: <property> yarn.scheduler.capacity.root.queues: the file must \
+                 list root's queues in this property\n",
+                f.display()
+            )
+        );
+    }
+    // Other capacity keys alone are what a yarn-site.xml may hold: read as one, with a note.
+    let f = d.path().join("yarn-site.xml");
+    std::fs::write(
+        &f,
+        "<configuration>\n<property><name>yarn.scheduler.capacity.node-locality-delay</name>\
+         <value>10</value></property>\n</configuration>\n",
+    )
+    .unwrap();
     let o = fairsim(&["validate", f.to_str().unwrap()]);
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
-    let lines: Vec<&str> = out.lines().collect();
-    assert!(lines[0].ends_with(
-        "a yarn-site.xml (hadoop configuration), read as hadoop-2.7 for the Capacity Scheduler \
-         (yarn.resourcemanager.scheduler.class not set: YARN's default)"
-    ));
     assert_eq!(
-        lines[1],
-        "note: it holds yarn.scheduler.capacity.* properties but no \
-         yarn.scheduler.capacity.root.queues: a capacity-scheduler.xml must name the root's queues"
-    );
-    assert_eq!(
-        lines[2],
-        format!(
-            "{}:2: yarn.scheduler.capacity.root.a.capacity = 100: not modelled: \
-             capacity-scheduler.xml properties are read from the allocation file",
-            f.display()
+        out.lines().nth(1),
+        Some(
+            "note: it holds yarn.scheduler.capacity.* properties but no \
+             yarn.scheduler.capacity.root.queues: a capacity-scheduler.xml must name the root's queues"
         )
     );
 }

@@ -886,9 +886,22 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
     }
     let base = path.parent().unwrap_or(Path::new("."));
     let mut raw = raw;
+    let alloc_err = |e: crate::alloc::AllocError| ScenarioError::Allocation(e.to_string());
+    let site_files = raw.scheduler.yarn_site.as_ref().map(|f| f.paths(base));
+    let site = match &site_files {
+        Some(files) => Some(crate::yarn_site::SiteProps::read(files).map_err(alloc_err)?),
+        None => None,
+    };
+    // SLS's NodeManager size is the size of the nodes file's nodes that give none: read
+    // before the nodes file is.
+    let sls_nm = match &site {
+        Some(props) => crate::yarn_site::knobs::node_manager_size(props).map_err(alloc_err)?,
+        None => (None, None),
+    };
+    let from_nodes_file = raw.cluster.has_nodes_file();
     let topology = raw
         .cluster
-        .resolve(base, raw.scheduler.semantics, &invalid)?;
+        .resolve(base, raw.scheduler.semantics, sls_nm, &invalid)?;
     let cluster = topology.cluster;
     let node_origins = topology.origins;
     scenario_checks::check_ranges(
@@ -910,12 +923,6 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
     if let Some(users) = &raw.scheduler.users {
         raw.scheduler.groups = crate::groups::Groups::load(&base.join(users))?;
     }
-    let alloc_err = |e: crate::alloc::AllocError| ScenarioError::Allocation(e.to_string());
-    let site_files = raw.scheduler.yarn_site.as_ref().map(|f| f.paths(base));
-    let site = match &site_files {
-        Some(files) => Some(crate::yarn_site::SiteProps::read(files).map_err(alloc_err)?),
-        None => None,
-    };
     let alloc_path = match (&raw.allocation, &site, &site_files) {
         (Some(a), _, _) => base.join(&a.file),
         (None, Some(props), Some(files)) => {
@@ -966,6 +973,22 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
             &|k| lines.line(k),
         )
         .map_err(|m| invalid("scheduler", &m))?;
+        for r in &mut settings.report.readings {
+            let crate::yarn_site::knobs::Target::NodeManager(k) = r.target else {
+                continue;
+            };
+            use crate::yarn_site::knobs::Status;
+            let key = format!("cluster.{k}");
+            if r.status == Status::Applied {
+                if !from_nodes_file {
+                    r.status = Status::Unused(
+                        "only the nodes of an SLS nodes file (`cluster.nodes_file`) take SLS's NodeManager size; `nodes = N` and [[cluster.nodes]] give their own",
+                    );
+                } else if lines.has(&key) {
+                    r.status = Status::ByScenario(lines.line(&key));
+                }
+            }
+        }
         merged.groups = std::mem::take(&mut raw.scheduler.groups);
         merged.site = Some(settings.report);
         raw.scheduler = merged;

@@ -166,6 +166,18 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
         .unwrap_or(0.1);
 
     let root_queues = format!("{PREFIX}root.queues");
+    if props.get(&root_queues).is_none() && !props.map.keys().any(|k| k.starts_with(PREFIX)) {
+        // A configuration file of another kind, given where an allocation file goes.
+        return Err(r.invalid(
+            top,
+            format!(
+                "holds no {PREFIX}* property: this is a yarn-site.xml or an sls-runner.xml, \
+                 not a capacity-scheduler.xml (name it in the scenario with \
+                 `scheduler.yarn_site`; an allocation file is a fair-scheduler.xml or a \
+                 capacity-scheduler.xml)"
+            ),
+        ));
+    }
     if props.get(&root_queues).is_none() {
         return Err(props.invalid(
             &root_queues,

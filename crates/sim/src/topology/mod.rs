@@ -105,7 +105,7 @@ pub(crate) enum InitialOrigin {
     Uniform,
     /// `[[cluster.nodes]]`: each node's entry.
     Entries(Vec<u32>),
-    /// A nodes file: each node's rack-object line and index in its `nodes` list.
+    /// A nodes file: each node's line and index in its rack's `nodes` list.
     File(PathBuf, Vec<(u64, u32)>),
 }
 
@@ -146,11 +146,20 @@ impl NodeOrigins {
 }
 
 impl RawCluster {
-    /// The cluster of one of the three forms (a nodes file read relative to `base`).
+    /// Whether the nodes come from an SLS nodes file (which SLS's NodeManager size applies to).
+    pub(crate) fn has_nodes_file(&self) -> bool {
+        self.nodes_file.is_some()
+    }
+
+    /// The cluster of one of the three forms (a nodes file read relative to `base`; its
+    /// nodes that give no size take `node_memory_mb` / `node_vcores`, else `sls_nm` (SLS's
+    /// `yarn.sls.nm.memory.mb` / `yarn.sls.nm.vcores` from the configuration files), else
+    /// SLS's defaults).
     pub(crate) fn resolve(
         self,
         base: &Path,
         semantics: Semantics,
+        sls_nm: (Option<i64>, Option<i64>),
         invalid: &dyn Fn(&str, &str) -> ScenarioError,
     ) -> Result<Resolved, ScenarioError> {
         let forms = [
@@ -199,8 +208,11 @@ impl RawCluster {
             (None, Some(file)) => {
                 let default = Resource::new(
                     self.node_memory_mb
+                        .or(sls_nm.0)
                         .unwrap_or(sls_nodes::SLS_NM_DEFAULT.memory_mb),
-                    self.node_vcores.unwrap_or(sls_nodes::SLS_NM_DEFAULT.vcores),
+                    self.node_vcores
+                        .or(sls_nm.1)
+                        .unwrap_or(sls_nodes::SLS_NM_DEFAULT.vcores),
                 );
                 let path = base.join(file);
                 let read = sls_nodes::read_sls_nodes(&path, default, semantics)?;

@@ -137,6 +137,21 @@ impl Scanner<'_> {
 
 /// The 1-based line of `path` in `text`, a JSON value starting on line `start`.
 pub fn field_line(text: &[u8], start: u64, path: &str) -> u64 {
+    let (root, root_line) = scan(text, start);
+    find(&root, root_line, path).1
+}
+
+/// The 1-based line of each element of the list at `path` in `text` (a JSON value starting
+/// on line `start`), in one scan; empty when `path` is not a list.
+pub fn element_lines(text: &[u8], start: u64, path: &str) -> Vec<u64> {
+    let (root, root_line) = scan(text, start);
+    match find(&root, root_line, path) {
+        (Node::Array(items), _, true) => items.iter().map(|(l, _)| *l).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn scan(text: &[u8], start: u64) -> (Node, u64) {
     let mut s = Scanner {
         text,
         pos: 0,
@@ -144,12 +159,16 @@ pub fn field_line(text: &[u8], start: u64, path: &str) -> u64 {
     };
     s.skip_space();
     let root_line = s.line;
-    let root = s.value(0);
-    let (mut node, mut line, mut rest) = (&root, root_line, path);
+    (s.value(0), root_line)
+}
+
+/// The node at `path` and its line, or the deepest one found (then `false`).
+fn find<'n>(root: &'n Node, root_line: u64, path: &str) -> (&'n Node, u64, bool) {
+    let (mut node, mut line, mut rest) = (root, root_line, path);
     loop {
         rest = rest.strip_prefix('.').unwrap_or(rest);
         if rest.is_empty() {
-            return line;
+            return (node, line, true);
         }
         match node {
             Node::Object(fields) => {
@@ -161,27 +180,27 @@ pub fn field_line(text: &[u8], start: u64, path: &str) -> u64 {
                     })
                     .max_by_key(|(k, _, _)| k.len());
                 let Some((k, l, child)) = found else {
-                    return line;
+                    return (node, line, false);
                 };
                 (node, line, rest) = (child, *l, &rest[k.len()..]);
             }
             Node::Array(items) => {
                 let Some(inner) = rest.strip_prefix('[') else {
-                    return line;
+                    return (node, line, false);
                 };
                 let Some(end) = inner.find(']') else {
-                    return line;
+                    return (node, line, false);
                 };
                 let Some((l, child)) = inner[..end]
                     .parse::<usize>()
                     .ok()
                     .and_then(|i| items.get(i))
                 else {
-                    return line;
+                    return (node, line, false);
                 };
                 (node, line, rest) = (child, *l, &inner[end + 1..]);
             }
-            Node::Scalar => return line,
+            Node::Scalar => return (node, line, false),
         }
     }
 }
@@ -221,6 +240,14 @@ mod tests {
         assert_eq!(line("job.tasks[7].count"), 3);
         assert_eq!(line("job.user"), 1);
         assert_eq!(line(""), 1);
+    }
+
+    #[test]
+    fn a_lists_elements_are_found_in_one_scan() {
+        let lines = super::element_lines(JOB.as_bytes(), 1, "job.tasks");
+        assert_eq!(lines, [4, 6]);
+        assert!(super::element_lines(JOB.as_bytes(), 1, "job.queue.name").is_empty());
+        assert!(super::element_lines(JOB.as_bytes(), 1, "nope").is_empty());
     }
 
     #[test]

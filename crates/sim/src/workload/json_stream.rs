@@ -220,6 +220,12 @@ impl<R> ObjectStream<R> {
     pub fn field_line(&self, path: &str) -> u64 {
         super::field_lines::field_line(&self.src.captured, self.start, path)
     }
+
+    /// The line of each element of the list at `path` in the value last read (one scan of
+    /// its text); empty when there is no such list.
+    pub fn element_lines(&self, path: &str) -> Vec<u64> {
+        super::field_lines::element_lines(&self.src.captured, self.start, path)
+    }
 }
 
 /// serde_json's messages end with " at line L column C"; the caller gives the line itself.

@@ -93,10 +93,28 @@ pub(crate) fn looks_like<'a>(keys: impl IntoIterator<Item = &'a str>) -> Option<
                     "an SLS nodes file (a cluster, not jobs: read it with `nodes_file = ...` in [cluster])",
                 );
             }
+            "schedulables" => {
+                return Some(
+                    "a fair-share snapshot (read it with `fairsim shares` or `fairsim rank`)",
+                );
+            }
             _ => {}
         }
     }
     None
+}
+
+/// What the JSON text of `reader` looks like, judged by its first top-level object (`//`
+/// comments allowed, as in SLS's samples), and the key or command that reads it; `None`
+/// when that object is not one of the JSON inputs fairsim reads.
+pub fn json_looks_like(reader: impl std::io::BufRead) -> Option<&'static str> {
+    let mut stream = json_stream::ObjectStream::with_comments(reader);
+    match stream.next_start() {
+        Ok(json_stream::Next::Object(_)) => {}
+        _ => return None,
+    }
+    let obj: serde_json::Map<String, serde_json::Value> = stream.read().ok()?;
+    looks_like(obj.keys().map(String::as_str))
 }
 
 /// Counts of things read but not modelled, reported as one warning.

@@ -9,7 +9,10 @@
 //! container size of [`SlsDefaults`]), `container.duration.ms` or `duration.ms` or
 //! `container.end.ms − container.start.ms`, `container.priority` (default 20),
 //! `container.type` (`map`: stage 0; `reduce`: stage 1), `container.host` (a locality hint).
-//! A cluster header object (`num.nodes`, `num.racks`) is skipped.
+//! A cluster header object (`num.nodes`, `num.racks`) is skipped. Groups of a job at one
+//! priority run at the size of the first (SLS asks a priority's containers as one request
+//! of the first one's size): a group asking another size is given that size, with a warning
+//! naming both groups' lines.
 //!
 //! Read but not modelled, named in one warning with counts: `am.type` other than
 //! `mapreduce`, `job.label.expression`, `container.execution.type` other than `GUARANTEED`,
@@ -44,6 +47,7 @@ pub fn parse_sls<R: BufRead>(
     let mut stream = ObjectStream::with_comments(reader);
     let mut apps: Vec<AppSpec> = Vec::new();
     let mut ignored = Ignored::default();
+    let mut size_warnings = Vec::new();
     let perr = |line: u64, field: &str, message: String| WorkloadError::Parse {
         path: name.to_path_buf(),
         line,
@@ -93,8 +97,11 @@ pub fn parse_sls<R: BufRead>(
                 format!("not an SLS job trace: this looks like {what}"),
             ));
         }
-        read_job(&obj, apps.len(), defaults, &mut ignored, &mut apps)
+        let clashes = read_job(&obj, apps.len(), defaults, &mut ignored, &mut apps)
             .map_err(|(field, message)| perr(stream.field_line(&field), &field, message))?;
+        for c in clashes {
+            size_warnings.push(c.warning(name, &stream));
+        }
         if apps.len() as u64 > MAX_APPS {
             return Err(perr(
                 line,
@@ -107,11 +114,46 @@ pub fn parse_sls<R: BufRead>(
         }
     }
     apps.sort_by_key(|a| a.arrival);
-    let warnings = ignored
+    let mut warnings: Vec<String> = ignored
         .warning(name, "fields fairsim does not model, ignored")
         .into_iter()
         .collect();
+    warnings.extend(size_warnings);
     Ok(TraceRead { apps, warnings })
+}
+
+/// A task group asking another size at a priority an earlier group of its job asks at.
+struct SizeClash {
+    /// The later group's index in `job.tasks`, and the size it asks.
+    task: usize,
+    asked: Resource,
+    /// The earlier group's index, and the size both run at.
+    first: usize,
+    runs: Resource,
+    priority: i32,
+}
+
+impl SizeClash {
+    fn warning<R>(&self, name: &Path, stream: &ObjectStream<R>) -> String {
+        let key = if self.asked.memory_mb != self.runs.memory_mb {
+            "container.memory-mb"
+        } else {
+            "container.vcores"
+        };
+        let field = format!("job.tasks[{}].{key}", self.task);
+        let first = format!("job.tasks[{}]", self.first);
+        format!(
+            "{}:{}: {field}: {} MB, {} vcores at priority {} run as {} MB, {} vcores, the size {first} (line {}) asks at that priority: SLS asks a priority's tasks as one request of its first size (YARN keeps one ask per priority); give the group another container.priority to keep its size",
+            name.display(),
+            stream.field_line(&field),
+            self.asked.memory_mb,
+            self.asked.vcores,
+            self.priority,
+            self.runs.memory_mb,
+            self.runs.vcores,
+            stream.field_line(&first),
+        )
+    }
 }
 
 type FieldError = (String, String);
@@ -221,13 +263,15 @@ fn note_unmodelled_task_keys(t: &Map<String, Value>, ignored: &mut Ignored) {
     }
 }
 
+/// Reads one job (and its replicas) into `apps`; answers the groups whose size gave way to
+/// an earlier group's at their priority.
 fn read_job(
     obj: &Map<String, Value>,
     index: usize,
     defaults: SlsDefaults,
     ignored: &mut Ignored,
     apps: &mut Vec<AppSpec>,
-) -> Result<(), FieldError> {
+) -> Result<Vec<SizeClash>, FieldError> {
     note_unmodelled_job_keys(obj, ignored);
     let arrival = int(obj, "job.start.ms", 0)? as u64;
     let recorded = match obj.get("job.end.ms") {
@@ -267,6 +311,8 @@ fn read_job(
         int(obj, "am.vcores", defaults.am.vcores)?,
     );
     let mut stages: Vec<Vec<TaskGroup>> = vec![Vec::new()];
+    // Each group's index in `job.tasks`, stage by stage, for messages.
+    let mut task_index: Vec<Vec<usize>> = vec![Vec::new()];
     if let Some(tasks) = obj.get("job.tasks") {
         let Some(tasks) = tasks.as_array() else {
             return Err(("job.tasks".into(), "expected a list of task objects".into()));
@@ -279,10 +325,13 @@ fn read_job(
                 .map_err(|(f, m)| (format!("job.tasks[{i}].{f}"), m))?;
             if stages.len() <= stage {
                 stages.resize(stage + 1, Vec::new());
+                task_index.resize(stage + 1, Vec::new());
             }
             stages[stage].push(group);
+            task_index[stage].push(i);
         }
     }
+    let clashes = one_size_per_priority(&mut stages, &task_index);
     let base = text(obj, "job.id", &format!("job_{index}"))?;
     let queue = text(obj, "job.queue.name", "default")?;
     let user = text(obj, "job.user", "default")?;
@@ -301,7 +350,38 @@ fn read_job(
             recorded,
         });
     }
-    Ok(())
+    Ok(clashes)
+}
+
+/// Gives every group the size the first group of its priority asks (stages in order, groups
+/// in file order: the order the app asks them): SLS's AM simulator packs the containers of
+/// a priority into one request made with the first container's resource, so the rest run
+/// at that size. Answers the groups changed.
+fn one_size_per_priority(
+    stages: &mut [Vec<TaskGroup>],
+    task_index: &[Vec<usize>],
+) -> Vec<SizeClash> {
+    let mut first: Vec<(i32, Resource, usize)> = Vec::new();
+    let mut clashes = Vec::new();
+    for (groups, indices) in stages.iter_mut().zip(task_index) {
+        for (g, &task) in groups.iter_mut().zip(indices) {
+            match first.iter().find(|(p, _, _)| *p == g.priority) {
+                None => first.push((g.priority, g.size, task)),
+                Some(&(priority, runs, first_task)) if runs != g.size => {
+                    clashes.push(SizeClash {
+                        task,
+                        asked: g.size,
+                        first: first_task,
+                        runs,
+                        priority,
+                    });
+                    g.size = runs;
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    clashes
 }
 
 fn read_task(
@@ -457,6 +537,47 @@ mod tests {
             ]
         );
         assert_eq!(r.apps[1].stages[0][0].count, 3);
+    }
+
+    #[test]
+    fn groups_at_one_priority_run_at_the_first_size_with_a_warning() {
+        // Maps at priority 20 of 1024 MB then 2048 MB, a reduce at 20 of 3 vcores, and a group
+        // at priority 5 of its own size: the second and third run at 1024 MB, 1 vcore.
+        let text = r#"{"job.start.ms": 0, "job.id": "j", "job.count": 2,
+ "job.tasks": [
+  {"container.priority": 20, "container.memory-mb": 1024},
+  {"container.priority": 20,
+   "container.memory-mb": 2048},
+  {"container.priority": 5, "container.memory-mb": 4096},
+  {"container.priority": 20, "container.type": "reduce", "container.vcores": 3}]}
+"#;
+        let r = parse(text).unwrap();
+        assert_eq!(r.apps.len(), 2);
+        for app in &r.apps {
+            let sizes: Vec<Vec<Resource>> = app
+                .stages
+                .iter()
+                .map(|s| s.iter().map(|g| g.size).collect())
+                .collect();
+            assert_eq!(
+                sizes,
+                [
+                    vec![
+                        Resource::new(1024, 1),
+                        Resource::new(1024, 1),
+                        Resource::new(4096, 1)
+                    ],
+                    vec![Resource::new(1024, 1)]
+                ]
+            );
+        }
+        assert_eq!(
+            r.warnings,
+            [
+                "j.json:5: job.tasks[1].container.memory-mb: 2048 MB, 1 vcores at priority 20 run as 1024 MB, 1 vcores, the size job.tasks[0] (line 3) asks at that priority: SLS asks a priority's tasks as one request of its first size (YARN keeps one ask per priority); give the group another container.priority to keep its size",
+                "j.json:7: job.tasks[3].container.vcores: 1024 MB, 3 vcores at priority 20 run as 1024 MB, 1 vcores, the size job.tasks[0] (line 3) asks at that priority: SLS asks a priority's tasks as one request of its first size (YARN keeps one ask per priority); give the group another container.priority to keep its size",
+            ]
+        );
     }
 
     #[test]

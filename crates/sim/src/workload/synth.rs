@@ -568,13 +568,17 @@ pub fn parse_synth(
         field,
         message,
     };
-    // Say what another SLS input looks like before complaining about missing keys.
-    if let Ok(serde_json::Value::Object(m)) = serde_json::from_slice::<serde_json::Value>(bytes)
+    // Say what another SLS input looks like before complaining about missing keys. SLS job
+    // traces, Rumen histories and nodes files are streams of objects (with `//` comments in
+    // SLS's samples): their first object tells.
+    let mut first = super::json_stream::ObjectStream::with_comments(bytes);
+    if let Ok(super::json_stream::Next::Object(line)) = first.next_start()
+        && let Ok(m) = first.read::<serde_json::Map<String, serde_json::Value>>()
         && !m.contains_key("workloads")
         && let Some(what) = super::looks_like(m.keys().map(String::as_str))
     {
         return Err(perr(
-            1,
+            line,
             "json".into(),
             format!("not an SLS SYNTH file: this looks like {what}"),
         ));
@@ -863,6 +867,23 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("looks like an SLS JSON job trace"), "{e}");
+    }
+
+    #[test]
+    fn a_stream_of_sls_or_rumen_jobs_is_named_for_what_it_is() {
+        // SLS's sample traces: several job objects, `//` comments between them.
+        let sls = "// two jobs\n{\"job.start.ms\": 0, \"job.tasks\": []}\n{\"job.start.ms\": 5, \"job.tasks\": []}\n";
+        let e = parse(sls).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "syn.json:2: json: not an SLS SYNTH file: this looks like an SLS JSON job trace (read it with `sls = ...` in [workload])"
+        );
+        let rumen = "{\"jobID\": \"job_1\", \"submitTime\": 1, \"mapTasks\": []}\n{\"jobID\": \"job_2\", \"submitTime\": 2}\n";
+        let e = parse(rumen).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "syn.json:1: json: not an SLS SYNTH file: this looks like a Rumen job history (read it with `rumen = ...` in [workload])"
+        );
     }
 
     /// A flat job class with these map and reduce means, in a file of `jobs` jobs.

@@ -18,6 +18,10 @@ pub enum Target {
     Scheduler(&'static str),
     /// A `[workload]` key of the scenario (SLS's container sizes).
     Workload(&'static str),
+    /// SLS's NodeManager size (`cluster.node_memory_mb` / `cluster.node_vcores`): the size of
+    /// the nodes of an SLS nodes file that give none, as SLS's `parseNodesFromNodeFile`
+    /// starts every node from it.
+    NodeManager(&'static str),
     /// `yarn.scheduler.fair.allocation.file`.
     AllocationFile,
     /// `yarn.resourcemanager.scheduler.class`.
@@ -34,6 +38,7 @@ impl Target {
         match self {
             Target::Scheduler(k) => format!("scheduler.{k}"),
             Target::Workload(k) => format!("workload.{k}"),
+            Target::NodeManager(k) => format!("cluster.{k} of nodes-file nodes without one"),
             Target::AllocationFile => "allocation.file".into(),
             Target::SchedulerClass => "the scheduler (Fair or Capacity)".into(),
             Target::UserAsDefaultQueue | Target::AllowUndeclaredPools => {
@@ -413,6 +418,18 @@ pub const KNOBS: &[Knob] = &[
         Both,
     ),
     knob(
+        "yarn.sls.nm.memory.mb",
+        Target::NodeManager("node_memory_mb"),
+        Int,
+        Both,
+    ),
+    knob(
+        "yarn.sls.nm.vcores",
+        Target::NodeManager("node_vcores"),
+        Int,
+        Both,
+    ),
+    knob(
         "yarn.sls.container.memory.mb",
         Target::Workload("sls_container_memory_mb"),
         Int,
@@ -482,14 +499,6 @@ pub const NOT_MODELLED: &[(&str, &str)] = &[
         "node sizes come from the scenario's [cluster]",
     ),
     (
-        "yarn.sls.nm.memory.mb",
-        "node sizes come from the scenario's [cluster]",
-    ),
-    (
-        "yarn.sls.nm.vcores",
-        "node sizes come from the scenario's [cluster]",
-    ),
-    (
         "yarn.sls.nm.resource.utilization.ratio",
         "node utilisation reports are not modelled",
     ),
@@ -549,6 +558,8 @@ pub enum Status {
     OtherScheduler(SchedulerKind),
     /// Hadoop falls back to the default (the reason).
     DefaultKept(&'static str),
+    /// Read, but nothing in the scenario takes it (the reason).
+    Unused(&'static str),
 }
 
 /// One property read, with what became of it.
@@ -596,6 +607,7 @@ impl SiteReport {
                 Status::OtherEra(s) => format!("{head}: not read by {s}"),
                 Status::OtherScheduler(k) => format!("{head}: not read by the {k:?} Scheduler"),
                 Status::DefaultKept(why) => format!("{head}: {why}"),
+                Status::Unused(why) => format!("{head}: not used: {why}"),
             });
         }
         for (p, why) in &self.not_modelled {
@@ -654,6 +666,8 @@ pub struct Settings {
     pub scheduler: toml::Table,
     /// `[workload]` keys (SLS's container sizes).
     pub workload: BTreeMap<&'static str, i64>,
+    /// SLS's NodeManager size, by `[cluster]` key (`node_memory_mb`, `node_vcores`).
+    pub node_manager: BTreeMap<&'static str, i64>,
     /// Where each applied `[scheduler]` or `[workload]` key came from.
     pub origin: BTreeMap<String, Property>,
     /// `yarn.scheduler.fair.allocation.file`.
@@ -728,6 +742,10 @@ pub fn settings(
                             s.workload.insert(name, v.as_integer().unwrap_or_default());
                             s.origin.insert(key, p.clone());
                         }
+                        Target::NodeManager(name) => {
+                            s.node_manager
+                                .insert(name, v.as_integer().unwrap_or_default());
+                        }
                         Target::AllocationFile => s.allocation_file = Some(p.clone()),
                         Target::SchedulerClass => s.class = Some((scheduler_class(p)?, p.clone())),
                         Target::UserAsDefaultQueue => {
@@ -757,6 +775,27 @@ pub fn settings(
     Ok(s)
 }
 
+/// SLS's NodeManager size as the files give it (`yarn.sls.nm.memory.mb`,
+/// `yarn.sls.nm.vcores`; `None` where a file gives none), read before the cluster is: the
+/// nodes of an SLS nodes file start from it. Both eras and both schedulers read it.
+pub fn node_manager_size(props: &SiteProps) -> Result<(Option<i64>, Option<i64>), AllocError> {
+    let mut size = (None, None);
+    for k in KNOBS {
+        let (Target::NodeManager(name), Some(p)) = (k.target, props.get(k.property)) else {
+            continue;
+        };
+        if let Some(Value::Toml(v)) = read_value(k, p)? {
+            let slot = if name == "node_memory_mb" {
+                &mut size.0
+            } else {
+                &mut size.1
+            };
+            *slot = v.as_integer();
+        }
+    }
+    Ok(size)
+}
+
 enum Value {
     Toml(toml::Value),
     /// A negative update interval (YARN warns and uses its default).
@@ -770,6 +809,7 @@ fn read_value(k: &Knob, p: &Property) -> Result<Option<Value>, AllocError> {
     let limit_key = match k.target {
         Target::Scheduler(name) => Some(format!("scheduler.{name}")),
         Target::Workload(name) => Some(format!("workload.{name}")),
+        Target::NodeManager(name) => Some(format!("cluster.{name}")),
         _ => None,
     };
     let row = limit_key.as_deref().and_then(|key| {
