@@ -919,7 +919,8 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
     let alloc_path = match (&raw.allocation, &site, &site_files) {
         (Some(a), _, _) => base.join(&a.file),
         (None, Some(props), Some(files)) => {
-            crate::yarn_site::allocation_path(props, files).map_err(alloc_err)?
+            crate::yarn_site::allocation_path(props, files, raw.scheduler.semantics)
+                .map_err(alloc_err)?
         }
         _ => {
             return Err(invalid(
@@ -936,7 +937,8 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
     warnings.extend(topology.warnings);
     let mut site_origin = BTreeMap::new();
     if let (Some(props), Some(files)) = (&site, &site_files) {
-        crate::yarn_site::check_class(props, tree.scheduler, &alloc_path).map_err(alloc_err)?;
+        crate::yarn_site::check_class(props, tree.scheduler, &alloc_path, raw.scheduler.semantics)
+            .map_err(alloc_err)?;
         let mut settings = crate::yarn_site::knobs::settings(
             props,
             files,

@@ -684,13 +684,13 @@ pub fn settings(
     // Index into `report.readings` of the applied reading of each key, for superseding.
     let mut applied: BTreeMap<String, usize> = BTreeMap::new();
     for k in KNOBS {
-        let Some(p) = props.get(k.property) else {
+        let Some(raw) = props.raw(k.property) else {
             continue;
         };
         let mut reading = Reading {
-            property: p.clone(),
+            property: raw.clone(),
             target: k.target,
-            value: p.value.trim().to_string(),
+            value: raw.value.trim().to_string(),
             status: Status::Applied,
         };
         let reader_kind = match k.reader {
@@ -703,6 +703,12 @@ pub fn settings(
         } else if reader_kind.is_some_and(|r| r != kind) {
             reading.status = Status::OtherScheduler(kind);
         } else {
+            // Only a property the scheduler reads is substituted, as Hadoop's getters do.
+            let p = &props
+                .get(k.property, semantics)?
+                .expect("the property is set");
+            reading.property = p.clone();
+            reading.value = p.value.trim().to_string();
             match read_value(k, p)? {
                 None => {
                     reading.status = Status::DefaultKept(

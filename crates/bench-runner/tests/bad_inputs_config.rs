@@ -1,0 +1,458 @@
+//! The bad-input catalogue, continued for configuration files read as Hadoop reads them
+//! (`${...}` substitution, Java's number and boolean syntax, the Capacity Scheduler's
+//! start-up checks), keys of the other scheduler, cluster forms in plans and `--out`'s
+//! safety. Each case writes its own small files into a fresh directory, runs the `fairsim`
+//! binary there and checks the exit code and what stderr must (and must not) hold; valid
+//! inputs that were refused are cases too (exit 0). All mismatches are reported together.
+
+use std::path::Path;
+use std::process::Command;
+
+/// A valid scenario; cases replace parts of it. `{ALLOC}` names the allocation file and
+/// `{SCHED}` stands for extra `[scheduler]` lines.
+const SCENARIO: &str = r#"name = "bad"
+end_ms = 3600000
+[cluster]
+nodes = 4
+racks = 1
+node_memory_mb = 8192
+node_vcores = 8
+[scheduler]
+heartbeat_ms = 1000
+{SCHED}
+[allocation]
+file = "{ALLOC}"
+[[workload.synthetic.queues]]
+queue = "a"
+apps = 2
+mean_interarrival_ms = 1000
+tasks = { dist = "constant", value = 2 }
+duration_ms = { dist = "constant", value = 1000 }
+container_mb = 1024
+[outputs]
+sample_interval_ms = 10000
+"#;
+
+fn scenario(alloc: &str, sched: &str) -> String {
+    let sched = if sched.is_empty() {
+        String::new()
+    } else {
+        format!("{sched}\n")
+    };
+    SCENARIO
+        .replace("{ALLOC}", alloc)
+        .replace("{SCHED}\n", &sched)
+}
+
+const FAIR_XML: &str = r#"<allocations>
+  <queue name="a"><weight>1.0</weight></queue>
+  <queue name="b"><weight>2.0</weight></queue>
+</allocations>
+"#;
+
+/// A capacity-scheduler.xml of the given `<property>` name/value pairs (names without the
+/// `yarn.scheduler.capacity.` prefix), one per line from line 2.
+fn capacity_xml(props: &[(&str, &str)]) -> String {
+    configuration(
+        &props
+            .iter()
+            .map(|(n, v)| (format!("yarn.scheduler.capacity.{n}"), v.to_string()))
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// A `<configuration>` of `<property>` pairs, one per line from line 2.
+fn configuration(props: &[(String, String)]) -> String {
+    let mut s = String::from("<configuration>\n");
+    for (n, v) in props {
+        s.push_str(&format!(
+            "  <property><name>{n}</name><value>{v}</value></property>\n"
+        ));
+    }
+    s.push_str("</configuration>\n");
+    s
+}
+
+fn site(props: &[(&str, &str)]) -> String {
+    configuration(
+        &props
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect::<Vec<_>>(),
+    )
+}
+
+const FAIR_CLASS: &str =
+    "org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler";
+
+struct Case {
+    what: &'static str,
+    files: Vec<(&'static str, String)>,
+    args: &'static [&'static str],
+    code: i32,
+    /// Substrings the output (stderr, then stdout) must hold.
+    expect: Vec<String>,
+    /// Substrings it must not hold.
+    refuse: Vec<String>,
+}
+
+fn case(
+    what: &'static str,
+    files: Vec<(&'static str, String)>,
+    args: &'static [&'static str],
+    code: i32,
+    expect: &[&str],
+) -> Case {
+    Case {
+        what,
+        files,
+        args,
+        code,
+        expect: expect.iter().map(|s| s.to_string()).collect(),
+        refuse: Vec::new(),
+    }
+}
+
+const RUN: &[&str] = &["run", "s.toml", "--out", "out"];
+const VALIDATE: &[&str] = &["validate", "s.toml"];
+
+/// A Fair Scheduler scenario reading `ys.xml`.
+fn fair_site(props: &[(&str, &str)]) -> Vec<(&'static str, String)> {
+    let mut all = vec![("yarn.resourcemanager.scheduler.class", FAIR_CLASS)];
+    all.extend_from_slice(props);
+    vec![
+        ("s.toml", scenario("fs.xml", "yarn_site = \"ys.xml\"")),
+        ("fs.xml", FAIR_XML.into()),
+        ("ys.xml", site(&all)),
+    ]
+}
+
+/// A Capacity Scheduler scenario of `cs.xml`.
+fn capacity(props: &[(&str, &str)]) -> Vec<(&'static str, String)> {
+    vec![
+        ("s.toml", scenario("cs.xml", "")),
+        ("cs.xml", capacity_xml(props)),
+    ]
+}
+
+fn substitution_cases() -> Vec<Case> {
+    // c0 -> c1 -> ... : reading `${c0}` takes `n` substitutions.
+    let chain = |n: usize| -> Vec<(String, String)> {
+        let mut p: Vec<(String, String)> = (0..n - 1)
+            .map(|i| (format!("c{i}"), format!("${{c{}}}", i + 1)))
+            .collect();
+        p.push((format!("c{}", n - 1), "250".into()));
+        p
+    };
+    let with_chain = |n: usize| {
+        let mut props = vec![
+            (
+                "yarn.resourcemanager.scheduler.class".to_string(),
+                FAIR_CLASS.to_string(),
+            ),
+            (
+                "yarn.scheduler.fair.update-interval-ms".to_string(),
+                "${c0}".to_string(),
+            ),
+        ];
+        props.extend(chain(n));
+        vec![
+            ("s.toml", scenario("fs.xml", "yarn_site = \"ys.xml\"")),
+            ("fs.xml", FAIR_XML.into()),
+            ("ys.xml", configuration(&props)),
+        ]
+    };
+    // Unread properties each referring 20 times to one large property: Hadoop substitutes
+    // only what it reads, so these cost nothing (fairsim expanded every one, gigabytes).
+    let big = "9".repeat(190_000);
+    let refs = "${big}".repeat(20);
+    let mut unread: Vec<(String, String)> = vec![
+        (
+            "yarn.resourcemanager.scheduler.class".into(),
+            FAIR_CLASS.into(),
+        ),
+        ("big".into(), big),
+    ];
+    unread.extend((0..1450).map(|i| (format!("unread.{i}"), refs.clone())));
+    let unread = configuration(&unread);
+    vec![
+        case(
+            "a ${} cycle in a property the scheduler reads",
+            fair_site(&[
+                ("yarn.scheduler.fair.update-interval-ms", "${x}"),
+                ("x", "${y}"),
+                ("y", "${x}"),
+            ]),
+            RUN,
+            2,
+            &[
+                "ys.xml:3: yarn.scheduler.fair.update-interval-ms: ${...} substitution does not end within Hadoop's 20 passes (x -> y -> x",
+                "Variable substitution depth too large",
+            ],
+        ),
+        case(
+            "a property naming itself, in hadoop-2.7",
+            fair_site(&[(
+                "yarn.scheduler.fair.max.assign",
+                "1${yarn.scheduler.fair.max.assign}",
+            )]),
+            RUN,
+            2,
+            &["ys.xml:3: yarn.scheduler.fair.max.assign: ${...} substitution does not end"],
+        ),
+        case(
+            "a chain of exactly 20 substitutions (Hadoop fails in its 20th pass)",
+            with_chain(20),
+            VALIDATE,
+            2,
+            &[
+                "ys.xml:3: yarn.scheduler.fair.update-interval-ms: ${...} substitution does not end within Hadoop's 20 passes (c0 -> c1",
+            ],
+        ),
+        case(
+            "a chain of 19 substitutions is read",
+            with_chain(19),
+            VALIDATE,
+            0,
+            &["yarn.scheduler.fair.update-interval-ms = 250 -> scheduler.update_interval_ms"],
+        ),
+        case(
+            "a cycle in a property no scheduler reads is not read",
+            fair_site(&[("x", "${y}"), ("y", "${x}")]),
+            VALIDATE,
+            0,
+            &[],
+        ),
+        case(
+            "a cycle in a property only the other scheduler reads is not read",
+            fair_site(&[(
+                "yarn.resourcemanager.monitor.capacity.preemption.monitoring_interval",
+                "${yarn.resourcemanager.monitor.capacity.preemption.monitoring_interval}",
+            )]),
+            VALIDATE,
+            0,
+            &[],
+        ),
+        case(
+            "2,900 unread properties referring 20 times to a 190 KB property are not expanded",
+            vec![
+                (
+                    "s.toml",
+                    scenario("fs.xml", "yarn_site = [\"y1.xml\", \"y2.xml\"]"),
+                ),
+                ("fs.xml", FAIR_XML.into()),
+                ("y1.xml", unread.clone()),
+                ("y2.xml", unread),
+            ],
+            VALIDATE,
+            0,
+            &[],
+        ),
+        case(
+            "${} in a capacity-scheduler.xml",
+            capacity(&[
+                ("root.queues", "a,b"),
+                ("half", "50"),
+                ("root.a.capacity", "${yarn.scheduler.capacity.half}"),
+                ("root.b.capacity", "${yarn.scheduler.capacity.half}"),
+            ]),
+            VALIDATE,
+            0,
+            &[],
+        ),
+        case(
+            "a ${} cycle in a capacity-scheduler.xml",
+            capacity(&[
+                ("root.queues", "a,b"),
+                (
+                    "root.a.capacity",
+                    "${yarn.scheduler.capacity.root.b.capacity}",
+                ),
+                (
+                    "root.b.capacity",
+                    "${yarn.scheduler.capacity.root.a.capacity}",
+                ),
+            ]),
+            RUN,
+            2,
+            &[
+                "cs.xml:3: <property> yarn.scheduler.capacity.root.a.capacity: ${...} substitution does not end",
+            ],
+        ),
+    ]
+}
+
+fn capacity_cases() -> Vec<Case> {
+    vec![
+        case(
+            "a parent at 0% whose children sum to 100",
+            capacity(&[
+                ("root.queues", "p,b"),
+                ("root.p.capacity", "0"),
+                ("root.p.queues", "a"),
+                ("root.p.a.capacity", "100"),
+                ("root.b.capacity", "100"),
+            ]),
+            RUN,
+            2,
+            &[
+                "cs.xml:4: <property> yarn.scheduler.capacity.root.p.queues: root.p: the queue's capacity is 0, so its children's must be 0 too; they sum to 100",
+            ],
+        ),
+        case(
+            "an empty list of root's queues",
+            capacity(&[("root.queues", " , ")]),
+            RUN,
+            2,
+            &[
+                "cs.xml:2: <property> yarn.scheduler.capacity.root.queues: lists no queue",
+                "Queue configuration missing child queue names for root",
+            ],
+        ),
+        case(
+            "children summing to 99.97 (within Hadoop's 0.05%)",
+            capacity(&[
+                ("root.queues", "a,b,c"),
+                ("root.a.capacity", "33.33"),
+                ("root.b.capacity", "33.33"),
+                ("root.c.capacity", "33.31"),
+            ]),
+            VALIDATE,
+            0,
+            &[],
+        ),
+        case(
+            "children summing to 99.9 (beyond Hadoop's 0.05%)",
+            capacity(&[
+                ("root.queues", "a,b"),
+                ("root.a.capacity", "60"),
+                ("root.b.capacity", "39.9"),
+            ]),
+            VALIDATE,
+            2,
+            &[
+                "cs.xml:2: <property> yarn.scheduler.capacity.root.queues: root: the children's capacities sum to 99.9, not 100",
+            ],
+        ),
+        case(
+            "capacities written as Java floats (60f, 40.0d)",
+            capacity(&[
+                ("root.queues", "a,b"),
+                ("root.a.capacity", " 60f "),
+                ("root.b.capacity", "40.0d"),
+                ("root.a.maximum-capacity", "0x1.9p6"),
+            ]),
+            VALIDATE,
+            0,
+            &[],
+        ),
+        case(
+            "a capacity Java does not read as a float",
+            capacity(&[
+                ("root.queues", "a,b"),
+                ("root.a.capacity", "60ff"),
+                ("root.b.capacity", "40"),
+            ]),
+            VALIDATE,
+            2,
+            &[
+                "cs.xml:3: <property> yarn.scheduler.capacity.root.a.capacity: \"60ff\" is not a number",
+            ],
+        ),
+        case(
+            "a NaN capacity (Hadoop's range check lets it through)",
+            capacity(&[
+                ("root.queues", "a,b"),
+                ("root.a.capacity", "NaN"),
+                ("root.b.capacity", "40"),
+            ]),
+            VALIDATE,
+            2,
+            &["cs.xml:3: <property> yarn.scheduler.capacity.root.a.capacity: NaN"],
+        ),
+        Case {
+            refuse: vec!["error".into()],
+            ..case(
+                "queue-mappings-override.enable = yes (getBoolean keeps the default)",
+                capacity(&[
+                    ("root.queues", "a,b"),
+                    ("root.a.capacity", "50"),
+                    ("root.b.capacity", "50"),
+                    ("queue-mappings", "u:alice:a"),
+                    ("queue-mappings-override.enable", "yes"),
+                ]),
+                VALIDATE,
+                0,
+                &[
+                    "cs.xml:6: <property>: yarn.scheduler.capacity.queue-mappings-override.enable: \"yes\" is neither true nor false: Hadoop's getBoolean keeps the default, false",
+                ],
+            )
+        },
+    ]
+}
+
+/// Runs one case; `None` when it behaved, else what went wrong.
+fn check(c: &Case) -> Option<String> {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in &c.files {
+        let path = dir.path().join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(path, text).unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+        .args(c.args)
+        .current_dir(dir.path())
+        .env("CI", "true")
+        .output()
+        .unwrap();
+    // What a valid input prints (`validate`) goes to stdout; messages to stderr.
+    let err = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let mut wrong = Vec::new();
+    if out.status.code() != Some(c.code) {
+        wrong.push(format!("exit {:?}, expected {}", out.status.code(), c.code));
+    }
+    for e in &c.expect {
+        if !err.contains(e.as_str()) {
+            wrong.push(format!("no `{e}`"));
+        }
+    }
+    for e in &c.refuse {
+        if err.contains(e.as_str()) {
+            wrong.push(format!("`{e}` said"));
+        }
+    }
+    if c.code != 0 && exists(dir.path(), "out") {
+        wrong.push("left `out` behind".into());
+    }
+    let short: String = err.trim().chars().take(2000).collect();
+    (!wrong.is_empty()).then(|| format!("{}\n    stderr: {short}", wrong.join("; ")))
+}
+
+fn exists(dir: &Path, name: &str) -> bool {
+    dir.join(name).exists()
+}
+
+#[test]
+fn configuration_inputs_are_read_as_hadoop_reads_them() {
+    let cases: Vec<Case> = substitution_cases()
+        .into_iter()
+        .chain(capacity_cases())
+        .collect();
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|c| check(c).map(|w| format!("{}: {w}", c.what)))
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases misbehaved:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
