@@ -88,6 +88,10 @@ const FAIR_CLASS: &str =
 struct Case {
     what: &'static str,
     files: Vec<(&'static str, String)>,
+    /// Commands run first, each of which must succeed (a sweep whose output a case breaks).
+    setup: Vec<&'static [&'static str]>,
+    /// What the case does to the directory after `setup`.
+    after_setup: Option<fn(&Path)>,
     args: &'static [&'static str],
     code: i32,
     /// Substrings the output (stderr, then stdout) must hold.
@@ -106,6 +110,8 @@ fn case(
     Case {
         what,
         files,
+        setup: Vec::new(),
+        after_setup: None,
         args,
         code,
         expect: expect.iter().map(|s| s.to_string()).collect(),
@@ -391,6 +397,164 @@ fn capacity_cases() -> Vec<Case> {
     ]
 }
 
+fn scheduler_key_cases() -> Vec<Case> {
+    let cap = |line: &str| {
+        vec![
+            ("s.toml", scenario("cs.xml", line)),
+            (
+                "cs.xml",
+                capacity_xml(&[
+                    ("root.queues", "a,b"),
+                    ("root.a.capacity", "50"),
+                    ("root.b.capacity", "50"),
+                ]),
+            ),
+        ]
+    };
+    let fair = |line: &str| {
+        vec![
+            ("s.toml", scenario("fs.xml", line)),
+            ("fs.xml", FAIR_XML.into()),
+        ]
+    };
+    vec![
+        case(
+            "continuous scheduling with a capacity-scheduler.xml",
+            cap("continuous_scheduling = true"),
+            RUN,
+            2,
+            &[
+                "s.toml:10: scheduler.continuous_scheduling: a Fair Scheduler setting, but the allocation file cs.xml is a capacity-scheduler.xml",
+            ],
+        ),
+        case(
+            "assignmultiple with a capacity-scheduler.xml",
+            cap("assignmultiple = true"),
+            VALIDATE,
+            2,
+            &["s.toml:10: scheduler.assignmultiple: a Fair Scheduler setting"],
+        ),
+        case(
+            "a booster with a capacity-scheduler.xml",
+            cap("booster = { factor = 3.0, duration_ms = 300000, when = \"first\" }"),
+            VALIDATE,
+            2,
+            &["s.toml:10: scheduler.booster: a Fair Scheduler setting"],
+        ),
+        case(
+            "a locality threshold with a capacity-scheduler.xml",
+            cap("locality_threshold_node = 0.5"),
+            VALIDATE,
+            2,
+            &["s.toml:10: scheduler.locality_threshold_node: a Fair Scheduler setting"],
+        ),
+        case(
+            "node-locality-delay with a fair-scheduler.xml",
+            fair("node_locality_delay = 10"),
+            VALIDATE,
+            2,
+            &[
+                "s.toml:10: scheduler.node_locality_delay: a Capacity Scheduler setting, but the allocation file fs.xml is a fair-scheduler.xml",
+            ],
+        ),
+        case(
+            "keys both schedulers read",
+            cap("preemption = true\nminimum_allocation_mb = 512"),
+            VALIDATE,
+            0,
+            &[],
+        ),
+    ]
+}
+
+const SWEEP: &str = "name = \"sw\"\nbase = \"s.toml\"\nseeds = { count = 1, base = 1 }\n\
+    [[axis]]\npath = \"cluster.nodes\"\nvalues = [4]\n";
+
+fn output_cases() -> Vec<Case> {
+    let fair = || {
+        vec![
+            ("s.toml", scenario("fs.xml", "")),
+            ("fs.xml", FAIR_XML.to_string()),
+            ("sw.toml", SWEEP.to_string()),
+        ]
+    };
+    let synth = {
+        let head = scenario("fs.xml", "");
+        let head = head.split("[[workload").next().unwrap().to_string();
+        vec![
+            (
+                "s.toml",
+                format!("{head}[workload]\nsynth = \"syn.json\"\n"),
+            ),
+            ("fs.xml", FAIR_XML.to_string()),
+            (
+                "syn.json",
+                "{ \"num_jobs\": 2, \"rand_seed\": 1 }\n".to_string(),
+            ),
+        ]
+    };
+    vec![
+        case(
+            "a SYNTH file without workloads",
+            synth,
+            RUN,
+            2,
+            &["syn.json:1: json: missing field `workloads`"],
+        ),
+        Case {
+            setup: vec![&["sweep", "sw.toml", "--out", "sh", "--shard", "0/1"]],
+            after_setup: Some(|d: &Path| {
+                let p = d.join("sh/runs.shard-0-of-1.csv");
+                let t = std::fs::read_to_string(&p).unwrap();
+                let mut lines: Vec<String> = t.lines().map(str::to_string).collect();
+                let header: Vec<&str> = lines[0].split(',').collect();
+                let at = header.iter().position(|h| *h == "apps_rejected").unwrap();
+                let mut cells: Vec<String> = lines[1].split(',').map(str::to_string).collect();
+                cells[at] = "x".into();
+                lines[1] = cells.join(",");
+                std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+            }),
+            ..case(
+                "merge of a shard with a cell that is not a number",
+                fair(),
+                &["merge", "sh", "--out", "out"],
+                2,
+                &["sh/runs.shard-0-of-1.csv:2: apps_rejected: `x` is not a number"],
+            )
+        },
+        Case {
+            setup: vec![&["sweep", "sw.toml", "--out", "o"]],
+            after_setup: Some(|d: &Path| {
+                let p = d.join("o/sweep.json");
+                let t = std::fs::read_to_string(&p).unwrap();
+                std::fs::write(&p, &t[..t.len() / 2]).unwrap();
+            }),
+            ..case(
+                "plot of a sweep directory with a truncated sweep.json",
+                fair(),
+                &["plot", "o"],
+                2,
+                &["o/sweep.json:", "not a sweep.json fairsim wrote"],
+            )
+        },
+        Case {
+            after_setup: Some(|d: &Path| {
+                std::fs::create_dir_all(d.join("keep/apps.csv")).unwrap();
+                std::fs::write(d.join("keep/apps.csv/mine.txt"), "mine").unwrap();
+            }),
+            ..case(
+                "run --out into a directory holding a directory named apps.csv",
+                fair(),
+                &["run", "s.toml", "--out", "keep"],
+                2,
+                &[
+                    "--out keep: keep/apps.csv is a directory fairsim did not write, where it writes a file: nothing was moved",
+                ],
+            )
+        },
+    ]
+}
+
 /// Runs one case; `None` when it behaved, else what went wrong.
 fn check(c: &Case) -> Option<String> {
     let dir = tempfile::tempdir().unwrap();
@@ -400,6 +564,23 @@ fn check(c: &Case) -> Option<String> {
             std::fs::create_dir_all(parent).unwrap();
         }
         std::fs::write(path, text).unwrap();
+    }
+    for args in &c.setup {
+        let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+            .args(*args)
+            .current_dir(dir.path())
+            .env("CI", "true")
+            .output()
+            .unwrap();
+        if !out.status.success() {
+            return Some(format!(
+                "setup {args:?} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    if let Some(f) = c.after_setup {
+        f(dir.path());
     }
     let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
         .args(c.args)
@@ -430,6 +611,13 @@ fn check(c: &Case) -> Option<String> {
     if c.code != 0 && exists(dir.path(), "out") {
         wrong.push("left `out` behind".into());
     }
+    // What the user had in --out stays.
+    if exists(dir.path(), "keep")
+        && std::fs::read_to_string(dir.path().join("keep/apps.csv/mine.txt")).ok()
+            != Some("mine".into())
+    {
+        wrong.push("a file of --out was removed".into());
+    }
     let short: String = err.trim().chars().take(2000).collect();
     (!wrong.is_empty()).then(|| format!("{}\n    stderr: {short}", wrong.join("; ")))
 }
@@ -443,6 +631,8 @@ fn configuration_inputs_are_read_as_hadoop_reads_them() {
     let cases: Vec<Case> = substitution_cases()
         .into_iter()
         .chain(capacity_cases())
+        .chain(scheduler_key_cases())
+        .chain(output_cases())
         .collect();
     let failures: Vec<String> = cases
         .iter()

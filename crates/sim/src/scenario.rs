@@ -933,6 +933,7 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
     let loaded =
         crate::alloc::load_any_file(&alloc_path, raw.scheduler.semantics).map_err(alloc_err)?;
     let mut tree = loaded.tree;
+    scenario_checks::check_scheduler_keys(tree.scheduler, &alloc_path, &in_scenario, &invalid)?;
     let mut warnings = loaded.warnings;
     warnings.extend(topology.warnings);
     let mut site_origin = BTreeMap::new();

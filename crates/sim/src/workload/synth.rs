@@ -571,7 +571,12 @@ pub fn parse_synth(
     // Say what another SLS input looks like before complaining about missing keys.
     if let Ok(serde_json::Value::Object(m)) = serde_json::from_slice::<serde_json::Value>(bytes)
         && !m.contains_key("workloads")
-        && let Some(what) = super::looks_like(m.keys().map(String::as_str))
+        // Keys of SYNTH's own never tell it to read the file with `synth =`, which it does.
+        && let Some(what) = super::looks_like(
+            m.keys()
+                .map(String::as_str)
+                .filter(|k| !matches!(*k, "num_jobs" | "job_classes" | "rand_seed")),
+        )
     {
         return Err(perr(
             1,
