@@ -555,6 +555,119 @@ fn output_cases() -> Vec<Case> {
     ]
 }
 
+/// A plan over `kind` from `from` to `to` of the scenario `s.toml`.
+fn plan(kind: &str, from: u32, to: u32) -> String {
+    format!(
+        "base = \"s.toml\"\nseeds = {{ count = 1, base = 1 }}\n[variable]\nkind = \"{kind}\"\n\
+         from = {from}\nto = {to}\n[[objective]]\nmetric = \"wait_s_p95\"\nat_most = 120\n"
+    )
+}
+
+fn plan_cases() -> Vec<Case> {
+    let cluster = |nodes: &str| {
+        let text = scenario("fs.xml", "").replace(
+            "nodes = 4\nracks = 1\nnode_memory_mb = 8192\nnode_vcores = 8\n",
+            nodes,
+        );
+        vec![("s.toml", text), ("fs.xml", FAIR_XML.to_string())]
+    };
+    let with = |nodes: &str, kind: &str, from: u32, to: u32| {
+        let mut f = cluster(nodes);
+        f.push(("pl.toml", plan(kind, from, to)));
+        f
+    };
+    const PLAN: &[&str] = &["plan", "pl.toml", "--out", "out"];
+    vec![
+        case(
+            "plan of a node count over a one-entry list of 16 GB nodes",
+            with(
+                "[[cluster.nodes]]\ncount = 4\nmemory_mb = 16384\nvcores = 8\n",
+                "nodes",
+                1,
+                4,
+            ),
+            PLAN,
+            0,
+            &[],
+        ),
+        case(
+            "plan of a node count over a list of two entries",
+            with(
+                "node_memory_mb = 8192\nnode_vcores = 8\n[[cluster.nodes]]\ncount = 2\n\
+                 [[cluster.nodes]]\ncount = 2\nmemory_mb = 16384\n",
+                "nodes",
+                1,
+                8,
+            ),
+            PLAN,
+            2,
+            &[
+                "pl.toml:4: key `variable.kind`: the base scenario's cluster is a list of 2 [[cluster.nodes]] entries (s.toml:6)",
+            ],
+        ),
+        case(
+            "plan of a node size over entries that give their own",
+            with(
+                "node_memory_mb = 8192\nnode_vcores = 8\n[[cluster.nodes]]\ncount = 2\n\
+                 memory_mb = 16384\n",
+                "node_memory_mb",
+                4096,
+                32768,
+            ),
+            PLAN,
+            2,
+            &[
+                "pl.toml:4: key `variable.kind`: [[cluster.nodes]] entry 0 of the base scenario sets its own `memory_mb` (s.toml:8)",
+            ],
+        ),
+        case(
+            "plan of a node count over a nodes file",
+            {
+                let mut f = with("nodes_file = \"nodes.json\"\n", "nodes", 1, 8);
+                f.push((
+                    "nodes.json",
+                    "{\"rack\": \"r1\", \"nodes\": [{\"node\": \"h1\"}, {\"node\": \"h2\"}]}\n"
+                        .into(),
+                ));
+                f
+            },
+            PLAN,
+            2,
+            &[
+                "pl.toml:4: key `variable.kind`: the base scenario's nodes come from `nodes_file` (s.toml:4)",
+            ],
+        ),
+        case(
+            "plan of a node size over a hadoop-3.3 nodes file giving a node its own",
+            {
+                let mut f = with(
+                    "nodes_file = \"nodes.json\"\nnode_memory_mb = 8192\n",
+                    "node_memory_mb",
+                    4096,
+                    16384,
+                );
+                f[0].1 = f[0].1.replace(
+                    "heartbeat_ms = 1000",
+                    "heartbeat_ms = 1000\nsemantics = \"hadoop-3.3\"",
+                );
+                f.push((
+                    "nodes.json",
+                    "{\"rack\": \"r1\", \"nodes\": [{\"node\": \"h1\"}, \
+                     {\"node\": \"h2\", \"memory-mb\": 4096}]}\n"
+                        .into(),
+                ));
+                f
+            },
+            PLAN,
+            2,
+            &[
+                "pl.toml:6: key `variable.to`: the base scenario with node_memory_mb = 16384 is invalid: ",
+                "a node still has 4096 MB of memory",
+            ],
+        ),
+    ]
+}
+
 /// Runs one case; `None` when it behaved, else what went wrong.
 fn check(c: &Case) -> Option<String> {
     let dir = tempfile::tempdir().unwrap();
@@ -633,6 +746,7 @@ fn configuration_inputs_are_read_as_hadoop_reads_them() {
         .chain(capacity_cases())
         .chain(scheduler_key_cases())
         .chain(output_cases())
+        .chain(plan_cases())
         .collect();
     let failures: Vec<String> = cases
         .iter()
