@@ -192,7 +192,8 @@ pub fn synth_json(data: &[u8]) {
 }
 
 /// A yarn-site.xml or sls-runner.xml (first byte picks the era), read as both schedulers read
-/// it. Written to a file first: reading one resolves `${...}` as Hadoop's getters do.
+/// it (each scheduler's reading substitutes `${...}` in what it reads, as Hadoop's getters do).
+/// Written to a file first, as the files of a scenario are read.
 pub fn yarn_site_xml(data: &[u8]) {
     use fairsim_sim::tree::SchedulerKind;
     use fairsim_sim::yarn_site::{SiteProps, knobs};

@@ -46,6 +46,7 @@ impl CliError {
                 SweepError::Spec(_)
                 | SweepError::Read { .. }
                 | SweepError::Csv { .. }
+                | SweepError::CsvAt { .. }
                 | SweepError::Shards(_),
             ) => 2,
             CliError::Sweep(_) | CliError::Plot(_) | CliError::Io { .. } | CliError::Failed(_) => 1,

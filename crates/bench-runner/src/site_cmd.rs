@@ -46,8 +46,9 @@ pub fn validate_site(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<(), CmdError> {
-    let class = props.get(yarn_site::SCHEDULER_CLASS);
+    let class = props.get(yarn_site::SCHEDULER_CLASS, args.era())?;
     let kind = class
+        .as_ref()
         .map(knobs::scheduler_class)
         .transpose()?
         .unwrap_or(SchedulerKind::Capacity);

@@ -3,6 +3,10 @@
 //! move them into `--out` only once every file is written. A command that fails, or is
 //! killed, leaves `--out` as it was: absent, or holding its earlier files untouched.
 //!
+//! Outputs never destroy what fairsim did not write: files of `--out` with other names are
+//! left as they are, and a directory (or a file) of `--out` where fairsim writes a file (or a
+//! directory) of the same name refuses the command, with exit code 2, before anything moves.
+//!
 //! What a killed command leaves is the staging directory alone. The next `run` or `compare`
 //! into the same `--out` removes it first; a `sweep` or `plan` killed part way keeps its
 //! journal there, which `--resume` continues (and a new start without `--resume` removes).
@@ -118,8 +122,16 @@ impl Staged {
 
     /// Moves the staged outputs into the target: one rename when the target does not exist
     /// (or is empty), else file by file, each replacing its namesake atomically, so files of
-    /// the target that the command did not write stay.
+    /// the target that the command did not write stay. A directory where an output file goes
+    /// (or a file where an output directory goes) is not fairsim's: the command is refused
+    /// before anything moves, and the target stays as it was.
     fn commit(self) -> Result<(), crate::CliError> {
+        if let Some(clash) = clash(&self.dir, &self.target) {
+            if !self.holds_a_journal() {
+                let _ = std::fs::remove_dir_all(&self.dir);
+            }
+            return Err(clash);
+        }
         if let Some(parent) = self.target.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(io_err(parent))?;
         }
@@ -131,6 +143,43 @@ impl Staged {
         }
         Ok(())
     }
+}
+
+/// The first entry of `to` that an entry of `from` cannot replace without destroying what
+/// fairsim did not write: a directory (or anything else that is not a file) where `from` has
+/// a file, a file where `from` has a directory; `None` when every output can move in.
+fn clash(from: &Path, to: &Path) -> Option<crate::CliError> {
+    let entries = std::fs::read_dir(from).ok()?;
+    for entry in entries.flatten() {
+        let src = entry.path();
+        let dst = to.join(entry.file_name());
+        let Ok(meta) = std::fs::symlink_metadata(&dst) else {
+            continue;
+        };
+        let refuse = |what: &str, writes: &str| {
+            Some(crate::CliError::Input(format!(
+                "--out {}: {} is {what} fairsim did not write, where it writes {writes}: \
+                 nothing was moved into --out (move it away, or choose another --out)",
+                to.display(),
+                dst.display()
+            )))
+        };
+        let src_is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if src_is_dir {
+            if meta.is_dir() {
+                if let Some(c) = clash(&src, &dst) {
+                    return Some(c);
+                }
+            } else {
+                return refuse("a file", "a directory");
+            }
+        } else if meta.is_dir() {
+            return refuse("a directory", "a file");
+        } else if !meta.is_file() && !meta.file_type().is_symlink() {
+            return refuse("a special file", "a file");
+        }
+    }
+    None
 }
 
 /// Renames `from` to `to` when `to` is absent or an empty directory; false otherwise (another
@@ -149,9 +198,6 @@ fn merge_into(from: &Path, to: &Path) -> Result<(), crate::CliError> {
         if src.is_dir() && dst.is_dir() {
             merge_into(&src, &dst)?;
         } else {
-            if dst.is_dir() {
-                std::fs::remove_dir_all(&dst).map_err(io_err(&dst))?;
-            }
             std::fs::rename(&src, &dst).map_err(io_err(&dst))?;
         }
     }
@@ -222,6 +268,55 @@ mod tests {
         );
         Staged::begin(&out, None, false).unwrap().run(ok).unwrap();
         assert!(!staging_dir(&out, None).exists());
+    }
+
+    #[test]
+    fn a_directory_where_an_output_file_goes_is_refused_and_left_whole() {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("out");
+        std::fs::create_dir_all(out.join("apps.csv")).unwrap();
+        std::fs::write(out.join("apps.csv/mine.txt"), "keep").unwrap();
+        std::fs::write(out.join("notes.txt"), "keep").unwrap();
+        let e = Staged::begin(&out, None, false)
+            .unwrap()
+            .run(|s| {
+                std::fs::write(s.dir().join("summary.csv"), "1").unwrap();
+                std::fs::write(s.dir().join("apps.csv"), "1").unwrap();
+                Ok(())
+            })
+            .unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(
+            e.to_string()
+                .contains("is a directory fairsim did not write"),
+            "{e}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(out.join("apps.csv/mine.txt")).unwrap(),
+            "keep"
+        );
+        assert!(!out.join("summary.csv").exists(), "nothing moves");
+        assert!(!staging_dir(&out, None).exists());
+        // A file where a run directory goes, one level down.
+        std::fs::remove_dir_all(out.join("apps.csv")).unwrap();
+        std::fs::create_dir(out.join("run-0")).unwrap();
+        std::fs::write(out.join("run-0/detail"), "mine").unwrap();
+        let e = Staged::begin(&out, None, false)
+            .unwrap()
+            .run(|s| {
+                std::fs::create_dir_all(s.dir().join("run-0/detail")).unwrap();
+                std::fs::write(s.dir().join("run-0/detail/a.csv"), "1").unwrap();
+                Ok(())
+            })
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("is a file fairsim did not write"),
+            "{e}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(out.join("run-0/detail")).unwrap(),
+            "mine"
+        );
     }
 
     #[test]

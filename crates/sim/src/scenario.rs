@@ -895,7 +895,8 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
     // SLS's NodeManager size is the size of the nodes file's nodes that give none: read
     // before the nodes file is.
     let sls_nm = match &site {
-        Some(props) => crate::yarn_site::knobs::node_manager_size(props).map_err(alloc_err)?,
+        Some(props) => crate::yarn_site::knobs::node_manager_size(props, raw.scheduler.semantics)
+            .map_err(alloc_err)?,
         None => (None, None),
     };
     let from_nodes_file = raw.cluster.has_nodes_file();
@@ -926,7 +927,8 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
     let alloc_path = match (&raw.allocation, &site, &site_files) {
         (Some(a), _, _) => base.join(&a.file),
         (None, Some(props), Some(files)) => {
-            crate::yarn_site::allocation_path(props, files).map_err(alloc_err)?
+            crate::yarn_site::allocation_path(props, files, raw.scheduler.semantics)
+                .map_err(alloc_err)?
         }
         _ => {
             return Err(invalid(
@@ -939,11 +941,13 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
     let loaded =
         crate::alloc::load_any_file(&alloc_path, raw.scheduler.semantics).map_err(alloc_err)?;
     let mut tree = loaded.tree;
+    scenario_checks::check_scheduler_keys(tree.scheduler, &alloc_path, &in_scenario, &invalid)?;
     let mut warnings = loaded.warnings;
     warnings.extend(topology.warnings);
     let mut site_origin = BTreeMap::new();
     if let (Some(props), Some(files)) = (&site, &site_files) {
-        crate::yarn_site::check_class(props, tree.scheduler, &alloc_path).map_err(alloc_err)?;
+        crate::yarn_site::check_class(props, tree.scheduler, &alloc_path, raw.scheduler.semantics)
+            .map_err(alloc_err)?;
         let mut settings = crate::yarn_site::knobs::settings(
             props,
             files,

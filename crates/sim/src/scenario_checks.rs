@@ -429,6 +429,70 @@ impl MemoryEstimate {
     }
 }
 
+/// `[scheduler]` keys only the Fair Scheduler reads (its yarn-site properties, and fairsim's
+/// booster of its weights).
+pub const FAIR_ONLY_KEYS: &[&str] = &[
+    "assignmultiple",
+    "max_assign",
+    "dynamic_max_assign",
+    "sizebasedweight",
+    "booster",
+    "locality_threshold_node",
+    "locality_threshold_rack",
+    "continuous_scheduling",
+    "continuous_scheduling_sleep_ms",
+    "locality_delay_node_ms",
+    "locality_delay_rack_ms",
+    "preemption_utilization_threshold",
+    "preemption_interval_ms",
+    "wait_before_kill_ms",
+    "wait_before_next_starvation_check_ms",
+    "reservation_threshold_increment_multiple",
+    "reservable_nodes",
+    "increment_allocation_mb",
+    "increment_allocation_vcores",
+];
+
+/// `[scheduler]` keys only the Capacity Scheduler reads.
+pub const CAPACITY_ONLY_KEYS: &[&str] = &[
+    "monitoring_interval_ms",
+    "max_wait_before_kill_ms",
+    "total_preemption_per_round",
+    "max_ignored_over_capacity",
+    "natural_termination_factor",
+    "node_locality_delay",
+];
+
+/// Refuses, at its line, a `[scheduler]` key the scenario writes that the scheduler of its
+/// allocation file (`alloc`) does not read: like an unknown key, it would change nothing,
+/// whatever the run was meant to show. (A yarn-site.xml property of the other scheduler is
+/// only reported by `validate`, as YARN ignores it: those files serve both schedulers.)
+pub fn check_scheduler_keys(
+    kind: SchedulerKind,
+    alloc: &std::path::Path,
+    in_scenario: &dyn Fn(&str) -> bool,
+    invalid: Invalid<'_>,
+) -> Result<(), ScenarioError> {
+    let (others, this, other) = match kind {
+        SchedulerKind::Fair => (CAPACITY_ONLY_KEYS, "fair-scheduler.xml", "Capacity"),
+        SchedulerKind::Capacity => (FAIR_ONLY_KEYS, "capacity-scheduler.xml", "Fair"),
+    };
+    for key in others {
+        let key = format!("scheduler.{key}");
+        if in_scenario(&key) {
+            return Err(invalid(
+                &key,
+                &format!(
+                    "a {other} Scheduler setting, but the allocation file {} is a {this}, \
+                     whose scheduler does not read it: remove the key",
+                    alloc.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -191,6 +191,12 @@ impl PlanSpec {
         };
 
         let variable = parse_variable(&loc, raw.variable.get_ref(), &base, &queue_exists)?;
+        variable
+            .check_cluster_form(&base, &base_text, &base_path.display().to_string())
+            .map_err(|m| {
+                let span = raw.variable.get_ref().kind.span();
+                loc.err(Some(span), Some("variable.kind"), m)
+            })?;
 
         let growth = match &raw.growth {
             None => vec![1.0],
@@ -273,7 +279,12 @@ impl PlanSpec {
             for &g in &growth {
                 let mut s = variable.apply(&base, i);
                 apply_growth(&mut s, g);
-                check_scenario(&s, &base_path).map_err(|e| {
+                let checked = check_scenario(&s, &base_path).and_then(|nodes| {
+                    variable
+                        .check_effect(&nodes, i)
+                        .map_err(|m| format!("{}: {m}", base_path.display()))
+                });
+                checked.map_err(|e| {
                     let msg = format!(
                         "the base scenario with {} = {}{} is invalid: {e}",
                         variable.column(),
@@ -328,10 +339,14 @@ impl PlanSpec {
     }
 }
 
-fn check_scenario(s: &toml::Value, base_path: &Path) -> Result<(), String> {
+/// The initial nodes of scenario `s`, or why it is invalid.
+fn check_scenario(
+    s: &toml::Value,
+    base_path: &Path,
+) -> Result<Vec<fairsim_sim::topology::NodeSpec>, String> {
     let text = toml::to_string(s).map_err(|e| e.to_string())?;
     fairsim_sim::scenario::parse_scenario(&text, base_path)
-        .map(|_| ())
+        .map(|sc| sc.cluster.node_specs().into_owned())
         .map_err(|e| crate::sim_runner::point_error_message(&e, base_path))
 }
 

@@ -282,9 +282,22 @@ impl Variable {
     }
 
     /// The base scenario with value `i` written in; a queue's table is created if the base has none.
+    /// A node count over a one-entry `[[cluster.nodes]]` list is that entry's `count`
+    /// ([`Variable::check_cluster_form`] refuses the other lists).
     pub fn apply(&self, base: &toml::Value, i: u64) -> toml::Value {
         let mut scenario = base.clone();
         let value = self.grid.value(i);
+        if self.kind == VariableKind::Nodes
+            && let Some([entry]) = scenario
+                .get_mut("cluster")
+                .and_then(|c| c.get_mut("nodes"))
+                .and_then(toml::Value::as_array_mut)
+                .map(Vec::as_mut_slice)
+            && let Some(entry) = entry.as_table_mut()
+        {
+            entry.insert("count".into(), value);
+            return scenario;
+        }
         let root = scenario.as_table_mut().expect("a scenario is a TOML table");
         let table = match &self.queue_key {
             None => root
@@ -303,6 +316,121 @@ impl Variable {
             .expect("the variable's table was checked to be a table")
             .insert(self.kind.scenario_key().to_string(), value);
         scenario
+    }
+}
+
+impl Variable {
+    /// Refuses a cluster variable the base scenario's cluster form cannot take, naming the
+    /// base's line (`base_file`, `base_text`) and the reason, rather than replacing the
+    /// cluster or changing nothing: a node count over a nodes file or over a list of several
+    /// entries (or of one named host), a node size over list entries that give their own.
+    pub fn check_cluster_form(
+        &self,
+        base: &toml::Value,
+        base_text: &str,
+        base_file: &str,
+    ) -> Result<(), String> {
+        let lines = fairsim_sim::key_lines::KeyLines::new(base_text);
+        let at = |key: &str| format!("{base_file}:{}", lines.line(key));
+        let cluster = base.get("cluster");
+        let list = cluster
+            .and_then(|c| c.get("nodes"))
+            .and_then(toml::Value::as_array);
+        let from_file = cluster.is_some_and(|c| c.get("nodes_file").is_some());
+        match self.kind {
+            VariableKind::Nodes if from_file => Err(format!(
+                "the base scenario's nodes come from `nodes_file` ({}): a nodes file fixes the \
+                 nodes, so a `nodes` variable has nothing to change; give the cluster as \
+                 `nodes = N` or one [[cluster.nodes]] entry with a `count`",
+                at("cluster.nodes_file")
+            )),
+            VariableKind::Nodes => match list.map(Vec::as_slice) {
+                None => Ok(()),
+                Some([entry]) if entry.get("name").is_none() => Ok(()),
+                Some([_]) => Err(format!(
+                    "the base scenario's one [[cluster.nodes]] entry names one host ({}): a \
+                     `nodes` variable sets the entry's `count`, which a named host cannot have; \
+                     give it a `prefix` instead of a `name`",
+                    at("cluster.nodes[0].name")
+                )),
+                Some(entries) => Err(format!(
+                    "the base scenario's cluster is a list of {} [[cluster.nodes]] entries \
+                     ({}): a `nodes` variable sets the `count` of a one-entry list, and which \
+                     of several entries to grow is not said; plan over a one-entry list, or \
+                     sweep each entry's count",
+                    entries.len(),
+                    at("cluster.nodes")
+                )),
+            },
+            VariableKind::NodeMemoryMb | VariableKind::NodeVcores => {
+                let own = match self.kind {
+                    VariableKind::NodeMemoryMb => "memory_mb",
+                    _ => "vcores",
+                };
+                let Some(entries) = list else {
+                    return Ok(());
+                };
+                match entries.iter().position(|e| e.get(own).is_some()) {
+                    None => Ok(()),
+                    Some(k) => Err(format!(
+                        "[[cluster.nodes]] entry {k} of the base scenario sets its own `{own}` \
+                         ({}): `{}` is only the size of entries that give none, so the plan \
+                         would not change that entry's nodes; remove `{own}` from the entries \
+                         the variable should size",
+                        at(&format!("cluster.nodes[{k}].{own}")),
+                        self.kind.scenario_key()
+                    )),
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Refuses a value the scenario read with it does not have: every initial node of
+    /// `nodes` must have the variable's size, and there must be as many nodes as a `nodes`
+    /// variable says (a nodes file's own sizes in hadoop-3.3 would make a node size variable
+    /// change only some nodes).
+    pub fn check_effect(
+        &self,
+        nodes: &[fairsim_sim::topology::NodeSpec],
+        i: u64,
+    ) -> Result<(), String> {
+        let want = self.grid.as_f64(i);
+        let (what, differs) = match self.kind {
+            VariableKind::Nodes => (
+                "nodes",
+                (nodes.len() as f64 != want).then_some(nodes.len() as f64),
+            ),
+            VariableKind::NodeMemoryMb => (
+                "MB of memory",
+                nodes
+                    .iter()
+                    .map(|n| n.capacity.memory_mb as f64)
+                    .find(|&m| m != want),
+            ),
+            VariableKind::NodeVcores => (
+                "vcores",
+                nodes
+                    .iter()
+                    .map(|n| n.capacity.vcores as f64)
+                    .find(|&v| v != want),
+            ),
+            _ => return Ok(()),
+        };
+        match differs {
+            None => Ok(()),
+            Some(got) if self.kind == VariableKind::Nodes => Err(format!(
+                "with {} = {} the cluster has {got} {what}: the variable does not set the node count",
+                self.column(),
+                self.grid.cell(i)
+            )),
+            Some(got) => Err(format!(
+                "with {} = {} a node still has {got} {what} (its own size, from the nodes file \
+                 or its entry): the variable would change only some nodes",
+                self.column(),
+                self.grid.cell(i)
+            )),
+        }
     }
 }
 
@@ -347,6 +475,58 @@ mod tests {
         assert_eq!((g.len(), g.cell(16)), (20, "0.85".to_string()));
         assert!(Grid::real(0.0, 1.0, 0.0).is_err());
         assert!(Grid::real(0.0, f64::INFINITY, 0.1).is_err());
+    }
+
+    fn nodes(kind: VariableKind) -> Variable {
+        Variable {
+            kind,
+            queue: None,
+            queue_key: None,
+            grid: Grid::int(2, 8, 2).unwrap(),
+        }
+    }
+
+    #[test]
+    fn a_node_count_sets_a_one_entry_list_and_refuses_other_forms() {
+        let text = "[cluster]\n[[cluster.nodes]]\ncount = 4\nmemory_mb = 16384\nvcores = 8\n";
+        let base: toml::Value = toml::from_str(text).unwrap();
+        let v = nodes(VariableKind::Nodes);
+        assert_eq!(v.check_cluster_form(&base, text, "s.toml"), Ok(()));
+        let s = v.apply(&base, 1);
+        let entry = &s["cluster"]["nodes"][0];
+        assert_eq!(entry["count"].as_integer(), Some(4));
+        assert_eq!(entry["memory_mb"].as_integer(), Some(16384));
+        assert!(s["cluster"].get("node_memory_mb").is_none());
+
+        let text = "[cluster]\n[[cluster.nodes]]\ncount = 4\n[[cluster.nodes]]\nname = \"h\"\n";
+        let base: toml::Value = toml::from_str(text).unwrap();
+        let e = v.check_cluster_form(&base, text, "s.toml").unwrap_err();
+        assert!(
+            e.contains("a list of 2 [[cluster.nodes]] entries (s.toml:2)"),
+            "{e}"
+        );
+        let text = "[cluster]\nnodes_file = \"n.json\"\n";
+        let base: toml::Value = toml::from_str(text).unwrap();
+        let e = v.check_cluster_form(&base, text, "s.toml").unwrap_err();
+        assert!(e.contains("`nodes_file` (s.toml:2)"), "{e}");
+    }
+
+    #[test]
+    fn a_node_size_refuses_entries_that_give_their_own() {
+        let text = "[cluster]\nnode_memory_mb = 8192\n[[cluster.nodes]]\ncount = 2\n\
+                    [[cluster.nodes]]\ncount = 2\nmemory_mb = 16384\n";
+        let base: toml::Value = toml::from_str(text).unwrap();
+        let e = nodes(VariableKind::NodeMemoryMb)
+            .check_cluster_form(&base, text, "s.toml")
+            .unwrap_err();
+        assert!(
+            e.contains("entry 1 of the base scenario sets its own `memory_mb` (s.toml:7)"),
+            "{e}"
+        );
+        assert_eq!(
+            nodes(VariableKind::NodeVcores).check_cluster_form(&base, text, "s.toml"),
+            Ok(())
+        );
     }
 
     #[test]

@@ -290,7 +290,13 @@ pub struct PlotArgs {
 
 /// Redraws the charts of a sweep directory from `runs.csv` (and the run detail CSVs), running nothing.
 pub fn run_plot(args: &PlotArgs) -> Result<(), crate::CliError> {
-    let manifest = Manifest::read(&args.dir).ok();
+    // Without sweep.json the charts take their default choices; a sweep.json that cannot be
+    // read is refused rather than replaced by them.
+    let manifest = if args.dir.join(crate::sweep::output::MANIFEST).exists() {
+        Some(Manifest::read(&args.dir)?)
+    } else {
+        None
+    };
     let n_axes = manifest.as_ref().map(|m| m.axes.len());
     let charts = manifest.map(|m| m.charts).unwrap_or_default();
     let table = RunsTable::read(&args.dir.join(crate::sweep::output::RUNS_CSV), n_axes)?;

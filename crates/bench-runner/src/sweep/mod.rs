@@ -192,6 +192,16 @@ pub enum SweepError {
         /// What is wrong.
         message: String,
     },
+    /// A cell of a results file is malformed.
+    #[error("{}:{line}: {message}", path.display())]
+    CsvAt {
+        /// The file involved.
+        path: PathBuf,
+        /// Its line.
+        line: u64,
+        /// The column, the value and what is wrong.
+        message: String,
+    },
     /// Runs, shards or journals that do not fit together.
     #[error("{0}")]
     Inconsistent(String),

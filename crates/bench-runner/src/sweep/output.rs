@@ -53,9 +53,18 @@ impl Manifest {
             path: path.clone(),
             source,
         })?;
-        serde_json::from_str(&text).map_err(|e| SweepError::Csv {
-            path,
-            message: e.to_string(),
+        serde_json::from_str(&text).map_err(|e| {
+            let message = e.to_string();
+            let message = message
+                .rfind(" at line ")
+                .map_or(message.as_str(), |i| &message[..i]);
+            SweepError::CsvAt {
+                path,
+                line: e.line() as u64,
+                message: format!(
+                    "{message}: not a sweep.json fairsim wrote (truncated or edited?)"
+                ),
+            }
         })
     }
 
@@ -239,14 +248,21 @@ impl RunsTable {
         let axes = header[1..=n_axes].to_vec();
         let metrics = header[n_axes + 2..].to_vec();
         let mut rows = Vec::new();
-        for (line, record) in r.records().enumerate() {
+        for record in r.records() {
             let record = record.map_err(|e| csv_error(path, e))?;
-            let bad = |what: &str| csv_error(path, format!("line {}: bad {what}", line + 2));
-            let run_index = record[0].parse().map_err(|_| bad("run_index"))?;
-            let seed = record[n_axes + 1].parse().map_err(|_| bad("seed"))?;
+            let line = record.position().map_or(0, |p| p.line());
+            let bad = |i: usize, what: &str| SweepError::CsvAt {
+                path: path.to_path_buf(),
+                line,
+                message: format!("{}: `{}` is not {what}", header[i], &record[i]),
+            };
+            let run_index = record[0].parse().map_err(|_| bad(0, "a run index"))?;
+            let seed = record[n_axes + 1]
+                .parse()
+                .map_err(|_| bad(n_axes + 1, "a seed (an integer from 0)"))?;
             let axis_values = (1..=n_axes).map(|i| record[i].to_string()).collect();
             let metrics = (n_axes + 2..record.len())
-                .map(|i| parse_f64(&record[i]).ok_or_else(|| bad(&header[i])))
+                .map(|i| parse_f64(&record[i]).ok_or_else(|| bad(i, "a number")))
                 .collect::<Result<_, _>>()?;
             rows.push(RunRow {
                 run_index,

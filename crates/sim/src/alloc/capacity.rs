@@ -1,18 +1,22 @@
 //! `capacity-scheduler.xml`: a Hadoop `<configuration>` of `<property>` name/value pairs,
-//! read for the queue hierarchy and the per-queue settings fairsim simulates.
+//! read for the queue hierarchy and the per-queue settings fairsim simulates. Values are read
+//! as Hadoop's `Configuration` getters read them (`${...}` substituted when a property is
+//! read, Java's number syntax: `crate::yarn_site`), and the file is refused wherever the
+//! ResourceManager would refuse to start on it.
 
 use super::xml::{Reader, parse_document};
 use super::{AllocError, LoadedAlloc};
 use crate::tree::{OrderingPolicy, PlacementRule, QueueConf, QueueId, QueueTree, SchedulerKind};
+use crate::yarn_site::{expand, values};
 use fairsim_core::{Calculator, Semantics};
 use roxmltree::Node;
 use std::collections::{BTreeMap, HashSet};
 
 const PREFIX: &str = "yarn.scheduler.capacity.";
 const MAX_DEPTH: usize = 200;
-/// Siblings' capacities must sum to 100 within this many percent (YARN compares fractions
-/// of 1 with a small epsilon).
-const SUM_TOLERANCE: f64 = 0.01;
+/// `ParentQueue.PRECISION` (the same in hadoop-2.7 and 3.3): children's capacities, as
+/// fractions of 1 summed in Java floats, may differ from 1 by this much.
+const PRECISION: f32 = 0.0005;
 /// Per-queue property suffixes checked against the queue list.
 const QUEUE_SUFFIXES: &[&str] = &[
     "queues",
@@ -45,7 +49,9 @@ const NOT_MODELLED: &[(&str, &str)] = &[
     ),
 ];
 
-/// One `<property>`: its value and where it is.
+/// One `<property>`: its value (as written in the map; substituted and trimmed once read
+/// with [`Props::get`]) and where it is.
+#[derive(Clone)]
 struct Prop<'a, 'i> {
     value: String,
     node: Node<'a, 'i>,
@@ -59,8 +65,22 @@ struct Props<'r, 'a, 'i> {
 }
 
 impl<'a, 'i> Props<'_, 'a, 'i> {
-    fn get(&self, name: &str) -> Option<&Prop<'a, 'i>> {
-        self.map.get(name)
+    /// The property as Hadoop's `getTrimmed` returns it: `${...}` substituted, then trimmed;
+    /// a substitution Hadoop fails on is refused at the property's line.
+    fn get(&self, name: &str) -> Result<Option<Prop<'a, 'i>>, AllocError> {
+        let Some(p) = self.map.get(name) else {
+            return Ok(None);
+        };
+        let value = expand::substitute(
+            &p.value,
+            |n| self.map.get(n).map(|q| q.value.as_str()),
+            self.semantics,
+        )
+        .map_err(|e| self.invalid_at(p.node, name, e.message()))?;
+        Ok(Some(Prop {
+            value: values::java_trim(&value).to_string(),
+            node: p.node,
+        }))
     }
 
     fn invalid(&self, name: &str, message: impl Into<String>) -> AllocError {
@@ -95,16 +115,22 @@ impl<'a, 'i> Props<'_, 'a, 'i> {
             .map_err(|m| self.invalid(name, m))
     }
 
+    /// `getFloat`: Java's `Float.parseFloat`. Hadoop's range checks let NaN through (every
+    /// comparison with it is false) and then computes with it; fairsim refuses it rather than
+    /// guess what those computations give.
     fn float(&self, name: &str) -> Result<Option<f64>, AllocError> {
-        let Some(p) = self.get(name) else {
+        let Some(p) = self.get(name)? else {
             return Ok(None);
         };
-        p.value
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite())
-            .map(Some)
-            .ok_or_else(|| self.invalid(name, format!("\"{}\" is not a number", p.value)))
+        let v = values::float(&p.value).map_err(|m| self.invalid(name, m))?;
+        if v.is_nan() {
+            return Err(self.invalid(
+                name,
+                "NaN: Hadoop's range checks let it through and its capacity arithmetic then \
+                 yields NaN; fairsim does not simulate that",
+            ));
+        }
+        Ok(Some(v))
     }
 }
 
@@ -128,9 +154,12 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
         let field = |tag: &str| {
             el.children()
                 .find(|n| n.is_element() && n.tag_name().name() == tag)
-                .map(|n| n.text().unwrap_or("").trim().to_string())
+                .map(|n| n.text().unwrap_or("").to_string())
         };
-        let Some(name) = field("name").filter(|n| !n.is_empty()) else {
+        let Some(name) = field("name")
+            .map(|n| values::java_trim(&n).to_string())
+            .filter(|n| !n.is_empty())
+        else {
             return Err(r.invalid(el, "a property needs a <name>"));
         };
         let value = field("value").unwrap_or_default();
@@ -149,7 +178,7 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
     };
 
     let calc_name = format!("{PREFIX}resource-calculator");
-    let resource_calculator = match props.get(&calc_name) {
+    let resource_calculator = match props.get(&calc_name)? {
         None => Calculator::MemoryOnly,
         Some(p) if p.value.ends_with("DominantResourceCalculator") => Calculator::Dominant,
         Some(p) if p.value.ends_with("DefaultResourceCalculator") => Calculator::MemoryOnly,
@@ -166,7 +195,8 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
         .unwrap_or(0.1);
 
     let root_queues = format!("{PREFIX}root.queues");
-    if props.get(&root_queues).is_none() && !props.map.keys().any(|k| k.starts_with(PREFIX)) {
+    let root = props.get(&root_queues)?;
+    if root.is_none() && !props.map.keys().any(|k| k.starts_with(PREFIX)) {
         // A configuration file of another kind, given where an allocation file goes.
         return Err(r.invalid(
             top,
@@ -178,11 +208,21 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
             ),
         ));
     }
-    if props.get(&root_queues).is_none() {
-        return Err(props.invalid(
-            &root_queues,
-            "the file must list root's queues in this property",
-        ));
+    match root {
+        None => {
+            return Err(props.invalid(
+                &root_queues,
+                "the file must list root's queues in this property",
+            ));
+        }
+        Some(p) if queue_names(&p.value).is_empty() => {
+            return Err(props.invalid(
+                &root_queues,
+                "lists no queue: YARN refuses to start (\"Queue configuration missing child \
+                 queue names for root\")",
+            ));
+        }
+        Some(_) => {}
     }
     let mut queues = Vec::new();
     build(&props, "root", None, None, am_default, &mut queues, 0)?;
@@ -225,9 +265,9 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
             ));
         }
     }
-    let placement = queue_mappings(&props, &queues)?;
+    let (placement, override_warning) = queue_mappings(&props, &queues)?;
     drop(props);
-    for (node, message) in not_modelled {
+    for (node, message) in not_modelled.into_iter().chain(override_warning) {
         r.warn(node, message);
     }
     let tree = QueueTree {
@@ -247,23 +287,32 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
 }
 
 /// `queue-mappings` as placement entries; each target must be a leaf (by its name) unless it
-/// is `%user` or `%primary_group`, as YARN checks at start-up.
-fn queue_mappings(
-    props: &Props<'_, '_, '_>,
+/// is `%user` or `%primary_group`, as YARN checks at start-up. With them, the warning for an
+/// override flag Hadoop's `getBoolean` does not recognise (it keeps the default, false).
+#[allow(clippy::type_complexity)]
+fn queue_mappings<'a, 'i>(
+    props: &Props<'_, 'a, 'i>,
     queues: &[QueueConf],
-) -> Result<Vec<PlacementRule>, AllocError> {
+) -> Result<(Vec<PlacementRule>, Option<(Node<'a, 'i>, String)>), AllocError> {
     let key = format!("{PREFIX}queue-mappings");
     let override_key = format!("{PREFIX}queue-mappings-override.enable");
-    let override_named = match props.get(&override_key).map(|p| p.value.trim()) {
+    let mut warning = None;
+    let override_named = match props.get(&override_key)? {
         None => false,
-        Some(v) if v.eq_ignore_ascii_case("true") => true,
-        Some(v) if v.eq_ignore_ascii_case("false") => false,
-        Some(v) => {
-            return Err(props.invalid(&override_key, format!("\"{v}\" is not true or false")));
-        }
+        Some(p) => values::boolean(&p.value).unwrap_or_else(|| {
+            warning = Some((
+                p.node,
+                format!(
+                    "{override_key}: \"{}\" is neither true nor false: Hadoop's getBoolean keeps \
+                     the default, false",
+                    p.value
+                ),
+            ));
+            false
+        }),
     };
-    let Some(p) = props.get(&key) else {
-        return Ok(Vec::new());
+    let Some(p) = props.get(&key)? else {
+        return Ok((Vec::new(), warning));
     };
     let mut rules = Vec::new();
     for entry in p.value.split(',').map(str::trim).filter(|e| !e.is_empty()) {
@@ -303,7 +352,7 @@ fn queue_mappings(
             override_named,
         });
     }
-    Ok(rules)
+    Ok((rules, warning))
 }
 
 /// `minimum-user-limit-percent` (default 100). Hadoop 3.3's
@@ -316,12 +365,12 @@ fn user_limit_percent(
     name: &str,
     semantics: Semantics,
 ) -> Result<f32, AllocError> {
-    let Some(p) = props.get(name) else {
+    let Some(p) = props.get(name)? else {
         return Ok(100.0);
     };
     let text = p.value.as_str();
     let value = match semantics {
-        Semantics::Hadoop27 => text.parse::<i32>().map(f64::from).map_err(|_| {
+        Semantics::Hadoop27 => values::int(text).map(|v| v as f64).map_err(|_| {
             props.invalid(
                 name,
                 format!(
@@ -329,10 +378,10 @@ fn user_limit_percent(
                 ),
             )
         })?,
-        Semantics::Hadoop33 => text
-            .parse::<f32>()
-            .map(f64::from)
-            .map_err(|_| props.invalid(name, format!("\"{text}\" is not a number")))?,
+        Semantics::Hadoop33 => {
+            let v = values::float(text).map_err(|m| props.invalid(name, m))?;
+            f64::from(v as f32)
+        }
     };
     crate::limits::limit("capacity-scheduler.xml", "minimum-user-limit-percent")
         .check_float(value)
@@ -360,14 +409,8 @@ fn build(
     }
     let id = QueueId(out.len() as u32);
     let mut q = QueueConf::new(path, parent);
-    let children: Vec<String> = match props.get(&queues_key) {
-        Some(p) => p
-            .value
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
-            .collect(),
+    let children: Vec<String> = match props.get(&queues_key)? {
+        Some(p) => queue_names(&p.value),
         None => Vec::new(),
     };
     q.is_leaf = children.is_empty();
@@ -376,7 +419,7 @@ fn build(
         None => (100.0, 100.0),
         Some(listing) => {
             let cap_key = key("capacity");
-            let Some(p) = props.get(&cap_key) else {
+            let Some(p) = props.get(&cap_key)? else {
                 return Err(props.invalid(
                     listing,
                     format!("queue {path} is listed here but has no {cap_key} property"),
@@ -425,7 +468,7 @@ fn build(
         props.semantics,
     )?);
     let op_key = key("ordering-policy");
-    q.ordering_policy = match props.get(&op_key) {
+    q.ordering_policy = match props.get(&op_key)? {
         None => q.is_leaf.then_some(OrderingPolicy::Fifo),
         Some(p) => Some(match p.value.to_ascii_lowercase().as_str() {
             "fifo" => OrderingPolicy::Fifo,
@@ -471,17 +514,72 @@ fn build(
         )?;
     }
     if !children.is_empty() {
-        let ids = out[id.idx()].children.clone();
-        let sum: f64 = ids
+        let percents: Vec<f64> = out[id.idx()]
+            .children
             .iter()
             .map(|c| out[c.idx()].capacity_percent.unwrap_or(0.0))
-            .sum();
-        if (sum - 100.0).abs() > SUM_TOLERANCE && !(sum == 0.0 && capacity == 0.0) {
-            return Err(props.invalid(
-                &queues_key,
-                format!("the capacities of {path}'s children sum to {sum}, not 100"),
-            ));
-        }
+            .collect();
+        children_sum_check(capacity, &percents)
+            .map_err(|m| props.invalid(&queues_key, format!("{path}: {m}")))?;
     }
     Ok(id)
+}
+
+/// `ParentQueue.setChildQueues`' check, in Java floats: each capacity a fraction of 1
+/// (`percent / 100`), summed in listed order; the sum must be within [`PRECISION`] of 1
+/// unless the parent's capacity is 0, and must be 0 when it is.
+fn children_sum_check(parent_percent: f64, children_percents: &[f64]) -> Result<(), String> {
+    let parent = parent_percent as f32 / 100.0;
+    let sum: f32 = children_percents.iter().map(|&c| c as f32 / 100.0).sum();
+    let shown = children_percents.iter().sum::<f64>();
+    let shown = (shown * 1e6).round() / 1e6;
+    if parent > 0.0 && (1.0 - sum).abs() > PRECISION {
+        return Err(format!(
+            "the children's capacities sum to {shown}, not 100: YARN refuses to start \
+             (\"Illegal capacity ... for children of queue\"); it allows a difference of \
+             {}% (|1 - sum| <= {PRECISION} in fractions of 1)",
+            PRECISION * 100.0
+        ));
+    }
+    if parent == 0.0 && sum > 0.0 {
+        return Err(format!(
+            "the queue's capacity is 0, so its children's must be 0 too; they sum to {shown}: \
+             YARN refuses to start (\"Illegal capacity ... for children of queue\")"
+        ));
+    }
+    Ok(())
+}
+
+/// `getQueues`: the comma-separated names, each trimmed, empty ones dropped.
+fn queue_names(value: &str) -> Vec<String> {
+    value
+        .split(',')
+        .map(values::java_trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn children_may_miss_100_by_hadoops_precision_in_java_floats() {
+        assert!(children_sum_check(100.0, &[50.0, 50.0]).is_ok());
+        assert!(children_sum_check(100.0, &[33.33, 33.33, 33.31]).is_ok());
+        assert!(children_sum_check(100.0, &[60.0, 40.04]).is_ok());
+        let e = children_sum_check(100.0, &[60.0, 39.9]).unwrap_err();
+        assert!(e.contains("sum to 99.9, not 100"), "{e}");
+        assert!(children_sum_check(100.0, &[60.0, 40.1]).is_err());
+        assert!(children_sum_check(100.0, &[0.0, 0.0]).is_err());
+    }
+
+    #[test]
+    fn a_parent_at_zero_takes_only_children_at_zero() {
+        assert!(children_sum_check(0.0, &[0.0, 0.0]).is_ok());
+        let e = children_sum_check(0.0, &[100.0]).unwrap_err();
+        assert!(e.contains("capacity is 0"), "{e}");
+        assert!(children_sum_check(0.0, &[0.01]).is_err());
+    }
 }

@@ -10,7 +10,7 @@ mod error;
 mod fair;
 mod placement;
 mod resource_string;
-mod xml;
+pub(crate) mod xml;
 
 pub use error::AllocError;
 pub use placement::{default_policy, default_policy_with, is_terminal};

@@ -40,11 +40,39 @@ pub fn parse_document<'input>(
     })
 }
 
+/// The lines of a document's text, for positions: roxmltree's `text_pos_at` counts from the
+/// start of the text on every call, which is quadratic over a file of many properties.
+pub struct LineIndex {
+    newlines: Vec<usize>,
+}
+
+impl LineIndex {
+    /// The index of `doc`'s text.
+    pub fn new(doc: &Document<'_>) -> LineIndex {
+        let text = doc.input_text();
+        LineIndex {
+            newlines: text
+                .bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i)
+                .collect(),
+        }
+    }
+
+    /// 1-based line where `node` starts (as `text_pos_at` gives it).
+    pub fn line(&self, node: Node<'_, '_>) -> u32 {
+        let before = self.newlines.partition_point(|&i| i < node.range().start);
+        u32::try_from(before + 1).unwrap_or(u32::MAX)
+    }
+}
+
 /// Walks one document: knows the file label, turns nodes into positions, collects warnings.
 pub struct Reader<'a, 'input> {
     /// File label used in messages.
     pub file: &'a str,
-    doc: &'a Document<'input>,
+    lines: LineIndex,
+    doc: std::marker::PhantomData<&'a Document<'input>>,
     /// Warnings so far, already formatted.
     pub warnings: Vec<String>,
 }
@@ -54,14 +82,15 @@ impl<'a, 'input> Reader<'a, 'input> {
     pub fn new(file: &'a str, doc: &'a Document<'input>) -> Self {
         Reader {
             file,
-            doc,
+            lines: LineIndex::new(doc),
+            doc: std::marker::PhantomData,
             warnings: Vec::new(),
         }
     }
 
     /// 1-based line where `node` starts.
     pub fn line(&self, node: Node<'_, '_>) -> u32 {
-        self.doc.text_pos_at(node.range().start).row
+        self.lines.line(node)
     }
 
     /// An error at `node`.

@@ -575,7 +575,12 @@ pub fn parse_synth(
     if let Ok(super::json_stream::Next::Object(line)) = first.next_start()
         && let Ok(m) = first.read::<serde_json::Map<String, serde_json::Value>>()
         && !m.contains_key("workloads")
-        && let Some(what) = super::looks_like(m.keys().map(String::as_str))
+        // Keys of SYNTH's own never tell it to read the file with `synth =`, which it does.
+        && let Some(what) = super::looks_like(
+            m.keys()
+                .map(String::as_str)
+                .filter(|k| !matches!(*k, "num_jobs" | "job_classes" | "rand_seed")),
+        )
     {
         return Err(perr(
             line,

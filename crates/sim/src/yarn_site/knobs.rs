@@ -698,13 +698,13 @@ pub fn settings(
     // Index into `report.readings` of the applied reading of each key, for superseding.
     let mut applied: BTreeMap<String, usize> = BTreeMap::new();
     for k in KNOBS {
-        let Some(p) = props.get(k.property) else {
+        let Some(raw) = props.raw(k.property) else {
             continue;
         };
         let mut reading = Reading {
-            property: p.clone(),
+            property: raw.clone(),
             target: k.target,
-            value: p.value.trim().to_string(),
+            value: raw.value.trim().to_string(),
             status: Status::Applied,
         };
         let reader_kind = match k.reader {
@@ -717,6 +717,12 @@ pub fn settings(
         } else if reader_kind.is_some_and(|r| r != kind) {
             reading.status = Status::OtherScheduler(kind);
         } else {
+            // Only a property the scheduler reads is substituted, as Hadoop's getters do.
+            let p = &props
+                .get(k.property, semantics)?
+                .expect("the property is set");
+            reading.property = p.clone();
+            reading.value = p.value.trim().to_string();
             match read_value(k, p)? {
                 None => {
                     reading.status = Status::DefaultKept(
@@ -778,13 +784,19 @@ pub fn settings(
 /// SLS's NodeManager size as the files give it (`yarn.sls.nm.memory.mb`,
 /// `yarn.sls.nm.vcores`; `None` where a file gives none), read before the cluster is: the
 /// nodes of an SLS nodes file start from it. Both eras and both schedulers read it.
-pub fn node_manager_size(props: &SiteProps) -> Result<(Option<i64>, Option<i64>), AllocError> {
+pub fn node_manager_size(
+    props: &SiteProps,
+    semantics: Semantics,
+) -> Result<(Option<i64>, Option<i64>), AllocError> {
     let mut size = (None, None);
     for k in KNOBS {
-        let (Target::NodeManager(name), Some(p)) = (k.target, props.get(k.property)) else {
+        let Target::NodeManager(name) = k.target else {
             continue;
         };
-        if let Some(Value::Toml(v)) = read_value(k, p)? {
+        let Some(p) = props.get(k.property, semantics)? else {
+            continue;
+        };
+        if let Some(Value::Toml(v)) = read_value(k, &p)? {
             let slot = if name == "node_memory_mb" {
                 &mut size.0
             } else {

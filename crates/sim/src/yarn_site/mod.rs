@@ -1,15 +1,18 @@
 //! `yarn-site.xml` and `sls-runner.xml`: Hadoop `<configuration>` files of
 //! `<property><name>/<value>` pairs, read as Hadoop's `Configuration` reads a list of
 //! resources (a later file overrides an earlier one, except a property marked `<final>`;
-//! `${name}` refers to another property), and mapped onto the scenario's scheduler keys by
-//! [`knobs`]. docs/yarn-site.md lists every property.
+//! `${name}` refers to another property, substituted when the property is read:
+//! [`expand`]), and mapped onto the scenario's scheduler keys by [`knobs`].
+//! docs/yarn-site.md lists every property.
 
+pub mod expand;
 pub mod knobs;
 pub mod values;
 
 use crate::alloc::AllocError;
 use crate::scenario::SchedulerConf;
 use crate::tree::SchedulerKind;
+use fairsim_core::Semantics;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -39,7 +42,8 @@ impl SiteFiles {
 pub struct Property {
     /// Its name.
     pub name: String,
-    /// Its value as written (getters trim it), after `${...}` substitution.
+    /// Its value: as written in [`SiteProps::props`], with `${...}` substituted once read
+    /// with [`SiteProps::get`] (getters then trim it).
     pub value: String,
     /// The file that set it last.
     pub file: PathBuf,
@@ -65,9 +69,6 @@ pub struct SiteProps {
     pub warnings: Vec<String>,
 }
 
-/// Hadoop's `Configuration.MAX_SUBST`: deeper `${...}` chains are left as written.
-const MAX_SUBST: usize = 20;
-
 impl SiteProps {
     /// Reads `paths` in order.
     pub fn read(paths: &[PathBuf]) -> Result<SiteProps, AllocError> {
@@ -76,7 +77,6 @@ impl SiteProps {
             let text = crate::alloc::read_xml_file(p)?;
             props.add(&text, p)?;
         }
-        props.substitute();
         Ok(props)
     }
 
@@ -84,7 +84,8 @@ impl SiteProps {
     pub fn add(&mut self, text: &str, path: &Path) -> Result<(), AllocError> {
         let label = path.display().to_string();
         let doc = crate::alloc::parse_xml_document(text, &label)?;
-        let pos = |n: roxmltree::Node<'_, '_>| doc.text_pos_at(n.range().start).row;
+        let lines = crate::alloc::xml::LineIndex::new(&doc);
+        let pos = |n: roxmltree::Node<'_, '_>| lines.line(n);
         let top = doc.root_element();
         if top.tag_name().name() != "configuration" {
             return Err(AllocError::Invalid {
@@ -146,32 +147,29 @@ impl SiteProps {
         Ok(())
     }
 
-    /// Replaces `${name}` with the value of another property, as Hadoop's getters do (an
-    /// unknown name, or a chain deeper than Hadoop follows, stays as written).
-    fn substitute(&mut self) {
-        let raw: BTreeMap<String, String> = self
-            .props
-            .iter()
-            .map(|(k, p)| (k.clone(), p.value.clone()))
-            .collect();
-        for p in self.props.values_mut() {
-            let mut v = p.value.clone();
-            for _ in 0..MAX_SUBST {
-                let Some(start) = v.find("${") else { break };
-                let Some(len) = v[start..].find('}') else {
-                    break;
-                };
-                let name = &v[start + 2..start + len];
-                let Some(repl) = raw.get(name) else { break };
-                v = format!("{}{}{}", &v[..start], repl, &v[start + len + 1..]);
-            }
-            p.value = v;
-        }
+    /// The property `name` as the files write it, if set.
+    pub fn raw(&self, name: &str) -> Option<&Property> {
+        self.props.get(name)
     }
 
-    /// The property `name`, if set.
-    pub fn get(&self, name: &str) -> Option<&Property> {
-        self.props.get(name)
+    /// The property `name` as Hadoop's `Configuration.get` returns it in `semantics`: `${...}`
+    /// substituted, or the refusal Hadoop fails with (at the property's file and line).
+    pub fn get(&self, name: &str, semantics: Semantics) -> Result<Option<Property>, AllocError> {
+        let Some(p) = self.props.get(name) else {
+            return Ok(None);
+        };
+        let value = expand::substitute(
+            &p.value,
+            |n| self.props.get(n).map(|q| q.value.as_str()),
+            semantics,
+        )
+        .map_err(|e| AllocError::Invalid {
+            file: p.file.display().to_string(),
+            line: p.line,
+            element: p.name.clone(),
+            message: e.message(),
+        })?;
+        Ok(Some(Property { value, ..p.clone() }))
     }
 }
 
@@ -189,15 +187,19 @@ fn conf_dir(file: &Path) -> PathBuf {
 /// Scheduler (YARN's default class) `capacity-scheduler.xml`; a relative name is taken in
 /// the directory of the file that names it, else of the last configuration file (Hadoop
 /// looks in the configuration directory on its classpath).
-pub fn allocation_path(props: &SiteProps, files: &[PathBuf]) -> Result<PathBuf, AllocError> {
+pub fn allocation_path(
+    props: &SiteProps,
+    files: &[PathBuf],
+    semantics: Semantics,
+) -> Result<PathBuf, AllocError> {
     let class = props
-        .get(SCHEDULER_CLASS)
-        .map(knobs::scheduler_class)
+        .get(SCHEDULER_CLASS, semantics)?
+        .map(|p| knobs::scheduler_class(&p))
         .transpose()?;
     let dir = files.last().map(|f| conf_dir(f)).unwrap_or_default();
     Ok(match class.unwrap_or(SchedulerKind::Capacity) {
         SchedulerKind::Capacity => dir.join("capacity-scheduler.xml"),
-        SchedulerKind::Fair => match props.get(ALLOCATION_FILE) {
+        SchedulerKind::Fair => match props.get(ALLOCATION_FILE, semantics)? {
             Some(p) => conf_dir(&p.file).join(p.value.trim()),
             None => dir.join("fair-scheduler.xml"),
         },
@@ -205,11 +207,16 @@ pub fn allocation_path(props: &SiteProps, files: &[PathBuf]) -> Result<PathBuf, 
 }
 
 /// Refuses a scheduler class other than the one the allocation file selects.
-pub fn check_class(props: &SiteProps, kind: SchedulerKind, alloc: &Path) -> Result<(), AllocError> {
-    let Some(p) = props.get(SCHEDULER_CLASS) else {
+pub fn check_class(
+    props: &SiteProps,
+    kind: SchedulerKind,
+    alloc: &Path,
+    semantics: Semantics,
+) -> Result<(), AllocError> {
+    let Some(p) = props.get(SCHEDULER_CLASS, semantics)? else {
         return Ok(());
     };
-    let named = knobs::scheduler_class(p)?;
+    let named = knobs::scheduler_class(&p)?;
     if named == kind {
         return Ok(());
     }
@@ -278,7 +285,6 @@ mod tests {
         for (name, text) in files {
             p.add(text, Path::new(name)).unwrap();
         }
-        p.substitute();
         p
     }
 
@@ -297,9 +303,9 @@ mod tests {
              <property><name>y</name><value>20</value></property>\n",
         );
         let p = read(&[("a.xml", &a), ("b.xml", &b)]);
-        let x = p.get("x").unwrap();
+        let x = p.raw("x").unwrap();
         assert_eq!((x.value.as_str(), x.at().as_str()), ("10", "b.xml:4"));
-        assert_eq!(p.get("y").unwrap().value, "2");
+        assert_eq!(p.raw("y").unwrap().value, "2");
         assert_eq!(p.warnings.len(), 1);
         assert!(
             p.warnings[0].starts_with("b.xml:5: y: final in a.xml:4"),
@@ -309,7 +315,7 @@ mod tests {
     }
 
     #[test]
-    fn variables_are_substituted() {
+    fn variables_are_substituted_when_read() {
         let a = conf(
             "<property><name>base</name><value>2048</value></property>\n\
              <property><name>max</name><value>${base}</value></property>\n\
@@ -317,9 +323,22 @@ mod tests {
              <property><name>unknown</name><value>${nope}</value></property>\n",
         );
         let p = read(&[("a.xml", &a)]);
-        assert_eq!(p.get("max").unwrap().value, "2048");
-        assert_eq!(p.get("loop").unwrap().value, "${loop}");
-        assert_eq!(p.get("unknown").unwrap().value, "${nope}");
+        let get = |n: &str, s| {
+            p.get(n, s)
+                .map(|p| p.unwrap().value)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(get("max", Semantics::Hadoop27), Ok("2048".into()));
+        assert_eq!(get("unknown", Semantics::Hadoop27), Ok("${nope}".into()));
+        // A property naming itself: 3.x returns it as written, 2.7 fails where it is.
+        assert_eq!(get("loop", Semantics::Hadoop33), Ok("${loop}".into()));
+        let e = get("loop", Semantics::Hadoop27).unwrap_err().to_string();
+        assert!(
+            e.starts_with("a.xml:5: loop: ${...} substitution does not end"),
+            "{e}"
+        );
+        // Read as written until read.
+        assert_eq!(p.raw("loop").unwrap().value, "${loop}");
     }
 
     #[test]
