@@ -25,7 +25,8 @@ use std::time::Duration;
 
 /// fairsim: a deterministic simulator of Hadoop YARN's Fair Scheduler.
 ///
-/// Exit codes: 0 success, 1 a failure of the machine (I/O), 2 bad input or usage.
+/// Exit codes: 0 success, 1 a failure of the machine (I/O), 2 bad input or usage, 130 interrupted (Ctrl-C,
+/// SIGTERM or SIGHUP: nothing is written to --out).
 #[derive(Parser)]
 #[command(name = "fairsim", version)]
 struct Cli {
@@ -455,6 +456,7 @@ fn main() -> ExitCode {
             };
         }
     };
+    fairsim_bench_runner::staging::clean_up_on_interrupt();
     match run(cli) {
         Ok(out) => {
             let mut stdout = std::io::stdout().lock();

@@ -12,9 +12,47 @@
 //! journal there, which `--resume` continues (and a new start without `--resume` removes).
 //! A failing `run` or `compare` removes its staging directory; a failing sweep or plan keeps
 //! it only when its journal holds finished runs, so `--resume` can continue after the cause
-//! is fixed.
+//! is fixed. A command interrupted by Ctrl-C (SIGINT), SIGTERM or SIGHUP does the same before
+//! it exits with 130 ([`clean_up_on_interrupt`]): only a hard kill leaves a staging directory
+//! of large outputs behind.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The staging directories of commands in progress, for the interrupt handler.
+static IN_PROGRESS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn in_progress() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    IN_PROGRESS.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Installs the handler of SIGINT, SIGTERM and SIGHUP: every staging directory in progress
+/// is removed (one whose journal holds finished runs is kept for `--resume`, and the message
+/// says so), then the process exits with 130, as a shell reports an interrupted command.
+/// `--out` is left as it was. Installing it twice keeps the first.
+pub fn clean_up_on_interrupt() {
+    let _ = ctrlc::set_handler(|| {
+        // Held until exit: a command cannot start moving its outputs in meanwhile.
+        let dirs = in_progress();
+        for dir in dirs.iter() {
+            if holds_a_journal(dir) {
+                eprintln!(
+                    "fairsim: interrupted; the runs finished so far are kept in {}; --resume with the same --out continues them",
+                    dir.display()
+                );
+            } else {
+                // Writers may still add files while it goes: try again a few times.
+                for _ in 0..5 {
+                    if std::fs::remove_dir_all(dir).is_ok() || !dir.exists() {
+                        break;
+                    }
+                }
+                eprintln!("fairsim: interrupted; nothing was written to --out");
+            }
+        }
+        std::process::exit(130);
+    });
+}
 
 /// The journal file name a sweep or plan keeps in its staging directory (with `.shard-...`
 /// before `.jsonl` for a shard); a staging directory holding one is kept on failure.
@@ -60,6 +98,7 @@ impl Staged {
             std::fs::remove_dir_all(&dir).map_err(io_err(&dir))?;
         }
         std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+        in_progress().push(dir.clone());
         Ok(Staged {
             target: target.to_path_buf(),
             dir,
@@ -88,7 +127,10 @@ impl Staged {
         self,
         f: impl FnOnce(&Staged) -> Result<T, crate::CliError>,
     ) -> Result<T, crate::CliError> {
-        match f(&self) {
+        let result = f(&self);
+        // From here on the command itself decides what stays: an interrupt no longer does.
+        in_progress().retain(|d| d != &self.dir);
+        match result {
             Ok(v) => {
                 self.commit()?;
                 Ok(v)
@@ -108,16 +150,7 @@ impl Staged {
     }
 
     fn holds_a_journal(&self) -> bool {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else {
-            return false;
-        };
-        entries.flatten().any(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            // A journal holds its header line and one line per finished run.
-            name.starts_with(JOURNAL_PREFIX)
-                && name.ends_with(".jsonl")
-                && std::fs::read_to_string(e.path()).is_ok_and(|t| t.lines().count() > 1)
-        })
+        holds_a_journal(&self.dir)
     }
 
     /// Moves the staged outputs into the target: one rename when the target does not exist
@@ -143,6 +176,20 @@ impl Staged {
         }
         Ok(())
     }
+}
+
+/// Whether the staging directory `dir` holds a sweep's or plan's journal of finished runs.
+fn holds_a_journal(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    entries.flatten().any(|e| {
+        let name = e.file_name().to_string_lossy().into_owned();
+        // A journal holds its header line and one line per finished run.
+        name.starts_with(JOURNAL_PREFIX)
+            && name.ends_with(".jsonl")
+            && std::fs::read_to_string(e.path()).is_ok_and(|t| t.lines().count() > 1)
+    })
 }
 
 /// The first entry of `to` that an entry of `from` cannot replace without destroying what
