@@ -270,3 +270,20 @@ fn validate_names_the_queues_submission_would_create_and_their_rules() {
     );
     assert!(!err.contains("root.sls_queue_4"), "{err}");
 }
+
+/// The bundled allocation file is one YARN reads without a word: its `<user>` limit is
+/// `<maxRunningApps>` (SLS's sample wrote MR1's `<maxRunningJobs>`, which YARN ignores and
+/// fairsim warns about on every run of a user's file).
+#[test]
+fn the_bundled_sls_queues_validate_without_warnings() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for file in ["scenarios/sls_queues.xml", "scenarios/sls_queues.toml"] {
+        let o = fairsim(&root, &["validate", file]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        assert_eq!(err, "", "{file}");
+        if file.ends_with(".xml") {
+            assert!(out.contains("user jenkins: maxRunningApps=1000\n"), "{out}");
+        }
+    }
+}
