@@ -140,8 +140,9 @@ enum Command {
     /// does not model, with the reason); a scenario naming `scheduler.yarn_site` prints the
     /// same list, each value's effective source included, and warns about the apps of its
     /// workload (seed 1) that a run would reject at submission (unknown or parent queue,
-    /// malformed name, ask above the maximum allocation). Warnings go to stderr, errors exit
-    /// with code 2.
+    /// malformed name, ask above the maximum allocation) and about the queues submission
+    /// would create, with the placement rule that creates each. Warnings go to stderr, errors
+    /// exit with code 2.
     Validate(alloc_cmd::ValidateArgs),
     /// Run a parameter sweep: a base scenario crossed with axes and seeds, in parallel.
     Sweep(SweepArgs),
@@ -422,6 +423,9 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 fairsim_sim::scheduler::submission_check::rejected_apps(&scenario, seed)
                     .map_err(|e| CliError::Input(format!("{}: {e}", args.file.display())))?;
             for line in rejections.warning(seed, 5) {
+                eprintln!("warning: {line}");
+            }
+            for line in rejections.created_warning(seed) {
                 eprintln!("warning: {line}");
             }
             let mut text = String::new();

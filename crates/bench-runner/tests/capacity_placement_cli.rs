@@ -220,5 +220,15 @@ fn validate_warns_about_the_apps_the_fair_scheduler_would_reject() {
         ),
         "{err}"
     );
-    assert_eq!(lines.len(), 5, "{err}");
+    // The queues the default rules create on the way are named with their rule.
+    assert_eq!(
+        lines[5..],
+        [
+            "warning: submission would create 3 queues the allocation file does not name (seed 1): root.u, root.nosuch, root.b1",
+            "warning:   root.u: by <rule name=\"user\"/> for app j1 (queue `default`, user `u`) (and 1 more app)",
+            "warning:   root.nosuch: by <rule name=\"specified\"/> for app j5 (queue `nosuch`, user `u`)",
+            "warning:   root.b1: by <rule name=\"specified\"/> for app j7 (queue `b1`, user `u`)",
+        ],
+        "{err}"
+    );
 }

@@ -212,3 +212,78 @@ fn validate_of_a_json_file_says_what_it_is() {
         );
     }
 }
+
+/// `fairsim validate` of a scenario whose workload names a queue the allocation file does
+/// not (SLS's sls_queue_4 beside the bundled sls_queue_1..3) names the queues submission
+/// would create and the rules that create them, rather than a bare "ok".
+#[test]
+fn validate_names_the_queues_submission_would_create_and_their_rules() {
+    let alloc = std::fs::read_to_string(
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/sls_queues.xml"),
+    )
+    .unwrap();
+    let job = |start: u32, queue: &str, id: &str, user: &str| {
+        format!(
+            "{{\"job.start.ms\": {start}, \"job.queue.name\": \"{queue}\", \"job.id\": \"{id}\", \
+             \"job.user\": \"{user}\", \"job.tasks\": [{{\"container.duration.ms\": 100}}]}}\n"
+        )
+    };
+    let jobs = [
+        job(0, "sls_queue_4", "job_a", "alice"),
+        job(10, "sls_queue_4", "job_b", "bob"),
+        job(20, "default", "job_c", "carol"),
+        job(30, "sls_queue_1", "job_d", "carol"),
+    ]
+    .concat();
+    let scenario = "[cluster]\nnodes = 2\nnode_memory_mb = 8192\nnode_vcores = 8\n\
+                    [allocation]\nfile = \"sls_queues.xml\"\n[workload]\nsls = \"jobs.json\"\n";
+    let d = dir_with(&[
+        ("sls_queues.xml", &alloc),
+        ("jobs.json", &jobs),
+        ("s.toml", scenario),
+    ]);
+    let o = fairsim(d.path(), &["validate", "s.toml"]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        out.ends_with("ok, scenario `s`, 5 queues, 2 nodes\n"),
+        "{out}"
+    );
+    let expected = "warning: submission would create 2 queues the allocation file does not name (seed 1): root.sls_queue_4, root.carol\n\
+         warning:   root.sls_queue_4: by <rule name=\"specified\"/> for app job_a (queue `sls_queue_4`, user `alice`) (and 1 more app)\n\
+         warning:   root.carol: by <rule name=\"user\"/> for app job_c (queue `default`, user `carol`)\n";
+    assert!(err.ends_with(expected), "{err}");
+    // A policy of its own is named as the file writes it; a rule that may not create
+    // creates nothing, and the app it leaves unplaced is a rejection, not a new queue.
+    let policy = alloc.replace(
+        "</allocations>",
+        "  <queuePlacementPolicy>\n    <rule name=\"specified\" create=\"false\"/>\n    <rule name=\"primaryGroup\"/>\n  </queuePlacementPolicy>\n</allocations>",
+    );
+    std::fs::write(d.path().join("sls_queues.xml"), policy).unwrap();
+    let o = fairsim(d.path(), &["validate", "s.toml"]);
+    let (_, err) = text(&o);
+    assert!(
+        err.contains(
+            "warning:   root.alice: by <rule name=\"primaryGroup\"/> for app job_a (queue `sls_queue_4`, user `alice`)\n"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("root.sls_queue_4"), "{err}");
+}
+
+/// The bundled allocation file is one YARN reads without a word: its `<user>` limit is
+/// `<maxRunningApps>` (SLS's sample wrote MR1's `<maxRunningJobs>`, which YARN ignores and
+/// fairsim warns about on every run of a user's file).
+#[test]
+fn the_bundled_sls_queues_validate_without_warnings() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for file in ["scenarios/sls_queues.xml", "scenarios/sls_queues.toml"] {
+        let o = fairsim(&root, &["validate", file]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        assert_eq!(err, "", "{file}");
+        if file.ends_with(".xml") {
+            assert!(out.contains("user jenkins: maxRunningApps=1000\n"), "{out}");
+        }
+    }
+}

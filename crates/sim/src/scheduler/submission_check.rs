@@ -3,13 +3,14 @@
 //! order and at its arrival time: the maximum allocation in force (`admission`), then
 //! placement (the Fair Scheduler's rules, creating the queues they create, so later apps see
 //! them; the Capacity Scheduler's lookup with `queue-mappings`). `fairsim validate` warns
-//! with the result.
+//! with the result: the apps rejected, and the queues the rules create, with the rule and
+//! the first app that creates each.
 
 use crate::engine::{SimError, Simulation};
 use crate::recorder::NullRecorder;
 use crate::scenario::Scenario;
 use crate::time::SimTime;
-use crate::tree::SchedulerKind;
+use crate::tree::{PlacementRule, SchedulerKind};
 use std::collections::BTreeMap;
 
 /// Why an app is rejected, by kind.
@@ -60,13 +61,59 @@ impl RejectKind {
     }
 }
 
-/// The apps a run would reject.
+/// The apps a run would reject, and the queues submission would create.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rejections {
     /// Apps in the workload.
     pub apps: usize,
     /// Each rejected app's name and reason, in arrival order.
     pub rejected: Vec<(String, String)>,
+    /// Queues the placement rules create, in the order they are made.
+    pub created: Vec<CreatedQueue>,
+}
+
+/// A queue the allocation file does not name that a placement rule creates at submission.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreatedQueue {
+    /// Full name.
+    pub queue: String,
+    /// The rule that creates it, as the allocation file writes it.
+    pub rule: String,
+    /// The first app placed in it, with the queue and user it was submitted with.
+    pub app: String,
+    /// The queue the app asked for.
+    pub requested: String,
+    /// The submitting user.
+    pub user: String,
+    /// How many apps are placed in it (seed's workload).
+    pub apps: usize,
+}
+
+/// A placement rule as `queuePlacementPolicy` writes it.
+fn rule_text(rule: &PlacementRule) -> String {
+    let create = |c: &bool| if *c { "" } else { " create=\"false\"" };
+    match rule {
+        PlacementRule::Specified { create: c } => {
+            format!("<rule name=\"specified\"{}/>", create(c))
+        }
+        PlacementRule::User { create: c } => format!("<rule name=\"user\"{}/>", create(c)),
+        PlacementRule::PrimaryGroup { create: c } => {
+            format!("<rule name=\"primaryGroup\"{}/>", create(c))
+        }
+        PlacementRule::SecondaryGroupExistingQueue { .. } => {
+            "<rule name=\"secondaryGroupExistingQueue\"/>".into()
+        }
+        PlacementRule::NestedUserQueue { create: c, inner } => format!(
+            "<rule name=\"nestedUserQueue\"{}>{}</rule>",
+            create(c),
+            rule_text(inner)
+        ),
+        PlacementRule::Default { queue, create: c } => {
+            format!("<rule name=\"default\" queue=\"{queue}\"{}/>", create(c))
+        }
+        PlacementRule::Reject => "<rule name=\"reject\"/>".into(),
+        PlacementRule::CapacityMapping { .. } => "yarn.scheduler.capacity.queue-mappings".into(),
+    }
 }
 
 impl Rejections {
@@ -103,6 +150,39 @@ impl Rejections {
         }
         out
     }
+
+    /// The lines saying which queues submission creates, by which rule (empty when none).
+    pub fn created_warning(&self, seed: u64) -> Vec<String> {
+        if self.created.is_empty() {
+            return Vec::new();
+        }
+        let noun = if self.created.len() == 1 {
+            "queue"
+        } else {
+            "queues"
+        };
+        let mut out = vec![format!(
+            "submission would create {} {noun} the allocation file does not name (seed {seed}): {}",
+            self.created.len(),
+            self.created
+                .iter()
+                .map(|c| c.queue.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )];
+        for c in &self.created {
+            let more = match c.apps {
+                1 => String::new(),
+                2 => " (and 1 more app)".into(),
+                n => format!(" (and {} more apps)", n - 1),
+            };
+            out.push(format!(
+                "  {}: by {} for app {} (queue `{}`, user `{}`){more}",
+                c.queue, c.rule, c.app, c.requested, c.user
+            ));
+        }
+        out
+    }
 }
 
 /// The apps of `sc`'s workload for `seed` that a run would reject at submission.
@@ -112,23 +192,46 @@ pub fn rejected_apps(sc: &Scenario, seed: u64) -> Result<Rejections, SimError> {
     let mut order: Vec<u32> = (0..sim.specs.len() as u32).collect();
     order.sort_by_key(|&a| (sim.specs[a as usize].arrival, a));
     let mut rejected = Vec::new();
+    let mut created: Vec<CreatedQueue> = Vec::new();
     for a in order {
         sim.now = SimTime(sim.specs[a as usize].arrival.0);
+        let before = sim.tree.len();
+        let spec = &sim.specs[a as usize];
+        let (name, queue, user) = (spec.name.clone(), spec.queue.clone(), spec.user.clone());
         let placed = sim.admit(a).and_then(|()| {
-            let spec = &sim.specs[a as usize];
-            let (queue, user) = (spec.queue.clone(), spec.user.clone());
             if sim.tree.scheduler == SchedulerKind::Capacity {
-                sim.cs_place(&queue, &user).map(|_| ())
+                sim.cs_place(&queue, &user).map(|q| (q, None))
             } else {
-                sim.place(&queue, &user).map(|_| ())
+                sim.place_with_rule(&queue, &user)
+                    .map(|(q, r)| (q, Some(r)))
             }
         });
-        if let Err(reason) = placed {
-            rejected.push((sim.specs[a as usize].name.clone(), reason));
+        match placed {
+            Err(reason) => rejected.push((name, reason)),
+            Ok((leaf, rule)) => {
+                let leaf_name = &sim.tree.get(leaf).name;
+                if let Some(c) = created.iter_mut().find(|c| &c.queue == leaf_name) {
+                    c.apps += 1;
+                }
+                // Parents made on the way are named by the leaf they were made for.
+                if sim.tree.len() > before {
+                    created.push(CreatedQueue {
+                        queue: leaf_name.clone(),
+                        rule: rule
+                            .as_ref()
+                            .map_or_else(|| "the Capacity Scheduler's placement".into(), rule_text),
+                        app: name,
+                        requested: queue,
+                        user,
+                        apps: 1,
+                    });
+                }
+            }
         }
     }
     Ok(Rejections {
         apps: sim.specs.len(),
         rejected,
+        created,
     })
 }

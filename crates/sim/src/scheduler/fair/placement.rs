@@ -19,6 +19,16 @@ impl Simulation<'_> {
     /// The leaf queue for an app submitted to `requested` by `user`, creating it if a rule
     /// allows; `Err` with the reason when the app is rejected.
     pub(crate) fn place(&mut self, requested: &str, user: &str) -> Result<QueueId, String> {
+        self.place_with_rule(requested, user).map(|(q, _)| q)
+    }
+
+    /// [`Simulation::place`], with the rule that placed the app (for `fairsim validate`'s
+    /// account of the queues submission creates).
+    pub(crate) fn place_with_rule(
+        &mut self,
+        requested: &str,
+        user: &str,
+    ) -> Result<(QueueId, PlacementRule), String> {
         // FairScheduler.addApplication checks the name before any rule runs.
         if requested.is_empty() {
             return Err(format!("submitted by user {user} with an empty queue name"));
@@ -52,7 +62,7 @@ impl Simulation<'_> {
         };
         for rule in &rules {
             match self.apply_rule(rule, requested, user)? {
-                Some(q) => return Ok(q),
+                Some(q) => return Ok((q, rule.clone())),
                 None => continue,
             }
         }
