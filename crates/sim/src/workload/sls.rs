@@ -20,10 +20,11 @@
 //! array) is refused with what it looks like. Unlike the native CSV, SLS traces need not be
 //! sorted: jobs are stably sorted by `job.start.ms`.
 
+use super::budget::{AppCost, Budget, Exceeded};
 use super::json_stream::{Next, ObjectStream};
 use super::{Ignored, SlsDefaults, TraceRead, WorkloadError, looks_like};
 use crate::app::{AppSpec, Recorded, TaskGroup};
-use crate::limits::{MAX_APPS, limit};
+use crate::limits::limit;
 use crate::time::SimTime;
 use fairsim_core::Resource;
 use serde_json::{Map, Value};
@@ -32,7 +33,17 @@ use std::path::Path;
 
 /// Reads an SLS JSON trace from `path`.
 pub fn read_sls_trace(path: &Path, defaults: SlsDefaults) -> Result<TraceRead, WorkloadError> {
-    parse_sls(path, super::open(path)?, defaults)
+    read_sls_trace_within(path, defaults, &mut Budget::default())
+}
+
+/// [`read_sls_trace`] for a run that already holds `budget` (the traces read before this
+/// one); the file's apps are added to it.
+pub fn read_sls_trace_within(
+    path: &Path,
+    defaults: SlsDefaults,
+    budget: &mut Budget,
+) -> Result<TraceRead, WorkloadError> {
+    parse_sls_within(path, super::open(path)?, defaults, budget)
 }
 
 /// Parses an SLS JSON trace from `reader` (`name` is for messages).
@@ -40,6 +51,15 @@ pub fn parse_sls<R: BufRead>(
     name: &Path,
     reader: R,
     defaults: SlsDefaults,
+) -> Result<TraceRead, WorkloadError> {
+    parse_sls_within(name, reader, defaults, &mut Budget::default())
+}
+
+fn parse_sls_within<R: BufRead>(
+    name: &Path,
+    reader: R,
+    defaults: SlsDefaults,
+    budget: &mut Budget,
 ) -> Result<TraceRead, WorkloadError> {
     let mut stream = ObjectStream::with_comments(reader);
     let mut apps: Vec<AppSpec> = Vec::new();
@@ -93,18 +113,8 @@ pub fn parse_sls<R: BufRead>(
                 format!("not an SLS job trace: this looks like {what}"),
             ));
         }
-        read_job(&obj, apps.len(), defaults, &mut ignored, &mut apps)
+        read_job(&obj, defaults, &mut ignored, budget, &mut apps)
             .map_err(|(field, message)| perr(stream.field_line(&field), &field, message))?;
-        if apps.len() as u64 > MAX_APPS {
-            return Err(perr(
-                line,
-                "job.count",
-                format!(
-                    "{} apps in all: the limit of one run is {MAX_APPS} (docs/limits.md)",
-                    apps.len()
-                ),
-            ));
-        }
     }
     apps.sort_by_key(|a| a.arrival);
     let warnings = ignored
@@ -223,11 +233,12 @@ fn note_unmodelled_task_keys(t: &Map<String, Value>, ignored: &mut Ignored) {
 
 fn read_job(
     obj: &Map<String, Value>,
-    index: usize,
     defaults: SlsDefaults,
     ignored: &mut Ignored,
+    budget: &mut Budget,
     apps: &mut Vec<AppSpec>,
 ) -> Result<(), FieldError> {
+    let index = apps.len();
     note_unmodelled_job_keys(obj, ignored);
     let arrival = int(obj, "job.start.ms", 0)? as u64;
     let recorded = match obj.get("job.end.ms") {
@@ -253,15 +264,6 @@ fn read_job(
             format!("{replicas} replicas is above the limit of {MAX_JOB_COUNT}"),
         ));
     }
-    if apps.len() as u64 + replicas as u64 > MAX_APPS {
-        return Err((
-            "job.count".into(),
-            format!(
-                "{} apps in all: the limit of one run is {MAX_APPS} (docs/limits.md)",
-                apps.len() as u64 + replicas as u64
-            ),
-        ));
-    }
     let am = Resource::new(
         int(obj, "am.memory-mb", defaults.am.memory_mb)?,
         int(obj, "am.vcores", defaults.am.vcores)?,
@@ -283,6 +285,23 @@ fn read_job(
             stages[stage].push(group);
         }
     }
+    // Every replica is priced before the first is made: a million copies of a long task
+    // list would otherwise exhaust memory before any limit is read.
+    budget
+        .admit(replicas as u64, AppCost::of(stages.iter().flatten()))
+        .map_err(|e| {
+            let field = match e {
+                Exceeded::Apps(_) => "job.count",
+                _ if replicas > 1 => "job.count",
+                _ => "job.tasks",
+            };
+            let per_job = if replicas > 1 {
+                format!("{replicas} replicas of this job: ")
+            } else {
+                String::new()
+            };
+            (field.to_string(), format!("{per_job}{e}"))
+        })?;
     let base = text(obj, "job.id", &format!("job_{index}"))?;
     let queue = text(obj, "job.queue.name", "default")?;
     let user = text(obj, "job.user", "default")?;
