@@ -186,8 +186,10 @@ pub fn synth_json(data: &[u8]) {
         && spec.jobs() <= 100
         && spec.expected_tasks() <= 100_000.0
     {
-        let apps = spec.generate(&mut fairsim_sim::workload::synthetic::run_rng(1, 0));
-        assert_eq!(apps.len() as u64, spec.jobs());
+        // A draw far in a tail may pass a run's limits: refused, never truncated.
+        if let Ok(apps) = spec.generate(&mut fairsim_sim::workload::synthetic::run_rng(1, 0)) {
+            assert_eq!(apps.len() as u64, spec.jobs());
+        }
     }
 }
 

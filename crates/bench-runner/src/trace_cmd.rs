@@ -10,7 +10,7 @@ pub fn write_trace(
     seed: u64,
     out: &Path,
 ) -> Result<String, CliError> {
-    let apps = scenario.workload.apps(seed);
+    let apps = scenario.workload.apps(seed).map_err(CliError::Input)?;
     let text = fairsim_sim::workload::csv::write_csv_trace(&apps);
     fairsim_sim::recorder::write_atomic(out, text.as_bytes())
         .map_err(|e| CliError::Failed(e.to_string()))?;

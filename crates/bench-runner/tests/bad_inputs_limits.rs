@@ -43,6 +43,28 @@ struct Case {
 }
 
 const RUN: &[&str] = &["run", "s.toml", "--out", "out"];
+const VALIDATE: &[&str] = &["validate", "s.toml"];
+
+/// An SLS job of `replicas` copies, each of `entries` task entries of `count` containers.
+fn sls_job(replicas: u64, entries: usize, count: u64) -> String {
+    let task = format!("{{ \"count\": {count}, \"container.duration.ms\": 1000 }}");
+    let tasks = vec![task; entries].join(",\n");
+    format!(
+        "{{ \"job.start.ms\": 0, \"job.queue.name\": \"big\", \"job.id\": \"j\",\n  \
+         \"job.count\": {replicas},\n  \"job.tasks\": [\n{tasks} ] }}\n"
+    )
+}
+
+/// A SYNTH file of `jobs` jobs whose map count is `count`.
+fn synth(jobs: u64, count: &str) -> String {
+    format!(
+        "{{ \"num_jobs\": {jobs},\n  \"workloads\": [ {{ \"workload_weight\": 1, \"queue_name\": \"big\",\n    \
+         \"job_classes\": [ {{ \"class_weight\": 1, \"tasks\": [ {{ \"type\": \"map\",\n      \
+         \"count\": {count},\n      \
+         \"time\": {{\"val\": 1000}}, \"max_memory\": {{\"val\": 1024}}, \"max_vcores\": {{\"val\": 1}} }} ] }} ],\n    \
+         \"time_distribution\": [ {{ \"time\": 0, \"weight\": 1 }} ] }} ] }}\n"
+    )
+}
 
 fn cases() -> Vec<Case> {
     vec![
@@ -89,6 +111,168 @@ fn cases() -> Vec<Case> {
             args: RUN,
             code: 0,
             expect: &["1 of 1 task host hints name no node of the cluster"],
+            within_s: 60,
+        },
+        // SLS replicas are priced before they are made: a 70 KB job of 1,500 task entries
+        // copied a million times exhausted memory before any check, even in `validate`.
+        Case {
+            what: "an SLS job.count of 10^6 over 1,500 task entries",
+            files: vec![
+                ("j.json", sls_job(1_000_000, 1500, 1)),
+                (
+                    "s.toml",
+                    scenario("sls = \"j.json\"", "", "end_ms = 100000", 0),
+                ),
+            ],
+            args: VALIDATE,
+            code: 2,
+            expect: &[
+                "j.json:2: job.count: 1000000 replicas of this job: 1500000000 containers in all: the limit of one run is 1000000000 (docs/limits.md)",
+            ],
+            within_s: 20,
+        },
+        Case {
+            what: "an SLS job.count of 10^5 over 1,500 task entries: memory",
+            files: vec![
+                ("j.json", sls_job(100_000, 1500, 1)),
+                (
+                    "s.toml",
+                    scenario("sls = \"j.json\"", "", "end_ms = 100000", 0),
+                ),
+            ],
+            args: VALIDATE,
+            code: 2,
+            expect: &[
+                "j.json:2: job.count: 100000 replicas of this job: the apps would hold about 53.9 GiB in a run: the limit is 16 GiB (docs/limits.md)",
+            ],
+            within_s: 20,
+        },
+        // 10^14 containers passed `validate` (the run's container limit was read for CSV
+        // traces only) and aborted `run`.
+        Case {
+            what: "an SLS job.count of 10^6 over a count of 10^8",
+            files: vec![
+                ("j.json", sls_job(1_000_000, 1, 100_000_000)),
+                (
+                    "s.toml",
+                    scenario("sls = \"j.json\"", "", "end_ms = 100000", 0),
+                ),
+            ],
+            args: VALIDATE,
+            code: 2,
+            expect: &[
+                "j.json:2: job.count: 1000000 replicas of this job: 100000000000000 containers in all: the limit of one run is 1000000000",
+            ],
+            within_s: 20,
+        },
+        // SYNTH counts: the expected tasks are those a draw gives once cut to 0..=10^6, not
+        // the nominal mean (a normal of mean 1 drew ~10^10 tasks and hung).
+        Case {
+            what: "a SYNTH count normal with mean 1 and deviation 10^6",
+            files: vec![
+                (
+                    "syn.json",
+                    synth(10_000, r#"{"val": 1, "std": 1000000, "dist": "NORM"}"#),
+                ),
+                (
+                    "s.toml",
+                    scenario("synth = \"syn.json\"", "", "end_ms = 100000", 0),
+                ),
+            ],
+            args: RUN,
+            code: 2,
+            expect: &[
+                "syn.json:1: num_jobs: 10000 jobs would draw about 3156",
+                "the limit is 20000000 tasks in a run (docs/limits.md)",
+            ],
+            within_s: 20,
+        },
+        Case {
+            what: "a SYNTH count drawn from [-10^6, 10^6]",
+            files: vec![
+                ("syn.json", synth(10_000, r#"{"discrete": [-1000000, 1000000]}"#)),
+                (
+                    "s.toml",
+                    scenario("synth = \"syn.json\"", "", "end_ms = 100000", 0),
+                ),
+            ],
+            args: RUN,
+            code: 2,
+            expect: &[
+                "syn.json:4: workloads[0].job_classes[0].tasks[0].count: discrete value -1000000 is out of range: the limit is a finite number from 0 to 1e300",
+            ],
+            within_s: 20,
+        },
+        Case {
+            what: "a SYNTH count drawn from [0, 10^6]",
+            files: vec![
+                ("syn.json", synth(10_000, r#"{"discrete": [0, 1000000]}"#)),
+                (
+                    "s.toml",
+                    scenario("synth = \"syn.json\"", "", "end_ms = 100000", 0),
+                ),
+            ],
+            args: RUN,
+            code: 2,
+            expect: &["syn.json:1: num_jobs: 10000 jobs would draw about 5000000000 tasks"],
+            within_s: 20,
+        },
+        Case {
+            what: "a SYNTH constant count of -5 (became 0 tasks)",
+            files: vec![
+                ("syn.json", synth(2, r#"{"val": -5}"#)),
+                (
+                    "s.toml",
+                    scenario("synth = \"syn.json\"", "", "end_ms = 100000", 0),
+                ),
+            ],
+            args: VALIDATE,
+            code: 2,
+            expect: &[
+                "syn.json:4: workloads[0].job_classes[0].tasks[0].count: val -5 is out of range: the limit is a finite number from 0 to 1e300",
+            ],
+            within_s: 20,
+        },
+        // Without end_ms the rows of queues.csv are counted up to a trace's last arrival:
+        // a job at the ten-year limit sampled every second wrote rows for minutes.
+        Case {
+            what: "a job at the ten-year limit, no end_ms, sampled every second",
+            files: vec![
+                (
+                    "t.csv",
+                    "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,duration_ms,priority,hosts\n\
+                     j,315576000000,big,u,0,0,0,1,1024,1,1000,1,\n"
+                        .into(),
+                ),
+                ("s.toml", scenario("csv = \"t.csv\"", "", "", 1000)),
+            ],
+            args: RUN,
+            code: 2,
+            expect: &[
+                "s.toml:16: outputs.sample_interval_ms: a run would write about 1262.3 million queues.csv rows",
+                "the limit is 100 million (docs/limits.md)",
+            ],
+            within_s: 20,
+        },
+        // One app of 200,000 rows: each row scanned the app's earlier groups (22 s for
+        // 50,000 rows on a release build, 220 s for 400,000); now linear.
+        Case {
+            what: "a CSV app of 200,000 rows is read in linear time",
+            files: vec![
+                ("t.csv", {
+                    let mut t = String::from(
+                        "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,duration_ms,priority,hosts\n",
+                    );
+                    for i in 0..200_000 {
+                        t.push_str(&format!("j,0,big,u,0,0,0,1,1024,1,{},1,\n", 1000 + i));
+                    }
+                    t
+                }),
+                ("s.toml", scenario("csv = \"t.csv\"", "", "end_ms = 1", 0)),
+            ],
+            args: VALIDATE,
+            code: 0,
+            expect: &[],
             within_s: 60,
         },
     ]

@@ -389,6 +389,11 @@ pub struct Simulation<'a> {
     /// Hosts and racks the apps' hints name that no node has (their request indices follow
     /// the cluster's).
     pub(crate) unknown_hints: crate::topology::hints::UnknownNames,
+    /// `queues.csv` rows written so far, and why the run was stopped when its next sample
+    /// would pass [`crate::limits::MAX_QUEUE_ROWS`] (a run without `end_ms` is bounded only
+    /// as it goes).
+    pub(crate) queue_rows: u64,
+    pub(crate) over_limit: Option<String>,
 }
 
 /// The nodes `[[cluster.events]]` add, with their join times.
@@ -468,7 +473,7 @@ impl<'a> Simulation<'a> {
             return Err(SimError::Invalid("the cluster has no node".into()));
         }
         // The seed alone: every sweep point replays the same workload per seed.
-        let specs = sc.workload.apps(seed);
+        let specs = sc.workload.apps(seed).map_err(SimError::Invalid)?;
         let n_nodes = cluster.nodes.len();
         let mut sim = Simulation {
             sc,
@@ -529,6 +534,8 @@ impl<'a> Simulation<'a> {
             parked: Default::default(),
             full_nodes: Default::default(),
             unknown_hints: Default::default(),
+            queue_rows: 0,
+            over_limit: None,
         };
         sim.init_queues();
         sim.init_apps();
@@ -789,7 +796,36 @@ impl<'a> Simulation<'a> {
             }
         }
         progress(self.now, horizon);
+        if let Some(why) = self.over_limit.take() {
+            return Err(SimError::Invalid(why));
+        }
         Ok(true)
+    }
+
+    /// Why the sample due now may not be written: its rows would pass the limit of a run's
+    /// `queues.csv` (checked in advance from `end_ms` or a trace's last arrival, and here as
+    /// the run goes, for runs whose end only the simulation finds).
+    fn rows_over_limit(&mut self) -> Option<String> {
+        let rows = self.queue_rows.saturating_add(self.queues.len() as u64);
+        if rows <= crate::limits::MAX_QUEUE_ROWS {
+            self.queue_rows = rows;
+            return None;
+        }
+        let file = self
+            .sc
+            .path
+            .as_ref()
+            .map_or(String::new(), |p| format!("{}: ", p.display()));
+        Some(format!(
+            "{file}outputs.sample_interval_ms: the sample at {} ms would write queues.csv row {} \
+             ({} queues every {} ms): the limit is {} million rows (docs/limits.md); set \
+             end_ms or a longer sample interval",
+            self.now.0,
+            rows,
+            self.queues.len(),
+            self.sc.sample_interval_ms,
+            crate::limits::MAX_QUEUE_ROWS / 1_000_000
+        ))
     }
 
     /// Handles one event; true when the run must stop.
@@ -857,6 +893,10 @@ impl<'a> Simulation<'a> {
             Event::ContinuousPass => self.continuous_pass(),
             Event::AmHeartbeat { app, stage } => self.on_am_heartbeat(app, stage),
             Event::Sample => {
+                if let Some(why) = self.rows_over_limit() {
+                    self.over_limit = Some(why);
+                    return true;
+                }
                 self.sample();
                 if !self.drained() {
                     let next = self.now.plus(self.sc.sample_interval_ms);

@@ -728,6 +728,13 @@ pub const LIMITS: &[Limit] = &[
         1e300,
         "a mean and a standard deviation: finite, not negative",
     ),
+    f64_range(
+        "sls synth",
+        "discrete values of a distribution",
+        0.0,
+        1e300,
+        "finite, not negative: a count, time or size",
+    ),
     int(
         "sls synth",
         "tasks of one draw of count",
@@ -741,7 +748,7 @@ pub const LIMITS: &[Limit] = &[
         "containers",
         0,
         MAX_RUN_CONTAINERS,
-        "containers of a run: more would take hours",
+        "containers of a run (SLS `job.count` replicas and SYNTH draws included), counted before they are made: more would take hours",
     ),
     int(
         "snapshot",
@@ -812,7 +819,7 @@ pub const LIMITS: &[Limit] = &[
         "estimated memory (bytes)",
         0,
         MAX_RUN_MEMORY_BYTES,
-        "what one run may hold; the estimate is printed",
+        "what one run may hold: 2,560 bytes an app, 384 a task group, 64 and its name twice a host hint, 512 a node, kept samples; traces are priced as read and SYNTH draws as drawn, before the apps are made",
     ),
     int(
         "run",

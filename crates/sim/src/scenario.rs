@@ -387,12 +387,13 @@ pub enum Workload {
 
 impl Workload {
     /// The apps of a run with seed `seed` (a trace's apps whatever the seed). The run index
-    /// plays no part: every point of a sweep replays the same workload per seed.
-    pub fn apps(&self, seed: u64) -> Vec<AppSpec> {
+    /// plays no part: every point of a sweep replays the same workload per seed. An error
+    /// names the file, line and limit a SYNTH file's draws for this seed would pass.
+    pub fn apps(&self, seed: u64) -> Result<Vec<AppSpec>, String> {
         let rng = || crate::workload::synthetic::workload_rng(seed);
         match self {
-            Workload::Trace(apps) => apps.clone(),
-            Workload::Synthetic(spec) => spec.generate(&mut rng()),
+            Workload::Trace(apps) => Ok(apps.clone()),
+            Workload::Synthetic(spec) => Ok(spec.generate(&mut rng())),
             Workload::Synth(spec) => spec.generate(&mut rng()),
         }
     }
@@ -753,7 +754,7 @@ impl RawWorkload {
 /// workload, stably sorted by arrival).
 fn read_traces(
     paths: &[PathBuf],
-    read: impl Fn(&Path) -> Result<TraceRead, WorkloadError>,
+    mut read: impl FnMut(&Path) -> Result<TraceRead, WorkloadError>,
 ) -> Result<TraceRead, WorkloadError> {
     let mut all = TraceRead::default();
     for p in paths {
@@ -1076,9 +1077,13 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
             Workload::Synth(spec)
         }
         (Some(p), None, None, None) => trace(read_csv_trace(&base.join(p))?),
-        (None, Some(p), None, None) => trace(read_traces(&p.paths(base), |p| {
-            crate::workload::sls::read_sls_trace(p, defaults)
-        })?),
+        (None, Some(p), None, None) => {
+            // One budget over every file: together they are one run's apps.
+            let mut budget = crate::workload::budget::Budget::default();
+            trace(read_traces(&p.paths(base), |p| {
+                crate::workload::sls::read_sls_trace_within(p, defaults, &mut budget)
+            })?)
+        }
         (None, None, Some(p), None) => {
             let opts = crate::workload::rumen::RumenOptions {
                 defaults,
@@ -1116,13 +1121,29 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
             lines.line("workload")
         ));
     }
+    let apps_bytes = match &workload {
+        Workload::Trace(apps) => apps.iter().fold(0u64, |acc, a| {
+            acc.saturating_add(
+                crate::workload::budget::AppCost::of(a.stages.iter().flatten()).bytes,
+            )
+        }),
+        Workload::Synthetic(_) => n_apps.saturating_mul(scenario_checks::BYTES_PER_APP),
+        Workload::Synth(s) => s.expected_bytes(),
+    };
+    // Without end_ms a run samples at least until a trace's last arrival: its rows are
+    // counted from there (the run checks the rest as it goes).
+    let sampled_until = raw.end_ms.or(match &workload {
+        Workload::Trace(apps) => apps.iter().map(|a| a.arrival.0).max(),
+        _ => None,
+    });
     scenario_checks::MemoryEstimate::new(
         n_apps,
         cluster.nodes.into(),
         tree.len() as u64,
-        raw.end_ms,
+        sampled_until,
         raw.outputs.sample_interval_ms,
     )
+    .with_apps_bytes(apps_bytes)
     .check(&invalid)?;
     let name = raw.name.unwrap_or_else(|| {
         path.file_stem()

@@ -381,6 +381,15 @@ impl MemoryEstimate {
         }
     }
 
+    /// The estimate with `bytes` for the apps, where the workload knows better than
+    /// [`BYTES_PER_APP`] each (a trace's apps with their task groups and hints).
+    pub fn with_apps_bytes(self, bytes: u64) -> Self {
+        MemoryEstimate {
+            apps: bytes,
+            ..self
+        }
+    }
+
     /// The whole estimate, bytes.
     pub fn total(&self) -> u64 {
         self.apps
@@ -397,7 +406,8 @@ impl MemoryEstimate {
                 "outputs.sample_interval_ms",
                 &format!(
                     "a run would write about {:.1} million queues.csv rows (every queue at every \
-                     sample time up to end_ms): the limit is {} million (docs/limits.md)",
+                     sample time up to end_ms, or without it a trace's last arrival): the limit is \
+                     {} million (docs/limits.md)",
                     self.queue_rows as f64 / 1e6,
                     crate::limits::MAX_QUEUE_ROWS / 1_000_000
                 ),

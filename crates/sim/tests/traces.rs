@@ -161,10 +161,10 @@ fn a_rumen_file_given_as_sls_is_refused_naming_the_key_that_reads_it() {
 #[test]
 fn synth_draws_workloads_classes_and_sizes_from_the_runs_seed() {
     let sc = load("synth.toml");
-    let a = sc.workload.apps(5);
+    let a = sc.workload.apps(5).unwrap();
     assert_eq!(a.len(), 6);
-    assert_eq!(a, sc.workload.apps(5), "same seed, same jobs");
-    assert_ne!(a, sc.workload.apps(6), "another seed, other jobs");
+    assert_eq!(a, sc.workload.apps(5).unwrap(), "same seed, same jobs");
+    assert_ne!(a, sc.workload.apps(6).unwrap(), "another seed, other jobs");
     // Arrivals: whole seconds in the bucket [10 s, 20 s), shifted so the first is 0.
     assert_eq!(a[0].arrival, SimTime(0));
     assert!(
@@ -209,7 +209,7 @@ fn synth_draws_workloads_classes_and_sizes_from_the_runs_seed() {
         }
     }
     let allocs = allocations(&sc);
-    let a5 = sc.workload.apps(1);
+    let a5 = sc.workload.apps(1).unwrap();
     assert_eq!(
         allocs.len() as u64,
         a5.iter().map(|x| 1 + x.n_tasks()).sum::<u64>()
@@ -225,7 +225,7 @@ fn synth_draws_workloads_classes_and_sizes_from_the_runs_seed() {
 #[test]
 fn synth_flat_fields_are_lognormal_maps_and_reduces_with_sls_priorities() {
     let sc = load("synth-flat.toml");
-    let a = sc.workload.apps(1);
+    let a = sc.workload.apps(1).unwrap();
     assert_eq!(a.len(), 20);
     let maps: u64 = a
         .iter()

@@ -369,6 +369,9 @@ impl Simulation<'_> {
             full_nodes: _,
             // Fixed once the apps are read.
             unknown_hints: _,
+            // Outputs, not state.
+            queue_rows: _,
+            over_limit: _,
             continuous,
         } = self;
         let now = now.0;

@@ -28,11 +28,13 @@
 //! row on each of its rows, and an app id may not start again after other apps; a time going
 //! backwards between apps is an error too. Each error names the line.
 
+use super::budget::{AppCost, Budget, Exceeded};
 use super::{TraceRead, WorkloadError};
 use crate::app::{AppSpec, TaskGroup};
-use crate::limits::{MAX_APPS, MAX_RUN_CONTAINERS, limit};
+use crate::limits::limit;
 use crate::time::SimTime;
 use fairsim_core::Resource;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The header the reader expects.
@@ -106,9 +108,11 @@ pub fn parse_csv_trace_read(text: &str, path: &Path) -> Result<TraceRead, Worklo
     // The line each app starts at, and the app-level columns of the current app's first row.
     let mut first_lines: Vec<u64> = Vec::new();
     let mut first_row = AppRow::default();
-    // The current app's priorities that ask for containers: size and line of the first ask.
-    let mut asking: Vec<(i32, Resource, u64)> = Vec::new();
-    let mut containers: u64 = 0;
+    // Per priority of the current app: the first size asked and its line, and the
+    // relaxLocality of its groups (maps: an app of many rows is read in linear time).
+    let mut asking: BTreeMap<i32, (Resource, u64)> = BTreeMap::new();
+    let mut relax_at: BTreeMap<i32, bool> = BTreeMap::new();
+    let mut budget = Budget::default();
     for rec in rdr.records() {
         let rec = rec.map_err(|e| {
             let line = e.position().map(|p| p.line()).unwrap_or(0);
@@ -140,6 +144,7 @@ pub fn parse_csv_trace_read(text: &str, path: &Path) -> Result<TraceRead, Worklo
             }
             first_lines.push(line);
             asking.clear();
+            relax_at.clear();
             first_row = AppRow {
                 line,
                 arrival: ranged(1)?,
@@ -173,26 +178,16 @@ pub fn parse_csv_trace_read(text: &str, path: &Path) -> Result<TraceRead, Worklo
                 recorded: None,
             });
             last_id = Some(id);
-            if apps.len() as u64 > MAX_APPS {
-                return Err(perr(
-                    line,
-                    "column 1 (app)".into(),
-                    format!("more than {MAX_APPS} apps: the limit of one run (docs/limits.md)"),
-                ));
-            }
+            budget.admit(1, AppCost::new()).map_err(|e| {
+                let field = match e {
+                    Exceeded::Apps(_) => "column 1 (app)",
+                    _ => "row",
+                };
+                perr(line, field.into(), e.to_string())
+            })?;
         }
         let stage = ranged(6)? as usize;
         let count = ranged(7)? as u32;
-        containers += u64::from(count);
-        if containers > MAX_RUN_CONTAINERS {
-            return Err(perr(
-                line,
-                "column 8 (count)".into(),
-                format!(
-                    "{containers} containers so far: the limit of one run is {MAX_RUN_CONTAINERS} (docs/limits.md)"
-                ),
-            ));
-        }
         let hosts: Vec<String> = rec
             .get(12)
             .unwrap_or("")
@@ -221,31 +216,27 @@ pub fn parse_csv_trace_read(text: &str, path: &Path) -> Result<TraceRead, Worklo
             ));
         }
         let priority = ranged(11)? as i32;
-        let app = apps.last().expect("an app was pushed above");
-        if let Some(other) = app
-            .stages
-            .iter()
-            .flatten()
-            .find(|g| g.priority == priority && g.relax_locality != relax_locality)
+        if let Some(&other) = relax_at.get(&priority)
+            && other != relax_locality
         {
             return Err(perr(
                 line,
                 relax_field(),
                 format!(
-                    "{relax_locality} at priority {priority}, where another group of the app has {}: \
+                    "{relax_locality} at priority {priority}, where another group of the app has {other}: \
                      YARN refuses to mix relaxLocality at one priority",
-                    other.relax_locality
                 ),
             ));
         }
+        relax_at.insert(priority, relax_locality);
         let size = Resource::new(ranged(8)? as i64, ranged(9)? as i64);
         // YARN keeps one ask per priority (and place): a second size at a priority runs at
         // the first's, as SLS packs a priority's tasks into one request of its first size. A
         // trace may do so (`fairsim trace` writes what SYNTH files draw), so it is said, not
         // refused.
-        if let Some(&(_, there, first)) = asking
-            .iter()
-            .find(|(p, there, _)| *p == priority && *there != size && count > 0)
+        if let Some(&(there, first)) = asking.get(&priority)
+            && there != size
+            && count > 0
         {
             warnings.push(format!(
                 "{}:{line}: column 9 (memory_mb): {} MB, {} vcores at priority {priority} run as {} MB, {} vcores, the size line {first} asks at that priority: YARN keeps one ask per priority (SLS asks a priority's tasks as one request of its first size); give the group another priority to keep its size",
@@ -256,8 +247,8 @@ pub fn parse_csv_trace_read(text: &str, path: &Path) -> Result<TraceRead, Worklo
                 there.vcores
             ));
         }
-        if count > 0 && !asking.iter().any(|(p, _, _)| *p == priority) {
-            asking.push((priority, size, line));
+        if count > 0 {
+            asking.entry(priority).or_insert((size, line));
         }
         let group = TaskGroup {
             count,
@@ -267,6 +258,13 @@ pub fn parse_csv_trace_read(text: &str, path: &Path) -> Result<TraceRead, Worklo
             hosts,
             relax_locality,
         };
+        budget.add_group(&group).map_err(|e| {
+            let field = match e {
+                Exceeded::Containers(_) => "column 8 (count)",
+                _ => "row",
+            };
+            perr(line, field.into(), e.to_string())
+        })?;
         let app = apps.last_mut().expect("an app was pushed above");
         while app.stages.len() <= stage {
             app.stages.push(Vec::new());

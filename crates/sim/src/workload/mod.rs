@@ -5,6 +5,7 @@
 //! Every reader is a function over a name (for messages) and a reader or bytes, so each can
 //! be fuzzed on its own; the `read_*` wrappers open the file.
 
+pub mod budget;
 pub mod csv;
 pub mod field_lines;
 pub mod json_stream;

@@ -127,6 +127,8 @@ struct RumenReader {
     opts: RumenOptions,
     baseline: Option<i64>,
     apps: Vec<AppSpec>,
+    /// What the apps of every file read so far cost a run.
+    budget: super::budget::Budget,
     ignored: Vec<(PathBuf, Ignored)>,
 }
 
@@ -136,6 +138,7 @@ impl RumenReader {
             opts,
             baseline: None,
             apps: Vec::new(),
+            budget: Default::default(),
             ignored: Vec::new(),
         }
     }
@@ -311,6 +314,9 @@ impl RumenReader {
                 stages.push(groups);
             }
         }
+        self.budget
+            .admit(1, super::budget::AppCost::of(stages.iter().flatten()))
+            .map_err(|e| ("jobID".to_string(), e.to_string()))?;
         self.apps.push(AppSpec {
             name: job
                 .job_id

@@ -23,10 +23,11 @@
 //! array) is refused with what it looks like. Unlike the native CSV, SLS traces need not be
 //! sorted: jobs are stably sorted by `job.start.ms`.
 
+use super::budget::{AppCost, Budget, Exceeded};
 use super::json_stream::{Next, ObjectStream};
 use super::{Ignored, SlsDefaults, TraceRead, WorkloadError, looks_like};
 use crate::app::{AppSpec, Recorded, TaskGroup};
-use crate::limits::{MAX_APPS, limit};
+use crate::limits::limit;
 use crate::time::SimTime;
 use fairsim_core::Resource;
 use serde_json::{Map, Value};
@@ -35,7 +36,17 @@ use std::path::Path;
 
 /// Reads an SLS JSON trace from `path`.
 pub fn read_sls_trace(path: &Path, defaults: SlsDefaults) -> Result<TraceRead, WorkloadError> {
-    parse_sls(path, super::open(path)?, defaults)
+    read_sls_trace_within(path, defaults, &mut Budget::default())
+}
+
+/// [`read_sls_trace`] for a run that already holds `budget` (the traces read before this
+/// one); the file's apps are added to it.
+pub fn read_sls_trace_within(
+    path: &Path,
+    defaults: SlsDefaults,
+    budget: &mut Budget,
+) -> Result<TraceRead, WorkloadError> {
+    parse_sls_within(path, super::open(path)?, defaults, budget)
 }
 
 /// Parses an SLS JSON trace from `reader` (`name` is for messages).
@@ -43,6 +54,15 @@ pub fn parse_sls<R: BufRead>(
     name: &Path,
     reader: R,
     defaults: SlsDefaults,
+) -> Result<TraceRead, WorkloadError> {
+    parse_sls_within(name, reader, defaults, &mut Budget::default())
+}
+
+fn parse_sls_within<R: BufRead>(
+    name: &Path,
+    reader: R,
+    defaults: SlsDefaults,
+    budget: &mut Budget,
 ) -> Result<TraceRead, WorkloadError> {
     let mut stream = ObjectStream::with_comments(reader);
     let mut apps: Vec<AppSpec> = Vec::new();
@@ -97,20 +117,10 @@ pub fn parse_sls<R: BufRead>(
                 format!("not an SLS job trace: this looks like {what}"),
             ));
         }
-        let clashes = read_job(&obj, apps.len(), defaults, &mut ignored, &mut apps)
+        let clashes = read_job(&obj, defaults, &mut ignored, budget, &mut apps)
             .map_err(|(field, message)| perr(stream.field_line(&field), &field, message))?;
         for c in clashes {
             size_warnings.push(c.warning(name, &stream));
-        }
-        if apps.len() as u64 > MAX_APPS {
-            return Err(perr(
-                line,
-                "job.count",
-                format!(
-                    "{} apps in all: the limit of one run is {MAX_APPS} (docs/limits.md)",
-                    apps.len()
-                ),
-            ));
         }
     }
     apps.sort_by_key(|a| a.arrival);
@@ -267,11 +277,12 @@ fn note_unmodelled_task_keys(t: &Map<String, Value>, ignored: &mut Ignored) {
 /// an earlier group's at their priority.
 fn read_job(
     obj: &Map<String, Value>,
-    index: usize,
     defaults: SlsDefaults,
     ignored: &mut Ignored,
+    budget: &mut Budget,
     apps: &mut Vec<AppSpec>,
 ) -> Result<Vec<SizeClash>, FieldError> {
+    let index = apps.len();
     note_unmodelled_job_keys(obj, ignored);
     let arrival = int(obj, "job.start.ms", 0)? as u64;
     let recorded = match obj.get("job.end.ms") {
@@ -295,15 +306,6 @@ fn read_job(
         return Err((
             "job.count".into(),
             format!("{replicas} replicas is above the limit of {MAX_JOB_COUNT}"),
-        ));
-    }
-    if apps.len() as u64 + replicas as u64 > MAX_APPS {
-        return Err((
-            "job.count".into(),
-            format!(
-                "{} apps in all: the limit of one run is {MAX_APPS} (docs/limits.md)",
-                apps.len() as u64 + replicas as u64
-            ),
         ));
     }
     let am = Resource::new(
@@ -332,6 +334,23 @@ fn read_job(
         }
     }
     let clashes = one_size_per_priority(&mut stages, &task_index);
+    // Every replica is priced before the first is made: a million copies of a long task
+    // list would otherwise exhaust memory before any limit is read.
+    budget
+        .admit(replicas as u64, AppCost::of(stages.iter().flatten()))
+        .map_err(|e| {
+            let field = match e {
+                Exceeded::Apps(_) => "job.count",
+                _ if replicas > 1 => "job.count",
+                _ => "job.tasks",
+            };
+            let per_job = if replicas > 1 {
+                format!("{replicas} replicas of this job: ")
+            } else {
+                String::new()
+            };
+            (field.to_string(), format!("{per_job}{e}"))
+        })?;
     let base = text(obj, "job.id", &format!("job_{index}"))?;
     let queue = text(obj, "job.queue.name", "default")?;
     let user = text(obj, "job.user", "default")?;

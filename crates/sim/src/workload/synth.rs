@@ -57,6 +57,8 @@ pub enum TaskTimeUnit {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SynthSpec {
     num_jobs: u64,
+    /// The file and the line of `num_jobs`, for a run whose draws pass a limit.
+    source: (std::path::PathBuf, u64),
     workloads: Vec<Workload>,
     defaults: SlsDefaults,
     time_unit: TaskTimeUnit,
@@ -92,6 +94,31 @@ pub enum Sample {
         /// Weights (sum > 0).
         weights: Vec<f64>,
     },
+}
+
+/// Φ(z), the standard normal distribution function, from the complementary error function
+/// (Chebyshev fit of Numerical Recipes' `erfcc`, relative error below 1.2e-7 everywhere).
+fn normal_cdf(z: f64) -> f64 {
+    let x = -z / std::f64::consts::SQRT_2;
+    let a = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * a);
+    let poly = -1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98
+                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let erfc = t * (-a * a + poly).exp();
+    0.5 * if x >= 0.0 { erfc } else { 2.0 - erfc }
+}
+
+/// E[max(X − a, 0)] for X normal with `mean` and `std` > 0.
+fn normal_excess(mean: f64, std: f64, a: f64) -> f64 {
+    let d = (mean - a) / std;
+    let density = (-0.5 * d * d).exp() / (std::f64::consts::TAU).sqrt();
+    ((mean - a) * normal_cdf(d) + std * density).max(0.0)
 }
 
 fn standard_normal(rng: &mut ChaCha8Rng) -> f64 {
@@ -148,6 +175,41 @@ impl Sample {
         }
     }
 
+    /// The mean of a task count drawn from it as a job draws one: rounded, then cut to
+    /// `0..=cap`. Not the distribution's own mean: a normal of mean 1 and deviation 10^6
+    /// draws about 400,000 tasks on average once its negative half counts as 0, and a
+    /// discrete list's large values count in full whatever its small ones are. Continuous
+    /// distributions are taken unrounded (rounding half up moves a spread-out mean by
+    /// nothing that matters to a limit).
+    fn count_mean(&self, cap: f64) -> f64 {
+        let cut = |v: f64| ((v + 0.5).floor()).clamp(0.0, cap);
+        match self {
+            Sample::Const(v) => cut(*v),
+            Sample::Discrete { values, weights } => {
+                let total: f64 = weights.iter().sum();
+                values
+                    .iter()
+                    .zip(weights)
+                    .map(|(v, w)| cut(*v) * w)
+                    .sum::<f64>()
+                    / total
+            }
+            Sample::Normal { mean, std } => {
+                normal_excess(*mean, *std, 0.0) - normal_excess(*mean, *std, cap)
+            }
+            Sample::LogNormal { mu, sigma, mean } => {
+                if *sigma == 0.0 {
+                    return mean.min(cap);
+                }
+                // E[min(X, cap)] = E[X] - E[max(X - cap, 0)], the latter in closed form.
+                let l = cap.ln();
+                let excess = mean * normal_cdf((mu + sigma * sigma - l) / sigma)
+                    - cap * normal_cdf((mu - l) / sigma);
+                (mean - excess.max(0.0)).clamp(0.0, cap)
+            }
+        }
+    }
+
     /// One draw.
     pub fn draw(&self, rng: &mut ChaCha8Rng) -> f64 {
         match self {
@@ -187,6 +249,11 @@ impl<'de> Deserialize<'de> for Sample {
                 if !v.is_finite() {
                     return Err(err(&"`val` must be finite"));
                 }
+                // As the `val` of a distribution is: a negative count, time or size is a
+                // mistake, not a draw of 0.
+                crate::limits::limit("sls synth", "val and std of a distribution")
+                    .check_float(v)
+                    .map_err(|m| err(&format!("val {m}")))?;
                 Ok(Sample::Const(v))
             }
             (Some(v), Some(s)) => {
@@ -223,6 +290,11 @@ impl<'de> Deserialize<'de> for Sample {
                         .ok_or_else(|| err(&format!("discrete value `{v}` is not a number")))
                     })
                     .collect::<Result<Vec<f64>, _>>()?;
+                let row = crate::limits::limit("sls synth", "discrete values of a distribution");
+                for v in &values {
+                    row.check_float(*v)
+                        .map_err(|m| err(&format!("discrete value {m}")))?;
+                }
                 let weights = raw.weights.unwrap_or_else(|| vec![1.0; values.len()]);
                 if values.is_empty() || weights.len() != values.len() {
                     return Err(err(
@@ -642,6 +714,10 @@ pub fn parse_synth(
     )];
     Ok(SynthSpec {
         num_jobs: raw.num_jobs,
+        source: (
+            name.to_path_buf(),
+            super::field_lines::field_line(bytes, 1, "num_jobs"),
+        ),
         workloads: raw.workloads,
         defaults,
         time_unit,
@@ -661,7 +737,11 @@ fn mean_tasks_per_job(workloads: &[Workload]) -> f64 {
                 .job_classes
                 .iter()
                 .map(|c| {
-                    let per_class: f64 = c.tasks.iter().map(|t| t.count.mean().max(0.0)).sum();
+                    let per_class: f64 = c
+                        .tasks
+                        .iter()
+                        .map(|t| t.count.count_mean(MAX_TASKS_PER_DRAW))
+                        .sum();
                     share(c.weight, class_total) * per_class
                 })
                 .sum();
@@ -681,14 +761,39 @@ impl SynthSpec {
         self.num_jobs as f64 * mean_tasks_per_job(&self.workloads)
     }
 
+    /// Bytes a run is expected to hold for the jobs it draws (the expected tasks each a
+    /// group of their own, as tasks of drawn run times are).
+    pub fn expected_bytes(&self) -> u64 {
+        let groups = self.expected_tasks() * super::budget::BYTES_PER_GROUP as f64;
+        self.num_jobs
+            .saturating_mul(crate::scenario_checks::BYTES_PER_APP)
+            .saturating_add(groups.min(u64::MAX as f64) as u64)
+    }
+
     /// Draws the jobs of one run, sorted by arrival, as SLS does: for each of `num_jobs`, a
     /// workload, an arrival and a job class by weight, then its tasks. Arrivals are then
     /// shifted as SLS shifts them: the first job with a non-zero submission time becomes
     /// time 0 for it and every later job (so jobs at 0 before it stay at 0).
-    pub fn generate(&self, rng: &mut ChaCha8Rng) -> Vec<AppSpec> {
+    ///
+    /// The file was checked for the tasks it draws on average; the tasks actually drawn are
+    /// counted as each count is drawn, before its tasks are made, and a run whose draws
+    /// would pass the memory or container limit of a run is refused (naming the file, the
+    /// line of `num_jobs` and the limit) rather than drawn without bound.
+    pub fn generate(&self, rng: &mut ChaCha8Rng) -> Result<Vec<AppSpec>, String> {
+        let mut budget = super::budget::Budget::default();
+        let refuse = |e: super::budget::Exceeded| {
+            format!(
+                "{}:{}: num_jobs: the tasks this run's seed draws pass a limit: {e}",
+                self.source.0.display(),
+                self.source.1
+            )
+        };
         let wl_weights: Vec<f64> = self.workloads.iter().map(|w| w.workload_weight).collect();
         let mut jobs: Vec<(u64, AppSpec)> = Vec::with_capacity(self.num_jobs as usize);
         for _ in 0..self.num_jobs {
+            budget
+                .admit(1, super::budget::AppCost::new())
+                .map_err(refuse)?;
             let wl = &self.workloads[weighted(&wl_weights, rng)];
             let submit_ms = submission_s(&wl.time_distribution, rng) * 1000;
             let cw: Vec<f64> = wl.job_classes.iter().map(|c| c.weight).collect();
@@ -696,6 +801,13 @@ impl SynthSpec {
             let mut stages: Vec<Vec<TaskGroup>> = vec![Vec::new()];
             for t in &class.tasks {
                 let n = t.count.draw_round(rng).clamp(0.0, MAX_TASKS_PER_DRAW) as u32;
+                // At most a group per task: priced before they are drawn.
+                budget
+                    .add(super::budget::AppCost {
+                        containers: n.into(),
+                        bytes: u64::from(n) * super::budget::BYTES_PER_GROUP,
+                    })
+                    .map_err(refuse)?;
                 let mb = t.memory.draw_round(rng).max(1024.0).min(i64::MAX as f64) as i64;
                 let vc = t.vcores.draw_round(rng).max(1.0).min(i64::MAX as f64) as i64;
                 let stage = usize::from(t.kind == "reduce");
@@ -745,7 +857,8 @@ impl SynthSpec {
         }
         jobs.sort_by_key(|(t, _)| *t);
         let mut baseline = 0u64;
-        jobs.into_iter()
+        Ok(jobs
+            .into_iter()
             .enumerate()
             .map(|(i, (t, mut app))| {
                 if baseline == 0 {
@@ -755,7 +868,7 @@ impl SynthSpec {
                 app.name = format!("{}_{i:06}", app.name);
                 app
             })
-            .collect()
+            .collect())
     }
 }
 
@@ -931,5 +1044,79 @@ mod tests {
             "{e}"
         );
         assert!(e.contains("the limit is 20000000 tasks in a run"), "{e}");
+    }
+
+    /// The text of a one-job-class file of `jobs` jobs whose map count is `count`.
+    fn counted(jobs: u64, count: &str) -> String {
+        format!(
+            "{{ \"num_jobs\": {jobs},\n \"workloads\": [ {{ \"workload_weight\": 1, \"queue_name\": \"q\",\n  \"job_classes\": [ {{ \"class_weight\": 1, \"tasks\": [ {{ \"type\": \"map\",\n   \"count\": {count},\n   \"time\": {{\"val\": 1000}}, \"max_memory\": {{\"val\": 1024}}, \"max_vcores\": {{\"val\": 1}} }} ] }} ],\n  \"time_distribution\": [ {{\"time\": 0, \"weight\": 1}} ] }} ] }}"
+        )
+    }
+
+    #[test]
+    fn counts_are_bounded_by_what_a_draw_can_give_not_by_the_nominal_mean() {
+        // A normal of mean 1 and deviation 10^6 draws max(0, X) tasks: E = σ/√(2π) = 398,942
+        // (the cut at 10^6 takes off 83,315 more: 315,627). 100 jobs: 3.2e7, refused; its
+        // nominal mean (1 task a job) let it through to draw ~3e7 tasks.
+        let normal = Sample::dist(1.0, 1e6, true).unwrap();
+        let m = normal.count_mean(MAX_TASKS_PER_DRAW);
+        assert!((m - 315_627.0).abs() < 5.0, "{m}");
+        let e = parse(&counted(
+            100,
+            r#"{"val": 1, "std": 1000000, "dist": "NORM"}"#,
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.starts_with("syn.json:1: num_jobs: 100 jobs would draw about 3156")
+                && e.contains("the limit is 20000000 tasks in a run"),
+            "{e}"
+        );
+        // A discrete list counts each value as drawn (cut to 0..=10^6): [0, 10^6] is 500,000
+        // a job on average, whatever its nominal mean.
+        let d = Sample::Discrete {
+            values: vec![0.0, 1e6],
+            weights: vec![1.0, 1.0],
+        };
+        assert_eq!(d.count_mean(MAX_TASKS_PER_DRAW), 500_000.0);
+        assert!(parse(&counted(41, r#"{"discrete": [0, 1000000]}"#)).is_err());
+        assert!(parse(&counted(40, r#"{"discrete": [0, 1000000]}"#)).is_ok());
+        // Negative values are refused as `val` and `std` are, not drawn as 0 tasks.
+        let e = parse(&counted(1, r#"{"val": -5}"#))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("syn.json:4: workloads[0].job_classes[0].tasks[0].count: val -5 is out of range: the limit is a finite number from 0 to 1e300"),
+            "{e}"
+        );
+        let e = parse(&counted(1, r#"{"discrete": [-1000000, 1000000]}"#))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("discrete value -1000000 is out of range: the limit is a finite number from 0 to 1e300"),
+            "{e}"
+        );
+        // A log-normal's own mean bounds its cut one.
+        let ln = Sample::dist(1e6, 1e7, false).unwrap();
+        let m = ln.count_mean(MAX_TASKS_PER_DRAW);
+        assert!(m > 0.0 && m < 1e6, "{m}");
+    }
+
+    #[test]
+    fn draws_past_the_memory_of_a_run_are_refused_before_their_tasks_are_made() {
+        // Checked on average, a file can still draw far more: 45 entries of 10^6 tasks in one
+        // job would hold 45e6 x 384 B = 16.1 GiB. The 45th count is refused before its tasks
+        // are made (the file is built by hand: its parse would refuse it on average).
+        let mut spec = parse(&counted(1, r#"{"val": 1}"#)).unwrap();
+        let class = &mut spec.workloads[0].job_classes[0];
+        let mut entry = class.tasks[0].clone();
+        entry.count = Sample::Const(1e6);
+        class.tasks = vec![entry; 45];
+        let e = spec.generate(&mut run_rng(1, 0)).unwrap_err();
+        assert_eq!(
+            e,
+            "syn.json:1: num_jobs: the tasks this run's seed draws pass a limit: the apps would \
+             hold about 16.1 GiB in a run: the limit is 16 GiB (docs/limits.md)"
+        );
     }
 }
