@@ -314,6 +314,9 @@ pub struct Simulation<'a> {
     /// `[[cluster.events]]` not processed yet (their events are queued).
     pub(crate) node_events_left: usize,
     pub(crate) n_closed: usize,
+    /// Per app: its record went to the recorder (once per app: the streaming `apps.csv`
+    /// writer cannot take a second row for an index it wrote).
+    pub(crate) recorded: Vec<bool>,
     pub(crate) integrals: Integrals,
     pub(crate) incremental: bool,
     /// Sorted lists remember their history: every descent sorts them as Hadoop 2.7 does
@@ -493,6 +496,7 @@ impl<'a> Simulation<'a> {
             largest_node: Resource::ZERO,
             node_events_left: sc.cluster.events.events.len(),
             n_closed: 0,
+            recorded: Vec::new(),
             integrals: Integrals::default(),
             incremental: conf.ordering == Ordering::Incremental,
             sorted_history: crate::scheduler::fair::sort_history::lists_keep_history(sc),
@@ -671,6 +675,7 @@ impl<'a> Simulation<'a> {
         }
         .weight(0, 1, 0);
         self.apps = Vec::with_capacity(self.specs.len());
+        self.recorded = vec![false; self.specs.len()];
         let mut resolver = crate::topology::hints::HintResolver::new(&self.cluster);
         for (i, name) in names.into_iter().enumerate() {
             let spec = &self.specs[i];
@@ -1258,18 +1263,22 @@ impl<'a> Simulation<'a> {
         }
     }
 
-    /// Hands app `i`'s record to the recorder, when it wants records: called once per app,
-    /// when it closes (finished or rejected: nothing in its record changes after that) and at
-    /// the end of the run for the apps still open.
+    /// Hands app `i`'s record to the recorder, when it wants records: when it closes
+    /// (finished or rejected: nothing in its record changes after that) and at the end of the
+    /// run for the apps still open. Only the first call of an app records it.
     pub(crate) fn record_app(&mut self, i: usize) {
+        debug_assert!(!self.recorded[i], "app {i} recorded twice");
+        if std::mem::replace(&mut self.recorded[i], true) {
+            return;
+        }
         if self.recorder.wants_apps() {
             let record = self.app_record(i);
             self.recorder.app(&record);
         }
     }
 
-    /// Every app's outcome for the summary, its queue a position in `leaves` (see
-    /// [`AppOutcome`]).
+    /// The outcome of every app in the run for the summary, its queue a position in `leaves`
+    /// (see [`AppOutcome`]). An app not submitted by the end is not in the run.
     fn app_outcomes(&self, leaves: &[&str]) -> Vec<AppOutcome> {
         let position: BTreeMap<&str, u32> = leaves
             .iter()
@@ -1277,6 +1286,7 @@ impl<'a> Simulation<'a> {
             .map(|(i, q)| (*q, i as u32))
             .collect();
         (0..self.apps.len())
+            .filter(|&i| self.apps[i].phase != AppPhase::Future)
             .map(|i| {
                 let (a, spec) = (&self.apps[i], &self.specs[i]);
                 AppOutcome {
@@ -1300,9 +1310,10 @@ impl<'a> Simulation<'a> {
         for &l in &leaves {
             self.metrics_refresh_leaf(l);
         }
-        // The apps still open get their records now, by index.
+        // The apps still open get their records now, by index; an app not submitted by the
+        // end is not in the run and has none.
         for i in 0..self.apps.len() {
-            if !matches!(self.apps[i].phase, AppPhase::Finished | AppPhase::Rejected) {
+            if !self.recorded[i] && self.apps[i].phase != AppPhase::Future {
                 self.record_app(i);
             }
         }
@@ -1328,10 +1339,7 @@ impl<'a> Simulation<'a> {
         ));
         m.push((
             "apps_never_started".into(),
-            outcomes
-                .iter()
-                .filter(|r| !r.rejected && r.first_container.is_none())
-                .count() as f64,
+            outcomes.iter().filter(|r| r.never_started()).count() as f64,
         ));
         m.push((
             "stalled".into(),
@@ -1448,6 +1456,7 @@ impl<'a> Simulation<'a> {
             end: self.now,
             stalled_at: self.stalled_at,
             cycle_from: self.cycle_from,
+            apps_not_arrived: (self.apps.len() - self.n_arrived) as u64,
         };
         self.recorder.finish(&summary)?;
         Ok(summary)

@@ -333,6 +333,7 @@ impl Simulation<'_> {
             largest_node: _,
             node_events_left: _,
             n_closed,
+            recorded: _,
             integrals: _,
             incremental: _,
             sorted_history: _,
