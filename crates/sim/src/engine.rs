@@ -41,7 +41,10 @@
 //! off, no node or rack request, already relaxed to off-switch, or never offered). Then
 //! demands, usage and fair shares cannot change until a decision is made, and a heartbeat's
 //! outcome depends only on them. Progress is any decision, arrival, completion or change of a
-//! request's allowed locality level. The first tick that sees this with no progress since
+//! request's allowed locality level, and under the Capacity Scheduler any missed scheduling
+//! opportunity that counts toward a locality delay not yet run out (node-locality-delay, the
+//! off-switch wait; `capacity::locality::opportunities_to_open`): such an offer opens a level
+//! to a later one, while past the delays an offer changes nothing that is read. The first tick that sees this with no progress since
 //! starts a watch; when a later tick at least one heartbeat
 //! interval after it sees no progress either, every node has been offered to every app with
 //! those fixed inputs and nothing came of it, so nothing ever will. With `end_ms` the run
@@ -349,6 +352,8 @@ pub struct Simulation<'a> {
     pub(crate) quiet: Option<(SimTime, u64)>,
     /// When the run was found stalled (see the module docs).
     pub(crate) stalled_at: Option<SimTime>,
+    /// The quiescence test is off ([`Simulation::watch_stalls`]).
+    pub(crate) stalls_off: bool,
     /// When stalled by a cycle: the time of the earlier, equal state (see "Cycles").
     pub(crate) cycle_from: Option<SimTime>,
     /// Scratch buffers of the update thread, kept to avoid allocating on every tick.
@@ -512,6 +517,7 @@ impl<'a> Simulation<'a> {
             progress: 0,
             quiet: None,
             stalled_at: None,
+            stalls_off: false,
             cycle_from: None,
             share_scratch: Vec::new(),
             changed_scratch: Vec::new(),
@@ -730,6 +736,13 @@ impl<'a> Simulation<'a> {
         self.cycle.off = !on;
     }
 
+    /// Whether the quiescence test runs (on by default; see "Quiescence"). Tests turn it off
+    /// to check that nothing changes after a time the test found the run stalled: the run
+    /// then goes on, beating and ticking, until its apps finish or `end_ms`.
+    pub fn watch_stalls(&mut self, on: bool) {
+        self.stalls_off = !on;
+    }
+
     /// Processes at most `max_events` events: the summary when the run ended within them,
     /// `None` (and no call to the recorder's `apps` or `finish`) when it did not. For tests
     /// that prove every run ends within a bound.
@@ -879,7 +892,8 @@ impl<'a> Simulation<'a> {
     /// Called at each update tick: true when apps are unfinished and no future event can
     /// change anything (see "Quiescence" in the module docs).
     fn stalled(&mut self) -> bool {
-        if self.drained()
+        if self.stalls_off
+            || self.drained()
             || self.in_flight > 0
             || self.n_arrived < self.apps.len()
             || self.node_events_left > 0

@@ -349,6 +349,7 @@ impl Simulation<'_> {
             progress,
             quiet,
             stalled_at: _,
+            stalls_off: _,
             cycle_from: _,
             share_scratch: _,
             reorder_scratch: _,
