@@ -247,3 +247,76 @@ fn apps_that_ask_for_nothing_finish_and_are_recorded_once() {
         }
     }
 }
+
+/// Random native-CSV-shaped workloads (managed or not, stages of task groups of 0 to 3
+/// containers, some apps asking for nothing), under both schedulers, cut or not: every run
+/// writes its files, with one `apps.csv` row per app submitted by the end, by index.
+#[test]
+fn every_random_workload_writes_one_row_per_app_in_the_run() {
+    use proptest::prelude::*;
+    let app = (
+        any::<bool>(),
+        prop::collection::vec(prop::collection::vec(0u32..4, 1..3), 0..3),
+    );
+    let case = (
+        prop::collection::vec(app, 1..10),
+        any::<bool>(),
+        prop::option::of(0u64..6_000),
+    );
+    let mut runner =
+        proptest::test_runner::TestRunner::new(common::generator::fixed_config(200, 0x0c5f_0a99));
+    let with_empty = std::cell::Cell::new(0u32);
+    runner
+        .run(&case, |(apps, capacity, end_ms)| {
+            let apps: Vec<AppSpec> = apps
+                .iter()
+                .enumerate()
+                .map(|(i, (am, stages))| {
+                    let counts: Vec<&[u32]> = stages.iter().map(Vec::as_slice).collect();
+                    shaped(i as u32, *am, &counts)
+                })
+                .collect();
+            let empty = apps
+                .iter()
+                .any(|a| a.am.is_none() && a.stages.iter().flatten().all(|g| g.count == 0));
+            with_empty.set(with_empty.get() + u32::from(empty));
+            let tree = if capacity {
+                capacity_tree(&capacity_xml(&[
+                    ("root.queues", "default"),
+                    ("root.default.capacity", "100"),
+                ]))
+            } else {
+                fair_tree("<allocations/>", Semantics::Hadoop27)
+            };
+            let arrived = apps
+                .iter()
+                .filter(|a| end_ms.is_none_or(|e| a.arrival.0 <= e))
+                .count();
+            let sc = Scenario {
+                end_ms,
+                workload: Workload::Trace(apps),
+                ..trace_scenario("random", tree, 2, Resource::new(4 * GB, 4), vec![])
+            };
+            let (summary, rows) = apps_csv(&sc);
+            prop_assert_eq!(rows.len(), arrived);
+            prop_assert_eq!(get(&summary, "apps"), arrived as f64);
+            let indices: Vec<usize> = rows
+                .iter()
+                .map(|r| {
+                    r.split(',')
+                        .next()
+                        .unwrap_or("")
+                        .parse()
+                        .unwrap_or(usize::MAX)
+                })
+                .collect();
+            prop_assert_eq!(indices, (0..arrived).collect::<Vec<_>>());
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let with_empty = with_empty.get();
+    assert!(
+        with_empty >= 20,
+        "too few workloads with an empty app: {with_empty}"
+    );
+}
