@@ -50,12 +50,16 @@ struct Totals {
 /// of its panel, and per sample time the cluster's totals (32 bytes a leaf and 32 a time).
 #[derive(Debug, Clone, Default)]
 pub struct RunTrace {
-    /// The leaf queues, as the first sample names them.
+    /// The leaf queues in the order samples first named them (a queue created when an app
+    /// is placed joins at the first sample after).
     leaves: Vec<String>,
     /// Each leaf's position in a sample's rows.
     leaf_rows: Vec<usize>,
+    /// The number of rows `leaf_rows` was found in (it changes when queues are created).
+    rows_seen: usize,
     times: Vec<f64>,
-    /// `points[k][l]`: leaf `l` at `times[k]`.
+    /// `points[k][l]`: leaf `l` at `times[k]`; shorter than `leaves` at times before a leaf
+    /// was created (it had nothing then).
     points: Vec<Box<[LeafPoint]>>,
     totals: Vec<Totals>,
     /// Keep one sample in `stride`.
@@ -112,9 +116,28 @@ impl RunTrace {
         })
     }
 
-    /// The leaf queues the charts show, as the first sample named them.
+    /// The leaf queues the charts show, in the order samples first named them.
     pub fn leaves(&self) -> &[String] {
         &self.leaves
+    }
+
+    /// Finds each known leaf's row in `rows` again when the queues changed, adding the new
+    /// leaves after the known ones (a queue is created, never removed, and a leaf stays one).
+    fn find_leaves(&mut self, rows: &[QueueSample]) {
+        if rows.len() == self.rows_seen {
+            return;
+        }
+        self.rows_seen = rows.len();
+        for q in leaves(rows.iter().map(|r| r.queue.as_str())) {
+            if !self.leaves.iter().any(|l| l == q) {
+                self.leaves.push(q.to_string());
+            }
+        }
+        self.leaf_rows = self
+            .leaves
+            .iter()
+            .map(|q| rows.iter().position(|r| r.queue == *q).expect("a queue"))
+            .collect();
     }
 
     fn sample(&mut self, t: SimTime, rows: &[QueueSample]) {
@@ -125,14 +148,7 @@ impl RunTrace {
         if !(self.seen - 1).is_multiple_of(self.stride) {
             return;
         }
-        if self.seen == 1 {
-            let leaves = leaves(rows.iter().map(|r| r.queue.as_str()));
-            self.leaf_rows = leaves
-                .iter()
-                .map(|&q| rows.iter().position(|r| r.queue == q).expect("a queue"))
-                .collect();
-            self.leaves = leaves.into_iter().map(String::from).collect();
-        }
+        self.find_leaves(rows);
         let leaf_rows = || self.leaf_rows.iter().map(|&i| &rows[i]);
         self.times.push(t.secs_f64());
         self.points.push(
@@ -168,7 +184,13 @@ impl RunTrace {
             .iter()
             .enumerate()
             .map(|(l, q)| {
-                let col = |f: fn(&LeafPoint) -> f64| self.points.iter().map(|r| f(&r[l])).collect();
+                // Before the leaf existed it held, asked and was given nothing.
+                let col = |f: fn(&LeafPoint) -> f64| {
+                    self.points
+                        .iter()
+                        .map(|r| r.get(l).map_or(0.0, f))
+                        .collect()
+                };
                 QueuePanel {
                     queue: q.clone(),
                     times: self.times.clone(),
@@ -285,14 +307,32 @@ pub fn draw_run_charts(
     Ok(out)
 }
 
-/// A few lines saying how the run went: apps finished, unfinished and rejected; whether it
-/// stalled; utilisation and Jain's index; p50 and p95 wait per leaf queue (`≥` marks a
-/// censored percentile, a lower bound).
+/// The most leaf queues the headline lists; the others are named by count.
+pub const HEADLINE_QUEUES: usize = 12;
+
+/// `known` (the charts' leaves, in their order) followed by every other leaf the summary
+/// reports (`apps.<leaf>`), so that no leaf the run had is missing from the headline.
+pub fn leaves_of(summary: &RunSummary, known: &[String]) -> Vec<String> {
+    let mut out = known.to_vec();
+    for (k, _) in &summary.metrics {
+        if let Some(q) = k.strip_prefix("apps.")
+            && !out.iter().any(|l| l == q)
+        {
+            out.push(q.to_string());
+        }
+    }
+    out
+}
+
+/// A few lines saying how the run went: apps finished, unfinished and rejected (and how many
+/// arrive after the end, not in the run); whether it stalled; utilisation and Jain's index;
+/// p50 and p95 wait per leaf queue with apps (`≥` marks a censored percentile, a lower
+/// bound), at most [`HEADLINE_QUEUES`] of them: those with the most apps.
 pub fn headline(summary: &RunSummary, leaf_queues: &[String]) -> String {
     let get = |k: &str| summary.get(k);
     let n = |k: &str| get(k).map_or("?".to_string(), |v| format!("{v}"));
     let mut s = String::new();
-    let _ = writeln!(
+    let _ = write!(
         s,
         "apps: {} finished, {} unfinished ({} never started), {} rejected, of {}",
         n("apps_finished"),
@@ -301,6 +341,13 @@ pub fn headline(summary: &RunSummary, leaf_queues: &[String]) -> String {
         n("apps_rejected"),
         n("apps")
     );
+    let _ = match summary.apps_not_arrived {
+        0 => writeln!(s),
+        k => writeln!(
+            s,
+            "; {k} more of the workload arrive after the end (end_ms) and are not in the run"
+        ),
+    };
     let end = summary.end.secs_f64();
     let _ = match (summary.stalled_at, summary.cycle_from) {
         (Some(t), Some(from)) => writeln!(
@@ -354,16 +401,38 @@ pub fn headline(summary: &RunSummary, leaf_queues: &[String]) -> String {
         "wait (s)  {:<width$}  {:>9}  {:>9}",
         "queue", "p50", "p95"
     );
-    for q in leaf_queues {
-        // A queue no app went to has no percentiles.
-        if !get(&format!("wait_s_p50.{q}")).is_some_and(f64::is_finite) {
-            continue;
-        }
+    // A queue no app went to has no percentiles.
+    let with_apps: Vec<&String> = leaf_queues
+        .iter()
+        .filter(|q| get(&format!("wait_s_p50.{q}")).is_some_and(f64::is_finite))
+        .collect();
+    let shown: Vec<&String> = if with_apps.len() > HEADLINE_QUEUES {
+        let apps = |q: &str| get(&format!("apps.{q}")).unwrap_or(0.0);
+        let mut order: Vec<usize> = (0..with_apps.len()).collect();
+        order.sort_by(|&a, &b| {
+            apps(with_apps[b])
+                .total_cmp(&apps(with_apps[a]))
+                .then(a.cmp(&b))
+        });
+        let mut keep = order[..HEADLINE_QUEUES].to_vec();
+        keep.sort_unstable();
+        keep.into_iter().map(|i| with_apps[i]).collect()
+    } else {
+        with_apps.clone()
+    };
+    for q in &shown {
         let _ = writeln!(
             s,
             "          {q:<width$}  {:>9}  {:>9}",
             pct("wait_s_p50", q),
             pct("wait_s_p95", q)
+        );
+    }
+    if shown.len() < with_apps.len() {
+        let _ = writeln!(
+            s,
+            "          and {} more leaf queues with apps, fewer apps each (every queue's in summary.csv)",
+            with_apps.len() - shown.len()
         );
     }
     s
@@ -487,7 +556,7 @@ pub fn run_with_charts(
     let which = format!("{}, seed {seed}", scenario.name);
     let charts = draw_run_charts(&trace, scenario, &which, out)
         .map_err(|e| crate::CliError::Failed(e.to_string()))?;
-    let leaves = trace.leaves().to_vec();
+    let leaves = leaves_of(&summary, trace.leaves());
     let mut text = headline(&summary, &leaves);
     let failed = |e: std::io::Error| crate::CliError::Failed(format!("{}: {e}", out.display()));
     let mut blocks = vec![Block::Pre {
@@ -578,6 +647,102 @@ mod tests {
         // (1 + 0.5)^2 / (2 * (1 + 0.25)) = 0.9
         assert_eq!(j.len(), 1);
         assert!((j[0].1 - 0.9).abs() < 1e-12, "{j:?}");
+    }
+
+    /// A queue placement creates during the run (a workload queue the allocation file does
+    /// not name) has a panel and a headline line like the others; before, only the leaves of
+    /// the first sample did.
+    #[test]
+    fn a_leaf_created_during_the_run_is_charted_and_in_the_headline() {
+        let mut t = RunTrace::default();
+        t.sample(SimTime(0), &[sample("root", 10), sample("root.a", 10)]);
+        // root.b is created between a and c in the tree's order.
+        t.sample(
+            SimTime(1000),
+            &[
+                sample("root", 30),
+                sample("root.a", 10),
+                sample("root.b", 20),
+            ],
+        );
+        t.sample(
+            SimTime(2000),
+            &[
+                sample("root", 60),
+                sample("root.a", 15),
+                sample("root.b", 25),
+                sample("root.c", 20),
+            ],
+        );
+        assert_eq!(t.leaves(), ["root.a", "root.b", "root.c"]);
+        let panels = t.panels();
+        assert_eq!(panels[0].usage, [10.0, 10.0, 15.0]);
+        assert_eq!(
+            panels[1].usage,
+            [0.0, 20.0, 25.0],
+            "nothing before it existed"
+        );
+        assert_eq!(panels[2].usage, [0.0, 0.0, 20.0]);
+        let chart = UsageChart::new(panels, "r");
+        assert!(
+            chart.subtitle.contains("3 of 3 leaf queues"),
+            "{}",
+            chart.subtitle
+        );
+        // A leaf the summary reports that no kept sample named is added after the known ones.
+        let metrics = ["root.a", "root.b", "root.c", "root.d"]
+            .iter()
+            .flat_map(|q| {
+                [
+                    (format!("apps.{q}"), 1.0),
+                    (format!("wait_s_p50.{q}"), 1.0),
+                    (format!("wait_s_p95.{q}"), 2.0),
+                ]
+            })
+            .collect();
+        let summary = RunSummary {
+            metrics,
+            ..RunSummary::default()
+        };
+        let leaves = leaves_of(&summary, t.leaves());
+        assert_eq!(leaves, ["root.a", "root.b", "root.c", "root.d"]);
+        let h = headline(&summary, &leaves);
+        for q in &leaves {
+            assert!(h.contains(q.as_str()), "{q}: {h}");
+        }
+    }
+
+    /// Past [`HEADLINE_QUEUES`] leaves with apps, those with the most apps are listed and the
+    /// others counted; apps after the end are said to be out of the run.
+    #[test]
+    fn the_headline_lists_the_busiest_leaves_and_the_apps_after_the_end() {
+        let leaves: Vec<String> = (0..20).map(|i| format!("root.q{i:02}")).collect();
+        let mut metrics = vec![("apps".to_string(), 210.0)];
+        for (i, q) in leaves.iter().enumerate() {
+            metrics.push((format!("apps.{q}"), i as f64 + 1.0));
+            metrics.push((format!("wait_s_p50.{q}"), 1.0));
+            metrics.push((format!("wait_s_p95.{q}"), 2.0));
+        }
+        let summary = RunSummary {
+            metrics,
+            apps_not_arrived: 4939,
+            ..RunSummary::default()
+        };
+        let h = headline(&summary, &leaves);
+        assert!(
+            h.lines().next().unwrap().ends_with(
+                "of 210; 4939 more of the workload arrive after the end (end_ms) and are not in the run"
+            ),
+            "{h}"
+        );
+        // q08 to q19 have the most apps.
+        for (i, q) in leaves.iter().enumerate() {
+            assert_eq!(h.contains(q.as_str()), i >= 8, "{q}: {h}");
+        }
+        assert!(
+            h.contains("and 8 more leaf queues with apps, fewer apps each"),
+            "{h}"
+        );
     }
 
     #[test]

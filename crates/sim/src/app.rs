@@ -413,9 +413,20 @@ pub struct AppRecord {
 }
 
 impl AppRecord {
-    /// Arrival to first container, ms.
+    /// Arrival to first container, ms. An app that finished without asking for any
+    /// container waited for nothing: its wait is its completion time.
     pub fn wait_ms(&self) -> Option<u64> {
-        self.first_container.map(|f| f.since(self.arrival))
+        self.started().map(|f| f.since(self.arrival))
+    }
+
+    /// When it started: its first container, or its finish when it finished without one.
+    pub fn started(&self) -> Option<SimTime> {
+        self.first_container.or(self.finish)
+    }
+
+    /// First container (or start, see [`AppRecord::started`]) to finish, ms.
+    pub fn runtime_ms(&self) -> Option<u64> {
+        Some(self.finish?.since(self.started()?))
     }
     /// Arrival to finish (job completion time), ms.
     pub fn jct_ms(&self) -> Option<u64> {

@@ -262,8 +262,8 @@ pub static METRICS: &[Metric] = &[
         direction: Direction::Neutral,
         min: 0.0,
         max: INF,
-        description: "Apps in the workload (per queue: submitted to the queue)",
-        unfinished: "every app counts",
+        description: "Apps submitted before the run ended (per queue: placed in the queue); an app of the workload submitted after `end_ms` is not in the run and in no count, percentile or apps.csv row (summary.json's `apps_not_arrived` and the headline count them)",
+        unfinished: "every app in the run counts",
     },
     Metric {
         name: "apps_finished",
@@ -679,12 +679,12 @@ pub static APPS_COLUMNS: &[Column] = &[
     col(
         "wait_ms",
         Unit::Milliseconds,
-        "first_container_ms - arrival_ms; empty when it never started",
+        "first_container_ms - arrival_ms (an app that asked for no container: 0, as it finished at arrival); empty when it never started",
     ),
     col(
         "runtime_ms",
         Unit::Milliseconds,
-        "finish_ms - first_container_ms; empty when unfinished",
+        "finish_ms - first_container_ms (0 for an app that asked for no container); empty when unfinished",
     ),
     col(
         "jct_ms",
@@ -798,7 +798,7 @@ pub static FILES: &[OutputFile] = &[
     OutputFile {
         path: "apps.csv",
         written_by: "run, and a sweep's charted run as `run-R/apps.csv`",
-        row: "one row per app of the workload, in workload order",
+        row: "one row per app submitted before the run ended, in workload order",
         columns: APPS_COLUMNS,
     },
     OutputFile {
@@ -819,7 +819,7 @@ pub static FILES: &[OutputFile] = &[
     OutputFile {
         path: "summary.json",
         written_by: "run, and a sweep's charted run as `run-R/summary.json`",
-        row: "an object: `events`, `assignments`, `end_ms`, `stalled_at_ms` (when stalled), `cycle_from_ms` (when it stopped because the state of that time came back: a cycle) and `metrics` (name to value, as summary.csv)",
+        row: "an object: `events`, `assignments`, `end_ms`, `stalled_at_ms` (when stalled), `cycle_from_ms` (when it stopped because the state of that time came back: a cycle), `apps_not_arrived` (when some apps of the workload arrive after `end_ms`: they are not in the run) and `metrics` (name to value, as summary.csv)",
         columns: &[],
     },
     OutputFile {
@@ -938,7 +938,10 @@ percentile never decreases when any value grows, so the censored percentile of a
 the percentile the same apps reach when run to completion: it is the tightest lower bound the run can give.
 Unlike the percentile over finished apps only, it cannot hide apps that never started: a queue whose apps
 wait forever reports the run's length, not the wait of the few that got in. Apps submitted after the run's
-end (`end_ms`) are not in the run and are left out.
+end (`end_ms`) are not in the run: they are left out of the percentiles, of every count (`apps`,
+`apps_unfinished`, `apps_never_started`, overall and per queue), of apps.csv and of the charts' fractions.
+An app that asks for no container (no AM and only task groups of `count = 0`) finishes as it is submitted,
+with a wait of 0.
 ";
 
 #[cfg(test)]

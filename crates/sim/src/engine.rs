@@ -41,7 +41,10 @@
 //! off, no node or rack request, already relaxed to off-switch, or never offered). Then
 //! demands, usage and fair shares cannot change until a decision is made, and a heartbeat's
 //! outcome depends only on them. Progress is any decision, arrival, completion or change of a
-//! request's allowed locality level. The first tick that sees this with no progress since
+//! request's allowed locality level, and under the Capacity Scheduler any missed scheduling
+//! opportunity that counts toward a locality delay not yet run out (node-locality-delay, the
+//! off-switch wait; `capacity::locality::opportunities_to_open`): such an offer opens a level
+//! to a later one, while past the delays an offer changes nothing that is read. The first tick that sees this with no progress since
 //! starts a watch; when a later tick at least one heartbeat
 //! interval after it sees no progress either, every node has been offered to every app with
 //! those fixed inputs and nothing came of it, so nothing ever will. With `end_ms` the run
@@ -314,6 +317,9 @@ pub struct Simulation<'a> {
     /// `[[cluster.events]]` not processed yet (their events are queued).
     pub(crate) node_events_left: usize,
     pub(crate) n_closed: usize,
+    /// Per app: its record went to the recorder (once per app: the streaming `apps.csv`
+    /// writer cannot take a second row for an index it wrote).
+    pub(crate) recorded: Vec<bool>,
     pub(crate) integrals: Integrals,
     pub(crate) incremental: bool,
     /// Sorted lists remember their history: every descent sorts them as Hadoop 2.7 does
@@ -346,6 +352,8 @@ pub struct Simulation<'a> {
     pub(crate) quiet: Option<(SimTime, u64)>,
     /// When the run was found stalled (see the module docs).
     pub(crate) stalled_at: Option<SimTime>,
+    /// The quiescence test is off ([`Simulation::watch_stalls`]).
+    pub(crate) stalls_off: bool,
     /// When stalled by a cycle: the time of the earlier, equal state (see "Cycles").
     pub(crate) cycle_from: Option<SimTime>,
     /// Scratch buffers of the update thread, kept to avoid allocating on every tick.
@@ -501,6 +509,7 @@ impl<'a> Simulation<'a> {
             largest_node: Resource::ZERO,
             node_events_left: sc.cluster.events.events.len(),
             n_closed: 0,
+            recorded: Vec::new(),
             integrals: Integrals::default(),
             incremental: conf.ordering == Ordering::Incremental,
             sorted_history: crate::scheduler::fair::sort_history::lists_keep_history(sc),
@@ -516,6 +525,7 @@ impl<'a> Simulation<'a> {
             progress: 0,
             quiet: None,
             stalled_at: None,
+            stalls_off: false,
             cycle_from: None,
             share_scratch: Vec::new(),
             changed_scratch: Vec::new(),
@@ -682,6 +692,7 @@ impl<'a> Simulation<'a> {
         }
         .weight(0, 1, 0);
         self.apps = Vec::with_capacity(self.specs.len());
+        self.recorded = vec![false; self.specs.len()];
         let mut resolver = crate::topology::hints::HintResolver::new(&self.cluster);
         for (i, name) in names.into_iter().enumerate() {
             let spec = &self.specs[i];
@@ -735,6 +746,13 @@ impl<'a> Simulation<'a> {
     /// it off to check that a run it stopped would indeed have gone on forever.
     pub fn watch_cycles(&mut self, on: bool) {
         self.cycle.off = !on;
+    }
+
+    /// Whether the quiescence test runs (on by default; see "Quiescence"). Tests turn it off
+    /// to check that nothing changes after a time the test found the run stalled: the run
+    /// then goes on, beating and ticking, until its apps finish or `end_ms`.
+    pub fn watch_stalls(&mut self, on: bool) {
+        self.stalls_off = !on;
     }
 
     /// Processes at most `max_events` events: the summary when the run ended within them,
@@ -919,7 +937,8 @@ impl<'a> Simulation<'a> {
     /// Called at each update tick: true when apps are unfinished and no future event can
     /// change anything (see "Quiescence" in the module docs).
     fn stalled(&mut self) -> bool {
-        if self.drained()
+        if self.stalls_off
+            || self.drained()
             || self.in_flight > 0
             || self.n_arrived < self.apps.len()
             || self.node_events_left > 0
@@ -1303,18 +1322,22 @@ impl<'a> Simulation<'a> {
         }
     }
 
-    /// Hands app `i`'s record to the recorder, when it wants records: called once per app,
-    /// when it closes (finished or rejected: nothing in its record changes after that) and at
-    /// the end of the run for the apps still open.
+    /// Hands app `i`'s record to the recorder, when it wants records: when it closes
+    /// (finished or rejected: nothing in its record changes after that) and at the end of the
+    /// run for the apps still open. Only the first call of an app records it.
     pub(crate) fn record_app(&mut self, i: usize) {
+        debug_assert!(!self.recorded[i], "app {i} recorded twice");
+        if std::mem::replace(&mut self.recorded[i], true) {
+            return;
+        }
         if self.recorder.wants_apps() {
             let record = self.app_record(i);
             self.recorder.app(&record);
         }
     }
 
-    /// Every app's outcome for the summary, its queue a position in `leaves` (see
-    /// [`AppOutcome`]).
+    /// The outcome of every app in the run for the summary, its queue a position in `leaves`
+    /// (see [`AppOutcome`]). An app not submitted by the end is not in the run.
     fn app_outcomes(&self, leaves: &[&str]) -> Vec<AppOutcome> {
         let position: BTreeMap<&str, u32> = leaves
             .iter()
@@ -1322,6 +1345,7 @@ impl<'a> Simulation<'a> {
             .map(|(i, q)| (*q, i as u32))
             .collect();
         (0..self.apps.len())
+            .filter(|&i| self.apps[i].phase != AppPhase::Future)
             .map(|i| {
                 let (a, spec) = (&self.apps[i], &self.specs[i]);
                 AppOutcome {
@@ -1345,9 +1369,10 @@ impl<'a> Simulation<'a> {
         for &l in &leaves {
             self.metrics_refresh_leaf(l);
         }
-        // The apps still open get their records now, by index.
+        // The apps still open get their records now, by index; an app not submitted by the
+        // end is not in the run and has none.
         for i in 0..self.apps.len() {
-            if !matches!(self.apps[i].phase, AppPhase::Finished | AppPhase::Rejected) {
+            if !self.recorded[i] && self.apps[i].phase != AppPhase::Future {
                 self.record_app(i);
             }
         }
@@ -1373,10 +1398,7 @@ impl<'a> Simulation<'a> {
         ));
         m.push((
             "apps_never_started".into(),
-            outcomes
-                .iter()
-                .filter(|r| !r.rejected && r.first_container.is_none())
-                .count() as f64,
+            outcomes.iter().filter(|r| r.never_started()).count() as f64,
         ));
         m.push((
             "stalled".into(),
@@ -1493,6 +1515,7 @@ impl<'a> Simulation<'a> {
             end: self.now,
             stalled_at: self.stalled_at,
             cycle_from: self.cycle_from,
+            apps_not_arrived: (self.apps.len() - self.n_arrived) as u64,
         };
         self.recorder.finish(&summary)?;
         Ok(summary)

@@ -40,6 +40,9 @@ pub struct RunSummary {
     /// earlier time with no app finishing between them (a preemption or reservation cycle;
     /// see `cycle`): the run would loop forever.
     pub cycle_from: Option<SimTime>,
+    /// Apps of the workload submitted after the run ended (`end_ms`): not in the run, so in
+    /// no count, percentile or `apps.csv` row.
+    pub apps_not_arrived: u64,
 }
 
 impl RunSummary {
@@ -66,6 +69,9 @@ impl RunSummary {
         }
         if let Some(t) = self.cycle_from {
             top.insert("cycle_from_ms".into(), t.0.into());
+        }
+        if self.apps_not_arrived > 0 {
+            top.insert("apps_not_arrived".into(), self.apps_not_arrived.into());
         }
         top.insert("metrics".into(), serde_json::Value::Object(m));
         let mut s = serde_json::to_string_pretty(&serde_json::Value::Object(top))
@@ -306,8 +312,18 @@ impl AppOutcome {
         }
     }
 
+    /// Accepted but never started by the end (an app that finished without a container
+    /// started as it finished).
+    pub fn never_started(&self) -> bool {
+        !self.rejected && self.wait_ms().is_none()
+    }
+
+    /// As [`AppRecord::wait_ms`]: an app that finished without a container waited for
+    /// nothing.
     fn wait_ms(&self) -> Option<u64> {
-        self.first_container.map(|f| f.since(self.arrival))
+        self.first_container
+            .or(self.finish)
+            .map(|f| f.since(self.arrival))
     }
 
     fn jct_ms(&self) -> Option<u64> {
@@ -385,9 +401,9 @@ fn push_censored(
 
 /// App counts (per queue) and censored wait, JCT and slowdown percentiles, overall and per
 /// leaf queue (`leaves` in name order, the positions of [`AppOutcome::leaf`]), each followed by
-/// its `_censored` flags. `end` is when the run ended. Rejected apps and apps not yet submitted
-/// at the end are left out of the percentiles; every accepted app counts in them, finished or
-/// not. The apps' order does not matter.
+/// its `_censored` flags. `end` is when the run ended. Apps submitted after it are not in the
+/// run: no count or percentile includes them. Rejected apps are left out of the percentiles;
+/// every accepted app counts in them, finished or not. The apps' order does not matter.
 pub fn app_metrics(
     out: &mut Vec<(String, f64)>,
     apps: &[AppOutcome],
@@ -411,13 +427,14 @@ pub fn app_metrics(
         let (mut n, mut finished, mut rejected, mut unfinished, mut never_started) =
             (0u64, 0u64, 0u64, 0u64, 0u64);
         let (mut wait, mut jct, mut slowdown) = (Vec::new(), Vec::new(), Vec::new());
-        for a in mine {
+        // An app submitted after the end is not in the run (the engine passes none).
+        for a in mine.filter(|a| a.arrival <= end) {
             n += 1;
             finished += u64::from(a.finish.is_some());
             rejected += u64::from(a.rejected);
             unfinished += u64::from(!a.rejected && a.finish.is_none());
-            never_started += u64::from(!a.rejected && a.first_container.is_none());
-            if !a.rejected && a.arrival <= end {
+            never_started += u64::from(a.never_started());
+            if !a.rejected {
                 let o = observe(a, end);
                 wait.push(o.wait);
                 jct.push(o.jct);

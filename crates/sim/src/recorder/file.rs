@@ -270,10 +270,6 @@ impl std::fmt::Display for Slowdown {
 /// Appends one app's `apps.csv` row to `s`, formatting every field in place (no string per
 /// field: a million-app run writes 18 million of them).
 pub(crate) fn app_row(s: &mut String, a: &AppRecord) {
-    let runtime = match (a.first_container, a.finish) {
-        (Some(f), Some(e)) => Some(e.since(f)),
-        _ => None,
-    };
     let _ = write!(
         s,
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
@@ -285,7 +281,7 @@ pub(crate) fn app_row(s: &mut String, a: &AppRecord) {
         Opt(a.first_container.map(|t| t.0)),
         Opt(a.finish.map(|t| t.0)),
         Opt(a.wait_ms()),
-        Opt(runtime),
+        Opt(a.runtime_ms()),
         Opt(a.jct_ms()),
         Opt(a.recorded.map(|r| r.start_ms)),
         Opt(a.recorded.map(|r| r.finish_ms)),

@@ -24,7 +24,9 @@
 //! partition-aware queue ordering.
 
 use crate::app::Locality;
-use crate::capacity::locality::{LocalityAsk, allowed_locality, resets_opportunities};
+use crate::capacity::locality::{
+    LocalityAsk, allowed_locality, opportunities_to_open, resets_opportunities,
+};
 use crate::capacity::ordering::{AppOrder, fair_order, fifo_order, fits_maximum, leaf_order};
 use crate::capacity::user_limit::{UserLimitInput, user_limit, user_may_allocate};
 use crate::engine::Simulation;
@@ -226,14 +228,28 @@ impl Simulation<'_> {
             if !calc.fits_in(size, self.cluster.nodes[n].available()) {
                 continue;
             }
+            let semantics = self.sc.scheduler.semantics;
+            let delay = self.sc.scheduler.node_locality_delay;
             let missed = {
                 let p = &mut self.apps[i].requests.by_priority[idx];
                 p.opportunities = p.opportunities.saturating_add(1);
                 u64::from(p.opportunities)
             };
-            let Some(loc) =
-                allowed_locality(ask, missed, n_nodes, self.sc.scheduler.node_locality_delay)
-            else {
+            // A missed opportunity below the count that opens every level this ask may take
+            // can make a later offer succeed: progress for the quiescence watch (see the
+            // engine's module docs). Past it, offers change nothing that is read.
+            let to_open = opportunities_to_open(
+                semantics,
+                ask.any,
+                ask.location_requests,
+                ask.strict,
+                n_nodes,
+                delay,
+            );
+            if missed <= to_open {
+                self.progress += 1;
+            }
+            let Some(loc) = allowed_locality(semantics, ask, missed, n_nodes, delay) else {
                 continue;
             };
             if resets_opportunities(loc) {

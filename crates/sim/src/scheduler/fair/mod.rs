@@ -53,6 +53,14 @@ impl Simulation<'_> {
             app.queue = leaf;
             app.user = uid;
         }
+        // An unmanaged app that asks for no container has nothing to wait for or run, as
+        // YARN allocates nothing for an ask of zero containers: it finishes as it is
+        // submitted, never runnable, so it holds no place in its queue.
+        if self.specs[i].am.is_none() && self.specs[i].stages.iter().flatten().all(|g| g.count == 0)
+        {
+            self.finish_app(a);
+            return;
+        }
         // First requests: the AM, or the first stage of an unmanaged app.
         if let Some(am) = self.specs[i].am {
             self.apps[i]
