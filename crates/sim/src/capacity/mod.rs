@@ -10,6 +10,7 @@
 //! * [`ideal`]: `ProportionalCapacityPreemptionPolicy`'s ideal assignment and victim choice.
 
 pub mod ideal;
+pub mod limits;
 pub mod locality;
 pub mod ordering;
 pub mod user_limit;
