@@ -156,6 +156,7 @@ fn run(preemption: bool, end_ms: u64) -> Trace {
                     // One user per queue: the user limit of §8 with defaults from the file.
                     let conf = tree.get(q);
                     let input = UserLimitInput {
+                        semantics: fairsim_core::Semantics::Hadoop27,
                         calc,
                         cluster,
                         absolute_capacity: caps.absolute[q.idx()],

@@ -3,13 +3,16 @@
 //! * [`Capacities`]: each queue's guaranteed and maximum capacity as absolute fractions of
 //!   the cluster (`absoluteCapacity = capacity × parent's`, `absoluteMaximumCapacity =
 //!   maximum-capacity × parent's`) and as resources.
-//! * [`user_limit`]: `LeafQueue.computeUserLimit` of Hadoop 2.x.
+//! * [`user_limit`]: `LeafQueue.computeUserLimit` of Hadoop 2.x (3.x's active-users limit
+//!   and queue capacity per era).
+//! * [`limits`]: the limit each queue is held to on a node offer, per era.
 //! * [`ordering`]: least-used child first, FIFO or fair ordering of apps in a leaf, and the
 //!   maximum-capacity gate.
 //! * [`locality`]: delay scheduling (node-locality-delay).
 //! * [`ideal`]: `ProportionalCapacityPreemptionPolicy`'s ideal assignment and victim choice.
 
 pub mod ideal;
+pub mod limits;
 pub mod locality;
 pub mod ordering;
 pub mod user_limit;

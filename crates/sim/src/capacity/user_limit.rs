@@ -4,7 +4,8 @@
 //! 2.8 on; the caller chooses per era.
 //!
 //! ```text
-//! queueCapacity   = max(roundUp(cluster × absoluteCapacity, minAlloc), required)
+//! queueCapacity (2.7) = max(multiplyAndNormalizeUp(cluster, absoluteCapacity, minAlloc), required)
+//! queueCapacity (3.x) = max((long)(cluster × absoluteCapacity), minAlloc)
 //! currentCapacity = queueCapacity            if usage < queueCapacity
 //!                 = usage + required          otherwise
 //! perUser (2.x)   = ceil(currentCapacity / activeUsers)             long division
@@ -14,6 +15,12 @@
 //!                     floor(queueCapacity × userLimitFactor)),
 //!                 minAlloc)
 //! ```
+//!
+//! Hadoop 2.7's `multiplyAndNormalizeUp` rounds the product to the nearest integer
+//! (`(int)(v × by + 0.5)`) with the default calculator and up (`Math.ceil`) with the
+//! dominant one, then up to a multiple of the minimum allocation. Hadoop 3.x takes the
+//! queue's effective capacity (`getEffectiveCapacity`, `Resources.multiply`: truncated) with
+//! the minimum allocation as a floor, not rounded to it.
 //!
 //! Hadoop 3.x divides the resources of the *active* users (those with outstanding asks)
 //! plus `required` by the sum of their weights, a Java float (1 each: fairsim has no user
@@ -27,11 +34,13 @@
 //! component. A user whose usage exceeds the limit gets nothing more (§8 marks the check
 //! itself as inferred; see [`user_may_allocate`]).
 
-use fairsim_core::{Calculator, Resource};
+use fairsim_core::{Calculator, Resource, Semantics};
 
 /// Inputs of one user-limit computation.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct UserLimitInput {
+    /// The era, which sizes the queue capacity (see the module text).
+    pub semantics: Semantics,
     /// The calculator (`yarn.scheduler.capacity.resource-calculator`).
     pub calc: Calculator,
     /// Cluster size.
@@ -96,21 +105,43 @@ fn mul_floor(r: Resource, by: f64) -> Resource {
     )
 }
 
-fn mul_ceil(r: Resource, by: f64) -> Resource {
-    Resource::new(
-        (r.memory_mb as f64 * by).ceil() as i64,
-        (r.vcores as f64 * by).ceil() as i64,
-    )
+/// Hadoop 2.7's `Resources.multiplyAndNormalizeUp(calc, r, by, step)`: per component the
+/// product rounded to the nearest integer (default calculator) or up (dominant calculator),
+/// narrowed to a Java int, then rounded up to a multiple of the step.
+pub fn multiply_and_normalize_up_27(
+    calc: Calculator,
+    r: Resource,
+    by: f64,
+    step: Resource,
+) -> Resource {
+    let product = |v: i64| -> i64 {
+        let x = v as f64 * by;
+        // `(int)` of a double saturates at the int range, as Rust's `as` does.
+        match calc {
+            Calculator::MemoryOnly => (x + 0.5) as i32 as i64,
+            Calculator::Dominant => x.ceil() as i32 as i64,
+        }
+    };
+    round_up_r(Resource::new(product(r.memory_mb), product(r.vcores)), step)
 }
 
-/// The leaf's capacity as the user limit sees it: cluster × absolute capacity rounded up
-/// to the minimum allocation, at least `required`.
+/// The leaf's capacity as the user limit sees it, per era (see the module text).
 pub fn queue_capacity(i: &UserLimitInput) -> Resource {
-    let cap = round_up_r(
-        mul_ceil(i.cluster, i.absolute_capacity),
-        i.minimum_allocation,
-    );
-    i.calc.max(i.cluster, cap, i.required)
+    match i.semantics {
+        Semantics::Hadoop27 => {
+            let cap = multiply_and_normalize_up_27(
+                i.calc,
+                i.cluster,
+                i.absolute_capacity,
+                i.minimum_allocation,
+            );
+            i.calc.max(i.cluster, cap, i.required)
+        }
+        Semantics::Hadoop33 => {
+            let cap = crate::capacity::scale(i.cluster, i.absolute_capacity);
+            i.calc.max(i.cluster, cap, i.minimum_allocation)
+        }
+    }
 }
 
 /// The user limit of §8.
@@ -159,6 +190,7 @@ mod tests {
 
     fn input(usage: i64, users: u32, mulp: u32, ulf: f64) -> UserLimitInput {
         UserLimitInput {
+            semantics: Semantics::Hadoop27,
             calc: Calculator::MemoryOnly,
             cluster: Resource::new(100 * 1024, 100),
             absolute_capacity: 0.3,
@@ -229,6 +261,7 @@ mod tests {
         // queueCapacity = 67108864; usage below it, so currentCapacity = 67108864.
         // Second term: ceil(floor(67108864 × 1.0) / 100) = 671089. Factor cap: 67108864.
         let i = UserLimitInput {
+            semantics: Semantics::Hadoop33,
             cluster: Resource::new(1 << 26, 64),
             absolute_capacity: 1.0,
             required: Resource::new(1, 1),
@@ -291,6 +324,44 @@ mod tests {
             ..i
         };
         assert_eq!(queue_capacity(&i).memory_mb, 4096);
+    }
+
+    #[test]
+    fn queue_capacity_rounding_per_era_and_calculator() {
+        // 3073 MB × 1/3 = 1024.33: Hadoop 2.7's default calculator rounds to the nearest MB
+        // (1024, already a step), its dominant calculator up (1025 → 2048); Hadoop 3.3
+        // truncates (1024) and only floors at the minimum allocation.
+        let i = |semantics, calc| UserLimitInput {
+            semantics,
+            calc,
+            cluster: Resource::new(3073, 3),
+            absolute_capacity: 1.0 / 3.0,
+            ..input(0, 1, 100, 1.0)
+        };
+        let cap = |s, c| queue_capacity(&i(s, c)).memory_mb;
+        assert_eq!(cap(Semantics::Hadoop27, Calculator::MemoryOnly), 1024);
+        assert_eq!(cap(Semantics::Hadoop27, Calculator::Dominant), 2048);
+        assert_eq!(cap(Semantics::Hadoop33, Calculator::MemoryOnly), 1024);
+        // 80 GB at 33 %: 27033.6 MB. 2.7: 27034 → 27648; 3.3: 27033. With
+        // user-limit-factor 2 one user's limit is 55296 MB in 2.7 and roundUp(54066) = 54272
+        // in 3.3.
+        let q = |semantics| UserLimitInput {
+            semantics,
+            cluster: Resource::new(80 * 1024, 80),
+            absolute_capacity: 0.33,
+            queue_usage: Resource::new(60 * 1024, 60),
+            ..input(0, 1, 100, 2.0)
+        };
+        assert_eq!(queue_capacity(&q(Semantics::Hadoop27)).memory_mb, 27_648);
+        assert_eq!(queue_capacity(&q(Semantics::Hadoop33)).memory_mb, 27_033);
+        check(q(Semantics::Hadoop27), 55_296);
+        check(q(Semantics::Hadoop33), 54_272);
+        // A leaf smaller than the minimum allocation: 3.3 floors it at the minimum.
+        let tiny = UserLimitInput {
+            absolute_capacity: 0.001,
+            ..q(Semantics::Hadoop33)
+        };
+        assert_eq!(queue_capacity(&tiny).memory_mb, 1024);
     }
 
     #[test]

@@ -3,9 +3,12 @@
 //! state as the Fair Scheduler; selected when the allocation file is a
 //! capacity-scheduler.xml.
 //!
-//! * The node is offered to leaves in the order of `capacity::ordering::leaf_order`: least
-//!   used capacity first, depth first, skipping subtrees at their maximum capacity (checked
-//!   with the minimum allocation on the way down, with the container's size at the leaf).
+//! * The node is offered down the tree, least used capacity first, depth first
+//!   (`capacity::ordering::children_by_use`). Each queue is held to the limit its parent
+//!   hands it and to its own maximum (`capacity::limits`, per era): a parent the offer would
+//!   take over its limit is passed over; in 2.7 an ask that would take its leaf over ends the
+//!   leaf's turn; in 3.3 a leaf at its limit is passed over, an ask above its headroom ends
+//!   the leaf's turn and the headroom is taken off the limits of its later siblings.
 //! * In a leaf, apps in FIFO order (submission) or by the fair ordering policy; an app whose
 //!   user is above the user limit is skipped; an app whose AM would push the leaf over its
 //!   AM limit (cluster × absolute capacity × maximum-am-resource-percent) waits, unless no AM
@@ -24,14 +27,27 @@
 //! partition-aware queue ordering.
 
 use crate::app::Locality;
+use crate::capacity::Capacities;
+use crate::capacity::limits::{child_limit, fits_headroom, queue_max, queue_open, subtract};
 use crate::capacity::locality::{
     LocalityAsk, allowed_locality, opportunities_to_open, resets_opportunities,
 };
-use crate::capacity::ordering::{AppOrder, fair_order, fifo_order, fits_maximum, leaf_order};
+use crate::capacity::ordering::{AppOrder, children_by_use, fair_order, fifo_order};
 use crate::capacity::user_limit::{UserLimitInput, user_limit, user_may_allocate};
 use crate::engine::Simulation;
 use crate::tree::{OrderingPolicy, QueueId};
 use fairsim_core::{Calculator, Resource, Semantics};
+
+/// What offering a node to a queue came to.
+enum Offer {
+    /// A container was assigned, at this locality.
+    Assigned(Locality),
+    /// Hadoop 3.3: skipped for the queue limit (`SkippedType.QUEUE_LIMIT`), leaving this
+    /// headroom unused (a leaf's headroom, or what a parent's children left blocked).
+    QueueLimit(Resource),
+    /// Nothing assigned for any other reason.
+    Nothing,
+}
 
 impl Simulation<'_> {
     fn minimum_allocation(&self) -> Resource {
@@ -71,38 +87,87 @@ impl Simulation<'_> {
             let Some(caps) = self.capacity.clone() else {
                 return;
             };
-            let usage: Vec<Resource> = self.queues.iter().map(|q| q.usage).collect();
-            let order = leaf_order(
-                &self.tree,
-                &caps,
-                self.cluster.total,
-                &usage,
-                min_alloc,
-                QueueId::ROOT,
-            );
-            let mut assigned = None;
-            for leaf in order {
-                if self.queues[leaf.idx()].pending == 0 {
-                    continue;
+            // The root is handed the cluster (`new ResourceLimits(clusterResource)`).
+            let cluster = self.cluster.total;
+            match self.cs_offer(QueueId::ROOT, cluster, node, &caps) {
+                Offer::Assigned(Locality::OffSwitch) | Offer::QueueLimit(_) | Offer::Nothing => {
+                    return;
                 }
-                if let Some(loc) = self.cs_assign_leaf(leaf, node) {
-                    assigned = Some(loc);
-                    break;
-                }
-            }
-            match assigned {
-                None | Some(Locality::OffSwitch) => return,
-                Some(_) => {}
+                Offer::Assigned(_) => {}
             }
         }
     }
 
-    /// Offers `node` to the apps of `leaf`; the locality of the container assigned, if any.
-    fn cs_assign_leaf(&mut self, leaf: QueueId, node: u32) -> Option<Locality> {
+    /// Offers `node` to queue `q`, held to `limit` by its parent (`ParentQueue.assignContainers`
+    /// and `assignContainersToChildQueues`; `LeafQueue.assignContainers` for a leaf).
+    fn cs_offer(&mut self, q: QueueId, limit: Resource, node: u32, caps: &Capacities) -> Offer {
+        if self.queues[q.idx()].pending == 0 {
+            return Offer::Nothing;
+        }
+        let era = self.sc.scheduler.semantics;
+        let calc = self.tree.resource_calculator;
+        let cluster = self.cluster.total;
+        let min_alloc = self.minimum_allocation();
+        let own_max = queue_max(era, calc, cluster, caps.absolute_max[q.idx()], min_alloc);
+        let current = calc.min(cluster, own_max, limit);
+        if self.tree.get(q).is_leaf {
+            return self.cs_assign_leaf(q, node, current);
+        }
+        let used = self.queues[q.idx()].usage;
+        if !queue_open(era, calc, cluster, used, min_alloc, current) {
+            return Offer::Nothing;
+        }
+        let usage: Vec<Resource> = self.queues.iter().map(|x| x.usage).collect();
+        let kids = children_by_use(&self.tree, caps, cluster, &usage, q);
+        let mut blocked = Resource::ZERO;
+        let mut skipped_for_limit = false;
+        for c in kids {
+            let c_max = queue_max(era, calc, cluster, caps.absolute_max[c.idx()], min_alloc);
+            let c_limit = child_limit(
+                calc,
+                cluster,
+                subtract(limit, blocked),
+                used,
+                usage[c.idx()],
+                c_max,
+                min_alloc,
+            );
+            match self.cs_offer(c, c_limit, node, caps) {
+                Offer::Assigned(loc) => return Offer::Assigned(loc),
+                // Only Hadoop 3.3's leaves report a queue-limit skip.
+                Offer::QueueLimit(headroom) => {
+                    skipped_for_limit = true;
+                    blocked = blocked.saturating_add(calc.max(cluster, headroom, Resource::ZERO));
+                }
+                Offer::Nothing => {}
+            }
+        }
+        if skipped_for_limit {
+            Offer::QueueLimit(blocked)
+        } else {
+            Offer::Nothing
+        }
+    }
+
+    /// Offers `node` to the apps of `leaf`, whose current limit is `limit` (the smaller of its
+    /// own maximum and what its parent hands it).
+    fn cs_assign_leaf(&mut self, leaf: QueueId, node: u32, limit: Resource) -> Offer {
         let cluster = self.cluster.total;
         let calc = self.tree.resource_calculator;
+        let era = self.sc.scheduler.semantics;
         let conf = self.tree.get(leaf).clone();
-        let caps = self.capacity.clone()?;
+        let Some(caps) = self.capacity.clone() else {
+            return Offer::Nothing;
+        };
+        let queue_usage = self.queues[leaf.idx()].usage;
+        // Hadoop 3.3 checks the leaf once, before its apps (`canAssignToThisQueue`), and
+        // keeps its headroom for each ask; 2.7 checks each ask against the limit.
+        if era == Semantics::Hadoop33
+            && !queue_open(era, calc, cluster, queue_usage, Resource::ZERO, limit)
+        {
+            return Offer::Nothing;
+        }
+        let headroom = subtract(limit, queue_usage);
         let mut apps: Vec<u32> = self.queues[leaf.idx()]
             .runnable_apps
             .iter()
@@ -145,7 +210,6 @@ impl Simulation<'_> {
             caps.absolute[leaf.idx()] * conf.maximum_am_resource_fraction.unwrap_or(0.1),
         );
         let any_am_running = self.queues[leaf.idx()].am_usage != Resource::ZERO;
-        let leaf_max = caps.maximum(leaf, cluster);
         let n = node as usize;
         let rack = self.cluster.nodes[n].rack;
         // Hadoop's getNumClusterNodes: the nodes in the cluster now.
@@ -171,9 +235,12 @@ impl Simulation<'_> {
                 };
                 (p.size, p.is_am, ask)
             };
-            let queue_usage = self.queues[leaf.idx()].usage;
-            if !fits_maximum(calc, cluster, queue_usage, size, leaf_max) {
-                continue;
+            // Hadoop 2.7: an ask that would take the leaf over its limit ends the leaf's turn
+            // (`return NULL_ASSIGNMENT`), whatever the apps after it ask.
+            if era == Semantics::Hadoop27
+                && !queue_open(era, calc, cluster, queue_usage, size, limit)
+            {
+                return Offer::Nothing;
             }
             // User limit.
             let user = self.apps[i].user;
@@ -197,7 +264,8 @@ impl Simulation<'_> {
                 Semantics::Hadoop27 => None,
                 Semantics::Hadoop33 => Some(active_usage),
             };
-            let limit = user_limit(&UserLimitInput {
+            let user_cap = user_limit(&UserLimitInput {
+                semantics: era,
                 calc,
                 cluster,
                 absolute_capacity: caps.absolute[leaf.idx()],
@@ -209,7 +277,7 @@ impl Simulation<'_> {
                 user_limit_factor: conf.user_limit_factor.unwrap_or(1.0),
                 minimum_allocation: self.minimum_allocation(),
             });
-            if !user_may_allocate(calc, cluster, user_usage, limit) {
+            if !user_may_allocate(calc, cluster, user_usage, user_cap) {
                 continue;
             }
             // `activateApplications`: the AM limit by the calculator's order.
@@ -222,6 +290,11 @@ impl Simulation<'_> {
                 )
             {
                 continue;
+            }
+            // Hadoop 3.3's `checkHeadroom`: an ask above the leaf's headroom ends the leaf's
+            // turn as skipped for its queue limit.
+            if era == Semantics::Hadoop33 && !fits_headroom(calc, cluster, headroom, size) {
+                return Offer::QueueLimit(headroom);
             }
             // `computeAvailableContainers(available, ask) > 0`: memory alone for the
             // default calculator, so vcores may be overcommitted.
@@ -256,8 +329,8 @@ impl Simulation<'_> {
                 self.apps[i].requests.by_priority[idx].opportunities = 0;
             }
             self.try_assign(a, idx, node, loc, false);
-            return Some(loc);
+            return Offer::Assigned(loc);
         }
-        None
+        Offer::Nothing
     }
 }
