@@ -254,6 +254,32 @@ fn cases() -> Vec<Case> {
             ],
             within_s: 20,
         },
+        // A synthetic workload's arrivals exist only once drawn: its rows were bounded only
+        // as the run went, after about 10^8 of them were written.
+        Case {
+            what: "a drawn workload arriving near the ten-year limit without end_ms",
+            files: vec![(
+                "s.toml",
+                scenario(
+                    "[[workload.synthetic.queues]]\nqueue = \"big\"\napps = 1\n\
+                     mean_interarrival_ms = 1000\nstart_ms = 300000000000\n\
+                     tasks = { dist = \"constant\", value = 1 }\n\
+                     duration_ms = { dist = \"constant\", value = 1000 }",
+                    "",
+                    "",
+                    1000,
+                )
+                .replace("[workload]\n[[workload", "[[workload"),
+            )],
+            args: RUN,
+            code: 2,
+            expect: &[
+                "outputs.sample_interval_ms: the workload drawn for this seed has its last arrival at 3000",
+                "a run without end_ms would write at least",
+                "the limit is 100 million (docs/limits.md)",
+            ],
+            within_s: 20,
+        },
         // One app of 200,000 rows: each row scanned the app's earlier groups (22 s for
         // 50,000 rows on a release build, 220 s for 400,000); now linear.
         Case {

@@ -482,6 +482,9 @@ impl<'a> Simulation<'a> {
         }
         // The seed alone: every sweep point replays the same workload per seed.
         let specs = sc.workload.apps(seed).map_err(SimError::Invalid)?;
+        if let Some(why) = rows_to_last_arrival(sc, &specs) {
+            return Err(SimError::Invalid(why));
+        }
         let n_nodes = cluster.nodes.len();
         let mut sim = Simulation {
             sc,
@@ -1624,4 +1627,33 @@ struct LeafTerms {
     active: bool,
     x: f64,
     dev: f64,
+}
+
+/// Why a run without `end_ms` is refused before it starts: sampling every queue up to the
+/// last arrival of its drawn workload (a synthetic or SYNTH workload, whose arrivals exist
+/// only once drawn; a trace's are checked when the scenario is read) would pass
+/// [`crate::limits::MAX_QUEUE_ROWS`] `queues.csv` rows. The run writes at least that many.
+fn rows_to_last_arrival(sc: &Scenario, specs: &[crate::app::AppSpec]) -> Option<String> {
+    if sc.end_ms.is_some() || sc.sample_interval_ms == 0 {
+        return None;
+    }
+    let last = specs.iter().map(|a| a.arrival.0).max()?;
+    let rows = (last / sc.sample_interval_ms + 1).saturating_mul(sc.tree.len() as u64);
+    if rows <= crate::limits::MAX_QUEUE_ROWS {
+        return None;
+    }
+    let file = sc
+        .path
+        .as_ref()
+        .map_or(String::new(), |p| format!("{}: ", p.display()));
+    Some(format!(
+        "{file}outputs.sample_interval_ms: the workload drawn for this seed has its last arrival \
+         at {last} ms, so a run without end_ms would write at least {:.1} million queues.csv \
+         rows ({} queues every {} ms): the limit is {} million (docs/limits.md); set end_ms or \
+         a longer sample interval",
+        rows as f64 / 1e6,
+        sc.tree.len(),
+        sc.sample_interval_ms,
+        crate::limits::MAX_QUEUE_ROWS / 1_000_000
+    ))
 }
