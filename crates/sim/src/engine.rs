@@ -24,7 +24,8 @@
 //! the beat of an unarmed node whose free space fits no ask, while no app may reserve, is
 //! skipped as it comes up (`scheduler::fair::full_nodes`).
 //! `[scheduler] heartbeats = "every"` processes every heartbeat (the property test compares
-//! both, decision for decision).
+//! both, decision for decision). Update ticks that can change nothing are jumped over in the
+//! same way (`idle_ticks`).
 
 //! # Quiescence
 //!
@@ -290,6 +291,9 @@ pub struct Counters {
     /// no ask while no app may reserve (`scheduler::fair::full_nodes`; counted in
     /// `heartbeats_elided` too).
     pub full_beats_skipped: u64,
+    /// Update ticks that provably changed nothing, jumped over rather than processed
+    /// (`idle_ticks`; counted in `events` too).
+    pub ticks_skipped: u64,
 }
 
 /// The whole state of one run.
@@ -354,6 +358,8 @@ pub struct Simulation<'a> {
     pub(crate) stalled_at: Option<SimTime>,
     /// The quiescence test is off ([`Simulation::watch_stalls`]).
     pub(crate) stalls_off: bool,
+    /// Every update tick is processed, idle or not ([`Simulation::skip_idle_ticks`]).
+    pub(crate) idle_ticks_kept: bool,
     /// When stalled by a cycle: the time of the earlier, equal state (see "Cycles").
     pub(crate) cycle_from: Option<SimTime>,
     /// Scratch buffers of the update thread, kept to avoid allocating on every tick.
@@ -529,6 +535,7 @@ impl<'a> Simulation<'a> {
             quiet: None,
             stalled_at: None,
             stalls_off: false,
+            idle_ticks_kept: false,
             cycle_from: None,
             share_scratch: Vec::new(),
             changed_scratch: Vec::new(),
@@ -758,6 +765,13 @@ impl<'a> Simulation<'a> {
         self.stalls_off = !on;
     }
 
+    /// Whether update ticks that can change nothing are jumped over (on by default; see
+    /// "Idle update ticks"). Tests turn it off to compare every output with the run that
+    /// processes every tick.
+    pub fn skip_idle_ticks(&mut self, on: bool) {
+        self.idle_ticks_kept = !on;
+    }
+
     /// Processes at most `max_events` events: the summary when the run ended within them,
     /// `None` (and no call to the recorder's `apps` or `finish`) when it did not. For tests
     /// that prove every run ends within a bound.
@@ -786,7 +800,7 @@ impl<'a> Simulation<'a> {
                 return Ok(false);
             }
             // A stalled run beats no more (see "Quiescence").
-            let every_node = self.stalled_at.is_none() && (!self.elide || self.offers_may_act());
+            let every_node = self.every_node_beats();
             // A skipped beat changes nothing: the next pop sees the same state.
             let popped = loop {
                 match self.events.pop(every_node) {
@@ -905,7 +919,7 @@ impl<'a> Simulation<'a> {
                 // Once stalled nothing can change: the update thread and the heartbeats
                 // stop, and only samples and the end remain (see "Quiescence").
                 if !self.drained() && self.stalled_at.is_none() {
-                    let next = self.now.plus(self.sc.scheduler.update_interval_ms);
+                    let next = self.next_tick();
                     self.events.push(next, Event::UpdateTick);
                 }
             }
@@ -930,6 +944,12 @@ impl<'a> Simulation<'a> {
             return true;
         }
         false
+    }
+
+    /// Whether every node's heartbeat is due next, or only armed nodes' (see "Heartbeat
+    /// elision"). A stalled run beats no more (see "Quiescence").
+    pub(crate) fn every_node_beats(&self) -> bool {
+        self.stalled_at.is_none() && (!self.elide || self.offers_may_act())
     }
 
     /// Every app arrived and finished (or was rejected).

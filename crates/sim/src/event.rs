@@ -274,6 +274,18 @@ impl EventQueue {
         Popped::Event(key, event)
     }
 
+    /// The time of the earliest event `pop(every_node)` could return next: a bound, as a
+    /// parked or skipped beat may come first and pop nothing.
+    pub(crate) fn next_time(&mut self, every_node: bool) -> Option<SimTime> {
+        let heap = self.heap.peek().map(|k| k.time);
+        let arrival = self.arrivals.get(self.next_arrival).map(|&(t, _)| t);
+        let beat = self
+            .clock
+            .peek(every_node)
+            .map(|b| self.clock.key(b).0.time);
+        [heap, arrival, beat].into_iter().flatten().min()
+    }
+
     /// Number of events in the heap and arrivals not yet popped (heartbeats excluded).
     pub fn len(&self) -> usize {
         self.heap.len() + self.arrivals.len() - self.next_arrival

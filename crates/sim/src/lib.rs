@@ -15,6 +15,7 @@ pub mod engine;
 pub mod event;
 pub mod groups;
 pub mod heartbeat;
+pub(crate) mod idle_ticks;
 pub mod key_lines;
 pub mod limits;
 pub mod metrics;

@@ -374,6 +374,8 @@ impl Simulation<'_> {
             // Outputs, not state.
             queue_rows: _,
             over_limit: _,
+            // A switch of the engine, not state.
+            idle_ticks_kept: _,
             continuous,
         } = self;
         let now = now.0;

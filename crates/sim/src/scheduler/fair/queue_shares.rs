@@ -188,6 +188,11 @@ impl ShareWork {
 }
 
 impl QueueShares {
+    /// Nothing is marked for the next update: it would rebuild nothing and change no load.
+    pub(crate) fn nothing_touched(&self) -> bool {
+        self.built_for.is_some() && self.touched.is_empty()
+    }
+
     /// Forgets the state (built again at the next update, after queues or the cluster
     /// changed), except which leaves' app shares are due: those are still owed.
     fn reset(&mut self) {

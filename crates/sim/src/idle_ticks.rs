@@ -1,0 +1,67 @@
+//! Idle update ticks: the update thread runs every `update_interval_ms`, so a long container
+//! with nothing else going on would cost one tick per interval (ten idle years are 6.3×10^8
+//! ticks). A tick changes nothing when it recomputes nothing and nothing at it reads the
+//! clock; then every tick until the next other event changes nothing either, since nothing
+//! else happens in between. Such ticks are jumped over: the next tick processed is the last
+//! one of the update thread's grid strictly before the next other event (the tick an
+//! unskipped run processes last in that gap), and the ticks skipped count as events, so
+//! `summary.json`'s `events` and every other output stay those of the run that processes
+//! them all.
+//!
+//! The test is conservative (a tick after which it holds is itself idle, so the next one
+//! would be too):
+//! * no app has an outstanding request and no app waits to run (no demand can change, no
+//!   delay-scheduling level can open, no AM is pending, no reservation is held);
+//! * nothing is marked for the next update (app demands, queue loads, and app shares where
+//!   ticks keep them);
+//! * no size-based weight booster (an app's weight reads its age);
+//! * preemption off (Hadoop 2.7's starvation clocks are set to now at each tick, and the
+//!   preemption passes and the Capacity Scheduler's monitor read the time);
+//! * a container is running or an app is still to arrive: the quiescence test then resets
+//!   its watch and the cycle watch takes no fingerprint, at each of those ticks alike.
+
+use crate::engine::Simulation;
+use crate::scheduler::preempt::PreemptState;
+use crate::time::SimTime;
+use crate::tree::QueueId;
+
+impl Simulation<'_> {
+    /// When the next update tick is due: one interval on, or, when the tick just processed
+    /// was idle, the last tick of the grid before the next other event (the ticks in between
+    /// are counted in `events` and `ticks_skipped`).
+    pub(crate) fn next_tick(&mut self) -> SimTime {
+        let interval = self.sc.scheduler.update_interval_ms;
+        let next = self.now.plus(interval);
+        if interval == 0 || !self.tick_is_idle() {
+            return next;
+        }
+        let every_node = self.every_node_beats();
+        let Some(bound) = self.events.next_time(every_node) else {
+            return next;
+        };
+        // Grid ticks strictly before `bound`: now + k × interval for k in 1..=last.
+        let last = bound.since(self.now).saturating_sub(1) / interval;
+        if last < 2 {
+            return next;
+        }
+        let skipped = last - 1;
+        self.counters.events += skipped;
+        self.counters.ticks_skipped += skipped;
+        SimTime(self.now.0 + last * interval)
+    }
+
+    /// Whether the tick just processed changed nothing but could have, and every tick after
+    /// it until another event would change nothing either (see the module docs).
+    fn tick_is_idle(&self) -> bool {
+        let root = &self.queues[QueueId::ROOT.idx()];
+        !self.idle_ticks_kept
+            && matches!(self.preempt, PreemptState::Off)
+            && self.sc.scheduler.booster.is_none()
+            && root.pending == 0
+            && root.waiting == 0
+            && (self.in_flight > 0 || self.n_arrived < self.apps.len())
+            && self.dirty_apps.is_empty()
+            && (!self.app_shares_kept() || self.app_share_leaves.is_empty())
+            && self.queue_shares.nothing_touched()
+    }
+}
