@@ -18,6 +18,7 @@ use proptest::prelude::*;
 
 mod common;
 use common::generator;
+use common::scenarios::{capacity_tree, capacity_xml};
 use proptest::test_runner::TestRunner;
 
 /// One generated app: arrival, queue, tasks, task size (512 MB units), duration, AM, a
@@ -40,6 +41,9 @@ struct Case {
     extras: u8,
     sample_ms: u64,
     end_ms: Option<u64>,
+    /// The Capacity Scheduler over the same queues (capacities split evenly; the Fair-only
+    /// knobs off).
+    capacity: bool,
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -70,6 +74,7 @@ fn case() -> impl Strategy<Value = Case> {
         (prop::bool::weighted(0.75), 0u8..16),
         prop::sample::select(vec![0u64, 7_000, 600_000]),
         prop::option::of(prop::sample::select(vec![1_500_000u64, 8_000_000])),
+        prop::bool::weighted(0.3),
     )
         .prop_map(
             |(
@@ -80,6 +85,7 @@ fn case() -> impl Strategy<Value = Case> {
                 (elided, extras),
                 sample_ms,
                 end_ms,
+                capacity,
             )| Case {
                 nodes,
                 heartbeat_ms,
@@ -93,6 +99,7 @@ fn case() -> impl Strategy<Value = Case> {
                 extras,
                 sample_ms,
                 end_ms,
+                capacity,
             },
         )
 }
@@ -142,7 +149,12 @@ fn build(c: &Case) -> Scenario {
         })
         .collect();
     apps.sort_by_key(|a| a.arrival);
-    let threshold = if c.locality { 0.5 } else { -1.0 };
+    let (tree, fair) = if c.capacity {
+        (capacity_queues(c.weights.len()), false)
+    } else {
+        (tree, true)
+    };
+    let threshold = if c.locality && fair { 0.5 } else { -1.0 };
     Scenario {
         name: "idle-ticks".into(),
         path: None,
@@ -167,7 +179,7 @@ fn build(c: &Case) -> Scenario {
             wait_before_next_starvation_check_ms: 2_000,
             preemption_interval_ms: 1_000,
             preemption_utilization_threshold: 0.5,
-            booster: c.booster.then_some(Booster {
+            booster: (c.booster && fair).then_some(Booster {
                 factor: 3.0,
                 duration_ms: 300_000,
                 when: Default::default(),
@@ -177,10 +189,10 @@ fn build(c: &Case) -> Scenario {
             } else {
                 Heartbeats::Every
             },
-            continuous_scheduling: c.extras & 1 != 0 && c.extras & 2 != 0,
+            continuous_scheduling: fair && c.extras & 1 != 0 && c.extras & 2 != 0,
             continuous_scheduling_sleep_ms: 700,
-            locality_delay_node_ms: if c.locality { 700 } else { -1 },
-            locality_delay_rack_ms: if c.locality { 700 } else { -1 },
+            locality_delay_node_ms: if c.locality && fair { 700 } else { -1 },
+            locality_delay_rack_ms: if c.locality && fair { 700 } else { -1 },
             am_launch_delay_ms: if c.extras & 1 != 0 { 600 } else { 0 },
             am_heartbeat_ms: if c.extras & 1 != 0 { 300 } else { 0 },
             ..SchedulerConf::default()
@@ -192,6 +204,23 @@ fn build(c: &Case) -> Scenario {
         sample_interval_ms: c.sample_ms,
         check_invariants: true,
     }
+}
+
+/// A Capacity Scheduler tree of `n` leaves `q0`.. under root, capacities split evenly.
+fn capacity_queues(n: usize) -> QueueTree {
+    let names: Vec<String> = (0..n).map(|i| format!("q{i}")).collect();
+    let mut props = vec![("root.queues".to_string(), names.join(","))];
+    let mut left = 100;
+    for (i, q) in names.iter().enumerate() {
+        let share = if i + 1 == n { left } else { 100 / n };
+        left -= share;
+        props.push((format!("root.{q}.capacity"), share.to_string()));
+    }
+    let refs: Vec<(&str, &str)> = props
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    capacity_tree(&capacity_xml(&refs))
 }
 
 /// Runs `c`, idle ticks skipped or not: the recorder, the summary and the counters.
@@ -256,7 +285,7 @@ fn skipping_idle_ticks_changes_no_output() {
 
 /// One app with one container of the longest duration a trace may give (about ten years),
 /// on one node, sampling off.
-fn longest_container() -> Scenario {
+fn longest_container(capacity: bool) -> Scenario {
     let c = Case {
         nodes: 1,
         heartbeat_ms: 1000,
@@ -279,13 +308,20 @@ fn longest_container() -> Scenario {
         extras: 0,
         sample_ms: 0,
         end_ms: None,
+        capacity,
     };
     build(&c)
 }
 
 #[test]
 fn the_longest_container_costs_a_few_ticks() {
-    let sc = longest_container();
+    for capacity in [false, true] {
+        longest_container_costs_a_few_ticks(capacity);
+    }
+}
+
+fn longest_container_costs_a_few_ticks(capacity: bool) {
+    let sc = longest_container(capacity);
     let mut rec = MemoryRecorder::default();
     let mut sim = Simulation::new(&sc, 1, 0, &mut rec).expect("the scenario builds");
     let summary = sim.run_to_end().expect("the run ends");
