@@ -159,17 +159,20 @@ fn hadoop27_rounds_the_queue_capacity_as_its_calculator_does() {
 ///   40960 that is 47104, headroom 6144: b takes one more; at 45056 the headroom is 2048 and
 ///   the last 4 GB stays idle. b holds 45056.
 /// * Hadoop 2.7 has no blocked headroom: b's limit is 81920 − 32768 = 49152, and b holds it.
+/// a (40 %, maximum 43 %), b (40 %) and c (20 %, left idle), user-limit-factor 2 on a and b.
+const A_CAPPED_B_C_IDLE: [(&str, &str); 7] = [
+    ("root.queues", "a,b,c"),
+    ("root.a.capacity", "40"),
+    ("root.a.maximum-capacity", "43"),
+    ("root.a.user-limit-factor", "2"),
+    ("root.b.capacity", "40"),
+    ("root.b.user-limit-factor", "2"),
+    ("root.c.capacity", "20"),
+];
+
 #[test]
 fn a_sibling_skipped_for_its_limit_blocks_its_headroom_in_hadoop33() {
-    let props = [
-        ("root.queues", "a,b,c"),
-        ("root.a.capacity", "40"),
-        ("root.a.maximum-capacity", "43"),
-        ("root.a.user-limit-factor", "2"),
-        ("root.b.capacity", "40"),
-        ("root.b.user-limit-factor", "2"),
-        ("root.c.capacity", "20"),
-    ];
+    let props = A_CAPPED_B_C_IDLE;
     let (n, node) = TEN_BY_8GB;
     for (era, b) in [(Semantics::Hadoop27, 49_152), (Semantics::Hadoop33, 45_056)] {
         let got = held(era, &props, n, node, &["a", "b"], 20, 4 * GB);
@@ -183,15 +186,7 @@ fn a_sibling_skipped_for_its_limit_blocks_its_headroom_in_hadoop33() {
 /// b 45056 MB in Hadoop 3.3 and 49152 MB in 2.7, and b reaches it.
 #[test]
 fn short_containers_keep_each_eras_limits() {
-    let props = [
-        ("root.queues", "a,b,c"),
-        ("root.a.capacity", "40"),
-        ("root.a.maximum-capacity", "43"),
-        ("root.a.user-limit-factor", "2"),
-        ("root.b.capacity", "40"),
-        ("root.b.user-limit-factor", "2"),
-        ("root.c.capacity", "20"),
-    ];
+    let props = A_CAPPED_B_C_IDLE;
     let (n, node) = TEN_BY_8GB;
     for (era, b_max) in [(Semantics::Hadoop27, 49_152), (Semantics::Hadoop33, 45_056)] {
         let apps: Vec<AppSpec> = ["a", "b"]
