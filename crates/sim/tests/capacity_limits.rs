@@ -150,15 +150,6 @@ fn hadoop27_rounds_the_queue_capacity_as_its_calculator_does() {
     }
 }
 
-/// Hadoop 3.3's blocked headroom: a at 40 % with maximum 43 %, b at 40 %, c at 20 % idle, 4 GB
-/// asks on 10 × 8 GB. a stops at 32768 (8 containers): its limit is
-/// min(81920 × 0.43 = 35225, roundDown(35225) = 34816) and 32768 + 4096 is above it. Once a is
-/// there it is always offered the node first (used ÷ guaranteed 1.0, b's above 1):
-/// * Hadoop 3.3: a is skipped for its queue limit with headroom 34816 − 32768 = 2048, which
-///   comes off the root's limit for b: roundDown(81920 − 2048 − root used + b used). With b at
-///   40960 that is 47104, headroom 6144: b takes one more; at 45056 the headroom is 2048 and
-///   the last 4 GB stays idle. b holds 45056.
-/// * Hadoop 2.7 has no blocked headroom: b's limit is 81920 − 32768 = 49152, and b holds it.
 /// a (40 %, maximum 43 %), b (40 %) and c (20 %, left idle), user-limit-factor 2 on a and b.
 const A_CAPPED_B_C_IDLE: [(&str, &str); 7] = [
     ("root.queues", "a,b,c"),
@@ -170,6 +161,15 @@ const A_CAPPED_B_C_IDLE: [(&str, &str); 7] = [
     ("root.c.capacity", "20"),
 ];
 
+/// Hadoop 3.3's blocked headroom: a at 40 % with maximum 43 %, b at 40 %, c at 20 % idle, 4 GB
+/// asks on 10 × 8 GB. a stops at 32768 (8 containers): its limit is
+/// min(81920 × 0.43 = 35225, roundDown(35225) = 34816) and 32768 + 4096 is above it. Once a is
+/// there it is always offered the node first (used ÷ guaranteed 1.0, b's above 1):
+/// * Hadoop 3.3: a is skipped for its queue limit with headroom 34816 − 32768 = 2048, which
+///   comes off the root's limit for b: roundDown(81920 − 2048 − root used + b used). With b at
+///   40960 that is 47104, headroom 6144: b takes one more; at 45056 the headroom is 2048 and
+///   the last 4 GB stays idle. b holds 45056.
+/// * Hadoop 2.7 has no blocked headroom: b's limit is 81920 − 32768 = 49152, and b holds it.
 #[test]
 fn a_sibling_skipped_for_its_limit_blocks_its_headroom_in_hadoop33() {
     let props = A_CAPPED_B_C_IDLE;
