@@ -280,6 +280,58 @@ fn cases() -> Vec<Case> {
             ],
             within_s: 20,
         },
+        // A node heartbeat of 2^31 ms (25 days) was valid: apps waited weeks for a beat,
+        // sampled every 10 s into gigabytes of queues.csv. YARN expires a node that does not
+        // beat for 600 s (its liveness monitor's default).
+        Case {
+            what: "a node heartbeat longer than YARN's liveness expiry",
+            files: vec![
+                (
+                    "t.csv",
+                    "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,duration_ms,priority,hosts\n\
+                     j,0,big,u,0,0,0,1,1024,1,1000,1,\n"
+                        .into(),
+                ),
+                (
+                    "s.toml",
+                    scenario("csv = \"t.csv\"", "", "", 10_000)
+                        .replace("heartbeat_ms = 1000", "heartbeat_ms = 2147483648"),
+                ),
+            ],
+            args: RUN,
+            code: 2,
+            expect: &[
+                "s.toml:9",
+                "scheduler.heartbeat_ms",
+                "2147483648",
+                "the limit is 1 to 600000",
+            ],
+            within_s: 20,
+        },
+        Case {
+            what: "an AM heartbeat longer than YARN's liveness expiry",
+            files: vec![
+                (
+                    "t.csv",
+                    "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,duration_ms,priority,hosts\n\
+                     j,0,big,u,1024,1,0,1,1024,1,1000,1,\n"
+                        .into(),
+                ),
+                (
+                    "s.toml",
+                    scenario("csv = \"t.csv\"", "am_heartbeat_ms = 600001", "", 10_000),
+                ),
+            ],
+            args: RUN,
+            code: 2,
+            expect: &[
+                "s.toml:10",
+                "scheduler.am_heartbeat_ms",
+                "600001",
+                "the limit is 0 to 600000",
+            ],
+            within_s: 20,
+        },
         // One app of 200,000 rows: each row scanned the app's earlier groups (22 s for
         // 50,000 rows on a release build, 220 s for 400,000); now linear.
         Case {

@@ -18,9 +18,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
-/// How long one case may take. The generated runs are small (at most a few hundred
-/// containers on at most 24 nodes, an hour of simulated time), so anything near this is a
-/// hang or work that grows with a number rather than with the input.
+/// The CPU time one case may use (and ten times it in wall-clock time, for a case that waits
+/// rather than computes). The generated runs are small (at most a few hundred containers on
+/// at most 24 nodes, an hour of simulated time), so anything near this is a hang or work that
+/// grows with a number rather than with the input. CPU time, not wall time, so that a long
+/// run beside other work on the machine fails no case by waiting for a core.
 const TIME_LIMIT: Duration = Duration::from_secs(60);
 
 /// The address space one case may use: the runs hold kilobytes of state, so a case near this

@@ -10,8 +10,11 @@
 //!
 //! The test is conservative (a tick after which it holds is itself idle, so the next one
 //! would be too):
-//! * no app has an outstanding request and no app waits to run (no demand can change, no
-//!   delay-scheduling level can open, no AM is pending, no reservation is held);
+//! * no app waits to run (it starts at a completion or an arrival, which are events);
+//!   outstanding requests may wait, for nothing at a tick reads them unless they were marked
+//!   (below): their demand is counted when they are made, and a delay-scheduling level,
+//!   an AM or a reservation moves only at a heartbeat, which is an event (with continuous
+//!   scheduling, its passes are events too);
 //! * nothing is marked for the next update (app demands, queue loads, and app shares where
 //!   ticks keep them);
 //! * no size-based weight booster (an app's weight reads its age);
@@ -57,7 +60,6 @@ impl Simulation<'_> {
         !self.idle_ticks_kept
             && matches!(self.preempt, PreemptState::Off)
             && self.sc.scheduler.booster.is_none()
-            && root.pending == 0
             && root.waiting == 0
             && (self.in_flight > 0 || self.n_arrived < self.apps.len())
             && self.dirty_apps.is_empty()

@@ -51,6 +51,10 @@ pub fn read_text_file_within(path: &std::path::Path, max_bytes: u64) -> std::io:
 
 /// Ten years of milliseconds (3652.5 days): the latest time any input may name.
 pub const MAX_TIME_MS: u64 = 315_576_000_000;
+/// The longest heartbeat interval of a node or an AM: YARN's liveness monitors expire a
+/// NodeManager or an AM not heard from for 600,000 ms by default, so a slower beat is not a
+/// cluster YARN runs (and it would stretch a run's idle samples over weeks).
+pub const MAX_HEARTBEAT_MS: u64 = 600_000;
 /// Nodes in one cluster.
 pub const MAX_NODES: u64 = 100_000;
 /// `[[cluster.events]]` entries in one scenario.
@@ -162,6 +166,8 @@ const TIME: &str = "ten years of ms: sums of times cannot overflow and a run end
 const JAVA_INT: &str = "Hadoop 2.7 keeps it in a Java int";
 const JAVA_FLOAT: &str = "Hadoop keeps it in a Java float";
 const INTERVAL: &str = "a periodic event: zero would never let time advance";
+const NM_LIVENESS: &str = "a periodic event (zero would never let time advance); a node beating less often is lost to YARN's liveness monitor (yarn.nm.liveness-monitor.expiry-interval-ms, 600000 by default)";
+const AM_LIVENESS: &str = "0 (off) or an interval in ms; an AM beating less often is expired by YARN (yarn.am.liveness-monitor.expiry-interval-ms, 600000 by default)";
 const SLS_INT: &str = "SLS reads it with getInt (yarn.sls.container.* and yarn.sls.am.container.*)";
 const QUEUE_RESOURCE: &str =
     "hadoop-2.7 keeps it in a Java int; hadoop-3.3 in a Java long (any TOML integer from 0)";
@@ -267,8 +273,8 @@ pub const LIMITS: &[Limit] = &[
         "scenario",
         "scheduler.heartbeat_ms",
         1,
-        MAX_TIME_MS,
-        INTERVAL,
+        MAX_HEARTBEAT_MS,
+        NM_LIVENESS,
     ),
     int(
         "scenario",
@@ -288,8 +294,8 @@ pub const LIMITS: &[Limit] = &[
         "scenario",
         "scheduler.am_heartbeat_ms",
         0,
-        MAX_TIME_MS,
-        "0 (off) or an interval in ms",
+        MAX_HEARTBEAT_MS,
+        AM_LIVENESS,
     ),
     int(
         "scenario",

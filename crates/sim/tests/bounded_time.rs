@@ -510,6 +510,35 @@ fn hadoop33_preemption_for_an_app_that_cannot_use_it_stops_as_a_cycle() {
     check_it_repeats(&sc, &s, &rec).unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// Hadoop 3.3 preemption whose holds grow for ever: two 14 GB / 3 vcore nodes, one queue of
+/// weight 0 with a min share of 9 vcores (more than the cluster's 6) and a 2 s min-share
+/// timeout, and fourteen apps with AMs (`tests/data/cycles/growing-holds`, a case the
+/// generated robustness test found). From 931.25 s the run repeats with a period of 116 s, but
+/// each period preempts more for some apps than is handed to them, so the amounts their
+/// nodes hold grow by 12 GB a period and the whole state never repeats. Every read of an
+/// amount asks only whether it is covered, and the holds found covered are held in equal
+/// amounts at both states: the later state decides as the earlier one, for ever. Before
+/// the rule for growing amounts the run never stopped (82 s of CPU for 100 simulated hours).
+#[test]
+fn hadoop33_holds_that_grow_every_period_stop_as_a_cycle() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/cycles/growing-holds/s.toml"
+    );
+    let sc = fairsim_sim::load_scenario(path).expect("the scenario loads");
+    let mut rec = MemoryRecorder::default();
+    let mut sim = Simulation::new(&sc, 1, 0, &mut rec).expect("the scenario builds");
+    let s = sim
+        .run_capped(5_000_000)
+        .expect("the run works")
+        .expect("the run stops");
+    drop(sim);
+    assert_eq!(s.cycle_from, Some(SimTime(931_250)));
+    assert_eq!(s.stalled_at, Some(SimTime(1_047_250)));
+    assert!(s.get("preempted_containers").unwrap_or(0.0) > 0.0);
+    check_it_repeats(&sc, &s, &rec).unwrap_or_else(|e| panic!("{e}"));
+}
+
 /// A random case of Hadoop 3.3 preemption freeing resources for an app that cannot use them:
 /// `nodes` 4 GB nodes; an app in `a` with a large AM (its share outlives its tasks, so its
 /// tasks stay preemptable) and `tasks` tasks; a starved app in `b` that either has its AM

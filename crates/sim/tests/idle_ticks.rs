@@ -60,7 +60,12 @@ fn case() -> impl Strategy<Value = Case> {
         prop::option::of(0u32..4),
     );
     (
-        (1u32..4, prop::sample::select(vec![1000u64, 333])),
+        // Heartbeats slower than the update thread leave ticks between them with requests
+        // outstanding.
+        (
+            1u32..4,
+            prop::sample::select(vec![1000u64, 333, 1000, 333, 7_000, 90_000]),
+        ),
         prop::collection::vec(prop::sample::select(vec![0.5f32, 1.0, 3.0]), 1..3),
         prop::collection::vec(app, 1..7),
         // Preemption, the booster, heartbeats every beat and continuous scheduling rule the
@@ -339,4 +344,47 @@ fn longest_container_costs_a_few_ticks(capacity: bool) {
     let processed = counters.events - counters.ticks_skipped;
     assert!(processed < 20, "{processed} events processed");
     assert_eq!(summary.events, counters.events);
+}
+
+/// Requests outstanding between heartbeats as slow as a valid `heartbeat_ms` allows (ten
+/// minutes, 1,200 update intervals): the update ticks between beats change nothing and are
+/// jumped over.
+#[test]
+fn requests_waiting_for_the_slowest_heartbeat_cost_a_few_ticks() {
+    for capacity in [false, true] {
+        for era33 in [false, true] {
+            let c = Case {
+                nodes: 1,
+                heartbeat_ms: fairsim_sim::limits::MAX_HEARTBEAT_MS,
+                weights: vec![1.0],
+                // Two apps of three one-minute containers each, both at 0: most asks wait for
+                // the next beat.
+                apps: vec![
+                    (0, 0, 3, 2, 60_000, false, false, None),
+                    (0, 0, 3, 2, 60_000, false, false, None),
+                ],
+                era33,
+                preemption: false,
+                booster: false,
+                locality: false,
+                elided: true,
+                extras: 0,
+                sample_ms: 0,
+                end_ms: None,
+                capacity,
+            };
+            // That skipping changes nothing is the property test's (whose heartbeats of 7 s
+            // and 90 s leave requests waiting across ticks); processing every tick here
+            // would take millions of them.
+            let (_, summary, counters) = run(&c, true).expect("runs");
+            assert_eq!(summary.get("apps_finished"), Some(2.0));
+            // Every tick of the run, skipped or not, against those processed: a few per beat.
+            let ticks = summary.end.0 / 500 + 1;
+            let processed = counters.events - counters.ticks_skipped;
+            assert!(
+                ticks > 2_000 && processed * 50 < ticks,
+                "capacity {capacity}, 3.3 {era33}: {processed} events processed, {ticks} ticks"
+            );
+        }
+    }
 }

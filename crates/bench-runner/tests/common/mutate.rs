@@ -123,6 +123,22 @@ pub fn run_bounded(dir: &Path, args: &[&str], limit: Duration) -> Result<i32, St
     run_bounded_in(dir, args, limit, None).map(|(code, _)| code)
 }
 
+/// How many times its CPU bound a case may take in wall-clock time.
+const WALL_FACTOR: u32 = 10;
+
+/// The CPU time (user and system) process `pid` has used so far, from `/proc/PID/stat`
+/// (fields 14 and 15, in the kernel's fixed 100 ticks per second); `None` where that file
+/// cannot be read.
+fn cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name, in parentheses, may hold spaces: count fields after its end.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let mut fields = rest.split(' ').skip(11);
+    let utime: u64 = fields.next()?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    Some(Duration::from_millis((utime + stime) * 10))
+}
+
 /// As [`run_bounded`], with the process's address space capped at `memory_bytes` (by
 /// util-linux's `prlimit`), so a blow-up ends in an allocation failure, reported as a crash,
 /// rather than in the kernel's OOM killer taking the machine's other work with it. Also gives
@@ -157,15 +173,25 @@ pub fn run_bounded_in(
         let _ = stderr.read_to_string(&mut s);
         s
     });
+    // The bound is on the case's own CPU time, so that other work on the machine cannot
+    // fail a case; a case that waits without computing is caught by the wall-clock bound.
     let start = Instant::now();
+    let wall_limit = limit * WALL_FACTOR;
     let status = loop {
         if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
             break status;
         }
-        if start.elapsed() > limit {
+        let over = if cpu_time(child.id()).is_some_and(|cpu| cpu > limit) {
+            Some(format!("used more than {limit:?} of CPU"))
+        } else if start.elapsed() > wall_limit {
+            Some(format!("still running after {wall_limit:?}"))
+        } else {
+            None
+        };
+        if let Some(why) = over {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(format!("still running after {limit:?}"));
+            return Err(why);
         }
         std::thread::sleep(Duration::from_millis(5));
     };

@@ -29,8 +29,18 @@
 //! amounts count as a repeat when no container was allocated against a hold between them
 //! (`Fs33::hold_allocations` unchanged): from the earlier state the run reached the later
 //! without reading an amount, so from the later it makes the same decisions again, reaching
-//! a third state equal but for amounts, and so on for ever. When a container was handed out
-//! from a hold in between, the amounts must be equal as well, as for any other field.
+//! a third state equal but for amounts, and so on for ever.
+//!
+//! Containers handed out from a hold read its amount, but only to ask whether it is now
+//! covered (`holds_covered` counts, per hold, the times it was): an amount only ever grows
+//! by what is preempted for it and falls, never below zero, by what is handed out, and both
+//! steps are monotone and read no other hold. So two states equal but for amounts also
+//! repeat when every hold found covered between them is held in the same amount in both,
+//! and no other hold is smaller in the later one: from the later state every hold of the
+//! first kind follows the same amounts as from the earlier one, every other is at least
+//! what it was at the same step and is again never found covered, the same decisions
+//! follow, and the next state's amounts relate to the later one's in the same way. In any
+//! other case the amounts must be equal, as for any other field.
 //!
 //! The fingerprint leaves nothing out by accident: it destructures [`Simulation`] field by
 //! field (a new field does not compile until it is placed), and takes each part's `Debug`
@@ -150,8 +160,37 @@ struct Seen {
     progress: u64,
     /// Containers handed out from held resources by then.
     hold_allocations: u64,
+    /// Times each hold was found covered by then.
+    holds_covered: BTreeMap<(u32, u32), u64>,
     /// The amounts held per node (Hadoop 3.x preemption), left out of the fingerprint.
     held: String,
+    /// The same amounts, by (node, app).
+    amounts: BTreeMap<(u32, u32), fairsim_core::Resource>,
+}
+
+/// Whether the amounts held now repeat those of `earlier` as far as any decision can tell
+/// (see "Amounts held by Hadoop 3.x preemption"): every hold found covered since is held
+/// in the same amount, and no other is smaller. The holds are the same: they are in the
+/// fingerprint.
+fn amounts_repeat(
+    earlier: &Seen,
+    covered: &BTreeMap<(u32, u32), u64>,
+    amounts: &BTreeMap<(u32, u32), fairsim_core::Resource>,
+) -> bool {
+    earlier.amounts.len() == amounts.len()
+        && earlier
+            .amounts
+            .iter()
+            .zip(amounts)
+            .all(|((k, e), (k2, n))| {
+                let read = covered.get(k) != earlier.holds_covered.get(k);
+                k == k2
+                    && if read {
+                        e == n
+                    } else {
+                        n.memory_mb >= e.memory_mb && n.vcores >= e.vcores
+                    }
+            })
 }
 
 /// A state seen before.
@@ -211,15 +250,21 @@ impl Simulation<'_> {
         {
             self.cycle.prints += 1;
         }
-        let hold_allocations = match &self.preempt {
-            PreemptState::Fs33 { fs, .. } => fs.hold_allocations,
-            _ => 0,
+        let (hold_allocations, holds_covered, amounts) = match &self.preempt {
+            PreemptState::Fs33 { fs, .. } => (
+                fs.hold_allocations,
+                fs.holds_covered.clone(),
+                fs.preempted_on_node.clone(),
+            ),
+            _ => (0, BTreeMap::new(), BTreeMap::new()),
         };
         // See "Amounts held by Hadoop 3.x preemption" in the module docs.
         let earlier = self.cycle.seen.get(&print).and_then(|states| {
-            states
-                .iter()
-                .find(|e| e.hold_allocations == hold_allocations || e.held == held)
+            states.iter().find(|e| {
+                e.hold_allocations == hold_allocations
+                    || e.held == held
+                    || amounts_repeat(e, &holds_covered, &amounts)
+            })
         });
         if let Some(e) = earlier {
             return Some(if e.progress == self.progress {
@@ -243,7 +288,9 @@ impl Simulation<'_> {
                 at: self.now,
                 progress: self.progress,
                 hold_allocations,
+                holds_covered,
                 held,
+                amounts,
             });
             return None;
         }
@@ -251,7 +298,9 @@ impl Simulation<'_> {
             at: self.now,
             progress: self.progress,
             hold_allocations,
+            holds_covered,
             held,
+            amounts,
         };
         self.cycle.seen.entry(print).or_default().push(seen);
         None
@@ -610,6 +659,7 @@ impl Simulation<'_> {
                     starved,
                     preempted_on_node,
                     hold_allocations: _,
+                    holds_covered: _,
                 } = &**fs;
                 for (i, l) in leaves.iter().enumerate() {
                     let LeafStarvation33 {

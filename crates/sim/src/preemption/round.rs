@@ -111,6 +111,9 @@ pub struct Fs33 {
     /// Containers handed out from held resources so far (`assignPreemptedContainers`): the
     /// cycle watch reads it to know that no amount above was read between two states.
     pub hold_allocations: u64,
+    /// Times each (node, app) hold above was found covered (brought to zero by a container
+    /// handed out): the only reads whose answer a larger amount could change (see cycle.rs).
+    pub holds_covered: BTreeMap<(u32, u32), u64>,
 }
 
 impl Fs33 {
@@ -122,6 +125,7 @@ impl Fs33 {
             starved: StarvedApps::new(),
             preempted_on_node: BTreeMap::new(),
             hold_allocations: 0,
+            holds_covered: BTreeMap::new(),
         }
     }
 

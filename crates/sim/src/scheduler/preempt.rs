@@ -620,14 +620,18 @@ impl Simulation<'_> {
             return;
         }
         let left = sub_non_negative(self.held_on_node(node, app), size);
-        if left == Resource::ZERO {
+        let covered = left == Resource::ZERO;
+        if covered {
             self.release_hold(node, app);
         } else if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
             fs.preempted_on_node.insert((node, app), left);
         }
-        // The cycle watch: an amount was read (see cycle.rs).
+        // The cycle watch: an amount was read, and whether it was found covered (see cycle.rs).
         if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
             fs.hold_allocations += 1;
+            if covered {
+                *fs.holds_covered.entry((node, app)).or_default() += 1;
+            }
         }
     }
 
@@ -671,7 +675,14 @@ impl Simulation<'_> {
         for (app, mut left) in holds {
             while left != Resource::ZERO && self.apps[app as usize].phase == AppPhase::Runnable {
                 match self.assign_app(app, node, None) {
-                    Outcome::Allocated(r) => left = sub_non_negative(left, r),
+                    Outcome::Allocated(r) => {
+                        left = sub_non_negative(left, r);
+                        if left == Resource::ZERO
+                            && let PreemptState::Fs33 { fs, .. } = &mut self.preempt
+                        {
+                            *fs.holds_covered.entry((node, app)).or_default() += 1;
+                        }
+                    }
                     _ => break,
                 }
             }
