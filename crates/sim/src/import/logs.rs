@@ -267,6 +267,8 @@ struct Cursor<'a> {
     buf: Vec<u8>,
     line_no: u64,
     time: i64,
+    /// The current line opens with a time stamp.
+    stamped: bool,
     done: bool,
 }
 
@@ -286,7 +288,9 @@ impl Cursor<'_> {
         }
         self.line_no += 1;
         // A line without a stamp (a stack trace's) keeps the time of the line above it.
-        if let Some(t) = line_time(&self.buf) {
+        let stamp = line_time(&self.buf);
+        self.stamped = stamp.is_some();
+        if let Some(t) = stamp {
             if self.line_no > 1 && t < self.time {
                 if self.time - t > BACKWARDS_TOLERANCE_MS {
                     return Err(LogError::Bad {
@@ -312,8 +316,23 @@ impl Cursor<'_> {
 /// Spill records and the index that orders them.
 struct Spill<'s, S> {
     file: &'s mut S,
+    /// Records not yet written.
+    buf: Vec<u8>,
     at: u64,
     index: Vec<(i64, (u64, u64), u64)>,
+}
+
+impl<S: Write> Spill<'_, S> {
+    fn flush(&mut self) -> Result<(), LogError> {
+        self.file
+            .write_all(&self.buf)
+            .map_err(|source| LogError::Io {
+                what: "spill file".into(),
+                source,
+            })?;
+        self.buf.clear();
+        Ok(())
+    }
 }
 
 /// An app ready for the trace.
@@ -440,7 +459,6 @@ struct Importer<'o> {
     deadlines: VecDeque<(i64, u32, (u64, u64))>,
     zone: Option<i64>,
     log_start_local: Option<i64>,
-    scratch: Vec<u8>,
 }
 
 fn bad(file: &str, line: u64, message: impl Into<String>) -> LogError {
@@ -810,17 +828,13 @@ impl<'o> Importer<'o> {
         };
         self.report.apps += 1;
         self.report.containers += record.containers;
-        self.scratch.clear();
-        record.encode(&mut self.scratch);
-        spill
-            .file
-            .write_all(&self.scratch)
-            .map_err(|source| LogError::Io {
-                what: "spill file".into(),
-                source,
-            })?;
+        let before = spill.buf.len();
+        record.encode(&mut spill.buf);
         spill.index.push((record.submit, app.key, spill.at));
-        spill.at += self.scratch.len() as u64;
+        spill.at += (spill.buf.len() - before) as u64;
+        if spill.buf.len() >= 1 << 20 {
+            spill.flush()?;
+        }
         Ok(())
     }
 }
@@ -860,10 +874,10 @@ pub fn import_logs<S: Read + Write + Seek>(
         deadlines: VecDeque::new(),
         zone: opts.zone_offset_ms,
         log_start_local: None,
-        scratch: Vec::new(),
     };
     let mut sp = Spill {
         file: spill,
+        buf: Vec::with_capacity(1 << 20),
         at: 0,
         index: Vec::new(),
     };
@@ -875,6 +889,7 @@ pub fn import_logs<S: Read + Write + Seek>(
             buf: Vec::with_capacity(512),
             line_no: 0,
             time: i64::MIN,
+            stamped: false,
             done: false,
         })
         .collect();
@@ -910,7 +925,7 @@ pub fn import_logs<S: Read + Write + Seek>(
                 None
             }
             kind => {
-                if line_time(&c.buf).is_none() {
+                if !c.stamped {
                     return Err(bad(
                         &c.name,
                         c.line_no,
@@ -937,6 +952,7 @@ pub fn import_logs<S: Read + Write + Seek>(
         im.close(s, &mut sp)?;
     }
     im.report.zone_offset_ms = im.zone.unwrap_or(0);
+    sp.flush()?;
     write_outputs(&mut im.report, sp, trace, recorded)?;
     Ok(im.report)
 }
@@ -959,25 +975,33 @@ fn write_outputs<S: Read + Write + Seek>(
         }
     };
     let Spill { file, index, .. } = spill;
+    let trace = &mut std::io::BufWriter::with_capacity(1 << 16, trace);
     let mut index = index;
     index.sort_unstable();
     let base = index.first().map_or(0, |e| e.0);
     report.base_epoch_ms = base;
     file.flush().map_err(io("spill file"))?;
-    let mut reader = BufReader::with_capacity(1 << 16, &mut *file);
-    let mut tw = csv::Writer::from_writer(trace);
+    // Records are read in arrival order, a jump back or ahead in the spill when apps finished
+    // out of order: a small buffer, kept when the next record is inside it.
+    let mut reader = BufReader::with_capacity(8 << 10, &mut *file);
     let mut rw = csv::Writer::from_writer(recorded);
-    tw.write_record(crate::workload::csv::CSV_COLUMNS)
-        .map_err(csv_io("trace"))?;
+    writeln!(trace, "{}", crate::workload::csv::CSV_COLUMNS.join(",")).map_err(io("trace"))?;
+    let mut head: Vec<u8> = Vec::new();
     rw.write_record(RECORDED_COLUMNS)
         .map_err(csv_io("recorded times"))?;
     let mut pos: Option<u64> = None;
     let shifted = |t: Option<i64>| t.map_or(String::new(), |t| (t - base).to_string());
     for &(_, _, offset) in &index {
-        if pos != Some(offset) {
-            reader
-                .seek(SeekFrom::Start(offset))
-                .map_err(io("spill file"))?;
+        match pos {
+            Some(p) if p == offset => {}
+            Some(p) => reader
+                .seek_relative(offset as i64 - p as i64)
+                .map_err(io("spill file"))?,
+            None => {
+                reader
+                    .seek(SeekFrom::Start(offset))
+                    .map_err(io("spill file"))?;
+            }
         }
         let counted = &mut CountingRead {
             inner: &mut reader,
@@ -986,31 +1010,30 @@ fn write_outputs<S: Read + Write + Seek>(
         let a = AppRecord::decode(counted).map_err(io("spill file"))?;
         pos = Some(offset + counted.n);
         let arrival = (a.submit - base).to_string();
-        let (am_mb, am_vc) = (a.am.0.to_string(), a.am.1.to_string());
-        let head = [&a.id, &arrival, &a.queue, &a.user, &am_mb, &am_vc];
-        let mut write_row = |g: (u64, i64, i64, i64, i64)| {
-            let cells = [
-                "0".to_string(),
-                g.0.to_string(),
-                g.1.to_string(),
-                g.2.to_string(),
-                g.3.to_string(),
-                g.4.to_string(),
-                String::new(),
-            ];
-            tw.write_record(
-                head.iter()
-                    .map(|s| s.as_str())
-                    .chain(cells.iter().map(|s| s.as_str())),
-            )
-        };
-        if a.groups.is_empty() {
-            // An app whose only container was its AM: a row of no containers.
-            write_row((0, 0, 0, 0, 20)).map_err(csv_io("trace"))?;
-            report.rows += 1;
+        // The app's columns once (quoted as CSV needs), then each group's numbers.
+        head.clear();
+        {
+            let mut hw = csv::WriterBuilder::new()
+                .terminator(csv::Terminator::Any(b','))
+                .from_writer(&mut head);
+            hw.write_record([&a.id, &arrival, &a.queue, &a.user])
+                .map_err(csv_io("trace"))?;
+            hw.flush().map_err(io("trace"))?;
         }
-        for &g in &a.groups {
-            write_row(g).map_err(csv_io("trace"))?;
+        let groups: &[(u64, i64, i64, i64, i64)] = if a.groups.is_empty() {
+            // An app whose only container was its AM: a row of no containers.
+            &[(0, 0, 0, 0, 20)]
+        } else {
+            &a.groups
+        };
+        for g in groups {
+            trace.write_all(&head).map_err(io("trace"))?;
+            writeln!(
+                trace,
+                "{},{},0,{},{},{},{},{},",
+                a.am.0, a.am.1, g.0, g.1, g.2, g.3, g.4
+            )
+            .map_err(io("trace"))?;
             report.rows += 1;
         }
         rw.write_record([
@@ -1029,7 +1052,7 @@ fn write_outputs<S: Read + Write + Seek>(
         ])
         .map_err(csv_io("recorded times"))?;
     }
-    tw.flush().map_err(io("trace"))?;
+    trace.flush().map_err(io("trace"))?;
     rw.flush().map_err(io("recorded times"))?;
     Ok(())
 }
