@@ -488,6 +488,9 @@ fn main() -> ExitCode {
             }
         }
         Err(e) => {
+            if let CliError::Differs { report, .. } = &e {
+                print!("{report}");
+            }
             eprintln!("fairsim: {e}");
             ExitCode::from(e.exit_code() as u8)
         }

@@ -4,3 +4,4 @@
 pub mod log_line;
 pub mod logs;
 pub mod replay;
+pub mod rm_scheduler;
