@@ -21,6 +21,11 @@ enum ImportWhat {
     /// trace) and DIR/recorded.csv (each app's recorded submission, AM allocation, AM launch,
     /// first task and finish, on the trace's clock), for `fairsim check replay`.
     Logs(LogsArgs),
+    /// Saved REST responses of a Fair Scheduler cluster (scheduler, nodes, apps) and its
+    /// allocation file into a scenario directory: scenario.toml with the running nodes
+    /// (capability = used + available), the allocation file, open-apps.csv (the open apps as
+    /// arrivals at 0 under --remaining-ms) and demand.csv (for `fairsim shares --alloc`).
+    Rm(RmArgs),
 }
 
 #[derive(Debug, Args)]
@@ -55,6 +60,7 @@ struct LogsArgs {
 pub fn run(args: &ImportArgs) -> Result<String, CliError> {
     match &args.what {
         ImportWhat::Logs(a) => logs(a),
+        ImportWhat::Rm(a) => rm(a),
     }
 }
 
@@ -128,6 +134,135 @@ fn logs(a: &LogsArgs) -> Result<String, CliError> {
             report.containers,
             report.rows,
             s.shown(&recorded_path).display(),
+        ))
+    })
+}
+
+#[derive(Debug, Args)]
+struct RmArgs {
+    /// Saved /ws/v1/cluster/scheduler response (JSON).
+    #[arg(long)]
+    scheduler: PathBuf,
+    /// Saved /ws/v1/cluster/nodes response (JSON).
+    #[arg(long)]
+    nodes: PathBuf,
+    /// Saved /ws/v1/cluster/apps?states=RUNNING,ACCEPTED response (JSON).
+    #[arg(long)]
+    apps: PathBuf,
+    /// The cluster's fair-scheduler.xml (its REST output carries no weights).
+    #[arg(long)]
+    alloc: PathBuf,
+    /// The cluster's Hadoop era.
+    #[arg(long, default_value = "hadoop-3.3", value_parser = |s: &str| s.parse::<fairsim_core::Semantics>())]
+    semantics: fairsim_core::Semantics,
+    /// How long each open app's containers run from the snapshot, ms: the REST API gives no
+    /// remaining run times, so the assumption is the caller's (docs/import.md).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=315_576_000_000))]
+    remaining_ms: u64,
+    /// Output directory: scenario.toml, the allocation file, open-apps.csv, demand.csv.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+fn read_json(p: &PathBuf) -> Result<serde_json::Value, CliError> {
+    let file = p.display().to_string();
+    let text = std::fs::read_to_string(p).map_err(|e| CliError::Input(format!("{file}: {e}")))?;
+    fairsim_sim::import::rm_scheduler::parse_json(&text, &file).map_err(CliError::Input)
+}
+
+fn rm(a: &RmArgs) -> Result<String, CliError> {
+    use fairsim_sim::import::rm_bundle::{open_apps_trace, read_nodes};
+    use fairsim_sim::import::rm_scheduler::{SchedulerType, read_fair, scheduler_type};
+    use std::fmt::Write as _;
+    let sched_file = a.scheduler.display().to_string();
+    let sched = read_json(&a.scheduler)?;
+    let kind = scheduler_type(&sched, &sched_file).map_err(CliError::Input)?;
+    let loaded = fairsim_sim::alloc::load_any_file(&a.alloc, a.semantics)
+        .map_err(|e| CliError::Input(e.to_string()))?;
+    if kind != SchedulerType::Fair
+        || loaded.tree.scheduler != fairsim_sim::tree::SchedulerKind::Fair
+    {
+        return Err(CliError::Input(format!(
+            "{sched_file} and {}: `import rm` reads a Fair Scheduler cluster (a fairScheduler \
+             response and a fair-scheduler.xml); this response is {kind:?}",
+            a.alloc.display()
+        )));
+    }
+    let rm_state = read_fair(&sched, &sched_file).map_err(CliError::Input)?;
+    let (nodes, nodes_skipped) = read_nodes(&read_json(&a.nodes)?, &a.nodes.display().to_string())
+        .map_err(CliError::Input)?;
+    if nodes.is_empty() {
+        return Err(CliError::Input(format!(
+            "{}: no RUNNING node",
+            a.nodes.display()
+        )));
+    }
+    let (trace, apps, apps_skipped) = open_apps_trace(
+        &read_json(&a.apps)?,
+        &a.apps.display().to_string(),
+        a.remaining_ms,
+    )
+    .map_err(CliError::Input)?;
+    let alloc_name = a
+        .alloc
+        .file_name()
+        .map_or("fair-scheduler.xml".into(), |n| {
+            n.to_string_lossy().into_owned()
+        });
+    let mut toml = format!(
+        "# Imported from a ResourceManager's REST responses (docs/import.md). Start state: the\n\
+         # apps open at the snapshot arrive at 0 asking their running containers and pending\n\
+         # requests again, each container running {} ms (--remaining-ms).\n\
+         name = \"imported\"\n\n[cluster]\n",
+        a.remaining_ms
+    );
+    for n in &nodes {
+        let _ = write!(
+            toml,
+            "\n[[cluster.nodes]]\nname = {:?}\nrack = {:?}\nmemory_mb = {}\nvcores = {}\n",
+            n.name, n.rack, n.memory_mb, n.vcores
+        );
+    }
+    let _ = write!(
+        toml,
+        "\n[scheduler]\nsemantics = \"{}\"\n\n[allocation]\nfile = {:?}\n\n[workload]\ncsv = \"open-apps.csv\"\n",
+        a.semantics, alloc_name
+    );
+    let mut demand = String::from("queue,memory_mb,vcores\n");
+    for q in rm_state
+        .queues
+        .iter()
+        .filter(|q| q.leaf && q.active_apps.unwrap_or(0) > 0)
+    {
+        let d = q.demand.or(q.used).unwrap_or(fairsim_core::Resource::ZERO);
+        let _ = writeln!(demand, "{},{},{}", q.name, d.memory_mb, d.vcores);
+    }
+    let alloc_bytes = std::fs::read(&a.alloc)
+        .map_err(|e| CliError::Input(format!("{}: {e}", a.alloc.display())))?;
+    Staged::begin(&a.out, None, false)?.run(|s| {
+        for (name, bytes) in [
+            ("scenario.toml", toml.as_bytes()),
+            (alloc_name.as_str(), &alloc_bytes),
+            ("open-apps.csv", trace.as_bytes()),
+            ("demand.csv", demand.as_bytes()),
+        ] {
+            let p = s.dir().join(name);
+            std::fs::write(&p, bytes).map_err(|source| CliError::Io { path: p, source })?;
+        }
+        if nodes_skipped + apps_skipped > 0 {
+            eprintln!(
+                "warning: {nodes_skipped} nodes not RUNNING and {apps_skipped} apps neither \
+                 RUNNING nor ACCEPTED left out"
+            );
+        }
+        Ok(format!(
+            "wrote {} ({} nodes, {apps} open apps, each container running {} ms from the \
+             snapshot); cluster {} MB, {} vcores as the RM reports it\n",
+            s.shown(s.dir()).display(),
+            nodes.len(),
+            a.remaining_ms,
+            rm_state.cluster.memory_mb,
+            rm_state.cluster.vcores
         ))
     })
 }
