@@ -155,10 +155,15 @@ struct RmArgs {
     /// The cluster's Hadoop era.
     #[arg(long, default_value = "hadoop-3.3", value_parser = |s: &str| s.parse::<fairsim_core::Semantics>())]
     semantics: fairsim_core::Semantics,
-    /// How long each open app's containers run from the snapshot, ms: the REST API gives no
-    /// remaining run times, so the assumption is the caller's (docs/import.md).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=315_576_000_000))]
-    remaining_ms: u64,
+    /// How long each open app's containers run from the snapshot: `fixed:MS`, `elapsed`
+    /// (as long as the app has run) or `exp:MEAN_MS` (an exponential draw per container
+    /// group, from --seed). The REST API gives no remaining run times, so the assumption is
+    /// the caller's (docs/import.md).
+    #[arg(long, value_parser = |s: &str| s.parse::<fairsim_sim::import::rm_bundle::Remaining>())]
+    remaining: fairsim_sim::import::rm_bundle::Remaining,
+    /// Seed of `exp:` draws.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
     /// Output directory: scenario.toml, the allocation file, open-apps.csv, demand.csv.
     #[arg(long)]
     out: PathBuf,
@@ -171,7 +176,14 @@ fn read_json(p: &PathBuf) -> Result<serde_json::Value, CliError> {
 }
 
 fn rm(a: &RmArgs) -> Result<String, CliError> {
-    use fairsim_sim::import::rm_bundle::{open_apps_trace, read_nodes};
+    use fairsim_sim::import::rm_bundle::{Remaining, open_apps_trace, read_nodes};
+    let remaining = match a.remaining {
+        Remaining::Exponential { mean_ms, .. } => Remaining::Exponential {
+            mean_ms,
+            seed: a.seed,
+        },
+        other => other,
+    };
     use fairsim_sim::import::rm_scheduler::{SchedulerType, read_fair, scheduler_type};
     use std::fmt::Write as _;
     let sched_file = a.scheduler.display().to_string();
@@ -200,7 +212,7 @@ fn rm(a: &RmArgs) -> Result<String, CliError> {
     let (trace, apps, apps_skipped) = open_apps_trace(
         &read_json(&a.apps)?,
         &a.apps.display().to_string(),
-        a.remaining_ms,
+        remaining,
     )
     .map_err(CliError::Input)?;
     let alloc_name = a
@@ -212,9 +224,8 @@ fn rm(a: &RmArgs) -> Result<String, CliError> {
     let mut toml = format!(
         "# Imported from a ResourceManager's REST responses (docs/import.md). Start state: the\n\
          # apps open at the snapshot arrive at 0 asking their running containers and pending\n\
-         # requests again, each container running {} ms (--remaining-ms).\n\
-         name = \"imported\"\n\n[cluster]\n",
-        a.remaining_ms
+         # requests again; remaining run time: {remaining}.\n\
+         name = \"imported\"\n\n[cluster]\n"
     );
     for n in &nodes {
         let _ = write!(
@@ -256,11 +267,10 @@ fn rm(a: &RmArgs) -> Result<String, CliError> {
             );
         }
         Ok(format!(
-            "wrote {} ({} nodes, {apps} open apps, each container running {} ms from the \
-             snapshot); cluster {} MB, {} vcores as the RM reports it\n",
+            "wrote {} ({} nodes, {apps} open apps; remaining run time: {remaining}); cluster {} \
+             MB, {} vcores as the RM reports it\n",
             s.shown(s.dir()).display(),
             nodes.len(),
-            a.remaining_ms,
             rm_state.cluster.memory_mb,
             rm_state.cluster.vcores
         ))

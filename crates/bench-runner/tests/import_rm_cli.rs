@@ -13,7 +13,7 @@ fn bundle(name: &str) -> PathBuf {
 
 fn import(apps: &Path, scheduler: &Path, out: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_fairsim"))
-        .args(["import", "rm", "--remaining-ms", "60000", "--scheduler"])
+        .args(["import", "rm", "--remaining", "fixed:60000", "--scheduler"])
         .arg(scheduler)
         .arg("--nodes")
         .arg(bundle("nodes.json"))

@@ -12,12 +12,75 @@
 //! (`runningContainers` of `allocatedMB / runningContainers` each, at priority 0 so they are
 //! placed before any pending ask; the AM among them, as the API does not tell its size) plus
 //! its pending `resourceRequests` at `*` at their own priorities, each container running
-//! `remaining_ms`. The containers are placed by the simulated scheduler, not on the nodes
+//! the caller's [`Remaining`]. The containers are placed by the simulated scheduler, not on the nodes
 //! that hold them. An app without `resourceRequests` is refused (its demand cannot
 //! be known), naming it.
 
 use serde_json::Value;
 use std::fmt::Write as _;
+
+/// How long an open app's containers run from the snapshot: the REST API does not say, so
+/// the caller chooses, and the scenario names the choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Remaining {
+    /// Every container runs this many ms.
+    Fixed(u64),
+    /// An app's containers run as long as the app has run so far (`elapsedTime`): an app
+    /// half-way through its life, on average, for a steady stream of apps.
+    Elapsed,
+    /// Each group of an app's containers runs an exponential draw of this mean (ms), from
+    /// the workload stream of `seed` (`workload::synthetic::workload_rng`), one draw per row
+    /// in the response's order.
+    Exponential {
+        /// The mean, ms.
+        mean_ms: u64,
+        /// The stream's seed.
+        seed: u64,
+    },
+}
+
+impl std::fmt::Display for Remaining {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Remaining::Fixed(ms) => write!(f, "every container runs {ms} ms from the snapshot"),
+            Remaining::Elapsed => write!(
+                f,
+                "each app's containers run as long as it has run (elapsedTime)"
+            ),
+            Remaining::Exponential { mean_ms, seed } => write!(
+                f,
+                "each container group runs an exponential draw of mean {mean_ms} ms (seed {seed})"
+            ),
+        }
+    }
+}
+
+impl std::str::FromStr for Remaining {
+    type Err = String;
+    /// `fixed:MS`, `elapsed` or `exp:MEAN_MS` (the seed is given apart).
+    fn from_str(s: &str) -> Result<Remaining, String> {
+        let ms = |v: &str| {
+            v.parse::<u64>()
+                .ok()
+                .filter(|x| *x <= crate::limits::MAX_TIME_MS)
+                .ok_or_else(|| {
+                    format!(
+                        "`{v}` is not a whole number of ms up to {}",
+                        crate::limits::MAX_TIME_MS
+                    )
+                })
+        };
+        match s.split_once(':') {
+            None if s == "elapsed" => Ok(Remaining::Elapsed),
+            Some(("fixed", v)) => Ok(Remaining::Fixed(ms(v)?)),
+            Some(("exp", v)) => Ok(Remaining::Exponential {
+                mean_ms: ms(v)?,
+                seed: 1,
+            }),
+            _ => Err(format!("`{s}`: give fixed:MS, elapsed or exp:MEAN_MS")),
+        }
+    }
+}
 
 /// One node as `[[cluster.nodes]]` takes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,13 +148,17 @@ pub fn read_nodes(v: &Value, file: &str) -> Result<(Vec<NodeEntry>, usize), Stri
     Ok((out, skipped))
 }
 
-/// The open apps as a native CSV trace (every app at time 0, its containers running
-/// `remaining_ms`), how many apps it holds and how many were left out (finished states).
+/// The open apps as a native CSV trace (every app at time 0, its containers running as
+/// `remaining` says), how many apps it holds and how many were left out (finished states).
 pub fn open_apps_trace(
     v: &Value,
     file: &str,
-    remaining_ms: u64,
+    remaining: Remaining,
 ) -> Result<(String, usize, usize), String> {
+    let mut rng = match remaining {
+        Remaining::Exponential { seed, .. } => Some(crate::workload::synthetic::workload_rng(seed)),
+        _ => None,
+    };
     let mut csv = crate::workload::csv::CSV_COLUMNS.join(",");
     csv.push('\n');
     let (mut n, mut skipped) = (0, 0);
@@ -126,13 +193,30 @@ pub fn open_apps_trace(
             }
         };
         let head = format!("{},0,{},{},0,0,0", quote(id), quote(queue), quote(user));
+        let elapsed = a
+            .get("elapsedTime")
+            .and_then(Value::as_i64)
+            .unwrap_or(0)
+            .max(0) as u64;
+        let mut draw = || -> u64 {
+            match (remaining, rng.as_mut()) {
+                (Remaining::Fixed(ms), _) => ms,
+                (Remaining::Elapsed, _) => elapsed.min(crate::limits::MAX_TIME_MS),
+                (Remaining::Exponential { mean_ms, .. }, Some(r)) => {
+                    let u = crate::workload::synthetic::uniform(r);
+                    ((-(mean_ms as f64) * u.ln()).round() as u64).min(crate::limits::MAX_TIME_MS)
+                }
+                (Remaining::Exponential { mean_ms, .. }, None) => mean_ms,
+            }
+        };
         let mut rows = 0;
         if running > 0 {
             let _ = writeln!(
                 csv,
-                "{head},{running},{},{},{remaining_ms},0,",
+                "{head},{running},{},{},{},0,",
                 mb / running,
-                vc / running
+                vc / running,
+                draw()
             );
             rows += 1;
         }
@@ -155,12 +239,11 @@ pub fn open_apps_trace(
                 .get("priority")
                 .and_then(|p| p.get("priority").and_then(Value::as_i64).or(p.as_i64()))
                 .unwrap_or(20);
-            let _ = writeln!(
-                csv,
-                "{head},{count},{},{},{remaining_ms},{prio},",
+            let (mb, vc) = (
                 num(cap, "memory", &rat, file)?,
                 num(cap, "vCores", &rat, file)?,
             );
+            let _ = writeln!(csv, "{head},{count},{mb},{vc},{},{prio},", draw());
             rows += 1;
         }
         if rows == 0 {
@@ -206,7 +289,7 @@ mod tests {
               {"id":"application_1_0002","user":"u","queue":"root.b","state":"FINISHED","runningContainers":0,"allocatedMB":0,"allocatedVCores":0}]}}"#,
         )
         .unwrap();
-        let (csv, n, skipped) = open_apps_trace(&v, "apps.json", 60_000).unwrap();
+        let (csv, n, skipped) = open_apps_trace(&v, "apps.json", Remaining::Fixed(60_000)).unwrap();
         assert_eq!((n, skipped), (1, 1));
         let rows: Vec<&str> = csv.lines().skip(1).collect();
         assert_eq!(
@@ -220,10 +303,54 @@ mod tests {
             r#"{"apps":{"app":[{"id":"application_1_0003","user":"u","queue":"root.a","state":"RUNNING","runningContainers":1,"allocatedMB":1024,"allocatedVCores":1}]}}"#,
         )
         .unwrap();
-        let e = open_apps_trace(&no_requests, "apps.json", 1).unwrap_err();
+        let e = open_apps_trace(&no_requests, "apps.json", Remaining::Elapsed).unwrap_err();
         assert!(
             e.starts_with("apps.json: apps.app[0] (application_1_0003): no `resourceRequests`"),
             "{e}"
         );
+    }
+}
+
+#[cfg(test)]
+mod remaining_tests {
+    use super::*;
+
+    #[test]
+    fn each_assumption_gives_its_run_times() {
+        let v: Value = serde_json::from_str(
+            r#"{"apps":{"app":[{"id":"application_1_0001","user":"u","queue":"root.a","state":"RUNNING","elapsedTime":120000,"runningContainers":2,"allocatedMB":2048,"allocatedVCores":2,"resourceRequests":[]}]}}"#,
+        )
+        .unwrap();
+        let dur = |r: Remaining| -> u64 {
+            let (csv, _, _) = open_apps_trace(&v, "apps.json", r).unwrap();
+            csv.lines()
+                .nth(1)
+                .unwrap()
+                .split(',')
+                .nth(10)
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        assert_eq!(dur("fixed:5000".parse().unwrap()), 5000);
+        assert_eq!(dur("elapsed".parse().unwrap()), 120_000);
+        // The exponential's draw: -mean ln(u) with u the stream's first uniform.
+        let u =
+            crate::workload::synthetic::uniform(&mut crate::workload::synthetic::workload_rng(7));
+        let exp = Remaining::Exponential {
+            mean_ms: 60_000,
+            seed: 7,
+        };
+        assert_eq!(dur(exp), (-60_000.0 * u.ln()).round() as u64);
+        assert_eq!(dur(exp), dur(exp));
+        assert_ne!(
+            dur(exp),
+            dur(Remaining::Exponential {
+                mean_ms: 60_000,
+                seed: 8
+            })
+        );
+        assert!("fixed:x".parse::<Remaining>().is_err());
+        assert!("soon".parse::<Remaining>().is_err());
     }
 }
