@@ -21,6 +21,15 @@ pub enum CliError {
     /// A failure of the machine, already described (a file that cannot be read): exit code 1.
     #[error("{0}")]
     Failed(String),
+    /// A check found fairsim's numbers and a cluster's apart (the comparison is already on
+    /// standard output): exit code 1.
+    #[error("{message}")]
+    Differs {
+        /// The comparison, for standard output.
+        report: String,
+        /// The verdict, for standard error.
+        message: String,
+    },
     /// Running the sweep failed: exit code 1.
     #[error(transparent)]
     Sweep(#[from] SweepError),
@@ -49,7 +58,11 @@ impl CliError {
                 | SweepError::CsvAt { .. }
                 | SweepError::Shards(_),
             ) => 2,
-            CliError::Sweep(_) | CliError::Plot(_) | CliError::Io { .. } | CliError::Failed(_) => 1,
+            CliError::Sweep(_)
+            | CliError::Plot(_)
+            | CliError::Io { .. }
+            | CliError::Failed(_)
+            | CliError::Differs { .. } => 1,
         }
     }
 }

@@ -1,6 +1,8 @@
 //! The `fairsim` command line: glue over fairsim-core, fairsim-sim and the sweep library.
 
 mod alloc_cmd;
+mod check_cmd;
+mod import_cmd;
 mod input;
 mod site_cmd;
 mod snapshot;
@@ -155,6 +157,12 @@ enum Command {
     /// range, checked at the answer's neighbours). Writes plan.csv, answer.json and a chart
     /// per objective; prints the answer in one sentence. See docs/planning.md.
     Plan(PlanArgs),
+    /// Bring a cluster in: its ResourceManager's logs as a trace with the times it recorded
+    /// (docs/import.md).
+    Import(import_cmd::ImportArgs),
+    /// Check fairsim against a cluster: a replay of its logs against its recorded times
+    /// (docs/import.md).
+    Check(check_cmd::CheckArgs),
     /// The order in which the policy offers resources, with the reason for each place.
     Rank {
         /// Snapshot file, or `-` for standard input.
@@ -376,6 +384,8 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 },
             )
         }
+        Command::Import(args) => import_cmd::run(&args),
+        Command::Check(args) => check_cmd::run(&args),
         Command::Rank { snapshot, format } => snapshot_cmd::rank_cmd(&snapshot, format),
         Command::Run {
             scenario,
@@ -478,6 +488,9 @@ fn main() -> ExitCode {
             }
         }
         Err(e) => {
+            if let CliError::Differs { report, .. } = &e {
+                print!("{report}");
+            }
             eprintln!("fairsim: {e}");
             ExitCode::from(e.exit_code() as u8)
         }

@@ -16,6 +16,7 @@ pub mod event;
 pub mod groups;
 pub mod heartbeat;
 pub(crate) mod idle_ticks;
+pub mod import;
 pub mod key_lines;
 pub mod limits;
 pub mod metrics;
