@@ -1,6 +1,7 @@
 //! The `fairsim` command line: glue over fairsim-core, fairsim-sim and the sweep library.
 
 mod alloc_cmd;
+mod convert_cmd;
 mod input;
 mod site_cmd;
 mod snapshot;
@@ -133,6 +134,23 @@ enum Command {
         /// Output directory.
         #[arg(long, default_value = "results/compare")]
         out: PathBuf,
+    },
+    /// Convert a fair-scheduler.xml into the capacity-scheduler.xml Hadoop 3's `yarn fs2cs`
+    /// writes for it (docs/allocation-files.md, "Converting"): weight mode (`2w`) by default,
+    /// or percentages. The result is read back as a capacity-scheduler.xml before it is
+    /// written; what the converter does not convert goes to stderr.
+    Convert {
+        /// The fair-scheduler.xml.
+        file: PathBuf,
+        /// The capacity-scheduler.xml to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Write percentages (`--percentage` of fs2cs) instead of weights.
+        #[arg(long)]
+        percentage: bool,
+        /// The era the fair-scheduler.xml is read in.
+        #[arg(long, value_parser = parse_semantics, default_value = "hadoop-3.3")]
+        semantics: Semantics,
     },
     /// Check a scenario (.toml), an allocation file (fair-scheduler.xml or
     /// capacity-scheduler.xml, whose queue tree is printed) or a yarn-site.xml /
@@ -377,6 +395,23 @@ fn run(cli: Cli) -> Result<String, CliError> {
             )
         }
         Command::Rank { snapshot, format } => snapshot_cmd::rank_cmd(&snapshot, format),
+        Command::Convert {
+            file,
+            out,
+            percentage,
+            semantics,
+        } => {
+            let mode = if percentage {
+                fairsim_sim::alloc::fs2cs::Fs2csMode::Percentage
+            } else {
+                fairsim_sim::alloc::fs2cs::Fs2csMode::Weight
+            };
+            let (summary, notes) = convert_cmd::fs2cs(&file, semantics, mode, &out)?;
+            for n in notes {
+                eprintln!("warning: {n}");
+            }
+            Ok(summary)
+        }
         Command::Run {
             scenario,
             seed,
