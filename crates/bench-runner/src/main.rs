@@ -131,6 +131,12 @@ enum Command {
         /// Base seed of the runs' random streams (synthetic workloads).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Seeds to run each scenario with (seed, seed + 1, …): above 1, each scenario after
+        /// the first is compared with it queue by queue over the paired seeds (p50 and p95
+        /// wait, preemptions, time below the guarantee, lost work: means and the change with
+        /// its 95% interval), printed and written to regression.csv and report.html.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        seeds: u64,
         /// Output directory.
         #[arg(long, default_value = "results/compare")]
         out: PathBuf,
@@ -426,21 +432,29 @@ fn run(cli: Cli) -> Result<String, CliError> {
         Command::Compare {
             scenarios,
             seed,
+            seeds,
             out,
         } => {
             let loaded = scenarios
                 .iter()
                 .map(|p| load_scenario(p))
                 .collect::<Result<Vec<_>, _>>()?;
-            let files = Staged::begin(&out, None, false)?.run(|s| {
-                let files =
-                    fairsim_bench_runner::compare::run_compare(&loaded, &scenarios, seed, s.dir())?;
-                Ok(files.iter().map(|f| s.shown(f)).collect::<Vec<_>>())
+            let (files, table) = Staged::begin(&out, None, false)?.run(|s| {
+                let (files, table) = fairsim_bench_runner::compare::run_compare(
+                    &loaded,
+                    &scenarios,
+                    seed,
+                    seeds,
+                    s.dir(),
+                )?;
+                Ok((files.iter().map(|f| s.shown(f)).collect::<Vec<_>>(), table))
             })?;
-            Ok(files
+            let mut text: String = files
                 .iter()
                 .map(|f| format!("wrote {}\n", f.display()))
-                .collect())
+                .collect();
+            text.push_str(&table);
+            Ok(text)
         }
         Command::Validate(args) if args.file.extension().is_some_and(|e| e == "toml") => {
             if args.semantics.is_some() {
