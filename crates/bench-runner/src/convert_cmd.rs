@@ -1,6 +1,6 @@
 //! `fairsim convert`: a fair-scheduler.xml as the capacity-scheduler.xml Hadoop 3's `yarn
 //! fs2cs` writes for it (`fairsim_sim::alloc::fs2cs`), checked by reading it back as a
-//! capacity-scheduler.xml before it is written.
+//! capacity-scheduler.xml before it is written (its directory made if missing).
 
 use fairsim_bench_runner::CliError;
 use fairsim_core::Semantics;
@@ -38,6 +38,10 @@ pub fn fs2cs(
             file.display()
         ))
     })?;
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::Failed(format!("cannot create {}: {e}", dir.display())))?;
+    }
     fairsim_sim::recorder::write_atomic(out, converted.xml.as_bytes())
         .map_err(|e| CliError::Failed(e.to_string()))?;
     let mut notes: Vec<String> = converted
