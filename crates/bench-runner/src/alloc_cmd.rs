@@ -550,17 +550,42 @@ pub fn run_validate(
                 }
             }
             SchedulerKind::Capacity => {
+                use fairsim_sim::capacity::config::CapacityForm;
                 let f = |v: Option<f64>| v.map_or("-".to_string(), |v| v.to_string());
+                let res = |r: fairsim_core::Resource| {
+                    format!("[memory={},vcores={}]", r.memory_mb, r.vcores)
+                };
+                let capacity = match q.cs.form {
+                    CapacityForm::Percent => format!("{}%", f(q.capacity_percent)),
+                    CapacityForm::Weight(w) => format!("{w}w"),
+                    CapacityForm::Absolute(r) => res(r),
+                };
+                let max = match q.cs.maximum_resource {
+                    Some(r) => res(r),
+                    None => format!("{}%", f(q.maximum_capacity_percent)),
+                };
                 line.push_str(&format!(
-                    " capacity={}% max={}% user-limit-factor={} min-user-limit={}% am={}",
-                    f(q.capacity_percent),
-                    f(q.maximum_capacity_percent),
+                    " capacity={} max={} user-limit-factor={} min-user-limit={}% am={}",
+                    capacity,
+                    max,
                     f(q.user_limit_factor),
                     q.minimum_user_limit_percent.unwrap_or(100.0),
                     f(q.maximum_am_resource_fraction)
                 ));
                 if let Some(o) = q.ordering_policy {
                     line.push_str(&format!(" ordering={o:?}"));
+                }
+                if q.cs.size_based_weight {
+                    line.push_str(" size-based-weight");
+                }
+                if let Some(n) = q.cs.maximum_applications {
+                    line.push_str(&format!(" maximum-applications={n}"));
+                }
+                if let Some(n) = q.max_running_apps {
+                    line.push_str(&format!(" max-parallel-apps={n}"));
+                }
+                if q.cs.stopped {
+                    line.push_str(" STOPPED");
                 }
             }
         }

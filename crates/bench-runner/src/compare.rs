@@ -369,18 +369,26 @@ pub fn rows_of(scheduler: &str, metrics: &[(String, f64)]) -> Vec<ComparisonRow>
 /// writes each run's files under `out/<label>/`, then `out/comparison.csv` and one chart
 /// per charted metric. Labels are the scheduler kinds (`fair`, `capacity`), made unique with
 /// the scenario name when two scenarios use the same scheduler.
+///
+/// With `seeds` above 1 each scenario also runs seeds `seed + 1 ..`, without files, and every
+/// scenario after the first is compared with the first queue by queue over the paired seeds
+/// (`compare_paired`): `regression.csv`, a table in report.html, and the same table returned
+/// for the terminal.
 pub fn run_compare(
     scenarios: &[fairsim_sim::Scenario],
     sources: &[PathBuf],
     seed: u64,
+    seeds: u64,
     out: &Path,
-) -> Result<Vec<PathBuf>, crate::CliError> {
+) -> Result<(Vec<PathBuf>, String), crate::CliError> {
     let kind = |s: &fairsim_sim::Scenario| match s.tree.scheduler {
         fairsim_sim::tree::SchedulerKind::Fair => "fair",
         fairsim_sim::tree::SchedulerKind::Capacity => "capacity",
     };
     let mut rows = Vec::new();
     let mut stalled: Vec<(String, Vec<u64>)> = Vec::new();
+    let mut labels: Vec<String> = Vec::new();
+    let mut per_seed: Vec<Vec<crate::compare_paired::Metrics>> = Vec::new();
     for sc in scenarios {
         let mut label = kind(sc).to_string();
         if scenarios.iter().filter(|o| kind(o) == kind(sc)).count() > 1 {
@@ -402,7 +410,47 @@ pub fn run_compare(
             stalled.push((who, vec![seed]));
         }
         rows.extend(rows_of(&label, &summary.metrics));
+        let mut runs = vec![summary.metrics.clone()];
+        for k in 1..seeds.max(1) {
+            let s = seed.wrapping_add(k);
+            let more = fairsim_sim::run(sc, s, 0, &mut fairsim_sim::recorder::NullRecorder)
+                .map_err(|e| crate::CliError::Failed(format!("{}: seed {s}: {e}", sc.name)))?;
+            if more
+                .metrics
+                .iter()
+                .any(|(m, v)| m == "stalled" && *v == 1.0)
+            {
+                stalled.push((format!("{label} ({})", sc.name), vec![s]));
+            }
+            runs.push(more.metrics);
+        }
+        per_seed.push(runs);
+        labels.push(label);
     }
+    let paired_rows: Vec<crate::compare_paired::PairedRow> = if seeds > 1 {
+        let leaves = |sc: &fairsim_sim::Scenario| -> Vec<String> {
+            sc.tree
+                .queues
+                .iter()
+                .filter(|q| q.is_leaf)
+                .map(|q| q.name.clone())
+                .collect()
+        };
+        let base_leaves = leaves(&scenarios[0]);
+        (1..scenarios.len())
+            .flat_map(|i| {
+                let other = leaves(&scenarios[i]);
+                let shared: Vec<String> = base_leaves
+                    .iter()
+                    .filter(|q| other.contains(q))
+                    .cloned()
+                    .collect();
+                crate::compare_paired::paired(&labels[i], &per_seed[0], &per_seed[i], &shared)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     // A stalled run's percentiles are lower bounds and its counts those of survivors: the table puts
     // such a run beside one that finished, so say which it is.
     let stall_line = crate::sweep::stalls::stalled_line(&stalled).map(|l| {
@@ -421,10 +469,79 @@ pub fn run_compare(
         .cloned()
         .collect();
     let mut files = vec![csv];
+    let mut table = String::new();
+    if seeds > 1 {
+        let path = out.join("regression.csv");
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for r in &paired_rows {
+            w.serialize(r)
+                .map_err(|e| crate::CliError::Failed(format!("{}: {e}", path.display())))?;
+        }
+        let bytes = w
+            .into_inner()
+            .map_err(|e| crate::CliError::Failed(format!("{}: {e}", path.display())))?;
+        write_atomic(&path, &bytes)
+            .map_err(|e| crate::CliError::Failed(format!("{}: {e}", path.display())))?;
+        files.push(path);
+        table = format!(
+            "per queue against {} over seeds {seed} to {} (change: mean of the paired \
+             differences, with its 95% interval)\n{}",
+            labels[0],
+            seed.wrapping_add(seeds - 1),
+            crate::compare_paired::text(&labels[0], &paired_rows)
+        );
+    }
     let charts = draw_all(&charted, out).map_err(|e| crate::CliError::Failed(e.to_string()))?;
     files.extend(charts.iter().cloned());
     let mut page = report_page(&rows, &charts, scenarios, sources, seed)
         .map_err(|e| crate::CliError::Failed(format!("{}: {e}", out.display())))?;
+    if !paired_rows.is_empty() {
+        use crate::compare_paired::shown;
+        page.blocks.insert(
+            1,
+            Block::Heading(format!("Per queue over {seeds} paired seeds")),
+        );
+        page.blocks.insert(
+            2,
+            Block::Table {
+                caption: format!(
+                    "Each scenario against {}: means over the seeds with a value on both \
+                     sides, and the mean paired change with its 95% interval",
+                    labels[0]
+                ),
+                header: [
+                    "scheduler",
+                    "queue",
+                    "metric",
+                    "seeds",
+                    "baseline",
+                    "other",
+                    "change",
+                    "95% low",
+                    "95% high",
+                ]
+                .iter()
+                .map(|h| h.to_string())
+                .collect(),
+                rows: paired_rows
+                    .iter()
+                    .map(|r| {
+                        vec![
+                            r.scheduler.clone(),
+                            r.queue.clone(),
+                            r.metric.clone(),
+                            r.seeds.to_string(),
+                            shown(r.baseline),
+                            shown(r.other),
+                            shown(r.change),
+                            shown(r.change_low),
+                            shown(r.change_high),
+                        ]
+                    })
+                    .collect(),
+            },
+        );
+    }
     if let Some(line) = stall_line {
         page.blocks.insert(1, Block::Para(capitalised(&line)));
     }
@@ -432,7 +549,7 @@ pub fn run_compare(
         page.write(out)
             .map_err(|e| crate::CliError::Failed(format!("{}: {e}", out.display())))?,
     );
-    Ok(files)
+    Ok((files, table))
 }
 
 #[cfg(test)]

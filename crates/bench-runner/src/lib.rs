@@ -5,6 +5,7 @@
 //! work (and are tested) with any runner.
 
 pub mod compare;
+pub mod compare_paired;
 pub mod error;
 pub mod output_guard;
 pub mod plan;

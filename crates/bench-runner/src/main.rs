@@ -2,6 +2,7 @@
 
 mod alloc_cmd;
 mod check_cmd;
+mod convert_cmd;
 mod import_cmd;
 mod input;
 mod site_cmd;
@@ -132,9 +133,32 @@ enum Command {
         /// Base seed of the runs' random streams (synthetic workloads).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Seeds to run each scenario with (seed, seed + 1, …): above 1, each scenario after
+        /// the first is compared with it queue by queue over the paired seeds (p50 and p95
+        /// wait, preemptions, time below the guarantee, lost work: means and the change with
+        /// its 95% interval), printed and written to regression.csv and report.html.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        seeds: u64,
         /// Output directory.
         #[arg(long, default_value = "results/compare")]
         out: PathBuf,
+    },
+    /// Convert a fair-scheduler.xml into the capacity-scheduler.xml Hadoop 3's `yarn fs2cs`
+    /// writes for it (docs/allocation-files.md, "Converting"): weight mode (`2w`) by default,
+    /// or percentages. The result is read back as a capacity-scheduler.xml before it is
+    /// written; what the converter does not convert goes to stderr.
+    Convert {
+        /// The fair-scheduler.xml.
+        file: PathBuf,
+        /// The capacity-scheduler.xml to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Write percentages (`--percentage` of fs2cs) instead of weights.
+        #[arg(long)]
+        percentage: bool,
+        /// The era the fair-scheduler.xml is read in.
+        #[arg(long, value_parser = parse_semantics, default_value = "hadoop-3.3")]
+        semantics: Semantics,
     },
     /// Check a scenario (.toml), an allocation file (fair-scheduler.xml or
     /// capacity-scheduler.xml, whose queue tree is printed) or a yarn-site.xml /
@@ -387,6 +411,23 @@ fn run(cli: Cli) -> Result<String, CliError> {
         Command::Import(args) => import_cmd::run(&args),
         Command::Check(args) => check_cmd::run(&args),
         Command::Rank { snapshot, format } => snapshot_cmd::rank_cmd(&snapshot, format),
+        Command::Convert {
+            file,
+            out,
+            percentage,
+            semantics,
+        } => {
+            let mode = if percentage {
+                fairsim_sim::alloc::fs2cs::Fs2csMode::Percentage
+            } else {
+                fairsim_sim::alloc::fs2cs::Fs2csMode::Weight
+            };
+            let (summary, notes) = convert_cmd::fs2cs(&file, semantics, mode, &out)?;
+            for n in notes {
+                eprintln!("warning: {n}");
+            }
+            Ok(summary)
+        }
         Command::Run {
             scenario,
             seed,
@@ -401,21 +442,29 @@ fn run(cli: Cli) -> Result<String, CliError> {
         Command::Compare {
             scenarios,
             seed,
+            seeds,
             out,
         } => {
             let loaded = scenarios
                 .iter()
                 .map(|p| load_scenario(p))
                 .collect::<Result<Vec<_>, _>>()?;
-            let files = Staged::begin(&out, None, false)?.run(|s| {
-                let files =
-                    fairsim_bench_runner::compare::run_compare(&loaded, &scenarios, seed, s.dir())?;
-                Ok(files.iter().map(|f| s.shown(f)).collect::<Vec<_>>())
+            let (files, table) = Staged::begin(&out, None, false)?.run(|s| {
+                let (files, table) = fairsim_bench_runner::compare::run_compare(
+                    &loaded,
+                    &scenarios,
+                    seed,
+                    seeds,
+                    s.dir(),
+                )?;
+                Ok((files.iter().map(|f| s.shown(f)).collect::<Vec<_>>(), table))
             })?;
-            Ok(files
+            let mut text: String = files
                 .iter()
                 .map(|f| format!("wrote {}\n", f.display()))
-                .collect())
+                .collect();
+            text.push_str(&table);
+            Ok(text)
         }
         Command::Validate(args) if args.file.extension().is_some_and(|e| e == "toml") => {
             if args.semantics.is_some() {

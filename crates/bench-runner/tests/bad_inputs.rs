@@ -1782,16 +1782,16 @@ fn cases() -> Vec<Case> {
         ),
         // Read, but with a warning: the run would otherwise differ silently.
         case(
-            "a capacity queue's state, which fairsim does not simulate",
+            "a capacity queue's ACL, which fairsim does not simulate",
             Capacity,
             (
                 "<value>1</value></property>\n",
-                "<value>1</value></property>\n  <property><name>yarn.scheduler.capacity.root.a.state</name><value>STOPPED</value></property>\n",
+                "<value>1</value></property>\n  <property><name>yarn.scheduler.capacity.root.a.acl_submit_applications</name><value>*</value></property>\n",
             ),
             CAP_RUN,
             0,
             &[
-                "cs.xml:6: <property>: yarn.scheduler.capacity.root.a.state: queue states are not simulated",
+                "cs.xml:6: <property>: yarn.scheduler.capacity.root.a.acl_submit_applications: queue ACLs are not modelled; ignored",
             ],
         ),
         case(

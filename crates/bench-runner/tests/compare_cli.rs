@@ -94,3 +94,59 @@ fn a_stalled_run_is_said_out_loud() {
     let report = std::fs::read_to_string(dir.path().join("o/report.html")).unwrap();
     assert!(report.contains("1 run stalled"), "report");
 }
+
+/// The migration check: sls_queues.xml against its fs2cs conversion (weight mode) over three
+/// paired seeds. regression.csv has a row per shared queue and metric with both means, the
+/// change (their difference, as the seeds are paired) and an interval around it; the
+/// terminal shows the same table. Converted, sls_queue_1 keeps 12.5 % with user-limit-factor
+/// 1, where the Fair Scheduler let it borrow: its p95 wait does not fall.
+#[test]
+fn compare_over_paired_seeds_writes_a_per_queue_regression_table() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+        .arg("compare")
+        .arg(bundled("sls_queues-fair.toml"))
+        .arg(bundled("sls_queues-fs2cs.toml"))
+        .args(["--seeds", "3", "--out"])
+        .arg(dir.path())
+        .output()
+        .expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("per queue against fair over seeds 1 to 3"),
+        "{stdout}"
+    );
+    let table = std::fs::read_to_string(dir.path().join("regression.csv")).expect("table");
+    let mut lines = table.lines();
+    assert_eq!(
+        lines.next(),
+        Some("scheduler,queue,metric,seeds,baseline,other,change,change_low,change_high")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    for q in ["root.sls_queue_1", "root.sls_queue_2", "root.sls_queue_3"] {
+        for m in ["wait_s_p50", "wait_s_p95", "preempted_containers"] {
+            let r = rows
+                .iter()
+                .find(|r| r[1] == q && r[2] == m)
+                .unwrap_or_else(|| panic!("no {q} {m}\n{table}"));
+            assert_eq!(r[0], "capacity");
+            assert_eq!(r[3], "3");
+            let num = |i: usize| -> f64 { r[i].parse().unwrap() };
+            // The change is the difference of the means, inside its interval.
+            assert!((num(6) - (num(5) - num(4))).abs() < 1e-9, "{r:?}");
+            assert!(num(7) <= num(6) && num(6) <= num(8), "{r:?}");
+        }
+    }
+    let p95 = rows
+        .iter()
+        .find(|r| r[1] == "root.sls_queue_1" && r[2] == "wait_s_p95")
+        .unwrap();
+    assert!(p95[6].parse::<f64>().unwrap() > 0.0, "{p95:?}");
+    let html = std::fs::read_to_string(dir.path().join("report.html")).expect("report");
+    assert!(html.contains("Per queue over 3 paired seeds"));
+}

@@ -109,6 +109,9 @@ pub struct QueueConf {
     /// Capacity Scheduler only: `maximum-am-resource-percent`, as the fraction YARN reads
     /// (0.1 means 10%).
     pub maximum_am_resource_fraction: Option<f64>,
+    /// Capacity Scheduler only: the forms and limits Hadoop 3 reads beyond the 2.x
+    /// percentages (weights, absolute resources, application limits, state).
+    pub cs: crate::capacity::config::CsQueueSettings,
 }
 
 /// Which scheduler an allocation file configures.
@@ -170,6 +173,7 @@ impl QueueConf {
             reservable: false,
             ordering_policy: None,
             maximum_am_resource_fraction: None,
+            cs: Default::default(),
         }
     }
 }

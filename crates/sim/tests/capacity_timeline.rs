@@ -169,6 +169,8 @@ fn run(preemption: bool, end_ms: u64) -> Trace {
                             .unwrap_or(100.0),
                         user_limit_factor: conf.user_limit_factor.unwrap_or(1.0),
                         minimum_allocation: Resource::new(C, 1),
+                        effective_capacity: None,
+                        effective_maximum: None,
                     };
                     user_may_allocate(calc, cluster, usage[q.idx()], user_limit(&input))
                 })

@@ -17,8 +17,10 @@ const STATUSES: [&str; 7] = [
 ];
 
 /// Methods per (class, era) in the copies the table was made from (see the table's text).
-const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 14] = [
+const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 16] = [
+    ("TestAbsoluteResourceConfiguration", "3.3", 7),
     ("TestAppRunnability", "3.3", 8),
+    ("TestCapacitySchedulerWeightMode", "3.3", 15),
     ("TestContinuousScheduling", "3.3", 7),
     ("TestFairScheduler", "2.7", 88),
     ("TestFairScheduler", "3.3", 100),

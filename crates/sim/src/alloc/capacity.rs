@@ -6,11 +6,15 @@
 
 use super::xml::{Reader, parse_document};
 use super::{AllocError, LoadedAlloc};
+use crate::capacity::config::{
+    CapacityForm, CapacityValue, Mode, SiblingForm, capacity_value, siblings_mode,
+};
 use crate::tree::{OrderingPolicy, PlacementRule, QueueConf, QueueId, QueueTree, SchedulerKind};
 use crate::yarn_site::{expand, values};
-use fairsim_core::{Calculator, Semantics};
+use fairsim_core::{Calculator, Resource, Semantics};
 use roxmltree::Node;
-use std::collections::{BTreeMap, HashSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 const PREFIX: &str = "yarn.scheduler.capacity.";
 const MAX_DEPTH: usize = 200;
@@ -29,24 +33,45 @@ const QUEUE_SUFFIXES: &[&str] = &[
     "maximum-applications",
     "max-parallel-apps",
     "state",
+    "ordering-policy.fair.enable-size-based-weight",
+    "allow-zero-capacity-sum",
 ];
 
-/// Per-queue properties YARN reads and fairsim does not simulate, with what YARN does with
-/// them: a file setting one is still read, with a warning, so a run is never silently
-/// different from the cluster the file describes.
-const NOT_MODELLED: &[(&str, &str)] = &[
+/// Why a property fairsim does not read is ignored, by what its name holds; the warning
+/// names the property and its line, so a run is never silently different from the cluster
+/// the file describes.
+const NOT_READ: &[(&str, &str)] = &[
+    ("acl_", "queue ACLs are not modelled"),
+    ("node-label", "node labels are not modelled"),
+    ("accessible-node-labels", "node labels are not modelled"),
     (
-        "state",
-        "queue states are not simulated (a STOPPED queue in YARN accepts no new application)",
+        "auto-create",
+        "auto-created queues are not modelled (an app naming a queue that does not exist is rejected)",
     ),
     (
-        "maximum-applications",
-        "not simulated (YARN rejects submissions beyond it)",
+        "leaf-queue-template",
+        "auto-created queues are not modelled (an app naming a queue that does not exist is rejected)",
     ),
     (
-        "max-parallel-apps",
-        "not simulated (YARN keeps applications beyond it pending)",
+        "auto-queue-creation",
+        "auto-created queues are not modelled (an app naming a queue that does not exist is rejected)",
     ),
+    (
+        "preemption",
+        "per-queue preemption switches are not modelled",
+    ),
+    (
+        "maximum-allocation",
+        "per-queue maximum allocations are not modelled (the scheduler's applies)",
+    ),
+    ("priority", "application priorities are not modelled"),
+    ("lifetime", "application lifetimes are not modelled"),
+    (
+        "locality",
+        "read from the scenario (`node_locality_delay`) or a yarn-site.xml, not from the allocation file",
+    ),
+    ("user-settings", "per-user weights are not modelled"),
+    ("reservation", "reservations are not modelled"),
 ];
 
 /// One `<property>`: its value (as written in the map; substituted and trimmed once read
@@ -62,12 +87,17 @@ struct Props<'r, 'a, 'i> {
     map: BTreeMap<String, Prop<'a, 'i>>,
     /// The era reading the file: the getters' syntax differs between them.
     semantics: Semantics,
+    /// Every property looked up: the others are named in a warning.
+    read: RefCell<BTreeSet<String>>,
+    /// Warnings found while reading, with the property's element.
+    notes: RefCell<Vec<(Node<'a, 'i>, String)>>,
 }
 
 impl<'a, 'i> Props<'_, 'a, 'i> {
     /// The property as Hadoop's `getTrimmed` returns it: `${...}` substituted, then trimmed;
     /// a substitution Hadoop fails on is refused at the property's line.
     fn get(&self, name: &str) -> Result<Option<Prop<'a, 'i>>, AllocError> {
+        self.read.borrow_mut().insert(name.to_string());
         let Some(p) = self.map.get(name) else {
             return Ok(None);
         };
@@ -175,6 +205,8 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
         r: &r,
         map,
         semantics,
+        read: RefCell::new(BTreeSet::new()),
+        notes: RefCell::new(Vec::new()),
     };
 
     let calc_name = format!("{PREFIX}resource-calculator");
@@ -224,13 +256,24 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
         }
         Some(_) => {}
     }
+    let system_apps_key = format!("{PREFIX}maximum-applications");
+    let system_apps = match props.get(&system_apps_key)? {
+        None => 10_000,
+        Some(p) => values::int(&p.value).map_err(|m| props.invalid(&system_apps_key, m))? as i32,
+    };
+    let globals = Globals {
+        am_default,
+        system_apps,
+        parallel_default: parallel_apps(&props, &format!("{PREFIX}max-parallel-apps"))?,
+        calc: resource_calculator,
+    };
     let mut queues = Vec::new();
-    build(&props, "root", None, None, am_default, &mut queues, 0)?;
+    build(&props, "root", None, None, &globals, &mut queues, 0)?;
+    let (user_max_apps, user_max_apps_default) = user_parallel_apps(&props)?;
 
     // Every per-queue property must name a listed queue.
     let known: HashSet<&str> = queues.iter().map(|q| q.name.as_str()).collect();
-    let mut not_modelled = Vec::new();
-    for (name, prop) in &props.map {
+    for name in props.map.keys() {
         let Some(rest) = name.strip_prefix(PREFIX) else {
             continue;
         };
@@ -245,9 +288,6 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
                 name,
                 format!("queue {path} is not listed in any {PREFIX}<parent>.queues property"),
             ));
-        }
-        if let Some((_, what)) = NOT_MODELLED.iter().find(|(s, _)| *s == suffix) {
-            not_modelled.push((prop.node, format!("{name}: {what}; ignored")));
         }
     }
     // Apps name a leaf by its short name, so leaf names must be unique (as YARN requires).
@@ -266,14 +306,16 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
         }
     }
     let (placement, override_warning) = queue_mappings(&props, &queues)?;
+    let mut notes = not_read(&props);
+    notes.extend(props.notes.borrow_mut().drain(..));
     drop(props);
-    for (node, message) in not_modelled.into_iter().chain(override_warning) {
+    for (node, message) in notes.into_iter().chain(override_warning) {
         r.warn(node, message);
     }
     let tree = QueueTree {
         queues,
-        user_max_apps: BTreeMap::new(),
-        user_max_apps_default: None,
+        user_max_apps,
+        user_max_apps_default,
         placement,
         scheduler: SchedulerKind::Capacity,
         resource_calculator,
@@ -389,13 +431,103 @@ fn user_limit_percent(
         .map_err(|m| props.invalid(name, m))
 }
 
+/// Scheduler-wide settings every queue reads a default from.
+struct Globals {
+    /// `maximum-am-resource-percent`.
+    am_default: f64,
+    /// `maximum-applications`.
+    system_apps: i32,
+    /// `max-parallel-apps` (Hadoop 3.3).
+    parallel_default: Option<u32>,
+    /// `resource-calculator`, for the start-up comparisons of absolute resources.
+    calc: Calculator,
+}
+
+/// A `max-parallel-apps` property (Hadoop 3.3's `getInt`; `Integer.MAX_VALUE` or absent is no
+/// limit). Hadoop 2.7 has no such property: it is left unread there (and warned about).
+fn parallel_apps(props: &Props<'_, '_, '_>, name: &str) -> Result<Option<u32>, AllocError> {
+    if props.semantics == Semantics::Hadoop27 {
+        return Ok(None);
+    }
+    let Some(p) = props.get(name)? else {
+        return Ok(None);
+    };
+    let v = values::int(&p.value).map_err(|m| props.invalid(name, m))?;
+    if v < 0 {
+        return Err(props.invalid(
+            name,
+            format!("{v} is negative: no application of the queue could ever run"),
+        ));
+    }
+    Ok((v < i64::from(i32::MAX)).then_some(v as u32))
+}
+
+/// Hadoop 3.3's per-user `max-parallel-apps`: `user.<name>.max-parallel-apps`, else
+/// `user.max-parallel-apps`.
+#[allow(clippy::type_complexity)]
+fn user_parallel_apps(
+    props: &Props<'_, '_, '_>,
+) -> Result<(BTreeMap<String, u32>, Option<u32>), AllocError> {
+    let default = parallel_apps(props, &format!("{PREFIX}user.max-parallel-apps"))?;
+    let mut users = BTreeMap::new();
+    let names: Vec<String> = props.map.keys().cloned().collect();
+    for name in names {
+        let Some(user) = name
+            .strip_prefix(PREFIX)
+            .and_then(|r| r.strip_prefix("user."))
+            .and_then(|r| r.strip_suffix(".max-parallel-apps"))
+        else {
+            continue;
+        };
+        if let Some(n) = parallel_apps(props, &name)? {
+            users.insert(user.to_string(), n);
+        } else if props.semantics == Semantics::Hadoop33 {
+            users.insert(user.to_string(), u32::MAX);
+        }
+    }
+    Ok((users, default))
+}
+
+/// Every `yarn.scheduler.capacity.*` property nothing looked up, with why it is ignored.
+fn not_read<'a, 'i>(props: &Props<'_, 'a, 'i>) -> Vec<(Node<'a, 'i>, String)> {
+    let read = props.read.borrow();
+    let mut out = Vec::new();
+    for (name, prop) in &props.map {
+        if !name.starts_with(PREFIX) || read.contains(name) {
+            continue;
+        }
+        let rest = &name[PREFIX.len()..];
+        let why = if rest == "root.capacity" || rest == "root.maximum-capacity" {
+            "the root's capacity is always 100 %"
+        } else if rest.ends_with("max-parallel-apps") && props.semantics == Semantics::Hadoop27 {
+            "hadoop-2.7 has no max-parallel-apps"
+        } else {
+            NOT_READ
+                .iter()
+                .find(|(key, _)| rest.contains(key))
+                .map_or("not simulated", |(_, why)| why)
+        };
+        out.push((prop.node, format!("{name}: {why}; ignored")));
+    }
+    out
+}
+
+impl<'a, 'i> Props<'_, 'a, 'i> {
+    /// A warning about property `name` (at its line).
+    fn note(&self, name: &str, message: String) {
+        if let Some(p) = self.map.get(name) {
+            self.notes.borrow_mut().push((p.node, message));
+        }
+    }
+}
+
 /// Builds queue `path` and its subtree; `listed_in` is the `.queues` property naming it.
 fn build(
     props: &Props<'_, '_, '_>,
     path: &str,
     parent: Option<QueueId>,
     listed_in: Option<&str>,
-    am_default: f64,
+    globals: &Globals,
     out: &mut Vec<QueueConf>,
     depth: usize,
 ) -> Result<QueueId, AllocError> {
@@ -407,6 +539,8 @@ fn build(
             format!("queues nest deeper than {MAX_DEPTH} levels"),
         ));
     }
+    let era = props.semantics;
+    let h33 = era == Semantics::Hadoop33;
     let id = QueueId(out.len() as u32);
     let mut q = QueueConf::new(path, parent);
     let children: Vec<String> = match props.get(&queues_key)? {
@@ -425,43 +559,102 @@ fn build(
                     format!("queue {path} is listed here but has no {cap_key} property"),
                 ));
             };
-            if p.value.ends_with('w') || p.value.starts_with('[') {
+            let value = if h33 {
+                capacity_value(&p.value).map_err(|m| props.invalid(&cap_key, m))?
+            } else if p.value.ends_with('w') || p.value.starts_with('[') {
                 return Err(props.invalid(
                     &cap_key,
-                    "fairsim reads capacity only as a percentage (not the weight or absolute forms)",
+                    "hadoop-2.7 reads capacity as a percentage only (getFloat): the weight and \
+                     absolute forms are Hadoop 3's, and YARN 2.7 fails to start on them",
                 ));
-            }
-            let cap = props.float(&cap_key)?.unwrap_or(0.0);
+            } else {
+                CapacityValue::Percent(props.float(&cap_key)?.unwrap_or(0.0))
+            };
+            let cap = match value {
+                CapacityValue::Percent(c) => {
+                    if c.is_nan() {
+                        props.float(&cap_key)?;
+                    }
+                    c
+                }
+                CapacityValue::Weight(w) => {
+                    q.cs.form = CapacityForm::Weight(w as f32);
+                    0.0
+                }
+                CapacityValue::Absolute(r, skipped) => {
+                    if !skipped.is_empty() {
+                        props.note(
+                            &cap_key,
+                            format!(
+                                "{cap_key}: {} skipped, as Hadoop skips keys other than memory \
+                                 and vcores",
+                                skipped.join(", ")
+                            ),
+                        );
+                    }
+                    q.cs.form = CapacityForm::Absolute(r);
+                    0.0
+                }
+            };
             if !(0.0..=100.0).contains(&cap) {
                 return Err(props.invalid(&cap_key, format!("capacity {cap} is outside 0-100")));
             }
             let max_key = key("maximum-capacity");
-            let max = match props.float(&max_key)? {
-                None => 100.0,
-                Some(-1.0) => 100.0,
-                Some(v) if !(0.0..=100.0).contains(&v) => {
-                    return Err(
-                        props.invalid(&max_key, format!("maximum-capacity {v} is outside 0-100"))
-                    );
+            let max_text = props.get(&max_key)?;
+            let max = match max_text.as_ref().map(|p| p.value.as_str()) {
+                Some(t) if h33 && t.starts_with('[') && t.ends_with(']') => {
+                    let (r, _) = crate::capacity::config::absolute_resource(t)
+                        .map_err(|m| props.invalid(&max_key, m))?;
+                    if !matches!(q.cs.form, CapacityForm::Absolute(_)) {
+                        return Err(props.invalid(
+                            &max_key,
+                            "an absolute maximum-capacity needs an absolute capacity: YARN \
+                             refuses to start (\"should use either percentage based capacity \
+                             configuration or absolute resource\")",
+                        ));
+                    }
+                    q.cs.maximum_resource = Some(r);
+                    100.0
                 }
-                Some(v) if v < cap => {
-                    return Err(props.invalid(
-                        &max_key,
-                        format!("maximum-capacity {v} is below the queue's capacity {cap}"),
-                    ));
-                }
-                Some(v) => v,
+                _ => match props.float(&max_key)? {
+                    None => 100.0,
+                    Some(-1.0) => 100.0,
+                    Some(v) if !(0.0..=100.0).contains(&v) => {
+                        return Err(props
+                            .invalid(&max_key, format!("maximum-capacity {v} is outside 0-100")));
+                    }
+                    Some(v) if v < cap && q.cs.form == CapacityForm::Percent => {
+                        return Err(props.invalid(
+                            &max_key,
+                            format!("maximum-capacity {v} is below the queue's capacity {cap}"),
+                        ));
+                    }
+                    Some(v) => {
+                        if matches!(q.cs.form, CapacityForm::Absolute(_)) {
+                            props.note(
+                                &max_key,
+                                format!(
+                                    "{max_key}: a percentage beside an absolute capacity: \
+                                     Hadoop 3.3 holds the queue to its parent's limit instead; \
+                                     ignored"
+                                ),
+                            );
+                        }
+                        v
+                    }
+                },
             };
             (cap, max)
         }
     };
     q.capacity_percent = Some(capacity);
     q.maximum_capacity_percent = Some(max_capacity);
-    q.user_limit_factor = Some(
-        props
-            .limited(&key("user-limit-factor"), "user-limit-factor")?
-            .unwrap_or(1.0),
-    );
+    let ulf_key = key("user-limit-factor");
+    q.user_limit_factor = Some(match props.float(&ulf_key)? {
+        // Hadoop 3.3 reads −1 as "no user limit" (the queue's maximum).
+        Some(v) if h33 && v == -1.0 => -1.0,
+        _ => props.limited(&ulf_key, "user-limit-factor")?.unwrap_or(1.0),
+    });
     q.minimum_user_limit_percent = Some(user_limit_percent(
         props,
         &key("minimum-user-limit-percent"),
@@ -484,12 +677,71 @@ fn build(
             }
         }),
     };
+    let sbw_key = key("ordering-policy.fair.enable-size-based-weight");
+    if let Some(p) = props.get(&sbw_key)? {
+        q.cs.size_based_weight = values::boolean(&p.value).unwrap_or_else(|| {
+            props.note(
+                &sbw_key,
+                format!(
+                    "{sbw_key}: \"{}\" is neither true nor false: Hadoop's getBoolean keeps the \
+                     default, false",
+                    p.value
+                ),
+            );
+            false
+        });
+    }
     let am_key = key("maximum-am-resource-percent");
     q.maximum_am_resource_fraction = Some(
         props
             .limited(&am_key, "maximum-am-resource-percent")?
-            .unwrap_or(am_default),
+            .unwrap_or(globals.am_default),
     );
+    let apps_key = key("maximum-applications");
+    q.cs.maximum_applications = match props.get(&apps_key)? {
+        None => None,
+        Some(p) => {
+            let v = values::int(&p.value).map_err(|m| props.invalid(&apps_key, m))?;
+            (v >= 0).then_some(v as i32)
+        }
+    };
+    q.cs.system_maximum_applications = globals.system_apps;
+    q.max_running_apps = parallel_apps(props, &key("max-parallel-apps"))?.or(
+        if props.map.contains_key(&key("max-parallel-apps")) {
+            None
+        } else {
+            globals.parallel_default
+        },
+    );
+    let parent_stopped = parent.is_some_and(|p| out[p.idx()].cs.stopped);
+    let state_key = key("state");
+    q.cs.stopped = match props.get(&state_key)? {
+        None => parent_stopped,
+        Some(p) => match p.value.to_ascii_uppercase().as_str() {
+            "STOPPED" => true,
+            "RUNNING" if h33 && parent_stopped => {
+                return Err(props.invalid(
+                    &state_key,
+                    format!(
+                        "queue {path} is RUNNING under a STOPPED parent: YARN refuses to start \
+                         (\"cannot be STOPPED as the child queue ... is in RUNNING state\")"
+                    ),
+                ));
+            }
+            // Hadoop 2.7 checks each queue up the path at submission: a STOPPED parent
+            // refuses its RUNNING children's apps too.
+            "RUNNING" => parent_stopped,
+            _ => {
+                return Err(props.invalid(
+                    &state_key,
+                    format!(
+                        "\"{}\" is not a queue state fairsim reads (RUNNING or STOPPED)",
+                        p.value
+                    ),
+                ));
+            }
+        },
+    };
     out.push(q);
     if let Some(p) = parent {
         out[p.idx()].children.push(id);
@@ -508,21 +760,175 @@ fn build(
             &format!("{path}.{c}"),
             Some(id),
             Some(&queues_key),
-            am_default,
+            globals,
             out,
             depth + 1,
         )?;
     }
     if !children.is_empty() {
-        let percents: Vec<f64> = out[id.idx()]
-            .children
-            .iter()
-            .map(|c| out[c.idx()].capacity_percent.unwrap_or(0.0))
-            .collect();
-        children_sum_check(capacity, &percents)
-            .map_err(|m| props.invalid(&queues_key, format!("{path}: {m}")))?;
+        let result = match era {
+            Semantics::Hadoop27 => {
+                let percents: Vec<f64> = out[id.idx()]
+                    .children
+                    .iter()
+                    .map(|c| out[c.idx()].capacity_percent.unwrap_or(0.0))
+                    .collect();
+                children_sum_check(capacity, &percents)
+            }
+            Semantics::Hadoop33 => {
+                let allow_zero_key = key("allow-zero-capacity-sum");
+                let allow_zero = match props.get(&allow_zero_key)? {
+                    None => false,
+                    Some(p) => values::boolean(&p.value).unwrap_or(false),
+                };
+                children_check_33(out, id, allow_zero, globals.calc)
+            }
+        };
+        result.map_err(|m| props.invalid(&queues_key, format!("{path}: {m}")))?;
     }
     Ok(id)
+}
+
+/// The form of queue `q` as a sibling (`capacity` as a fraction of 1 for a percentage).
+fn sibling_form(q: &QueueConf) -> SiblingForm {
+    match q.cs.form {
+        CapacityForm::Percent => {
+            SiblingForm::Percent(q.capacity_percent.unwrap_or(0.0) as f32 / 100.0)
+        }
+        CapacityForm::Weight(_) => SiblingForm::Weight,
+        CapacityForm::Absolute(_) => SiblingForm::Absolute,
+    }
+}
+
+/// Hadoop 3.3's `ParentQueue.setChildQueues` and the absolute-resource checks of
+/// `updateConfigurableResourceRequirement`, for parent `id`'s children:
+///
+/// * siblings may not mix modes ([`siblings_mode`]); under any parent but the root, a parent
+///   and its children are both absolute or neither;
+/// * a queue's minimum is at most its maximum, which is at most its parent's configured
+///   maximum (checked first, as each queue is set up before its parent takes its children),
+///   and a parent's configured minimum resource is at least its children's sum (compared as
+///   YARN does at start-up, with no cluster yet: memory alone for the default calculator,
+///   else one resource smaller and none larger);
+/// * percentages sum to 100 (within `PRECISION`) or to 0; 0 only under a parent in weight
+///   mode, at capacity 0, or with `allow-zero-capacity-sum`; 100 not under a percentage
+///   parent at 0 unless it allows a zero sum.
+fn children_check_33(
+    out: &[QueueConf],
+    id: QueueId,
+    allow_zero: bool,
+    calc: Calculator,
+) -> Result<(), String> {
+    let parent = &out[id.idx()];
+    let kids: Vec<&QueueConf> = parent.children.iter().map(|c| &out[c.idx()]).collect();
+    let forms: Vec<SiblingForm> = kids.iter().map(|q| sibling_form(q)).collect();
+    let mode = siblings_mode(&forms)?;
+    let is_root = parent.parent.is_none();
+    let parent_mode = if is_root {
+        Mode::Percent
+    } else {
+        siblings_mode(&[sibling_form(parent)])?
+    };
+    if (mode == Mode::Absolute || parent_mode == Mode::Absolute) && mode != parent_mode && !is_root
+    {
+        return Err(
+            "a parent and its children must all use absolute resources or none: YARN refuses \
+             to start (\"When absolute minResource is used, we must make sure both parent and \
+             child all use absolute minResource\")"
+                .into(),
+        );
+    }
+    let no_cluster_less = |a: Resource, b: Resource| {
+        let smaller = a.memory_mb < b.memory_mb || a.vcores < b.vcores;
+        let larger = a.memory_mb > b.memory_mb || a.vcores > b.vcores;
+        smaller && !larger
+    };
+    let less = |a: Resource, b: Resource| match calc {
+        Calculator::MemoryOnly => a.memory_mb < b.memory_mb,
+        Calculator::Dominant => no_cluster_less(a, b),
+    };
+    for q in &kids {
+        if let (CapacityForm::Absolute(min), Some(max)) = (q.cs.form, q.cs.maximum_resource) {
+            if less(max, min) {
+                return Err(format!(
+                    "{}'s minimum resource {} is greater than its maximum {}: YARN refuses to \
+                     start (\"Min resource configuration ... is greater than its max value\")",
+                    q.name,
+                    show(min),
+                    show(max)
+                ));
+            }
+            if let Some(parent_max) = parent.cs.maximum_resource
+                && less(parent_max, max)
+            {
+                return Err(format!(
+                    "{}'s maximum resource {} is greater than its parent's {}: YARN refuses to \
+                     start (\"Max resource configuration ... is greater than parents max value\")",
+                    q.name,
+                    show(max),
+                    show(parent_max)
+                ));
+            }
+        }
+    }
+    let sum = kids.iter().fold(Resource::ZERO, |s, q| match q.cs.form {
+        CapacityForm::Absolute(r) => s.saturating_add(r),
+        _ => s,
+    });
+    if let CapacityForm::Absolute(parent_min) = parent.cs.form
+        && mode == Mode::Absolute
+        && less(parent_min, sum)
+    {
+        return Err(format!(
+            "its minimum resource {} is less than its children's sum {}: YARN refuses to start \
+             (\"Parent Queues capacity ... is less than to its children\")",
+            show(parent_min),
+            show(sum)
+        ));
+    }
+    if mode != Mode::Percent {
+        return Ok(());
+    }
+    let sum: f32 = forms
+        .iter()
+        .map(|f| match f {
+            SiblingForm::Percent(c) => *c,
+            _ => 0.0,
+        })
+        .sum();
+    let parent_capacity = if is_root {
+        1.0
+    } else {
+        parent.capacity_percent.unwrap_or(0.0) as f32 / 100.0
+    };
+    let shown = (f64::from(sum) * 1e6).round() / 1e4;
+    if (1.0 - sum).abs() > PRECISION {
+        if sum.abs() > PRECISION {
+            return Err(format!(
+                "the children's capacities sum to {shown}, not 100 or 0: YARN refuses to start \
+                 (\"Illegal capacity sum ... It should be either 0 or 1.0\"); it allows a \
+                 difference of {}%",
+                PRECISION * 100.0
+            ));
+        }
+        if parent_mode == Mode::Percent && parent_capacity.abs() > PRECISION && !allow_zero {
+            return Err(
+                "the children's capacities sum to 0 under a parent above 0 that does not set \
+                 allow-zero-capacity-sum: YARN refuses to start (\"Illegal capacity sum\")"
+                    .into(),
+            );
+        }
+    } else if parent_mode == Mode::Percent && parent_capacity <= 0.0 && !allow_zero {
+        return Err(format!(
+            "the queue's capacity is 0 but its children's sum to {shown}: YARN refuses to start \
+             (\"has zero capacity, but child queues have positive capacities\")"
+        ));
+    }
+    Ok(())
+}
+
+fn show(r: Resource) -> String {
+    format!("[memory={},vcores={}]", r.memory_mb, r.vcores)
 }
 
 /// `ParentQueue.setChildQueues`' check, in Java floats: each capacity a fraction of 1

@@ -8,6 +8,7 @@
 mod capacity;
 mod error;
 mod fair;
+pub mod fs2cs;
 mod placement;
 mod resource_string;
 pub(crate) mod xml;

@@ -2,7 +2,11 @@
 //!
 //! * [`Capacities`]: each queue's guaranteed and maximum capacity as absolute fractions of
 //!   the cluster (`absoluteCapacity = capacity × parent's`, `absoluteMaximumCapacity =
-//!   maximum-capacity × parent's`) and as resources.
+//!   maximum-capacity × parent's`) and as resources, on a given cluster ([`effective`]:
+//!   percentages, weights and absolute resources as Hadoop 3.3 derives them).
+//! * [`app_limits`]: maximum-applications per leaf and per user.
+//! * [`config`]: the forms of `capacity` and `maximum-capacity` and which mixes siblings
+//!   may use.
 //! * [`user_limit`]: `LeafQueue.computeUserLimit` of Hadoop 2.x (3.x's active-users limit
 //!   and queue capacity per era).
 //! * [`limits`]: the limit each queue is held to on a node offer, per era.
@@ -11,6 +15,9 @@
 //! * [`locality`]: delay scheduling (node-locality-delay).
 //! * [`ideal`]: `ProportionalCapacityPreemptionPolicy`'s ideal assignment and victim choice.
 
+pub mod app_limits;
+pub mod config;
+pub mod effective;
 pub mod ideal;
 pub mod limits;
 pub mod locality;
@@ -20,46 +27,69 @@ pub mod user_limit;
 use crate::tree::{QueueId, QueueTree};
 use fairsim_core::Resource;
 
-/// Absolute guaranteed and maximum capacities of every queue of a capacity tree.
+/// Absolute guaranteed and maximum capacities of every queue of a capacity tree, and the
+/// effective resources they come to on the cluster they were computed for.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Capacities {
     /// Guaranteed fraction of the cluster (root: 1).
     pub absolute: Vec<f64>,
     /// Maximum fraction of the cluster (root: 1).
     pub absolute_max: Vec<f64>,
+    /// Effective minimum resource on [`Capacities::cluster`].
+    pub min: Vec<Resource>,
+    /// Effective maximum resource on [`Capacities::cluster`].
+    pub max: Vec<Resource>,
+    /// The cluster the effective resources were computed for.
+    pub cluster: Resource,
 }
 
 impl Capacities {
-    /// Resolves `capacity` and `maximum-capacity` (percent of the parent; a missing or
-    /// negative maximum means 100) down the tree.
+    /// The capacities of `tree` with no cluster yet: fractions from percentages and weights
+    /// (absolute resources come to 0 until [`Capacities::at`] is given a cluster).
     pub fn of(tree: &QueueTree) -> Capacities {
-        let n = tree.len();
-        let mut absolute = vec![1.0; n];
-        let mut absolute_max = vec![1.0; n];
-        for (i, q) in tree.queues.iter().enumerate() {
-            let Some(p) = q.parent else { continue };
-            let cap = q.capacity_percent.unwrap_or(0.0) / 100.0;
-            let max = match q.maximum_capacity_percent {
-                Some(m) if m >= 0.0 => m / 100.0,
-                _ => 1.0,
-            };
-            absolute[i] = cap * absolute[p.idx()];
-            absolute_max[i] = max * absolute_max[p.idx()];
-        }
-        Capacities {
-            absolute,
-            absolute_max,
-        }
+        effective::effective(tree, Resource::ZERO)
     }
 
-    /// Guaranteed resource of `q` on `cluster` (each component × the fraction, truncated).
+    /// The capacities of `tree` on `cluster`, as Hadoop 3.3 derives them when the cluster
+    /// resource changes.
+    pub fn at(tree: &QueueTree, cluster: Resource) -> Capacities {
+        effective::effective(tree, cluster)
+    }
+
+    /// Guaranteed resource of `q` on `cluster`: the effective minimum when `cluster` is the
+    /// one computed for, else each component × the fraction, truncated.
     pub fn guaranteed(&self, q: QueueId, cluster: Resource) -> Resource {
+        if cluster == self.cluster {
+            return self.min[q.idx()];
+        }
         scale(cluster, self.absolute[q.idx()])
     }
 
-    /// Maximum resource of `q` on `cluster`.
+    /// Maximum resource of `q` on `cluster` (as [`Capacities::guaranteed`]).
     pub fn maximum(&self, q: QueueId, cluster: Resource) -> Resource {
+        if cluster == self.cluster {
+            return self.max[q.idx()];
+        }
         scale(cluster, self.absolute_max[q.idx()])
+    }
+
+    /// A queue's own maximum in `era` (`limits::queue_max`): Hadoop 2.7 rounds
+    /// `cluster × absoluteMaximum` down to the minimum allocation; Hadoop 3.3 reads the
+    /// effective maximum resource.
+    pub fn own_max(
+        &self,
+        era: fairsim_core::Semantics,
+        calc: fairsim_core::Calculator,
+        q: QueueId,
+        cluster: Resource,
+        min_alloc: Resource,
+    ) -> Resource {
+        match era {
+            fairsim_core::Semantics::Hadoop27 => {
+                limits::queue_max(era, calc, cluster, self.absolute_max[q.idx()], min_alloc)
+            }
+            fairsim_core::Semantics::Hadoop33 => self.maximum(q, cluster),
+        }
     }
 }
 

@@ -63,6 +63,12 @@ pub struct UserLimitInput {
     pub user_limit_factor: f64,
     /// `yarn.scheduler.minimum-allocation-*` (default 1024 MB, 1 vcore).
     pub minimum_allocation: Resource,
+    /// Hadoop 3.x: the leaf's effective capacity (`getEffectiveCapacity`: the effective
+    /// minimum of an absolute resource); `None`: the cluster × absolute capacity, truncated.
+    pub effective_capacity: Option<Resource>,
+    /// Hadoop 3.x: the leaf's effective maximum, the cap of a user-limit-factor of −1
+    /// (`None`: the cluster).
+    pub effective_maximum: Option<Resource>,
 }
 
 fn round_up(v: i64, step: i64) -> i64 {
@@ -138,7 +144,9 @@ pub fn queue_capacity(i: &UserLimitInput) -> Resource {
             i.calc.max(i.cluster, cap, i.required)
         }
         Semantics::Hadoop33 => {
-            let cap = crate::capacity::scale(i.cluster, i.absolute_capacity);
+            let cap = i
+                .effective_capacity
+                .unwrap_or_else(|| crate::capacity::scale(i.cluster, i.absolute_capacity));
             i.calc.max(i.cluster, cap, i.minimum_allocation)
         }
     }
@@ -164,7 +172,17 @@ pub fn user_limit(i: &UserLimitInput) -> Resource {
         mul_floor(current, f64::from(i.minimum_user_limit_percent)),
         100,
     );
-    let factor_cap = mul_floor(queue_cap, i.user_limit_factor);
+    // Hadoop 3.x reads a factor of −1 as no user limit: the leaf's effective maximum rounded
+    // down to the minimum allocation (`getEffectiveMaxCapacityDown`).
+    let factor_cap = if i.semantics == Semantics::Hadoop33 && i.user_limit_factor == -1.0 {
+        super::limits::round_down(
+            c,
+            i.effective_maximum.unwrap_or(i.cluster),
+            i.minimum_allocation,
+        )
+    } else {
+        mul_floor(queue_cap, i.user_limit_factor)
+    };
     let limit = c.min(
         i.cluster,
         c.max(i.cluster, per_user, min_percent),
@@ -201,6 +219,8 @@ mod tests {
             minimum_user_limit_percent: mulp as f32,
             user_limit_factor: ulf,
             minimum_allocation: Resource::new(1024, 1),
+            effective_capacity: None,
+            effective_maximum: None,
         }
     }
 
@@ -271,6 +291,8 @@ mod tests {
             minimum_user_limit_percent: 1.0,
             user_limit_factor: 1.0,
             minimum_allocation: Resource::new(1, 1),
+            effective_capacity: None,
+            effective_maximum: None,
             ..input(0, 1, 100, 1.0)
         };
         // Hadoop 3.x: (2^25 + 1 + 1) / 1.0f; 33554434 is halfway between the floats

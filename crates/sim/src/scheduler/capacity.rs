@@ -23,12 +23,13 @@
 //!   default one fits containers on memory alone, so vcores may be overcommitted.
 //!
 //! Not modelled: Capacity Scheduler reservations (a container that does not fit the node is
-//! passed over), node labels, queue states, `maximum-applications`, 3.x priority- and
-//! partition-aware queue ordering.
+//! passed over), node labels, 3.x priority- and partition-aware queue ordering. Queue states
+//! and `maximum-applications` act at submission (`capacity_placement`), `max-parallel-apps`
+//! through the runnable-apps limits the Fair Scheduler's `maxRunningApps` also uses.
 
 use crate::app::Locality;
 use crate::capacity::Capacities;
-use crate::capacity::limits::{child_limit, fits_headroom, queue_max, queue_open, subtract};
+use crate::capacity::limits::{child_limit, fits_headroom, queue_open, subtract};
 use crate::capacity::locality::{
     LocalityAsk, allowed_locality, opportunities_to_open, resets_opportunities,
 };
@@ -108,7 +109,7 @@ impl Simulation<'_> {
         let calc = self.tree.resource_calculator;
         let cluster = self.cluster.total;
         let min_alloc = self.minimum_allocation();
-        let own_max = queue_max(era, calc, cluster, caps.absolute_max[q.idx()], min_alloc);
+        let own_max = caps.own_max(era, calc, q, cluster, min_alloc);
         let current = calc.min(cluster, own_max, limit);
         if self.tree.get(q).is_leaf {
             return self.cs_assign_leaf(q, node, current);
@@ -122,7 +123,7 @@ impl Simulation<'_> {
         let mut blocked = Resource::ZERO;
         let mut skipped_for_limit = false;
         for c in kids {
-            let c_max = queue_max(era, calc, cluster, caps.absolute_max[c.idx()], min_alloc);
+            let c_max = caps.own_max(era, calc, c, cluster, min_alloc);
             let c_limit = child_limit(
                 calc,
                 cluster,
@@ -187,7 +188,7 @@ impl Simulation<'_> {
             .collect();
         let order = match conf.ordering_policy.unwrap_or_default() {
             OrderingPolicy::Fifo => fifo_order(&views),
-            OrderingPolicy::Fair => fair_order(&views, false),
+            OrderingPolicy::Fair => fair_order(&views, conf.cs.size_based_weight),
         };
         apps = order.into_iter().map(|i| apps[i]).collect();
         let mut active_users: Vec<u32> = apps.iter().map(|&a| self.apps[a as usize].user).collect();
@@ -276,6 +277,8 @@ impl Simulation<'_> {
                 minimum_user_limit_percent: conf.minimum_user_limit_percent.unwrap_or(100.0),
                 user_limit_factor: conf.user_limit_factor.unwrap_or(1.0),
                 minimum_allocation: self.minimum_allocation(),
+                effective_capacity: Some(caps.guaranteed(leaf, cluster)),
+                effective_maximum: Some(caps.maximum(leaf, cluster)),
             });
             if !user_may_allocate(calc, cluster, user_usage, user_cap) {
                 continue;

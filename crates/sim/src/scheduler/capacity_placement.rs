@@ -47,8 +47,56 @@ impl Simulation<'_> {
             Some(q) if !self.tree.get(q).is_leaf => Err(format!(
                 "submitted by user {user} to non-leaf queue: {requested}"
             )),
-            Some(q) => Ok(q),
+            Some(q) => self.cs_accepts(q, user).map(|()| q),
         }
+    }
+
+    /// `LeafQueue.validateSubmitApplication`: a STOPPED queue (or one under a STOPPED
+    /// parent) accepts nothing; a leaf holding `maxApplications` apps (waiting or running),
+    /// or `maxApplicationsPerUser` of this user's, rejects the submission
+    /// (`capacity::app_limits`).
+    fn cs_accepts(&self, leaf: QueueId, user: &str) -> Result<(), String> {
+        let conf = self.tree.get(leaf);
+        if conf.cs.stopped {
+            return Err(format!(
+                "queue {} is STOPPED: it accepts no application",
+                conf.name
+            ));
+        }
+        let absolute = self
+            .capacity
+            .as_ref()
+            .map_or(0.0, |c| c.absolute[leaf.idx()]);
+        let (max_apps, max_per_user) = crate::capacity::app_limits::max_applications(
+            self.semantics,
+            &conf.cs,
+            absolute,
+            conf.minimum_user_limit_percent.unwrap_or(100.0),
+            conf.user_limit_factor.unwrap_or(1.0),
+        );
+        let qs = &self.queues[leaf.idx()];
+        let held = i64::from(qs.runnable) + i64::from(qs.waiting);
+        if held >= max_apps {
+            return Err(format!(
+                "queue {} already has {held} applications, its maximum-applications {max_apps}",
+                conf.name
+            ));
+        }
+        let of_user = self.user_index.get(user).map_or(0, |&uid| {
+            qs.runnable_apps
+                .iter()
+                .chain(&qs.waiting_apps)
+                .filter(|&&a| self.apps[a as usize].user == uid)
+                .count() as i64
+        });
+        if of_user >= max_per_user {
+            return Err(format!(
+                "queue {} already has {of_user} applications from user {user}, its per-user \
+                 maximum {max_per_user}",
+                conf.name
+            ));
+        }
+        Ok(())
     }
 
     /// `CapacityScheduler.getMappedQueue`: the first `queue-mappings` entry that matches the

@@ -259,6 +259,10 @@ impl Simulation<'_> {
     /// comparators' cluster, the largest node, and the capacity the metrics integrate).
     pub(crate) fn cluster_changed(&mut self) {
         let cluster = self.cluster.total;
+        // Hadoop 3.3 derives effective capacities (absolute resources above all) anew.
+        if self.capacity.is_some() {
+            self.capacity = Some(crate::capacity::Capacities::at(&self.tree, cluster));
+        }
         for i in 0..self.queues.len() {
             let q = QueueId(i as u32);
             let conf = self.tree.get(q);

@@ -61,7 +61,7 @@ impl Simulation<'_> {
     pub(crate) fn init_preemption(&mut self) {
         let n_q = self.tree.len();
         if self.tree.scheduler == SchedulerKind::Capacity {
-            let caps = crate::capacity::Capacities::of(&self.tree);
+            let caps = crate::capacity::Capacities::at(&self.tree, self.cluster.total);
             // Metrics read a queue's min share as "what it is owed": its guarantee.
             for i in 0..n_q {
                 let g = caps.guaranteed(QueueId(i as u32), self.cluster.total);
@@ -99,7 +99,7 @@ impl Simulation<'_> {
             PreemptState::Fs33 { fs, .. } => fs.queue_added(q, now),
         }
         if self.capacity.is_some() {
-            let caps = crate::capacity::Capacities::of(&self.tree);
+            let caps = crate::capacity::Capacities::at(&self.tree, self.cluster.total);
             self.queues[q.idx()].min_share = caps.guaranteed(q, self.cluster.total);
             self.capacity = Some(caps);
         }
