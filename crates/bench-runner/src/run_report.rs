@@ -685,7 +685,7 @@ mod tests {
         assert_eq!(panels[2].usage, [0.0, 0.0, 20.0]);
         let chart = UsageChart::new(panels, "r");
         assert!(
-            chart.subtitle.contains("3 of 3 leaf queues"),
+            chart.subtitle.contains("3 panels for 3 leaf queues"),
             "{}",
             chart.subtitle
         );

@@ -14,6 +14,7 @@ pub mod frame;
 pub mod heatmap;
 pub mod labels;
 pub mod lines;
+pub mod names;
 pub mod ticks;
 pub mod timeseries;
 pub mod usage;
@@ -81,6 +82,62 @@ pub trait Chart {
     fn title(&self) -> &str;
     /// Draws the whole chart onto `root` (already filled white).
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError>;
+    /// `(text as drawn, full text)` of every shortened name: the SVG shows the full one on hover.
+    fn tooltips(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
+
+/// `text` escaped as plotters writes SVG text.
+fn xml_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('\'', "&apos;")
+        .replace('"', "&quot;")
+}
+
+/// `svg` with a `<title>` (a tooltip) in every text element that shows a shortened name,
+/// or the first line of one that was wrapped.
+pub fn with_tooltips(svg: &str, tooltips: &[(String, String)]) -> String {
+    if tooltips.is_empty() {
+        return svg.to_string();
+    }
+    let escaped: Vec<(String, String)> = tooltips
+        .iter()
+        .map(|(shown, full)| (xml_escape(shown), xml_escape(full)))
+        .collect();
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg;
+    while let Some(i) = rest.find(">\n") {
+        out += &rest[..i];
+        rest = &rest[i..];
+        let Some(end) = rest.find("\n</text>") else {
+            break;
+        };
+        let content = &rest[2..end];
+        let full = escaped
+            .iter()
+            .find(|(shown, _)| shown == content)
+            .or_else(|| {
+                let mut starts = escaped
+                    .iter()
+                    .filter(|(shown, _)| content.starts_with('…') && shown.starts_with(content));
+                let first = starts.next();
+                first.filter(|_| starts.next().is_none())
+            });
+        match full {
+            Some((_, full)) if !content.is_empty() => {
+                out += &format!("><title>{full}</title>\n{content}\n</text>");
+                rest = &rest[end + "\n</text>".len()..];
+            }
+            _ => {
+                out += ">\n";
+                rest = &rest[2..];
+            }
+        }
+    }
+    out + rest
 }
 
 /// Registers the DejaVu fonts under [`FONT`]; runs once per process.
@@ -119,6 +176,7 @@ pub fn save<C: Chart>(chart: &C, stem: &Path) -> Result<[PathBuf; 2], PlotError>
         chart.draw(&root).map_err(draw_err(&svg))?;
         root.present().map_err(de).map_err(draw_err(&svg))?;
     }
+    let text = with_tooltips(&text, &chart.tooltips());
     write_atomic(&svg, text.as_bytes()).map_err(|source| PlotError::Io {
         path: svg.clone(),
         source,
@@ -126,19 +184,60 @@ pub fn save<C: Chart>(chart: &C, stem: &Path) -> Result<[PathBuf; 2], PlotError>
     Ok([png, svg])
 }
 
+/// The palette of series, grey left out: grey is the pooled "other queues".
+const COLORS: [RGBColor; 9] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
+/// The colour of the series that pools the queues not drawn one by one.
+pub const OTHERS_GREY: RGBColor = RGBColor(120, 120, 120);
+
+/// The most series a chart draws one by one; beyond, the rest are pooled.
+pub const MAX_SERIES: usize = 10;
+
 /// The colour of series `i`.
 pub(crate) fn series_color(i: usize) -> RGBColor {
-    const COLORS: [RGBColor; 8] = [
-        RGBColor(31, 119, 180),
-        RGBColor(255, 127, 14),
-        RGBColor(44, 160, 44),
-        RGBColor(214, 39, 40),
-        RGBColor(148, 103, 189),
-        RGBColor(140, 86, 75),
-        RGBColor(227, 119, 194),
-        RGBColor(127, 127, 127),
-    ];
     COLORS[i % COLORS.len()]
+}
+
+/// How series `i` is drawn: its colour, and past the palette a dash, then dots, so that no
+/// two series of a chart look alike.
+pub(crate) fn series_mark(i: usize) -> frame::Mark {
+    match (i / COLORS.len()) % 3 {
+        0 => frame::Mark::Line,
+        1 => frame::Mark::Dashed,
+        _ => frame::Mark::Dotted,
+    }
+}
+
+/// Draws `points` as series `i` (see [`series_mark`]) onto `chart`.
+pub(crate) fn draw_series_line<DB: DrawingBackend>(
+    chart: &mut axes::Chart2d<'_, DB>,
+    points: Vec<(f64, f64)>,
+    color: RGBColor,
+    mark: frame::Mark,
+) -> Result<(), DrawError> {
+    let style = color.stroke_width(2);
+    match mark {
+        frame::Mark::Dashed => chart
+            .draw_series(DashedLineSeries::new(points, 9, 6, style))
+            .map(|_| ()),
+        frame::Mark::Dotted => chart
+            .draw_series(DashedLineSeries::new(points, 2, 5, style))
+            .map(|_| ()),
+        _ => chart
+            .draw_series(LineSeries::new(points, style))
+            .map(|_| ()),
+    }
+    .map_err(de)
 }
 
 /// `(lo, hi)` padded by 5%, or widened around a single value, so data never sits on the frame.
