@@ -128,13 +128,13 @@ def main():
         n_idle = sum(1 for i in range(n) if idle(i))
         head = [f"{n} leaf queues with long dotted names on {nodes} nodes of 16 GB; {n_idle} leaves never get an app",
                 "(every fifth). Written by scripts/many-leaves.py; charts of real clusters are tested on it."]
-        write(f"{stem}.toml", scenario(stem, head + ["The run goes on until every app has finished."],
-                                       nodes, f"{stem}.xml", ls, apps, gap, 14400000, 30000, False))
+        write(f"{stem}.toml", scenario(stem, head + ["Forty minutes: every app finishes."],
+                                       nodes, f"{stem}.xml", ls, apps, gap, 2400000, 30000, False))
         write(f"{stem}-cut.toml", scenario(f"{stem}-cut", head + ["Cut after 10 minutes, long before the workload ends: apps still wait or run."],
                                            nodes, f"{stem}.xml", ls, apps, gap, 600000, 30000, False))
         write(f"{stem}-capacity.xml", capacity_xml(ls, f"The same {n} leaves for the Capacity Scheduler, capacity split evenly at each level."))
         write(f"{stem}-capacity.toml", scenario(f"{stem}-capacity", head + ["The same workload under the Capacity Scheduler."],
-                                                nodes, f"{stem}-capacity.xml", ls, apps, gap, 14400000, 30000, False))
+                                                nodes, f"{stem}-capacity.xml", ls, apps, gap, 2400000, 30000, False))
 
 
 main()

@@ -403,6 +403,90 @@ pub const CHARTED: &[&str] = &[
     "lost_container_s",
 ];
 
+/// Whole-run metrics `compare` prints in the terminal, in this order.
+const HEADLINE: &[&str] = &[
+    "apps_finished",
+    "apps_unfinished",
+    "util_memory",
+    "jain_index",
+    "wait_s_p50",
+    "wait_s_p95",
+    "jct_s_p50",
+    "jct_s_p95",
+    "makespan_s",
+];
+
+/// The comparison's answer in a few lines: the whole-run headline metrics, a column per
+/// scheduler and, for two, the second's difference from the first (same workload and seed,
+/// so a paired difference).
+pub fn headline_table(rows: &[ComparisonRow]) -> String {
+    let mut schedulers: Vec<&str> = Vec::new();
+    for r in rows {
+        if !schedulers.contains(&r.scheduler.as_str()) {
+            schedulers.push(&r.scheduler);
+        }
+    }
+    let value = |s: &str, m: &str| {
+        rows.iter()
+            .find(|r| r.scheduler == s && r.metric == m && r.queue == "all")
+            .map(|r| r.value)
+    };
+    let mut header = vec!["metric".to_string()];
+    header.extend(schedulers.iter().map(|s| s.to_string()));
+    let pair = schedulers.len() == 2;
+    if pair {
+        header.push(format!("{} - {}", schedulers[1], schedulers[0]));
+    }
+    let mut table = vec![header];
+    for m in HEADLINE {
+        let vs: Vec<Option<f64>> = schedulers.iter().map(|s| value(s, m)).collect();
+        if vs.iter().all(Option::is_none) {
+            continue;
+        }
+        let mut line = vec![labels::metric(m).axis()];
+        line.extend(vs.iter().map(|v| v.map_or("-".to_string(), value_label)));
+        if pair {
+            line.push(match (vs[0], vs[1]) {
+                (Some(a), Some(b)) if a.is_finite() && b.is_finite() => {
+                    let d = b - a;
+                    let sign = if d > 0.0 { "+" } else { "" };
+                    format!("{sign}{}", value_label(d))
+                }
+                _ => "-".to_string(),
+            });
+        }
+        table.push(line);
+    }
+    let widths: Vec<usize> = (0..table[0].len())
+        .map(|c| {
+            table
+                .iter()
+                .map(|l| l[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for line in &table {
+        let cells: Vec<String> = line
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(c, (cell, &w))| {
+                let pad = " ".repeat(w - cell.chars().count());
+                if c == 0 {
+                    format!("{cell}{pad}")
+                } else {
+                    format!("{pad}{cell}")
+                }
+            })
+            .collect();
+        out += cells.join("  ").trim_end();
+        out.push('\n');
+    }
+    out
+}
+
 /// Splits a summary metric such as `wait_s_p50.root.a` (metric first, then the queue) into
 /// (`wait_s_p50`, `root.a`); whole-run metrics give (`name`, `all`).
 pub fn split_metric(name: &str) -> (String, String) {
@@ -512,6 +596,28 @@ mod tests {
             metric: m.into(),
             value: v,
         }
+    }
+
+    #[test]
+    fn the_terminal_table_pairs_the_two_schedulers() {
+        let rows = vec![
+            row("fair", "all", "wait_s_p95", 12.5),
+            row("capacity", "all", "wait_s_p95", 20.0),
+            row("fair", "all", "jain_index", 0.9),
+            row("capacity", "all", "jain_index", 0.75),
+            row("fair", "root.a", "wait_s_p95", 99.0),
+        ];
+        let t = headline_table(&rows);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), 3, "{t}");
+        assert!(lines[0].ends_with("capacity - fair"), "{t}");
+        // 0.75 - 0.9 = -0.15; 20 - 12.5 = +7.5; per-queue rows stay in the files.
+        assert!(
+            lines[1].starts_with("Jain") && lines[1].ends_with("-0.15"),
+            "{t}"
+        );
+        let cells: Vec<&str> = lines[2].split_whitespace().collect();
+        assert_eq!(cells[cells.len() - 3..], ["12.5", "20", "+7.5"], "{t}");
     }
 
     #[test]

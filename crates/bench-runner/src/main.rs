@@ -400,12 +400,18 @@ fn run(cli: Cli) -> Result<String, CliError> {
             let files = Staged::begin(&out, None, false)?.run(|s| {
                 let files =
                     fairsim_bench_runner::compare::run_compare(&loaded, &scenarios, seed, s.dir())?;
-                Ok(files.iter().map(|f| s.shown(f)).collect::<Vec<_>>())
+                let rows =
+                    fairsim_bench_runner::compare::read_rows(&s.dir().join("comparison.csv"))
+                        .map_err(|e| CliError::Failed(e.to_string()))?;
+                let table = fairsim_bench_runner::compare::headline_table(&rows);
+                Ok((table, files.iter().map(|f| s.shown(f)).collect::<Vec<_>>()))
             })?;
-            Ok(files
-                .iter()
-                .map(|f| format!("wrote {}\n", f.display()))
-                .collect())
+            let (table, files) = files;
+            Ok(table
+                + &files
+                    .iter()
+                    .map(|f| format!("wrote {}\n", f.display()))
+                    .collect::<String>())
         }
         Command::Validate(args) if args.file.extension().is_some_and(|e| e == "toml") => {
             if args.semantics.is_some() {

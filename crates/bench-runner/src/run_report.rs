@@ -16,7 +16,7 @@ use fairsim_sim::{RunSummary, Scenario, SimTime};
 
 use crate::plot::cdf::Cdf;
 use crate::plot::ticks::value_label;
-use crate::plot::timeseries::{TimeSeries, jain_index};
+use crate::plot::timeseries::{RunEnd, TimeSeries, jain_index};
 use crate::plot::usage::{QueuePanel, UsageChart, leaves};
 use crate::plot::{PlotError, save};
 use crate::report_html::{Block, Page, cell, charts_of, file_text};
@@ -69,6 +69,8 @@ pub struct RunTrace {
     apps: Vec<AppPoint>,
     /// The queue names [`AppPoint::queue`] indexes, in first-seen order.
     app_queues: Vec<String>,
+    /// The run's end as its summary gives it, once finished.
+    end: Option<RunEnd>,
 }
 
 /// What the wait and completion-time charts need of one admitted app: 24 bytes, no name.
@@ -222,6 +224,23 @@ impl RunTrace {
     }
 }
 
+/// The end of a run from its summary's metrics.
+fn run_end(summary: &RunSummary) -> RunEnd {
+    let get = |m: &str| {
+        summary
+            .metrics
+            .iter()
+            .find(|(k, _)| k == m)
+            .map_or(f64::NAN, |(_, v)| *v)
+    };
+    RunEnd {
+        sim_time_s: get("sim_time_s"),
+        makespan_s: get("makespan_s"),
+        util_memory: get("util_memory"),
+        util_vcores: get("util_vcores"),
+    }
+}
+
 /// Keeps the elements at even positions (the first, third, ...).
 fn keep_even<T>(v: &mut Vec<T>) {
     let mut i = 0;
@@ -262,6 +281,7 @@ impl Recorder for Tee<'_> {
         self.trace.app(record);
     }
     fn finish(&mut self, summary: &RunSummary) -> Result<(), RecorderError> {
+        self.trace.end = Some(run_end(summary));
         self.inner.finish(summary)
     }
 }
@@ -288,7 +308,7 @@ pub fn draw_run_charts(
         let mem = total.memory_mb as f64;
         let vc = total.vcores as f64;
         out.extend(save(
-            &TimeSeries::utilisation(&trace.utilisation(mem, vc), which),
+            &TimeSeries::utilisation(&trace.utilisation(mem, vc), trace.end, which),
             &dir.join("utilisation"),
         )?);
     }
