@@ -14,11 +14,12 @@ use std::path::{Path, PathBuf};
 use fairsim_sim::recorder::{QueueSample, Recorder, RecorderError};
 use fairsim_sim::{RunSummary, Scenario, SimTime};
 
+use crate::plot::PlotError;
 use crate::plot::cdf::Cdf;
+use crate::plot::run::RunCharts;
 use crate::plot::ticks::value_label;
-use crate::plot::timeseries::{RunEnd, TimeSeries, jain_index};
-use crate::plot::usage::{QueuePanel, UsageChart, leaves};
-use crate::plot::{PlotError, save};
+use crate::plot::timeseries::{RunEnd, jain_index};
+use crate::plot::usage::{QueuePanel, leaves};
 use crate::report_html::{Block, Page, cell, charts_of, file_text};
 
 /// The most sample times a run's charts keep (the scenario checks' memory estimate counts
@@ -205,6 +206,20 @@ impl RunTrace {
             .collect()
     }
 
+    /// What the run's charts draw, for a cluster of `memory_mb` and `vcores`.
+    pub fn charts(&self, memory_mb: f64, vcores: f64) -> RunCharts {
+        let chartable = !self.times.is_empty();
+        RunCharts {
+            panels: if chartable { self.panels() } else { Vec::new() },
+            jain: self.jain(),
+            jain_share: "ideal share".to_string(),
+            utilisation: Some(self.utilisation(memory_mb, vcores)),
+            end: self.end,
+            waits: Cdf::per_queue(self.app_seconds(|a| a.wait_ms)),
+            completions: Cdf::per_queue(self.app_seconds(|a| a.jct_ms)),
+        }
+    }
+
     /// Jain's index of usage / ideal share over the leaves with an ideal share, at the
     /// times it is defined.
     fn jain(&self) -> Vec<(f64, f64)> {
@@ -294,37 +309,10 @@ pub fn draw_run_charts(
     which: &str,
     dir: &Path,
 ) -> Result<Vec<PathBuf>, PlotError> {
-    let mut out = Vec::new();
-    if !trace.times.is_empty() {
-        out.extend(save(
-            &UsageChart::new(trace.panels(), which),
-            &dir.join("usage"),
-        )?);
-        out.extend(save(
-            &TimeSeries::jain(trace.jain(), which, "ideal share"),
-            &dir.join("jain"),
-        )?);
-        let total = scenario.cluster.total();
-        let mem = total.memory_mb as f64;
-        let vc = total.vcores as f64;
-        out.extend(save(
-            &TimeSeries::utilisation(&trace.utilisation(mem, vc), trace.end, which),
-            &dir.join("utilisation"),
-        )?);
-    }
-    if !trace.apps.is_empty() {
-        let waits = Cdf::per_queue(trace.app_seconds(|a| a.wait_ms));
-        let jcts = Cdf::per_queue(trace.app_seconds(|a| a.jct_ms));
-        out.extend(save(
-            &Cdf::wait_chart(waits, which, "admitted apps"),
-            &dir.join("wait-cdf"),
-        )?);
-        out.extend(save(
-            &Cdf::completion_chart(jcts, which, "admitted apps"),
-            &dir.join("completion-cdf"),
-        )?);
-    }
-    Ok(out)
+    let total = scenario.cluster.total();
+    trace
+        .charts(total.memory_mb as f64, total.vcores as f64)
+        .draw(which, dir)
 }
 
 /// The most leaf queues the headline lists; the others are named by count.
@@ -703,7 +691,7 @@ mod tests {
             "nothing before it existed"
         );
         assert_eq!(panels[2].usage, [0.0, 0.0, 20.0]);
-        let chart = UsageChart::new(panels, "r");
+        let chart = crate::plot::usage::UsageChart::new(panels, "r");
         assert!(
             chart.subtitle.contains("3 panels for 3 leaf queues"),
             "{}",

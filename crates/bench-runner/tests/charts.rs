@@ -99,11 +99,28 @@ fn each_chart_kind_draws_to_png_and_svg() {
     runner
         .run_detailed(&spec.base, dir.path(), 1, 0, &run_dir)
         .unwrap();
-    let detail = DetailSeries::read(&run_dir).unwrap();
-    check(dir.path(), "usage", &UsageChart::from_detail(&detail, 0));
-    check(dir.path(), "jain", &TimeSeries::jain_over_time(&detail, 0));
-    check(dir.path(), "wait-cdf", &Cdf::waits(&detail, 0));
-    check(dir.path(), "completion-cdf", &Cdf::completions(&detail, 0));
+    let run = DetailSeries::read(&run_dir).unwrap().charts(None);
+    let which = "run 0";
+    check(
+        dir.path(),
+        "usage",
+        &UsageChart::new(run.panels.clone(), which),
+    );
+    check(
+        dir.path(),
+        "jain",
+        &TimeSeries::jain(run.jain.clone(), which, &run.jain_share),
+    );
+    check(
+        dir.path(),
+        "wait-cdf",
+        &Cdf::wait_chart(run.waits.clone(), which, "admitted apps"),
+    );
+    check(
+        dir.path(),
+        "completion-cdf",
+        &Cdf::completion_chart(run.completions.clone(), which, "admitted apps"),
+    );
 }
 
 #[test]

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::svg::{check_chart_layout, legend_items, svg_shapes, svg_texts};
+use fairsim_bench_runner::sweep::detail::{DetailSeries, run_end};
 
 fn scenarios() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/many-leaves")
@@ -123,6 +124,43 @@ fn run_charts_of_20_and_200_leaves_read_well() {
     }
 }
 
+/// A sweep's charted run and `fairsim plot` draw from the run's files; `fairsim run` from what it
+/// kept while running. Drawn from the files of a `fairsim run` of the run cut before its end
+/// (apps still waiting), every chart is byte for byte the one `fairsim run` drew.
+#[test]
+fn a_run_drawn_from_its_files_is_the_run_fairsim_run_drew() {
+    let dir = tempfile::tempdir().unwrap();
+    let ran = dir.path().join("ran");
+    let scenario = scenarios().join("leaves-20-cut.toml");
+    fairsim(&[
+        "run",
+        scenario.to_str().unwrap(),
+        "--out",
+        ran.to_str().unwrap(),
+    ]);
+    let redrawn = dir.path().join("redrawn");
+    std::fs::create_dir_all(&redrawn).unwrap();
+    let charts = DetailSeries::read(&ran).unwrap().charts(run_end(&ran));
+    let files = charts.draw("leaves-20-cut, seed 1", &redrawn).unwrap();
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names.iter().filter(|n| n.ends_with(".svg")).count(),
+        5,
+        "usage, jain, utilisation and two CDFs: {names:?}"
+    );
+    for n in names.iter().filter(|n| n.ends_with(".svg")) {
+        let a = std::fs::read_to_string(ran.join(n)).unwrap();
+        let b = std::fs::read_to_string(redrawn.join(n)).unwrap();
+        assert!(a == b, "{n} differs between fairsim run and its files");
+    }
+    // The CDFs count every admitted app: the cut run's unfinished apps keep curves below 1.
+    let svg = std::fs::read_to_string(redrawn.join("completion-cdf.svg")).unwrap();
+    assert!(svg.contains(" of 8 apps)"), "unfinished apps are counted");
+}
+
 #[test]
 fn sweep_charts_of_200_leaves_read_well() {
     let dir = tempfile::tempdir().unwrap();
@@ -134,6 +172,12 @@ fn sweep_charts_of_200_leaves_read_well() {
         out.to_str().unwrap(),
     ]);
     check_all(&out, 6);
+    // The charted run's title names its point and seed.
+    let usage = std::fs::read_to_string(out.join("run-0/usage.svg")).unwrap();
+    assert!(
+        usage.contains("sweep run 0:") && usage.contains("weight = 1, seed 1"),
+        "the charted run's title"
+    );
 }
 
 #[test]

@@ -12,7 +12,6 @@ use super::{
     Chart, DrawError, MAX_SERIES, OTHERS_GREY, de, draw_series_line, padded, series_color,
     series_mark,
 };
-use crate::sweep::detail::DetailSeries;
 
 /// A curve of more values than this is drawn through this many evenly spaced order
 /// statistics, its first and last among them. A chart is about a thousand pixels wide and
@@ -144,24 +143,6 @@ impl Cdf {
         }
         series.sort_by(|a, b| a.queue.cmp(&b.queue));
         series
-    }
-
-    /// Wait (arrival to first container) per queue, of a sweep's charted run (its finished apps).
-    pub fn waits(detail: &DetailSeries, run: u64) -> Cdf {
-        Cdf::wait_chart(
-            Cdf::per_queue(detail.app_values(false)),
-            &format!("run {run}"),
-            "finished apps",
-        )
-    }
-
-    /// Job completion time (arrival to finish) per queue, of a sweep's charted run.
-    pub fn completions(detail: &DetailSeries, run: u64) -> Cdf {
-        Cdf::completion_chart(
-            Cdf::per_queue(detail.app_values(true)),
-            &format!("run {run}"),
-            "finished apps",
-        )
     }
 
     /// The wait chart of `series`, taken over `over` (e.g. `admitted apps`).

@@ -15,6 +15,7 @@ pub mod heatmap;
 pub mod labels;
 pub mod lines;
 pub mod names;
+pub mod run;
 pub mod ticks;
 pub mod timeseries;
 pub mod usage;
@@ -355,29 +356,30 @@ pub fn draw_sweep(
     if run_dir.is_dir() {
         // Streamed into compact series: the run's files may be far larger than memory.
         let detail = DetailSeries::read(&run_dir).map_err(|e| PlotError::Input(e.to_string()))?;
-        let run = charts.run;
-        if detail.has_samples() {
-            written.extend(save(
-                &usage::UsageChart::from_detail(&detail, run),
-                &run_dir.join("usage"),
-            )?);
-            written.extend(save(
-                &timeseries::TimeSeries::jain_over_time(&detail, run),
-                &run_dir.join("jain"),
-            )?);
-        }
-        if detail.has_apps() {
-            written.extend(save(
-                &cdf::Cdf::waits(&detail, run),
-                &run_dir.join("wait-cdf"),
-            )?);
-            written.extend(save(
-                &cdf::Cdf::completions(&detail, run),
-                &run_dir.join("completion-cdf"),
-            )?);
-        }
+        let end = crate::sweep::detail::run_end(&run_dir);
+        written.extend(
+            detail
+                .charts(end)
+                .draw(&charted_run_name(table, charts.run), &run_dir)?,
+        );
     }
     Ok(written)
+}
+
+/// The charted run as its charts' titles name it: its point's values and its seed.
+fn charted_run_name(table: &RunsTable, run: u64) -> String {
+    match table.rows.iter().find(|r| r.run_index == run) {
+        Some(r) => {
+            let point: Vec<String> = table
+                .axes
+                .iter()
+                .zip(&r.axis_values)
+                .map(|(a, v)| labels::param_value(a, v))
+                .collect();
+            format!("sweep run {run}: {}, seed {}", point.join(", "), r.seed)
+        }
+        None => format!("sweep run {run}"),
+    }
 }
 
 /// `fairsim plot`: redraw a sweep's charts from the CSV files in its directory.

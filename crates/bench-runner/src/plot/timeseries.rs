@@ -12,7 +12,6 @@ use super::{Chart, DrawError, draw_series_line, padded, series_color};
 fn series_line(i: usize) -> Mark {
     if i % 2 == 1 { Mark::Dashed } else { Mark::Line }
 }
-use crate::sweep::detail::DetailSeries;
 
 /// What the utilisation chart needs of the run's summary: where the run ended and the
 /// utilisation the headline reports.
@@ -68,24 +67,18 @@ pub fn time_axis(t1: f64) -> (f64, &'static str) {
 }
 
 impl TimeSeries {
-    /// Jain's index over the active queues (fair share > 0) of usage / fair share, at each
-    /// sample time of a sweep's charted run.
-    pub fn jain_over_time(detail: &DetailSeries, run: u64) -> TimeSeries {
-        let points = detail
-            .leaf_ratios()
-            .into_iter()
-            .filter_map(|(t, xs)| jain_index(&xs).map(|j| (t, j)))
-            .collect();
-        TimeSeries::jain(points, &format!("run {run}"), "instantaneous fair share")
-    }
-
     /// Jain's index from `(time, index)` points, taken of usage / `share`.
     pub fn jain(mut points: Vec<(f64, f64)>, which: &str, share: &str) -> TimeSeries {
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
         TimeSeries {
             title: format!("Jain's fairness index over time, {which}"),
             subtitle: format!(
-                "over leaf queues with a {share}, of usage / {share}; 1 is perfectly fair"
+                "over leaf queues with {} {share}, of usage / {share}; 1 is perfectly fair",
+                if share.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    "an"
+                } else {
+                    "a"
+                }
             ),
             y_label: "Jain's fairness index (0 to 1)".to_string(),
             y_range: Some((0.0, 1.0)),
@@ -180,6 +173,8 @@ impl Chart for TimeSeries {
         );
         let t1 = self.end_s.map_or(t1, |e| e.max(t1));
         let (scale, unit) = time_axis(t1);
+        // Simulated time starts at 0.
+        let t0 = t0.min(0.0);
         let (t0, t1) = if t0.is_finite() && t1 > t0 {
             (t0 / scale, t1 / scale)
         } else {

@@ -9,7 +9,6 @@ use super::frame::{LegendEntry, Mark, caption, draw_marker, legend_right, titled
 use super::names::short_names;
 use super::timeseries::time_axis;
 use super::{Chart, DrawError, de, padded};
-use crate::sweep::detail::DetailSeries;
 
 /// At most this many panels; the busiest queues are kept and the subtitle says so.
 pub const MAX_PANELS: usize = 9;
@@ -150,21 +149,6 @@ impl UsageChart {
             panels: kept,
             others,
         }
-    }
-
-    /// The chart of a sweep's charted run (usage and instantaneous fair share only).
-    pub fn from_detail(detail: &DetailSeries, run: u64) -> UsageChart {
-        let panels = detail
-            .leaves()
-            .map(|(q, points)| QueuePanel {
-                queue: q.to_string(),
-                times: points.iter().map(|p| p.0).collect(),
-                usage: points.iter().map(|p| p.1).collect(),
-                fair_share: points.iter().map(|p| p.2).collect(),
-                ..QueuePanel::default()
-            })
-            .collect();
-        UsageChart::new(panels, &format!("run {run}"))
     }
 
     fn legend(&self) -> Vec<LegendEntry> {
