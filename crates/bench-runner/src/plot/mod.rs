@@ -21,12 +21,13 @@ pub mod timeseries;
 pub mod usage;
 
 use std::path::{Path, PathBuf};
-use std::sync::Once;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Once, OnceLock};
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::results::{write_atomic, write_atomic_with};
+use crate::results::write_atomic;
 use crate::sweep::detail::DetailSeries;
 use crate::sweep::output::{Manifest, RunsTable, detail_dir};
 use crate::sweep::spec::ChartSpec;
@@ -152,7 +153,58 @@ pub fn register_fonts() {
     });
 }
 
-/// Draws `chart` to `STEM.png` and `STEM.svg`, each written atomically; returns both paths.
+/// The PNG's pixels per SVG pixel, as `f32` bits (1.0: [`WIDTH`] x [`HEIGHT`]).
+static PNG_SCALE: AtomicU32 = AtomicU32::new(0x3f80_0000);
+
+/// Sets the resolution of every PNG drawn from now on: `dpi` / 96 pixels per SVG pixel.
+pub fn set_png_dpi(dpi: u32) {
+    PNG_SCALE.store((dpi as f32 / 96.0).to_bits(), Ordering::Relaxed);
+}
+
+fn png_scale() -> f32 {
+    f32::from_bits(PNG_SCALE.load(Ordering::Relaxed))
+}
+
+/// The fonts the PNG renderer knows: the DejaVu faces compiled in, as `sans-serif`.
+fn font_db() -> Arc<resvg::usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<resvg::usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = resvg::usvg::fontdb::Database::new();
+        db.load_font_data(dejavu::sans::regular().to_vec());
+        db.load_font_data(dejavu::sans::bold().to_vec());
+        db.set_sans_serif_family("DejaVu Sans");
+        Arc::new(db)
+    })
+    .clone()
+}
+
+/// Renders `svg` (a chart drawn here) to PNG bytes at `scale` pixels per SVG pixel: the PNG
+/// is the SVG, text and all, drawn by one renderer.
+pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>, DrawError> {
+    let options = resvg::usvg::Options {
+        font_family: "DejaVu Sans".to_string(),
+        fontdb: font_db(),
+        ..resvg::usvg::Options::default()
+    };
+    let tree = resvg::usvg::Tree::from_str(svg, &options).map_err(de)?;
+    let size = tree
+        .size()
+        .to_int_size()
+        .scale_by(scale)
+        .ok_or_else(|| DrawError(format!("cannot scale the chart by {scale}")))?;
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| DrawError(format!("a {}x{} image", size.width(), size.height())))?;
+    pixmap.fill(resvg::tiny_skia::Color::WHITE);
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    pixmap.encode_png().map_err(de)
+}
+
+/// Draws `chart` to `STEM.svg`, and renders that to `STEM.png` (see [`svg_to_png`] and
+/// [`set_png_dpi`]), each written atomically; returns both paths.
 pub fn save<C: Chart>(chart: &C, stem: &Path) -> Result<[PathBuf; 2], PlotError> {
     register_fonts();
     let png = stem.with_extension("png");
@@ -163,13 +215,6 @@ pub fn save<C: Chart>(chart: &C, stem: &Path) -> Result<[PathBuf; 2], PlotError>
             message: e.0,
         }
     }
-    write_atomic_with(&png, ".png", |tmp| {
-        let root = BitMapBackend::new(tmp, (WIDTH, HEIGHT)).into_drawing_area();
-        root.fill(&WHITE).map_err(de)?;
-        chart.draw(&root)?;
-        root.present().map_err(de)
-    })
-    .map_err(draw_err(&png))?;
     let mut text = String::new();
     {
         let root = SVGBackend::with_string(&mut text, (WIDTH, HEIGHT)).into_drawing_area();
@@ -178,6 +223,11 @@ pub fn save<C: Chart>(chart: &C, stem: &Path) -> Result<[PathBuf; 2], PlotError>
         root.present().map_err(de).map_err(draw_err(&svg))?;
     }
     let text = with_tooltips(&text, &chart.tooltips());
+    let bytes = svg_to_png(&text, png_scale()).map_err(draw_err(&png))?;
+    write_atomic(&png, &bytes).map_err(|source| PlotError::Io {
+        path: png.clone(),
+        source,
+    })?;
     write_atomic(&svg, text.as_bytes()).map_err(|source| PlotError::Io {
         path: svg.clone(),
         source,
