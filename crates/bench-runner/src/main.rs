@@ -308,7 +308,7 @@ fn run(cli: Cli) -> Result<String, CliError> {
     }
     let runner: &dyn RunOne = if cli.fake_runner { &fake } else { &SimRunner };
     match cli.command {
-        Command::Sweep(args) => run_sweep(&args, runner).map(|()| String::new()),
+        Command::Sweep(args) => run_sweep(&args, runner),
         Command::Merge(args) => {
             let out = args.out.clone().unwrap_or_else(|| args.dirs[0].clone());
             check_out_dir(&out)?;

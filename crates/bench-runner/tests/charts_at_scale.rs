@@ -165,12 +165,18 @@ fn a_run_drawn_from_its_files_is_the_run_fairsim_run_drew() {
 fn sweep_charts_of_200_leaves_read_well() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("sweep");
-    fairsim(&[
+    let printed = fairsim(&[
         "sweep",
         scenarios().join("sweep-200.toml").to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
     ]);
+    // The answer in the terminal: a line per point with intervals and paired differences.
+    assert_eq!(printed.lines().count(), 4, "{printed}");
+    assert!(
+        printed.contains("vs baseline") && printed.contains("["),
+        "{printed}"
+    );
     check_all(&out, 6);
     // The charted run's title names its point and seed.
     let usage = std::fs::read_to_string(out.join("run-0/usage.svg")).unwrap();
@@ -187,13 +193,17 @@ fn compare_charts_of_20_and_200_leaves_read_well() {
         let out = dir.path().join(format!("compare-{n}"));
         let fair = scenarios().join(format!("leaves-{n}.toml"));
         let capacity = scenarios().join(format!("leaves-{n}-capacity.toml"));
-        fairsim(&[
+        let printed = fairsim(&[
             "compare",
             fair.to_str().unwrap(),
             capacity.to_str().unwrap(),
             "--out",
             out.to_str().unwrap(),
         ]);
+        assert!(
+            printed.starts_with("metric") && printed.contains("capacity - fair"),
+            "{printed}"
+        );
         check_all(&out, 4);
     }
 }

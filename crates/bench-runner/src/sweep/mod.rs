@@ -8,6 +8,7 @@ pub mod decimal;
 pub mod detail;
 pub mod exec;
 pub mod fake;
+pub mod headline;
 pub mod merge;
 pub mod output;
 pub mod plan;
@@ -252,8 +253,9 @@ pub(crate) fn parse_jobs(s: &str) -> Result<usize, String> {
     }
 }
 
-/// Runs a sweep and writes its outputs; see `docs/sweeps.md`.
-pub fn run_sweep(args: &SweepArgs, runner: &dyn RunOne) -> Result<(), CliError> {
+/// `fairsim sweep`: runs the sweep into `--out`; returns the headline table to print (empty
+/// for a shard, whose answer comes with `merge`).
+pub fn run_sweep(args: &SweepArgs, runner: &dyn RunOne) -> Result<String, CliError> {
     let spec = Spec::load(&args.sweep_file)?;
     let out = args
         .out
@@ -273,7 +275,11 @@ pub fn run_sweep(args: &SweepArgs, runner: &dyn RunOne) -> Result<(), CliError> 
         Ok(summary)
     })?;
     eprintln!("{}", summary.replace(&staging, &out.display().to_string()));
-    Ok(())
+    if args.shard.is_some() {
+        return Ok(String::new());
+    }
+    let table = output::RunsTable::read(&out.join(output::RUNS_CSV), Some(spec.axes.len()))?;
+    Ok(headline::headline_table(&table, &spec.charts))
 }
 
 /// Runs a loaded sweep into `out`; returns a one-line account of what was done.
