@@ -17,7 +17,7 @@ use crate::plot::names::short_names;
 use crate::plot::ticks::value_label;
 use crate::plot::usage::leaves;
 use crate::plot::{Chart, DrawError, MAX_SERIES, PlotError, de, save, series_color};
-use crate::report_html::{Block, Page, cell, charts_of, command_line, file_text};
+use crate::report_html::{Block, Page, cell, charts_of, command_line, scenario_blocks};
 use crate::results::write_atomic;
 
 /// One cell of the comparison: a metric of one queue (or `all`) under one scheduler.
@@ -381,10 +381,7 @@ fn report_page(
         text: command_line(),
     });
     for (sc, path) in scenarios.iter().zip(sources) {
-        blocks.push(Block::Pre {
-            caption: format!("Scenario {} ({})", sc.name, path.display()),
-            text: file_text(path),
-        });
+        blocks.extend(scenario_blocks(path, &format!("Scenario {}", sc.name)));
     }
     Ok(Page {
         title: format!("fairsim compare: {}", schedulers.join(" vs ")),

@@ -20,7 +20,7 @@ use crate::plot::run::RunCharts;
 use crate::plot::ticks::value_label;
 use crate::plot::timeseries::{RunEnd, jain_index};
 use crate::plot::usage::{QueuePanel, leaves};
-use crate::report_html::{Block, Page, cell, charts_of, file_text};
+use crate::report_html::{Block, Page, cell, charts_of, scenario_blocks};
 
 /// The most sample times a run's charts keep (the scenario checks' memory estimate counts
 /// these).
@@ -580,10 +580,7 @@ pub fn run_with_charts(
         caption: "Command".to_string(),
         text: command.to_string(),
     });
-    blocks.push(Block::Pre {
-        caption: format!("Scenario ({})", scenario_path.display()),
-        text: file_text(scenario_path),
-    });
+    blocks.extend(scenario_blocks(scenario_path, "Scenario"));
     let page = Page {
         title: format!(
             "fairsim run: {}, seed {seed}, run index {run_index}",

@@ -108,6 +108,12 @@ fn run_charts_of_20_and_200_leaves_read_well() {
             out.to_str().unwrap(),
         ]);
         let charts = check_all(&out, 5);
+        // The report carries the allocation file beside the scenario.
+        let report = std::fs::read_to_string(out.join("report.html")).unwrap();
+        assert!(
+            report.contains("Allocation file (") && report.contains("&lt;allocations&gt;"),
+            "{s}: the run report lacks its allocation file"
+        );
         if s.starts_with("leaves-200") {
             // 160 active leaves: the per-queue charts name the ones they show and group the rest.
             for (f, svg) in &charts {
