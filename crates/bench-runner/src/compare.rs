@@ -125,8 +125,21 @@ impl BarChart {
                 .find(|r| r.metric == metric && r.scheduler == s && r.queue == q)
                 .map_or(f64::NAN, |r| r.value)
         };
+        // A leaf no app was submitted to under any scheduler has nothing to compare.
+        let apps = |q: &String| {
+            rows.iter()
+                .filter(|r| r.metric == "apps" && &r.queue == q)
+                .map(|r| r.value)
+                .fold(None, |m: Option<f64>, v| Some(m.unwrap_or(0.0).max(v)))
+        };
+        let n_leaves = categories.len();
+        categories.retain(|q| apps(q) != Some(0.0));
+        let mut note = match n_leaves - categories.len() {
+            0 => String::new(),
+            1 => "; 1 leaf queue without apps left out".to_string(),
+            k => format!("; {k} leaf queues without apps left out"),
+        };
         let n_all = categories.len();
-        let mut note = String::new();
         if n_all > MAX_SERIES {
             let largest = |q: &String| {
                 schedulers
@@ -144,7 +157,7 @@ impl BarChart {
             let mut keep = order[..MAX_SERIES].to_vec();
             keep.sort_unstable();
             categories = keep.into_iter().map(|i| categories[i].clone()).collect();
-            note = format!(
+            note += &format!(
                 "; the {MAX_SERIES} of {n_all} leaf queues with the largest values, every queue in comparison.csv and report.html"
             );
         }
@@ -152,7 +165,7 @@ impl BarChart {
             .iter()
             .map(|s| (s.clone(), categories.iter().map(|q| value(s, q)).collect()))
             .collect();
-        let counts = schedulers
+        let counts: Vec<Vec<Option<u64>>> = schedulers
             .iter()
             .map(|s| {
                 categories
@@ -161,6 +174,11 @@ impl BarChart {
                     .collect()
             })
             .collect();
+        let n_note = if counts.iter().flatten().any(Option::is_some) {
+            "; n: apps behind the percentile"
+        } else {
+            ""
+        };
         let m = labels::metric(metric);
         BarChart {
             title: format!(
@@ -168,9 +186,7 @@ impl BarChart {
                 capitalised(&m.name),
                 schedulers.join(" vs ")
             ),
-            subtitle: format!(
-                "one run per scheduler on the same workload and seed; n: apps behind a percentile{note}"
-            ),
+            subtitle: format!("one run per scheduler on the same workload and seed{n_note}{note}"),
             x_label: "queue".into(),
             y_label: m.axis(),
             categories,
@@ -593,6 +609,38 @@ mod tests {
             metric: m.into(),
             value: v,
         }
+    }
+
+    #[test]
+    fn many_queues_keep_the_ten_largest_and_idle_ones_go() {
+        // q00 had no app; q01..q12 wait q seconds under fair, each from 4 apps (1 never
+        // started): the ten largest, q03..q12, are drawn, n = 3 each.
+        let mut rows = vec![
+            row("fair", "root.q00", "apps", 0.0),
+            row("fair", "root.q00", "wait_s_p95", f64::NAN),
+        ];
+        for q in 1..=12 {
+            let name = format!("root.q{q:02}");
+            rows.push(row("fair", &name, "apps", 4.0));
+            rows.push(row("fair", &name, "apps_never_started", 1.0));
+            rows.push(row("fair", &name, "wait_s_p95", q as f64));
+        }
+        let chart = BarChart::for_metric(&rows, "wait_s_p95");
+        let expected: Vec<String> = (3..=12).map(|q| format!("root.q{q:02}")).collect();
+        assert_eq!(chart.categories, expected);
+        assert_eq!(chart.counts[0], vec![Some(3); 10]);
+        assert!(
+            chart
+                .subtitle
+                .contains("1 leaf queue without apps left out"),
+            "{}",
+            chart.subtitle
+        );
+        assert!(
+            chart.subtitle.contains("the 10 of 12 leaf queues"),
+            "{}",
+            chart.subtitle
+        );
     }
 
     #[test]

@@ -169,8 +169,11 @@ impl Heatmap {
         let a = rel(chart.backend_coord(&(fx - 0.5, fy + 0.5)));
         let b = rel(chart.backend_coord(&(fx + 0.5, fy - 0.5)));
         let inset = 3;
-        root.draw(&Rectangle::new(
-            [(a.0 + inset, a.1 + inset), (b.0 - inset, b.1 - inset)],
+        let (x0, y0, x1, y1) = (a.0 + inset, a.1 + inset, b.0 - inset, b.1 - inset);
+        // A closed path, not a rectangle: plotters' SVG writes a rectangle's outline without
+        // its width, and the PNG is rendered from the SVG.
+        root.draw(&PathElement::new(
+            vec![(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)],
             STALL_RED.stroke_width(4),
         ))
         .map_err(de)?;
