@@ -6,9 +6,11 @@
 
 pub mod compare;
 pub mod error;
+pub mod merge_cmd;
 pub mod output_guard;
 pub mod plan;
 pub mod plot;
+pub mod plot_cmd;
 pub mod progress;
 pub mod report_html;
 pub mod results;
@@ -17,6 +19,7 @@ pub mod sim_runner;
 pub mod staging;
 pub mod stats;
 pub mod sweep;
+pub mod sweep_cmd;
 pub mod sweep_report;
 
 pub use error::CliError;

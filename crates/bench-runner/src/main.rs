@@ -6,15 +6,17 @@ mod site_cmd;
 mod snapshot;
 mod snapshot_cmd;
 mod trace_cmd;
+mod validate_cmd;
 
 use clap::{Parser, Subcommand};
+use fairsim_bench_runner::merge_cmd::{MergeArgs, run_merge};
 use fairsim_bench_runner::output_guard::{OutputGuard, check_out_dir};
 use fairsim_bench_runner::plan::{PlanArgs, run_plan};
-use fairsim_bench_runner::plot::{PlotArgs, run_plot};
+use fairsim_bench_runner::plot_cmd::{PlotArgs, run_plot};
 use fairsim_bench_runner::sim_runner::SimRunner;
 use fairsim_bench_runner::staging::Staged;
 use fairsim_bench_runner::sweep::fake::FakeRunner;
-use fairsim_bench_runner::sweep::{MergeArgs, SweepArgs, run_merge, run_sweep};
+use fairsim_bench_runner::sweep_cmd::{SweepArgs, run_sweep};
 use fairsim_bench_runner::{CliError, RunOne};
 use fairsim_core::Semantics;
 use snapshot_cmd::{CapArg, RoundingArg, SharesOptions, SnapshotFormat};
@@ -454,7 +456,7 @@ fn run(cli: Cli) -> Result<String, CliError> {
             ));
             Ok(text)
         }
-        Command::Validate(args) => buffered(|out, err| alloc_cmd::run_validate(&args, out, err)),
+        Command::Validate(args) => buffered(|out, err| validate_cmd::validate(&args, out, err)),
     }
 }
 

@@ -7,27 +7,16 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use common::svg::{check_chart_layout, legend_items, svg_shapes, svg_texts};
 use fairsim_bench_runner::sweep::detail::{DetailSeries, run_end};
 
 fn scenarios() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/many-leaves")
+    common::fixture::scenarios().join("many-leaves")
 }
 
-/// Runs `fairsim ARGS`, which must succeed; returns its standard output.
 fn fairsim(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "fairsim {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    common::fixture::fairsim_ok(args)
 }
 
 /// Every SVG file under `dir`, by path.

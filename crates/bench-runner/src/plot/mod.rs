@@ -28,9 +28,6 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::results::write_atomic;
-use crate::sweep::detail::DetailSeries;
-use crate::sweep::output::{Manifest, RunsTable, detail_dir};
-use crate::sweep::spec::ChartSpec;
 
 /// Width of every chart, pixels.
 pub const WIDTH: u32 = 1024;
@@ -309,7 +306,7 @@ pub(crate) fn padded(lo: f64, hi: f64) -> (f64, f64) {
 }
 
 /// "10 seeds", or "4 to 10 seeds" when points ran different numbers of seeds.
-pub(crate) fn seeds_phrase(counts: &[usize]) -> String {
+pub fn seeds_phrase(counts: &[usize]) -> String {
     let lo = counts.iter().copied().min().unwrap_or(0);
     let hi = counts.iter().copied().max().unwrap_or(0);
     let noun = |n: usize| if n == 1 { "seed" } else { "seeds" };
@@ -320,21 +317,8 @@ pub(crate) fn seeds_phrase(counts: &[usize]) -> String {
     }
 }
 
-/// What a sweep chart's means make of stalled runs, for its subtitle: left out (as the sweep
-/// file asked), or how many are in, their metrics censored at the run's end.
-fn stalled_note(table: &RunsTable, excluded: bool) -> String {
-    if excluded {
-        return "; stalled runs left out".to_string();
-    }
-    match table.rows.iter().filter(|r| table.stalled(r)).count() {
-        0 => String::new(),
-        1 => "; 1 stalled run included (censored values)".to_string(),
-        k => format!("; {k} stalled runs included (censored values)"),
-    }
-}
-
 /// A metric name made safe for a file name.
-pub(crate) fn file_stem(name: &str) -> String {
+pub fn file_stem(name: &str) -> String {
     name.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
@@ -344,118 +328,4 @@ pub(crate) fn file_stem(name: &str) -> String {
             }
         })
         .collect()
-}
-
-/// Draws every chart of a sweep directory from its tables: the heatmap and line charts of the chosen metrics,
-/// and, when the charted run's detail CSVs are present, its usage, Jain's index and CDF charts.
-/// Returns the files written.
-pub fn draw_sweep(
-    dir: &Path,
-    table: &RunsTable,
-    charts: &ChartSpec,
-) -> Result<Vec<PathBuf>, PlotError> {
-    let mut written = Vec::new();
-    if !table.rows.is_empty() && !table.metrics.is_empty() {
-        let known = |m: &str| {
-            table.metric_index(m).map(|_| ()).ok_or_else(|| {
-                PlotError::Input(format!(
-                    "metric `{m}` is not among the runs' metrics: {}",
-                    table.metrics.join(", ")
-                ))
-            })
-        };
-        let metric = charts
-            .metric
-            .clone()
-            .unwrap_or_else(|| table.metrics[0].clone());
-        known(&metric)?;
-        let heat_axes = charts
-            .heatmap
-            .clone()
-            .or_else(|| match table.axes.as_slice() {
-                [x, y, ..] => Some((x.clone(), y.clone())),
-                _ => None,
-            });
-        if let Some((x, y)) = heat_axes {
-            let mut chart = heatmap::Heatmap::from_table(table, &metric, &x, &y)?;
-            chart.subtitle += &stalled_note(table, charts.exclude_stalled);
-            written.extend(save(
-                &chart,
-                &dir.join(format!("heatmap-{}", file_stem(&metric))),
-            )?);
-        }
-        if let Some(x) = charts
-            .lines_x
-            .clone()
-            .or_else(|| table.axes.first().cloned())
-        {
-            let metrics = if charts.lines_metrics.is_empty() {
-                vec![metric.clone()]
-            } else {
-                charts.lines_metrics.clone()
-            };
-            for m in &metrics {
-                known(m)?;
-                let mut chart = lines::LineChart::from_table(table, m, &x)?;
-                chart.subtitle += &stalled_note(table, charts.exclude_stalled);
-                written.extend(save(&chart, &dir.join(format!("lines-{}", file_stem(m))))?);
-            }
-        }
-    }
-    let run_dir = detail_dir(dir, charts.run);
-    if run_dir.is_dir() {
-        // Streamed into compact series: the run's files may be far larger than memory.
-        let detail = DetailSeries::read(&run_dir).map_err(|e| PlotError::Input(e.to_string()))?;
-        let end = crate::sweep::detail::run_end(&run_dir);
-        written.extend(
-            detail
-                .charts(end)
-                .draw(&charted_run_name(table, charts.run), &run_dir)?,
-        );
-    }
-    Ok(written)
-}
-
-/// The charted run as its charts' titles name it: its point's values and its seed.
-fn charted_run_name(table: &RunsTable, run: u64) -> String {
-    match table.rows.iter().find(|r| r.run_index == run) {
-        Some(r) => {
-            let point: Vec<String> = table
-                .axes
-                .iter()
-                .zip(&r.axis_values)
-                .map(|(a, v)| labels::param_value(a, v))
-                .collect();
-            format!("sweep run {run}: {}, seed {}", point.join(", "), r.seed)
-        }
-        None => format!("sweep run {run}"),
-    }
-}
-
-/// `fairsim plot`: redraw a sweep's charts from the CSV files in its directory.
-#[derive(Debug, Clone, clap::Args)]
-pub struct PlotArgs {
-    /// A sweep output directory (holding runs.csv, and sweep.json for the chart choices).
-    pub dir: PathBuf,
-}
-
-/// Redraws the charts of a sweep directory from `runs.csv` (and the run detail CSVs), running nothing.
-pub fn run_plot(args: &PlotArgs) -> Result<(), crate::CliError> {
-    // Without sweep.json the charts take their default choices; a sweep.json that cannot be
-    // read is refused rather than replaced by them.
-    let manifest = if args.dir.join(crate::sweep::output::MANIFEST).exists() {
-        Some(Manifest::read(&args.dir)?)
-    } else {
-        None
-    };
-    let n_axes = manifest.as_ref().map(|m| m.axes.len());
-    let charts = manifest.map(|m| m.charts).unwrap_or_default();
-    let table = RunsTable::read(&args.dir.join(crate::sweep::output::RUNS_CSV), n_axes)?;
-    let written = draw_sweep(&args.dir, &table, &charts)?;
-    eprintln!(
-        "{} chart files written to {}",
-        written.len(),
-        args.dir.display()
-    );
-    Ok(())
 }

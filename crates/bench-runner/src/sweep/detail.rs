@@ -23,7 +23,7 @@ use crate::results::parse_f64;
 use super::SweepError;
 
 /// The most sample times the charts keep: `fairsim run`'s bound, so both draw alike.
-pub const MAX_TIMES: usize = crate::run_report::MAX_SAMPLES;
+pub const MAX_TIMES: usize = fairsim_sim::scenario_checks::CHART_SAMPLE_TIMES as usize;
 
 /// One queue at one kept sample time.
 #[derive(Debug, Clone, Copy, PartialEq)]
