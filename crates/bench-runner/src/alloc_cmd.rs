@@ -467,23 +467,26 @@ fn json_file(path: &Path) -> Result<Option<String>, CmdError> {
     }
 }
 
-/// Runs `fairsim validate`: the tree with each queue's key settings to `out`, warnings to
-/// `err`.
+/// Refuses a JSON file given to `fairsim validate`, naming what it is.
+pub fn refuse_json(args: &ValidateArgs) -> Result<(), CmdError> {
+    match json_file(&args.file)? {
+        Some(what) => Err(CmdError::BadInput(format!(
+            "{}: a JSON file, not one validate reads (a scenario .toml, a fair-scheduler.xml, a \
+             capacity-scheduler.xml, a yarn-site.xml or an sls-runner.xml): {what}",
+            args.file.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Runs `fairsim validate` on an allocation file: the tree with each queue's key settings
+/// to `out`, warnings to `err` (a JSON file and a yarn-site.xml are told apart before, in
+/// `validate_cmd`).
 pub fn run_validate(
     args: &ValidateArgs,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<(), CmdError> {
-    if let Some(what) = json_file(&args.file)? {
-        return Err(CmdError::BadInput(format!(
-            "{}: a JSON file, not one validate reads (a scenario .toml, a fair-scheduler.xml, a \
-             capacity-scheduler.xml, a yarn-site.xml or an sls-runner.xml): {what}",
-            args.file.display()
-        )));
-    }
-    if let Some(props) = crate::site_cmd::site_file(args)? {
-        return crate::site_cmd::validate_site(args, &props, out, err);
-    }
     let loaded = load_any_file(&args.file, args.era())?;
     if loaded.tree.scheduler == SchedulerKind::Capacity && args.semantics.is_some() {
         return Err(CmdError::BadInput(format!(

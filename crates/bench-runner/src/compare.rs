@@ -10,12 +10,14 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::plot::axes::{Axis, cartesian};
-use crate::plot::frame::{LegendEntry, Mark, hatch, legend_right, text_style, titled};
+use crate::plot::frame::{LegendEntry, Mark, legend_right, text_style, titled};
 use crate::plot::heatmap::capitalised;
 use crate::plot::labels;
+use crate::plot::names::short_names;
 use crate::plot::ticks::value_label;
-use crate::plot::{Chart, DrawError, PlotError, de, save, series_color};
-use crate::report_html::{Block, Page, cell, charts_of, command_line, file_text};
+use crate::plot::usage::leaves;
+use crate::plot::{Chart, DrawError, MAX_SERIES, PlotError, de, save, series_color};
+use crate::report_html::{Block, Page, cell, charts_of, command_line, scenario_blocks};
 use crate::results::write_atomic;
 
 /// One cell of the comparison: a metric of one queue (or `all`) under one scheduler.
@@ -56,51 +58,127 @@ pub fn read_rows(path: &Path) -> Result<Vec<ComparisonRow>, PlotError> {
         .collect()
 }
 
-/// A grouped bar chart: for each category one bar per series, each bar labelled with its
-/// value; a missing value is a hatched stub marked `n/a`, never a bar of height zero.
+/// One horizontal bar per queue and scheduler, the value written at its end with the number
+/// of apps behind it; a missing value is the text `n/a` with no bar, never a bar of length
+/// zero. Leaf queues only; beyond [`MAX_SERIES`] of them, those with the largest values.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BarChart {
     /// Chart title.
     pub title: String,
     /// What the bars are, under the title.
     pub subtitle: String,
-    /// x axis description.
+    /// The description of the category axis.
     pub x_label: String,
-    /// y axis description, with unit.
+    /// The description of the value axis, with unit.
     pub y_label: String,
-    /// The groups, left to right.
+    /// The queues, top to bottom (full names).
     pub categories: Vec<String>,
     /// `(legend entry, one value per category)`; NaN is a missing value.
     pub series: Vec<(String, Vec<f64>)>,
+    /// Apps behind each value (percentiles), per series and category, when known.
+    pub counts: Vec<Vec<Option<u64>>>,
+}
+
+/// Metrics that count a queue's apps: what percentiles are taken over, not charted.
+const COUNTS: &[&str] = &["apps", "apps_finished", "apps_never_started"];
+
+/// The apps a percentile of `metric` is taken over: finished apps for completion-time
+/// metrics, started apps for waits; `None` for other metrics.
+fn sample_size(rows: &[ComparisonRow], metric: &str, scheduler: &str, queue: &str) -> Option<u64> {
+    let get = |m: &str| {
+        rows.iter()
+            .find(|r| r.metric == m && r.scheduler == scheduler && r.queue == queue)
+            .map(|r| r.value)
+    };
+    let n = if metric.starts_with("jct_") || metric.starts_with("slowdown_") {
+        get("apps_finished")?
+    } else if metric.starts_with("wait_") {
+        get("apps")? - get("apps_never_started")?
+    } else {
+        return None;
+    };
+    (n.is_finite() && n >= 0.0).then_some(n as u64)
 }
 
 impl BarChart {
-    /// The chart of `metric` from `rows`: queues in first-seen order, schedulers likewise.
+    /// The chart of `metric` from `rows`: leaf queues in first-seen order, schedulers likewise.
     pub fn for_metric(rows: &[ComparisonRow], metric: &str) -> BarChart {
-        let mut categories: Vec<String> = Vec::new();
+        let mut queues: Vec<&str> = Vec::new();
         let mut schedulers: Vec<String> = Vec::new();
-        for r in rows.iter().filter(|r| r.metric == metric) {
-            if !categories.contains(&r.queue) {
-                categories.push(r.queue.clone());
+        for r in rows
+            .iter()
+            .filter(|r| r.metric == metric && r.queue != "all")
+        {
+            if !queues.contains(&r.queue.as_str()) {
+                queues.push(&r.queue);
             }
             if !schedulers.contains(&r.scheduler) {
                 schedulers.push(r.scheduler.clone());
             }
         }
+        let mut categories: Vec<String> = leaves(queues.into_iter())
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        let value = |s: &str, q: &str| {
+            rows.iter()
+                .find(|r| r.metric == metric && r.scheduler == s && r.queue == q)
+                .map_or(f64::NAN, |r| r.value)
+        };
+        // A leaf no app was submitted to under any scheduler has nothing to compare.
+        let apps = |q: &String| {
+            rows.iter()
+                .filter(|r| r.metric == "apps" && &r.queue == q)
+                .map(|r| r.value)
+                .fold(None, |m: Option<f64>, v| Some(m.unwrap_or(0.0).max(v)))
+        };
+        let n_leaves = categories.len();
+        categories.retain(|q| apps(q) != Some(0.0));
+        let mut note = match n_leaves - categories.len() {
+            0 => String::new(),
+            1 => "; 1 leaf queue without apps left out".to_string(),
+            k => format!("; {k} leaf queues without apps left out"),
+        };
+        let n_all = categories.len();
+        if n_all > MAX_SERIES {
+            let largest = |q: &String| {
+                schedulers
+                    .iter()
+                    .map(|s| value(s, q))
+                    .filter(|v| v.is_finite())
+                    .fold(f64::NEG_INFINITY, f64::max)
+            };
+            let mut order: Vec<usize> = (0..n_all).collect();
+            order.sort_by(|&a, &b| {
+                largest(&categories[b])
+                    .total_cmp(&largest(&categories[a]))
+                    .then(a.cmp(&b))
+            });
+            let mut keep = order[..MAX_SERIES].to_vec();
+            keep.sort_unstable();
+            categories = keep.into_iter().map(|i| categories[i].clone()).collect();
+            note += &format!(
+                "; the {MAX_SERIES} of {n_all} leaf queues with the largest values, every queue in comparison.csv and report.html"
+            );
+        }
         let series = schedulers
             .iter()
+            .map(|s| (s.clone(), categories.iter().map(|q| value(s, q)).collect()))
+            .collect();
+        let counts: Vec<Vec<Option<u64>>> = schedulers
+            .iter()
             .map(|s| {
-                let values = categories
+                categories
                     .iter()
-                    .map(|q| {
-                        rows.iter()
-                            .find(|r| r.metric == metric && &r.scheduler == s && &r.queue == q)
-                            .map_or(f64::NAN, |r| r.value)
-                    })
-                    .collect();
-                (s.clone(), values)
+                    .map(|q| sample_size(rows, metric, s, q))
+                    .collect()
             })
             .collect();
+        let n_note = if counts.iter().flatten().any(Option::is_some) {
+            "; n: apps behind the percentile"
+        } else {
+            ""
+        };
         let m = labels::metric(metric);
         BarChart {
             title: format!(
@@ -108,11 +186,12 @@ impl BarChart {
                 capitalised(&m.name),
                 schedulers.join(" vs ")
             ),
-            subtitle: "one run per scheduler on the same workload and seed".to_string(),
+            subtitle: format!("one run per scheduler on the same workload and seed{n_note}{note}"),
             x_label: "queue".into(),
             y_label: m.axis(),
             categories,
             series,
+            counts,
         }
     }
 }
@@ -123,16 +202,7 @@ impl Chart for BarChart {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
-        let missing = self
-            .series
-            .iter()
-            .flat_map(|s| &s.1)
-            .any(|v| !v.is_finite());
-        let mut subtitle = self.subtitle.clone();
-        if missing {
-            subtitle += "; hatched n/a: no value";
-        }
-        let body = titled(root, &self.title, &subtitle)?;
+        let body = titled(root, &self.title, &self.subtitle)?;
         let entries: Vec<LegendEntry> = self
             .series
             .iter()
@@ -142,72 +212,81 @@ impl Chart for BarChart {
         let area = legend_right(&body, "scheduler", &entries)?;
         let values = self.series.iter().flat_map(|s| &s.1).copied();
         let hi = values.filter(|v| v.is_finite()).fold(0.0f64, f64::max);
-        // Room above the tallest bar for its value.
-        let y1 = if hi > 0.0 { hi * 1.12 } else { 1.0 };
-        let n = self.categories.len().max(1) as f64;
-        let x = Axis::at(
-            (-0.5, n - 0.5),
-            self.categories
+        // Room right of the longest bar for its value and count.
+        let x1 = if hi > 0.0 { hi * 1.35 } else { 1.0 };
+        let n = self.categories.len().max(1);
+        let short = short_names(&self.categories);
+        // The first queue at the top.
+        let row_y = |i: usize| (n - 1 - i) as f64;
+        let cat_axis = Axis::at(
+            (-0.5, n as f64 - 0.5),
+            short
                 .iter()
                 .enumerate()
-                .map(|(i, c)| (i as f64, c.clone()))
+                .map(|(i, c)| (row_y(i), c.clone()))
                 .collect(),
-            &self.x_label,
+            "",
         );
-        let y = Axis::numeric(0.0, y1, 8, &self.y_label);
-        let mut chart = cartesian(&area, &x, &y)?;
+        let mut val_axis = Axis::numeric(0.0, x1, 8, &self.y_label);
+        if hi == 0.0 {
+            // Nothing to scale: a single tick at 0, not fractions of a count.
+            val_axis.ticks = vec![0.0];
+            val_axis.labels = vec!["0".into()];
+        }
+        let mut chart = cartesian(&area, &val_axis, &cat_axis)?;
         let k = self.series.len().max(1) as f64;
-        let width = 0.8 / k;
-        let above = Pos::new(HPos::Center, VPos::Bottom);
+        let height = 0.8 / k;
+        let right = Pos::new(HPos::Left, VPos::Center);
         let base = root.get_base_pixel();
         for (i, (_, vals)) in self.series.iter().enumerate() {
             let c = series_color(i);
-            for (x, &v) in vals.iter().enumerate() {
-                let left = x as f64 - 0.4 + i as f64 * width;
-                let mid = left + width / 2.0;
-                let top = if v.is_finite() {
+            for (q, &v) in vals.iter().enumerate() {
+                // The first scheduler's bar uppermost within its queue's band.
+                let top = row_y(q) + 0.4 - i as f64 * height;
+                let mid = top - height / 2.0;
+                let end = if v.is_finite() {
                     chart
                         .draw_series(std::iter::once(Rectangle::new(
-                            [(left, 0.0), (left + width, v)],
+                            [(0.0, top - height), (v, top)],
                             c.filled(),
-                        )))
-                        .map_err(de)?;
-                    // A zero bar still shows as a line on the axis.
-                    chart
-                        .draw_series(std::iter::once(PathElement::new(
-                            vec![(left, 0.0), (left + width, 0.0)],
-                            c.stroke_width(3),
                         )))
                         .map_err(de)?;
                     v
                 } else {
-                    let stub = y1 * 0.06;
-                    let a = chart.backend_coord(&(left, stub));
-                    let b = chart.backend_coord(&(left + width, 0.0));
-                    let rel = |p: (i32, i32)| (p.0 - base.0, p.1 - base.1);
-                    hatch(root, rel(a), rel(b), c)?;
-                    stub
+                    0.0
                 };
-                let label = if v.is_finite() {
+                let mut label = if v.is_finite() {
                     value_label(v)
                 } else {
                     "n/a".to_string()
                 };
-                let style = text_style().pos(above);
-                let (px, py) = chart.backend_coord(&(mid, top));
-                root.draw_text(&label, &style, (px - base.0, py - base.1 - 3))
+                if let Some(n) = self.counts.get(i).and_then(|c| c.get(q)).copied().flatten() {
+                    label += &format!(" (n={n})");
+                }
+                let style = text_style().pos(right);
+                let (px, py) = chart.backend_coord(&(end, mid));
+                root.draw_text(&label, &style, (px - base.0 + 4, py - base.1))
                     .map_err(de)?;
             }
         }
         Ok(())
     }
+
+    fn tooltips(&self) -> Vec<(String, String)> {
+        short_names(&self.categories)
+            .into_iter()
+            .zip(self.categories.iter().cloned())
+            .filter(|(a, b)| a != b)
+            .collect()
+    }
 }
 
-/// Draws one chart per metric of `rows` into `out_dir` as `compare-<metric>.png/.svg`.
+/// Draws one chart per metric of `rows` (but the app counts behind the percentiles) into
+/// `out_dir` as `compare-<metric>.png/.svg`.
 pub fn draw_all(rows: &[ComparisonRow], out_dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
     let mut metrics: Vec<&str> = Vec::new();
     for r in rows {
-        if !metrics.contains(&r.metric.as_str()) {
+        if !metrics.contains(&r.metric.as_str()) && !COUNTS.contains(&r.metric.as_str()) {
             metrics.push(&r.metric);
         }
     }
@@ -318,10 +397,7 @@ fn report_page(
         text: command_line(),
     });
     for (sc, path) in scenarios.iter().zip(sources) {
-        blocks.push(Block::Pre {
-            caption: format!("Scenario {} ({})", sc.name, path.display()),
-            text: file_text(path),
-        });
+        blocks.extend(scenario_blocks(path, &format!("Scenario {}", sc.name)));
     }
     Ok(Page {
         title: format!("fairsim compare: {}", schedulers.join(" vs ")),
@@ -339,6 +415,90 @@ pub const CHARTED: &[&str] = &[
     "preempted_containers",
     "lost_container_s",
 ];
+
+/// Whole-run metrics `compare` prints in the terminal, in this order.
+const HEADLINE: &[&str] = &[
+    "apps_finished",
+    "apps_unfinished",
+    "util_memory",
+    "jain_index",
+    "wait_s_p50",
+    "wait_s_p95",
+    "jct_s_p50",
+    "jct_s_p95",
+    "makespan_s",
+];
+
+/// The comparison's answer in a few lines: the whole-run headline metrics, a column per
+/// scheduler and, for two, the second's difference from the first (same workload and seed,
+/// so a paired difference).
+pub fn headline_table(rows: &[ComparisonRow]) -> String {
+    let mut schedulers: Vec<&str> = Vec::new();
+    for r in rows {
+        if !schedulers.contains(&r.scheduler.as_str()) {
+            schedulers.push(&r.scheduler);
+        }
+    }
+    let value = |s: &str, m: &str| {
+        rows.iter()
+            .find(|r| r.scheduler == s && r.metric == m && r.queue == "all")
+            .map(|r| r.value)
+    };
+    let mut header = vec!["metric".to_string()];
+    header.extend(schedulers.iter().map(|s| s.to_string()));
+    let pair = schedulers.len() == 2;
+    if pair {
+        header.push(format!("{} - {}", schedulers[1], schedulers[0]));
+    }
+    let mut table = vec![header];
+    for m in HEADLINE {
+        let vs: Vec<Option<f64>> = schedulers.iter().map(|s| value(s, m)).collect();
+        if vs.iter().all(Option::is_none) {
+            continue;
+        }
+        let mut line = vec![labels::metric(m).axis()];
+        line.extend(vs.iter().map(|v| v.map_or("-".to_string(), value_label)));
+        if pair {
+            line.push(match (vs[0], vs[1]) {
+                (Some(a), Some(b)) if a.is_finite() && b.is_finite() => {
+                    let d = b - a;
+                    let sign = if d > 0.0 { "+" } else { "" };
+                    format!("{sign}{}", value_label(d))
+                }
+                _ => "-".to_string(),
+            });
+        }
+        table.push(line);
+    }
+    let widths: Vec<usize> = (0..table[0].len())
+        .map(|c| {
+            table
+                .iter()
+                .map(|l| l[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for line in &table {
+        let cells: Vec<String> = line
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(c, (cell, &w))| {
+                let pad = " ".repeat(w - cell.chars().count());
+                if c == 0 {
+                    format!("{cell}{pad}")
+                } else {
+                    format!("{pad}{cell}")
+                }
+            })
+            .collect();
+        out += cells.join("  ").trim_end();
+        out.push('\n');
+    }
+    out
+}
 
 /// Splits a summary metric such as `wait_s_p50.root.a` (metric first, then the queue) into
 /// (`wait_s_p50`, `root.a`); whole-run metrics give (`name`, `all`).
@@ -465,7 +625,10 @@ pub fn run_compare(
     write_rows(&csv, &rows).map_err(|e| crate::CliError::Failed(e.to_string()))?;
     let charted: Vec<ComparisonRow> = rows
         .iter()
-        .filter(|r| r.queue != "all" && CHARTED.contains(&r.metric.as_str()))
+        .filter(|r| {
+            r.queue != "all"
+                && (CHARTED.contains(&r.metric.as_str()) || COUNTS.contains(&r.metric.as_str()))
+        })
         .cloned()
         .collect();
     let mut files = vec![csv];
@@ -563,6 +726,60 @@ mod tests {
             metric: m.into(),
             value: v,
         }
+    }
+
+    #[test]
+    fn many_queues_keep_the_ten_largest_and_idle_ones_go() {
+        // q00 had no app; q01..q12 wait q seconds under fair, each from 4 apps (1 never
+        // started): the ten largest, q03..q12, are drawn, n = 3 each.
+        let mut rows = vec![
+            row("fair", "root.q00", "apps", 0.0),
+            row("fair", "root.q00", "wait_s_p95", f64::NAN),
+        ];
+        for q in 1..=12 {
+            let name = format!("root.q{q:02}");
+            rows.push(row("fair", &name, "apps", 4.0));
+            rows.push(row("fair", &name, "apps_never_started", 1.0));
+            rows.push(row("fair", &name, "wait_s_p95", q as f64));
+        }
+        let chart = BarChart::for_metric(&rows, "wait_s_p95");
+        let expected: Vec<String> = (3..=12).map(|q| format!("root.q{q:02}")).collect();
+        assert_eq!(chart.categories, expected);
+        assert_eq!(chart.counts[0], vec![Some(3); 10]);
+        assert!(
+            chart
+                .subtitle
+                .contains("1 leaf queue without apps left out"),
+            "{}",
+            chart.subtitle
+        );
+        assert!(
+            chart.subtitle.contains("the 10 of 12 leaf queues"),
+            "{}",
+            chart.subtitle
+        );
+    }
+
+    #[test]
+    fn the_terminal_table_pairs_the_two_schedulers() {
+        let rows = vec![
+            row("fair", "all", "wait_s_p95", 12.5),
+            row("capacity", "all", "wait_s_p95", 20.0),
+            row("fair", "all", "jain_index", 0.9),
+            row("capacity", "all", "jain_index", 0.75),
+            row("fair", "root.a", "wait_s_p95", 99.0),
+        ];
+        let t = headline_table(&rows);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), 3, "{t}");
+        assert!(lines[0].ends_with("capacity - fair"), "{t}");
+        // 0.75 - 0.9 = -0.15; 20 - 12.5 = +7.5; per-queue rows stay in the files.
+        assert!(
+            lines[1].starts_with("Jain") && lines[1].ends_with("-0.15"),
+            "{t}"
+        );
+        let cells: Vec<&str> = lines[2].split_whitespace().collect();
+        assert_eq!(cells[cells.len() - 3..], ["12.5", "20", "+7.5"], "{t}");
     }
 
     #[test]

@@ -7,9 +7,11 @@
 pub mod compare;
 pub mod compare_paired;
 pub mod error;
+pub mod merge_cmd;
 pub mod output_guard;
 pub mod plan;
 pub mod plot;
+pub mod plot_cmd;
 pub mod progress;
 pub mod report_html;
 pub mod results;
@@ -18,6 +20,7 @@ pub mod sim_runner;
 pub mod staging;
 pub mod stats;
 pub mod sweep;
+pub mod sweep_cmd;
 pub mod sweep_report;
 
 pub use error::CliError;

@@ -9,15 +9,17 @@ mod site_cmd;
 mod snapshot;
 mod snapshot_cmd;
 mod trace_cmd;
+mod validate_cmd;
 
 use clap::{Parser, Subcommand};
+use fairsim_bench_runner::merge_cmd::{MergeArgs, run_merge};
 use fairsim_bench_runner::output_guard::{OutputGuard, check_out_dir};
 use fairsim_bench_runner::plan::{PlanArgs, run_plan};
-use fairsim_bench_runner::plot::{PlotArgs, run_plot};
+use fairsim_bench_runner::plot_cmd::{PlotArgs, run_plot};
 use fairsim_bench_runner::sim_runner::SimRunner;
 use fairsim_bench_runner::staging::Staged;
 use fairsim_bench_runner::sweep::fake::FakeRunner;
-use fairsim_bench_runner::sweep::{MergeArgs, SweepArgs, run_merge, run_sweep};
+use fairsim_bench_runner::sweep_cmd::{SweepArgs, run_sweep};
 use fairsim_bench_runner::{CliError, RunOne};
 use fairsim_core::Semantics;
 use snapshot_cmd::{CapArg, RoundingArg, SharesOptions, SnapshotFormat};
@@ -44,6 +46,10 @@ struct Cli {
     /// Random draws per fake run.
     #[arg(long, global = true, hide = true, default_value_t = 0)]
     fake_work: u64,
+    /// Resolution of the PNG charts, dots per inch: 96 draws them 1024 x 720 pixels, 192
+    /// twice as wide and high, for print. The SVG charts are the same drawing at any size.
+    #[arg(long, global = true, default_value_t = 96, value_parser = clap::value_parser!(u32).range(48..=600))]
+    dpi: u32,
 }
 
 #[derive(Subcommand)]
@@ -336,7 +342,7 @@ fn run(cli: Cli) -> Result<String, CliError> {
     }
     let runner: &dyn RunOne = if cli.fake_runner { &fake } else { &SimRunner };
     match cli.command {
-        Command::Sweep(args) => run_sweep(&args, runner).map(|()| String::new()),
+        Command::Sweep(args) => run_sweep(&args, runner),
         Command::Merge(args) => {
             let out = args.out.clone().unwrap_or_else(|| args.dirs[0].clone());
             check_out_dir(&out)?;
@@ -449,21 +455,29 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 .iter()
                 .map(|p| load_scenario(p))
                 .collect::<Result<Vec<_>, _>>()?;
-            let (files, table) = Staged::begin(&out, None, false)?.run(|s| {
-                let (files, table) = fairsim_bench_runner::compare::run_compare(
+            let (files, headline, paired) = Staged::begin(&out, None, false)?.run(|s| {
+                let (files, paired) = fairsim_bench_runner::compare::run_compare(
                     &loaded,
                     &scenarios,
                     seed,
                     seeds,
                     s.dir(),
                 )?;
-                Ok((files.iter().map(|f| s.shown(f)).collect::<Vec<_>>(), table))
+                let rows =
+                    fairsim_bench_runner::compare::read_rows(&s.dir().join("comparison.csv"))
+                        .map_err(|e| CliError::Failed(e.to_string()))?;
+                let headline = fairsim_bench_runner::compare::headline_table(&rows);
+                Ok((
+                    files.iter().map(|f| s.shown(f)).collect::<Vec<_>>(),
+                    headline,
+                    paired,
+                ))
             })?;
-            let mut text: String = files
-                .iter()
-                .map(|f| format!("wrote {}\n", f.display()))
-                .collect();
-            text.push_str(&table);
+            let mut text = headline;
+            for f in &files {
+                text.push_str(&format!("wrote {}\n", f.display()));
+            }
+            text.push_str(&paired);
             Ok(text)
         }
         Command::Validate(args) if args.file.extension().is_some_and(|e| e == "toml") => {
@@ -503,7 +517,7 @@ fn run(cli: Cli) -> Result<String, CliError> {
             ));
             Ok(text)
         }
-        Command::Validate(args) => buffered(|out, err| alloc_cmd::run_validate(&args, out, err)),
+        Command::Validate(args) => buffered(|out, err| validate_cmd::validate(&args, out, err)),
     }
 }
 
@@ -520,6 +534,7 @@ fn main() -> ExitCode {
         }
     };
     fairsim_bench_runner::staging::clean_up_on_interrupt();
+    fairsim_bench_runner::plot::set_png_dpi(cli.dpi);
     match run(cli) {
         Ok(out) => {
             let mut stdout = std::io::stdout().lock();

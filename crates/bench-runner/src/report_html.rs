@@ -205,6 +205,31 @@ pub fn file_text(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| format!("({}: {e})", path.display()))
 }
 
+/// The allocation file (fair-scheduler.xml or capacity-scheduler.xml) a scenario file names
+/// in `[allocation] file`, beside the scenario; `None` when it names none or cannot be read
+/// (the run itself says why).
+pub fn allocation_file(scenario: &Path) -> Option<std::path::PathBuf> {
+    let text = std::fs::read_to_string(scenario).ok()?;
+    let value: toml::Value = toml::from_str(&text).ok()?;
+    let file = value.get("allocation")?.get("file")?.as_str()?;
+    Some(scenario.parent().unwrap_or(Path::new("")).join(file))
+}
+
+/// A scenario file and the allocation file it names, each as a preformatted block.
+pub fn scenario_blocks(scenario: &Path, label: &str) -> Vec<Block> {
+    let mut out = vec![Block::Pre {
+        caption: format!("{label} ({})", scenario.display()),
+        text: file_text(scenario),
+    }];
+    if let Some(alloc) = allocation_file(scenario) {
+        out.push(Block::Pre {
+            caption: format!("Allocation file ({})", alloc.display()),
+            text: file_text(&alloc),
+        });
+    }
+    out
+}
+
 /// A metric's value for a table: short, `≥` before a censored percentile, `n/a` for none.
 pub fn cell(value: Option<f64>, censored: bool) -> String {
     match value {

@@ -14,12 +14,13 @@ use std::path::{Path, PathBuf};
 use fairsim_sim::recorder::{QueueSample, Recorder, RecorderError};
 use fairsim_sim::{RunSummary, Scenario, SimTime};
 
+use crate::plot::PlotError;
 use crate::plot::cdf::Cdf;
+use crate::plot::run::RunCharts;
 use crate::plot::ticks::value_label;
-use crate::plot::timeseries::{TimeSeries, jain_index};
-use crate::plot::usage::{QueuePanel, UsageChart, leaves};
-use crate::plot::{PlotError, save};
-use crate::report_html::{Block, Page, cell, charts_of, file_text};
+use crate::plot::timeseries::{RunEnd, jain_index};
+use crate::plot::usage::{QueuePanel, leaves};
+use crate::report_html::{Block, Page, cell, charts_of, scenario_blocks};
 
 /// The most sample times a run's charts keep (the scenario checks' memory estimate counts
 /// these).
@@ -69,6 +70,8 @@ pub struct RunTrace {
     apps: Vec<AppPoint>,
     /// The queue names [`AppPoint::queue`] indexes, in first-seen order.
     app_queues: Vec<String>,
+    /// The run's end as its summary gives it, once finished.
+    end: Option<RunEnd>,
 }
 
 /// What the wait and completion-time charts need of one admitted app: 24 bytes, no name.
@@ -203,6 +206,20 @@ impl RunTrace {
             .collect()
     }
 
+    /// What the run's charts draw, for a cluster of `memory_mb` and `vcores`.
+    pub fn charts(&self, memory_mb: f64, vcores: f64) -> RunCharts {
+        let chartable = !self.times.is_empty();
+        RunCharts {
+            panels: if chartable { self.panels() } else { Vec::new() },
+            jain: self.jain(),
+            jain_share: "ideal share".to_string(),
+            utilisation: Some(self.utilisation(memory_mb, vcores)),
+            end: self.end,
+            waits: Cdf::per_queue(self.app_seconds(|a| a.wait_ms)),
+            completions: Cdf::per_queue(self.app_seconds(|a| a.jct_ms)),
+        }
+    }
+
     /// Jain's index of usage / ideal share over the leaves with an ideal share, at the
     /// times it is defined.
     fn jain(&self) -> Vec<(f64, f64)> {
@@ -219,6 +236,23 @@ impl RunTrace {
             .zip(&self.totals)
             .map(|(&t, s)| (t, s.memory / memory_mb.max(1.0), s.vcores / vcores.max(1.0)))
             .collect()
+    }
+}
+
+/// The end of a run from its summary's metrics.
+fn run_end(summary: &RunSummary) -> RunEnd {
+    let get = |m: &str| {
+        summary
+            .metrics
+            .iter()
+            .find(|(k, _)| k == m)
+            .map_or(f64::NAN, |(_, v)| *v)
+    };
+    RunEnd {
+        sim_time_s: get("sim_time_s"),
+        makespan_s: get("makespan_s"),
+        util_memory: get("util_memory"),
+        util_vcores: get("util_vcores"),
     }
 }
 
@@ -262,6 +296,7 @@ impl Recorder for Tee<'_> {
         self.trace.app(record);
     }
     fn finish(&mut self, summary: &RunSummary) -> Result<(), RecorderError> {
+        self.trace.end = Some(run_end(summary));
         self.inner.finish(summary)
     }
 }
@@ -274,37 +309,10 @@ pub fn draw_run_charts(
     which: &str,
     dir: &Path,
 ) -> Result<Vec<PathBuf>, PlotError> {
-    let mut out = Vec::new();
-    if !trace.times.is_empty() {
-        out.extend(save(
-            &UsageChart::new(trace.panels(), which),
-            &dir.join("usage"),
-        )?);
-        out.extend(save(
-            &TimeSeries::jain(trace.jain(), which, "ideal share"),
-            &dir.join("jain"),
-        )?);
-        let total = scenario.cluster.total();
-        let mem = total.memory_mb as f64;
-        let vc = total.vcores as f64;
-        out.extend(save(
-            &TimeSeries::utilisation(&trace.utilisation(mem, vc), which),
-            &dir.join("utilisation"),
-        )?);
-    }
-    if !trace.apps.is_empty() {
-        let waits = Cdf::per_queue(trace.app_seconds(|a| a.wait_ms));
-        let jcts = Cdf::per_queue(trace.app_seconds(|a| a.jct_ms));
-        out.extend(save(
-            &Cdf::wait_chart(waits, which, "admitted apps"),
-            &dir.join("wait-cdf"),
-        )?);
-        out.extend(save(
-            &Cdf::completion_chart(jcts, which, "admitted apps"),
-            &dir.join("completion-cdf"),
-        )?);
-    }
-    Ok(out)
+    let total = scenario.cluster.total();
+    trace
+        .charts(total.memory_mb as f64, total.vcores as f64)
+        .draw(which, dir)
 }
 
 /// The most leaf queues the headline lists; the others are named by count.
@@ -572,10 +580,7 @@ pub fn run_with_charts(
         caption: "Command".to_string(),
         text: command.to_string(),
     });
-    blocks.push(Block::Pre {
-        caption: format!("Scenario ({})", scenario_path.display()),
-        text: file_text(scenario_path),
-    });
+    blocks.extend(scenario_blocks(scenario_path, "Scenario"));
     let page = Page {
         title: format!(
             "fairsim run: {}, seed {seed}, run index {run_index}",
@@ -683,9 +688,9 @@ mod tests {
             "nothing before it existed"
         );
         assert_eq!(panels[2].usage, [0.0, 0.0, 20.0]);
-        let chart = UsageChart::new(panels, "r");
+        let chart = crate::plot::usage::UsageChart::new(panels, "r");
         assert!(
-            chart.subtitle.contains("3 of 3 leaf queues"),
+            chart.subtitle.contains("3 panels for 3 leaf queues"),
             "{}",
             chart.subtitle
         );

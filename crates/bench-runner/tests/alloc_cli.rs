@@ -1,14 +1,10 @@
 //! End-to-end runs of `fairsim shares` and `fairsim validate`: outputs and exit codes.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn fairsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairsim"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::fixture::fairsim;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);

@@ -1,15 +1,10 @@
 //! `fairsim validate` on capacity-scheduler.xml files: each error exits with code 2 and
 //! names the property at fault.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn fairsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairsim"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::fixture::fairsim;
+use std::path::{Path, PathBuf};
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);

@@ -2,15 +2,10 @@
 //! cannot place them in (`default`, `root`, an empty name, a parent's short name, an unknown
 //! name): each such app is rejected and counted, with the reason in apps.csv; no panic.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn fairsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairsim"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::fixture::fairsim;
+use std::path::Path;
 
 const CAPACITY: &str = "<configuration>
   <property><name>yarn.scheduler.capacity.root.queues</name><value>a,b</value></property>

@@ -99,11 +99,50 @@ fn each_chart_kind_draws_to_png_and_svg() {
     runner
         .run_detailed(&spec.base, dir.path(), 1, 0, &run_dir)
         .unwrap();
-    let detail = DetailSeries::read(&run_dir).unwrap();
-    check(dir.path(), "usage", &UsageChart::from_detail(&detail, 0));
-    check(dir.path(), "jain", &TimeSeries::jain_over_time(&detail, 0));
-    check(dir.path(), "wait-cdf", &Cdf::waits(&detail, 0));
-    check(dir.path(), "completion-cdf", &Cdf::completions(&detail, 0));
+    let run = DetailSeries::read(&run_dir).unwrap().charts(None);
+    let which = "run 0";
+    check(
+        dir.path(),
+        "usage",
+        &UsageChart::new(run.panels.clone(), which),
+    );
+    check(
+        dir.path(),
+        "jain",
+        &TimeSeries::jain(run.jain.clone(), which, &run.jain_share),
+    );
+    check(
+        dir.path(),
+        "wait-cdf",
+        &Cdf::wait_chart(run.waits.clone(), which, "admitted apps"),
+    );
+    check(
+        dir.path(),
+        "completion-cdf",
+        &Cdf::completion_chart(run.completions.clone(), which, "admitted apps"),
+    );
+}
+
+#[test]
+fn the_png_is_the_svg_rendered_at_the_asked_resolution() {
+    let dir = tempfile::tempdir().unwrap();
+    let (table, _, _) = table(dir.path());
+    let chart = LineChart::from_table(&table, "wait_p95_s", "queues.etl.weight").unwrap();
+    let [png, svg] = save(&chart, &dir.path().join("lines")).unwrap();
+    let svg = std::fs::read_to_string(svg).unwrap();
+    // The PNG written is the SVG rendered at 96 dpi, byte for byte.
+    let again = fairsim_bench_runner::plot::svg_to_png(&svg, 1.0).unwrap();
+    assert_eq!(std::fs::read(&png).unwrap(), again);
+    // At 192 dpi, twice as wide and high.
+    let big = dir.path().join("big.png");
+    std::fs::write(
+        &big,
+        fairsim_bench_runner::plot::svg_to_png(&svg, 2.0).unwrap(),
+    )
+    .unwrap();
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&big).unwrap()));
+    let info = decoder.read_info().unwrap().info().clone();
+    assert_eq!((info.width, info.height), (2 * WIDTH, 2 * HEIGHT));
 }
 
 #[test]

@@ -3,16 +3,10 @@
 //! given as the wrong kind, and workloads whose queues submission would create. Every file
 //! is written here by hand, in the format of Hadoop's own.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn fairsim(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairsim"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::fixture::fairsim_in as fairsim;
+use std::process::Output;
 
 fn text(o: &Output) -> (String, String) {
     (

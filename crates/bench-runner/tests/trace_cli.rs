@@ -1,20 +1,15 @@
 //! `fairsim trace`: a scenario's workload as the native CSV, for traces and SYNTH files; bad
 //! SLS inputs exit 2 naming file, line and field.
 
+mod common;
+
+use common::fixture::fairsim;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../sim/tests/data/traces")
         .join(name)
-}
-
-fn fairsim(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairsim"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
 }
 
 fn trace(scenario: &Path, seed: &str, out: &Path) -> String {

@@ -2,14 +2,10 @@
 //! which file and line, what the scenario overrides, what is not modelled; bad values exit 2
 //! naming file, line and property.
 
-use std::process::{Command, Output};
+mod common;
 
-fn fairsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairsim"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::fixture::fairsim;
+use std::process::Output;
 
 const SITE: &str = "<?xml version=\"1.0\"?>
 <configuration>

@@ -161,8 +161,26 @@ impl ObjectiveChart {
                 }
             }
         }
-        (plot::padded(x.0, x.1), plot::padded(y.0, y.1))
+        // Waits, shares and counts are never negative: their axis starts at 0.
+        let (y0, y1) = plot::padded(y.0, y.1);
+        let y0 = if y.0 >= 0.0 { 0.0 } else { y0 };
+        (plot::padded(x.0, x.1), (y0, y1))
     }
+}
+
+/// The runs of consecutive points a line may join: a point clipped to the axis top (its value
+/// unknown on the chart) breaks the line, so no slope is drawn that no candidate showed.
+fn unclipped_runs(points: &[(f64, f64)], cap: Option<f64>) -> Vec<Vec<(f64, f64)>> {
+    let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+    for &(x, y) in points {
+        if !y.is_finite() || cap.is_some_and(|c| y > c) {
+            runs.push(Vec::new());
+        } else {
+            runs.last_mut().expect("one run at least").push((x, y));
+        }
+    }
+    runs.retain(|r| r.len() > 1);
+    runs
 }
 
 /// The objective's metric in words, from the catalogue (`Wait time, p95: root.A`).
@@ -209,20 +227,20 @@ impl Chart for ObjectiveChart {
         let clamp = |y: f64| self.cap.map_or(y, |c| y.min(c));
         for (i, s) in self.steps.iter().enumerate() {
             let c = step_color(i);
-            chart
-                .draw_series(DottedLineSeries::new(
-                    s.points.iter().map(|p| (p.0, clamp(p.2))),
-                    2,
-                    6,
-                    move |p| Circle::new(p, 1, c.filled()),
-                ))
-                .map_err(de)?;
-            chart
-                .draw_series(LineSeries::new(
-                    s.points.iter().map(|p| (p.0, clamp(p.1))),
-                    c.stroke_width(3),
-                ))
-                .map_err(de)?;
+            let means: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0, p.2)).collect();
+            for run in unclipped_runs(&means, self.cap) {
+                chart
+                    .draw_series(DottedLineSeries::new(run, 2, 6, move |p| {
+                        Circle::new(p, 1, c.filled())
+                    }))
+                    .map_err(de)?;
+            }
+            let values: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0, p.1)).collect();
+            for run in unclipped_runs(&values, self.cap) {
+                chart
+                    .draw_series(LineSeries::new(run, c.stroke_width(3)))
+                    .map_err(de)?;
+            }
             chart
                 .draw_series(s.points.iter().filter(|p| clamp(p.1) == p.1).map(
                     |&(x, y, _, held, _)| {
@@ -276,4 +294,28 @@ pub fn draw_all(
         )?);
     }
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clipped_point_breaks_the_line() {
+        // Capped at 100: the point at x = 3 (250) is drawn on the top as a marker, joined to
+        // neither neighbour; x = 5 stands alone and has no line.
+        let pts = [
+            (1.0, 10.0),
+            (2.0, 40.0),
+            (3.0, 250.0),
+            (4.0, 90.0),
+            (5.0, f64::NAN),
+            (6.0, 5.0),
+        ];
+        assert_eq!(
+            unclipped_runs(&pts, Some(100.0)),
+            [vec![(1.0, 10.0), (2.0, 40.0)]]
+        );
+        assert_eq!(unclipped_runs(&pts[..4], None).len(), 1);
+    }
 }

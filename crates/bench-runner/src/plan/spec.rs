@@ -9,7 +9,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::sweep::plan::Fnv1a;
-use crate::sweep::spec::{Locator, MAX_RUNS, SpecError, parse_seeds, read};
+use crate::sweep::spec::{Locator, MAX_RUNS, SpecError, full_queue_name, parse_seeds, read};
 
 /// Most growth steps a plan may have.
 pub const MAX_GROWTH_STEPS: usize = 100;
@@ -87,15 +87,6 @@ struct RawObjective {
     at_most: Option<Spanned<toml::Value>>,
     at_least: Option<Spanned<toml::Value>>,
     equal: Option<Spanned<toml::Value>>,
-}
-
-/// A queue's full name: `etl` and `root.etl` both mean `root.etl`.
-pub fn full_queue_name(q: &str) -> String {
-    if q == "root" || q.starts_with("root.") {
-        q.to_string()
-    } else {
-        format!("root.{q}")
-    }
 }
 
 fn number(loc: &Locator<'_>, v: &Spanned<toml::Value>, key: &str) -> Result<f64, SpecError> {

@@ -7,8 +7,11 @@ use plotters::prelude::*;
 
 use super::axes::{Axis, cartesian};
 use super::frame::{LegendEntry, Mark, legend_right, titled};
-use super::{Chart, DrawError, de, padded, series_color};
-use crate::sweep::detail::DetailSeries;
+use super::names::short_names;
+use super::{
+    Chart, DrawError, MAX_SERIES, OTHERS_GREY, de, draw_series_line, padded, series_color,
+    series_mark,
+};
 
 /// A curve of more values than this is drawn through this many evenly spaced order
 /// statistics, its first and last among them. A chart is about a thousand pixels wide and
@@ -66,8 +69,51 @@ pub struct Cdf {
     pub subtitle: String,
     /// x axis description, with unit.
     pub x_label: String,
-    /// The curves.
+    /// The curves drawn one by one.
     pub series: Vec<CdfSeries>,
+    /// The other queues' apps pooled into one curve, when there are too many queues to draw
+    /// each (`queue` says how many).
+    pub others: Option<CdfSeries>,
+}
+
+/// The value under which 95% of the queue's apps fall, apps without a value counting as
+/// longer than any: how a queue is ranked for being drawn on its own.
+fn p95_counting_missing(s: &CdfSeries) -> f64 {
+    let rank = (s.total as f64 * 0.95).ceil() as usize;
+    s.values
+        .get(rank.saturating_sub(1))
+        .copied()
+        .unwrap_or(f64::INFINITY)
+}
+
+/// Keeps every series up to [`MAX_SERIES`]; beyond, the `MAX_SERIES - 1` with the longest
+/// p95 (by name among equals) and the rest pooled. Returns the kept, the pool and a note
+/// for the subtitle.
+fn pool(mut series: Vec<CdfSeries>, what: &str) -> (Vec<CdfSeries>, Option<CdfSeries>, String) {
+    if series.len() <= MAX_SERIES {
+        return (series, None, String::new());
+    }
+    let n = series.len();
+    let keep = MAX_SERIES - 1;
+    series.sort_by(|a, b| {
+        p95_counting_missing(b)
+            .total_cmp(&p95_counting_missing(a))
+            .then_with(|| a.queue.cmp(&b.queue))
+    });
+    let rest = series.split_off(keep);
+    series.sort_by(|a, b| a.queue.cmp(&b.queue));
+    let mut values: Vec<f64> = rest.iter().flat_map(|s| s.values.iter().copied()).collect();
+    values.sort_by(f64::total_cmp);
+    let others = CdfSeries {
+        queue: format!("{} other queues", rest.len()),
+        values,
+        total: rest.iter().map(|s| s.total).sum(),
+    };
+    let note = format!(
+        "; the {keep} of {n} queues with the longest p95 {what} drawn one by one, the {} other queues pooled in grey",
+        rest.len()
+    );
+    (series, Some(others), note)
 }
 
 impl Cdf {
@@ -99,44 +145,57 @@ impl Cdf {
         series
     }
 
-    /// Wait (arrival to first container) per queue, of a sweep's charted run (its finished apps).
-    pub fn waits(detail: &DetailSeries, run: u64) -> Cdf {
-        Cdf::wait_chart(
-            Cdf::per_queue(detail.app_values(false)),
-            &format!("run {run}"),
-            "finished apps",
-        )
-    }
-
-    /// Job completion time (arrival to finish) per queue, of a sweep's charted run.
-    pub fn completions(detail: &DetailSeries, run: u64) -> Cdf {
-        Cdf::completion_chart(
-            Cdf::per_queue(detail.app_values(true)),
-            &format!("run {run}"),
-            "finished apps",
-        )
-    }
-
     /// The wait chart of `series`, taken over `over` (e.g. `admitted apps`).
     pub fn wait_chart(series: Vec<CdfSeries>, which: &str, over: &str) -> Cdf {
+        let (series, others, note) = pool(series, "wait");
         Cdf {
             title: format!("Wait time distribution per queue, {which}"),
             subtitle: format!(
-                "fraction of each queue's {over} whose first container came within the time"
+                "fraction of each queue's {over} whose first container came within the time{note}"
             ),
             x_label: "wait, arrival to first container (s)".to_string(),
             series,
+            others,
         }
     }
 
     /// The completion-time chart of `series`, taken over `over`.
     pub fn completion_chart(series: Vec<CdfSeries>, which: &str, over: &str) -> Cdf {
+        let (series, others, note) = pool(series, "completion time");
         Cdf {
             title: format!("Completion time distribution per queue, {which}"),
-            subtitle: format!("fraction of each queue's {over} finished within the time"),
+            subtitle: format!("fraction of each queue's {over} finished within the time{note}"),
             x_label: "job completion time, arrival to finish (s)".to_string(),
             series,
+            others,
         }
+    }
+
+    /// Each curve's legend entry, as drawn (names shortened) and in full.
+    fn labels(&self) -> Vec<(String, String)> {
+        let names: Vec<String> = self.series.iter().map(|s| s.queue.clone()).collect();
+        let count = |s: &CdfSeries| {
+            if s.values.len() == s.total {
+                format!("({} apps)", s.total)
+            } else {
+                format!("({} of {} apps)", s.values.len(), s.total)
+            }
+        };
+        let mut out: Vec<(String, String)> = short_names(&names)
+            .into_iter()
+            .zip(&self.series)
+            .map(|(short, s)| {
+                (
+                    format!("{short} {}", count(s)),
+                    format!("{} {}", s.queue, count(s)),
+                )
+            })
+            .collect();
+        if let Some(o) = &self.others {
+            let l = format!("{} {}", o.queue, count(o));
+            out.push((l.clone(), l));
+        }
+        out
     }
 }
 
@@ -147,23 +206,22 @@ impl Chart for Cdf {
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let body = titled(root, &self.title, &self.subtitle)?;
-        let entries: Vec<LegendEntry> = self
-            .series
+        let labels = self.labels();
+        let mut entries: Vec<LegendEntry> = labels
             .iter()
+            .zip(&self.series)
             .enumerate()
-            .map(|(i, s)| {
-                let label = if s.values.len() == s.total {
-                    format!("{} ({} apps)", s.queue, s.total)
-                } else {
-                    format!("{} ({} of {} apps)", s.queue, s.values.len(), s.total)
-                };
-                LegendEntry::new(label, series_color(i), Mark::Line)
-            })
+            .map(|(i, (l, _))| LegendEntry::new(&l.0, series_color(i), series_mark(i)))
             .collect();
+        if self.others.is_some() {
+            let l = &labels[labels.len() - 1].0;
+            entries.push(LegendEntry::new(l, OTHERS_GREY, Mark::Line));
+        }
         let area = legend_right(&body, "queue", &entries)?;
         let hi = self
             .series
             .iter()
+            .chain(&self.others)
             .filter_map(|s| s.values.last().copied())
             .fold(0.0_f64, f64::max);
         let (_, x1) = padded(0.0, hi);
@@ -172,16 +230,20 @@ impl Chart for Cdf {
         let mut y = Axis::numeric(0.0, 1.0, 5, "fraction of apps (0 to 1)");
         y.range.1 = 1.03;
         let mut chart = cartesian(&area, &x, &y)?;
-        for (i, s) in self.series.iter().enumerate() {
-            // The curve runs on to the right edge at the fraction reached.
+        if let Some(o) = &self.others {
             chart
-                .draw_series(LineSeries::new(
-                    curve(s, x1),
-                    series_color(i).stroke_width(2),
-                ))
+                .draw_series(LineSeries::new(curve(o, x1), OTHERS_GREY.stroke_width(3)))
                 .map_err(de)?;
         }
+        for (i, s) in self.series.iter().enumerate() {
+            // The curve runs on to the right edge at the fraction reached.
+            draw_series_line(&mut chart, curve(s, x1), series_color(i), series_mark(i))?;
+        }
         Ok(())
+    }
+
+    fn tooltips(&self) -> Vec<(String, String)> {
+        self.labels().into_iter().filter(|(a, b)| a != b).collect()
     }
 }
 
@@ -195,6 +257,37 @@ mod tests {
             values,
             total,
         }
+    }
+
+    #[test]
+    fn beyond_ten_queues_the_longest_waits_are_drawn_and_the_rest_pooled() {
+        // Queue k has two apps waiting k and 2k s; q11 has a third that never started, so
+        // its p95 (the 3rd of 3) is missing and counts as the longest.
+        let mut values: Vec<(String, Option<f64>)> = Vec::new();
+        for k in 1..=12 {
+            values.push((format!("root.q{k:02}"), Some(k as f64)));
+            values.push((format!("root.q{k:02}"), Some(2.0 * k as f64)));
+        }
+        values.push(("root.q11".into(), None));
+        let chart = Cdf::wait_chart(Cdf::per_queue(values.into_iter()), "r", "admitted apps");
+        let kept: Vec<&str> = chart.series.iter().map(|s| s.queue.as_str()).collect();
+        // q11 first by p95, then q12 (24 s), q10 (20 s) ... q04 (8 s): q01..q03 pooled.
+        assert_eq!(
+            kept,
+            [
+                "root.q04", "root.q05", "root.q06", "root.q07", "root.q08", "root.q09", "root.q10",
+                "root.q11", "root.q12"
+            ]
+        );
+        let others = chart.others.expect("pooled");
+        assert_eq!(others.queue, "3 other queues");
+        assert_eq!(others.values, [1.0, 2.0, 2.0, 3.0, 4.0, 6.0]);
+        assert_eq!(others.total, 6);
+        assert!(
+            chart.subtitle.contains("the 9 of 12 queues"),
+            "{}",
+            chart.subtitle
+        );
     }
 
     #[test]

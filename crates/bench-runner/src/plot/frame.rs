@@ -161,9 +161,13 @@ pub fn caption<DB: DrawingBackend>(
     Ok(area.split_vertically(TEXT_SIZE as i32 + 10).1)
 }
 
+/// A legend column: its widest label, and its entries (index, wrapped label lines).
+type LegendColumn = (u32, Vec<(usize, Vec<String>)>);
+
 /// Splits `area` into a plotting area and, on its right, a legend panel just wide enough for
-/// `entries` (labels wrapped if they would take more than a third of the canvas); draws the
-/// legend and returns the plotting area. No entries: the whole area.
+/// `entries` (labels wrapped if they would take more than a third of the canvas, entries
+/// in further columns when one column would run past the bottom); draws the legend and
+/// returns the plotting area. No entries: the whole area.
 pub fn legend_right<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     heading: &str,
@@ -172,36 +176,58 @@ pub fn legend_right<DB: DrawingBackend>(
     if entries.is_empty() {
         return Ok(area.clone());
     }
-    let (w, _) = area.dim_in_pixel();
+    let (w, h) = area.dim_in_pixel();
     let style = text_style();
     let max_text = ((w as f64 * MAX_LEGEND_SHARE) as u32).saturating_sub(MARK_W as u32 + 30);
-    let mut widest = area.estimate_text_size(heading, &style).map_err(de)?.0;
-    let mut wrapped = Vec::new();
-    for e in entries {
-        let lines = wrap(area, &e.label, &style, max_text)?;
-        for l in &lines {
-            widest = widest.max(area.estimate_text_size(l, &style).map_err(de)?.0);
-        }
-        wrapped.push(lines);
-    }
-    let panel_w = widest + MARK_W as u32 + 34;
-    let (plot, panel) = area.split_horizontally(w.saturating_sub(panel_w));
     let line_h = TEXT_SIZE as i32 + 6;
-    let mut y = 30;
+    let first_y = 30 + if heading.is_empty() { 0 } else { line_h + 2 };
+    let bottom = h as i32 - 12;
+    // Entries packed into columns top to bottom, each column as wide as its widest label.
+    let mut columns: Vec<LegendColumn> = vec![(0, Vec::new())];
+    let mut y = first_y;
+    for (k, e) in entries.iter().enumerate() {
+        let lines = wrap(area, &e.label, &style, max_text)?;
+        let height = line_h * lines.len() as i32 + 4;
+        if y + height - line_h / 2 > bottom && !columns.last().is_some_and(|c| c.1.is_empty()) {
+            columns.push((0, Vec::new()));
+            y = first_y;
+        }
+        let col = columns.last_mut().expect("one column at least");
+        for l in &lines {
+            col.0 = col.0.max(area.estimate_text_size(l, &style).map_err(de)?.0);
+        }
+        col.1.push((k, lines));
+        y += height;
+    }
+    let heading_w = area.estimate_text_size(heading, &style).map_err(de)?.0;
+    columns[0].0 = columns[0]
+        .0
+        .max(heading_w.saturating_sub(MARK_W as u32 + 8));
+    let col_w: Vec<u32> = columns.iter().map(|c| c.0 + MARK_W as u32 + 34).collect();
+    let panel_w: u32 = col_w.iter().sum();
+    let (plot, panel) = area.split_horizontally(w.saturating_sub(panel_w));
     let left = Pos::new(HPos::Left, VPos::Center);
     if !heading.is_empty() {
         let hs = TextStyle::from((FONT, TEXT_SIZE).into_font().style(FontStyle::Bold)).pos(left);
-        panel.draw_text(heading, &hs, (8, y)).map_err(de)?;
-        y += line_h + 2;
+        panel.draw_text(heading, &hs, (8, 30)).map_err(de)?;
     }
-    for (e, lines) in entries.iter().zip(&wrapped) {
-        draw_mark(&panel, e, (8, y))?;
-        for (i, l) in lines.iter().enumerate() {
-            panel
-                .draw_text(l, &style.pos(left), (8 + MARK_W + 8, y + i as i32 * line_h))
-                .map_err(de)?;
+    let mut x0 = 8;
+    for ((_, col), cw) in columns.iter().zip(&col_w) {
+        let mut y = first_y;
+        for (k, lines) in col {
+            draw_mark(&panel, &entries[*k], (x0, y))?;
+            for (i, l) in lines.iter().enumerate() {
+                panel
+                    .draw_text(
+                        l,
+                        &style.pos(left),
+                        (x0 + MARK_W + 8, y + i as i32 * line_h),
+                    )
+                    .map_err(de)?;
+            }
+            y += line_h * lines.len() as i32 + 4;
         }
-        y += line_h * lines.len() as i32 + 4;
+        x0 += *cw as i32;
     }
     Ok(plot)
 }

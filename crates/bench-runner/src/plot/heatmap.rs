@@ -7,11 +7,9 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axes::{Axis, Chart2d, cartesian};
 use super::frame::{STALL_RED, hatch, text_style, titled};
-use super::labels;
 use super::ticks::value_label;
-use super::{Chart, DrawError, PlotError, de, seeds_phrase};
+use super::{Chart, DrawError, de};
 use crate::results::parse_f64;
-use crate::sweep::output::RunsTable;
 
 /// Cells of a metric over two categorical axes.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,7 +35,7 @@ pub struct Heatmap {
 }
 
 /// Distinct values in first-seen order, numbers sorted ascending (so axes read low to high).
-fn axis_values(values: impl Iterator<Item = String>) -> Vec<String> {
+pub(crate) fn axis_values(values: impl Iterator<Item = String>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for v in values {
         if !out.contains(&v) {
@@ -54,79 +52,6 @@ fn axis_values(values: impl Iterator<Item = String>) -> Vec<String> {
 }
 
 impl Heatmap {
-    /// The mean of `metric` over all runs at each (`x`, `y`) pair (other axes and seeds averaged).
-    pub fn from_table(
-        table: &RunsTable,
-        metric: &str,
-        x: &str,
-        y: &str,
-    ) -> Result<Heatmap, PlotError> {
-        let axis = |p: &str| {
-            table
-                .axis_index(p)
-                .ok_or_else(|| PlotError::Input(format!("`{p}` is not an axis")))
-        };
-        let (xi, yi) = (axis(x)?, axis(y)?);
-        let mi = table
-            .metric_index(metric)
-            .ok_or_else(|| PlotError::Input(format!("no metric `{metric}`")))?;
-        let x_values = axis_values(table.rows.iter().map(|r| r.axis_values[xi].clone()));
-        let y_values = axis_values(table.rows.iter().map(|r| r.axis_values[yi].clone()));
-        let mut values = vec![vec![Vec::<f64>::new(); x_values.len()]; y_values.len()];
-        let mut stalled = vec![vec![0usize; x_values.len()]; y_values.len()];
-        for r in &table.rows {
-            let cx = x_values.iter().position(|v| *v == r.axis_values[xi]);
-            let cy = y_values.iter().position(|v| *v == r.axis_values[yi]);
-            let (Some(cx), Some(cy)) = (cx, cy) else {
-                continue;
-            };
-            if table.stalled(r) {
-                stalled[cy][cx] += 1;
-            }
-            let v = r.metrics[mi];
-            if v.is_finite() {
-                values[cy][cx].push(v);
-            }
-        }
-        let counts: Vec<usize> = values
-            .iter()
-            .flatten()
-            .map(Vec::len)
-            .filter(|&n| n > 0)
-            .collect();
-        // The exact mean, as summary.csv gives: a cell reads as its point's mean does.
-        let cells = values
-            .iter()
-            .map(|row| {
-                row.iter()
-                    .map(|xs| (!xs.is_empty()).then(|| crate::stats::mean(xs)))
-                    .collect()
-            })
-            .collect();
-        let m = labels::metric(metric);
-        let others = if table.axes.len() > 2 {
-            " and the other axes"
-        } else {
-            ""
-        };
-        Ok(Heatmap {
-            title: format!(
-                "{} by {} and {}",
-                capitalised(&m.name),
-                labels::param_short(x),
-                labels::param_short(y)
-            ),
-            subtitle: format!("each cell: mean over {}{others}", seeds_phrase(&counts)),
-            x_label: labels::param(x),
-            y_label: labels::param(y),
-            value_label: m.axis(),
-            x_values,
-            y_values,
-            cells,
-            stalled,
-        })
-    }
-
     fn range(&self) -> (f64, f64) {
         let vals = self
             .cells
@@ -169,8 +94,11 @@ impl Heatmap {
         let a = rel(chart.backend_coord(&(fx - 0.5, fy + 0.5)));
         let b = rel(chart.backend_coord(&(fx + 0.5, fy - 0.5)));
         let inset = 3;
-        root.draw(&Rectangle::new(
-            [(a.0 + inset, a.1 + inset), (b.0 - inset, b.1 - inset)],
+        let (x0, y0, x1, y1) = (a.0 + inset, a.1 + inset, b.0 - inset, b.1 - inset);
+        // A closed path, not a rectangle: plotters' SVG writes a rectangle's outline without
+        // its width, and the PNG is rendered from the SVG.
+        root.draw(&PathElement::new(
+            vec![(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)],
             STALL_RED.stroke_width(4),
         ))
         .map_err(de)?;

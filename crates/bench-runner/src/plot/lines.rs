@@ -9,11 +9,7 @@ use super::axes::{Axis, cartesian};
 use super::frame::{
     LegendEntry, Mark, STALL_RED, draw_marker, draw_stall_ring, legend_right, titled,
 };
-use super::heatmap::capitalised;
-use super::labels;
-use super::{Chart, DrawError, PlotError, de, padded, seeds_phrase, series_color};
-use crate::results::parse_f64;
-use crate::sweep::output::RunsTable;
+use super::{Chart, DrawError, de, padded, series_color};
 
 /// At most this many lines per chart; further combinations are left out (and the title says so).
 pub const MAX_SERIES: usize = 12;
@@ -57,7 +53,7 @@ pub struct LineChart {
 
 /// Whether positive `values` (ascending) are spaced more evenly on a log scale than on a
 /// linear one, and span at least a factor of 10.
-fn prefers_log(values: &[f64]) -> bool {
+pub(crate) fn prefers_log(values: &[f64]) -> bool {
     if values.len() < 3 || values[0] <= 0.0 || values[values.len() - 1] / values[0] < 10.0 {
         return false;
     }
@@ -70,119 +66,6 @@ fn prefers_log(values: &[f64]) -> bool {
 }
 
 impl LineChart {
-    /// `metric` over axis `x`, one line per combination of the other axes' values, from the table's summary.
-    pub fn from_table(table: &RunsTable, metric: &str, x: &str) -> Result<LineChart, PlotError> {
-        let xi = table
-            .axis_index(x)
-            .ok_or_else(|| PlotError::Input(format!("`{x}` is not an axis")))?;
-        let mi = table
-            .metric_index(metric)
-            .ok_or_else(|| PlotError::Input(format!("no metric `{metric}`")))?;
-        let summary = table.summary();
-        let mut categories: Vec<String> = Vec::new();
-        for p in &summary {
-            if !categories.contains(&p.axis_values[xi]) {
-                categories.push(p.axis_values[xi].clone());
-            }
-        }
-        let numeric = categories
-            .iter()
-            .all(|c| parse_f64(c).is_some_and(f64::is_finite));
-        let mut sorted: Vec<f64> = if numeric {
-            categories.iter().filter_map(|c| parse_f64(c)).collect()
-        } else {
-            Vec::new()
-        };
-        sorted.sort_by(f64::total_cmp);
-        let log_x = numeric && prefers_log(&sorted);
-        let x_of = |cell: &str| {
-            if numeric {
-                let v = parse_f64(cell).expect("checked numeric");
-                if log_x { v.log10() } else { v }
-            } else {
-                categories.iter().position(|c| c == cell).expect("seen") as f64
-            }
-        };
-        let x_ticks = categories.iter().map(|c| (x_of(c), c.clone())).collect();
-        let m = labels::metric(metric);
-        let mut series: Vec<Series> = Vec::new();
-        let mut dropped = 0;
-        let mut counts = Vec::new();
-        for p in &summary {
-            // With one other axis the legend's heading names it and entries give its values.
-            let others: Vec<String> = (0..table.axes.len())
-                .filter(|&i| i != xi)
-                .map(|i| {
-                    if table.axes.len() == 2 {
-                        labels::value_with_unit(&table.axes[i], &p.axis_values[i])
-                    } else {
-                        labels::param_value(&table.axes[i], &p.axis_values[i])
-                    }
-                })
-                .collect();
-            let name = if others.is_empty() {
-                "mean".to_string()
-            } else {
-                others.join(", ")
-            };
-            let mo = p.moments[mi];
-            counts.push(mo.n);
-            let band = mo.ci95.map(|(lo, hi)| (m.clamp(lo), m.clamp(hi)));
-            let point = (x_of(&p.axis_values[xi]), mo.mean, band);
-            let stalled: Vec<f64> = (p.stalled > 0).then_some(point.0).into_iter().collect();
-            match series.iter().position(|s| s.name == name) {
-                Some(i) => {
-                    series[i].points.push(point);
-                    series[i].stalled_x.extend(stalled);
-                }
-                None if series.len() < MAX_SERIES => series.push(Series {
-                    name,
-                    points: vec![point],
-                    stalled_x: stalled,
-                }),
-                None => dropped += 1,
-            }
-        }
-        for s in &mut series {
-            s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
-        let mut title = format!(
-            "{} against {}",
-            capitalised(&m.name),
-            labels::param_short(x)
-        );
-        if dropped > 0 {
-            title += &format!(", first {MAX_SERIES} lines");
-        }
-        let bound = match (m.min, m.max) {
-            (Some(lo), Some(hi)) => format!(", cut to {lo} to {hi}"),
-            (Some(lo), None) => format!(", cut at {lo}"),
-            _ => String::new(),
-        };
-        let mut x_label = labels::param(x);
-        if log_x {
-            x_label += ", log scale";
-        }
-        Ok(LineChart {
-            title,
-            subtitle: format!(
-                "mean over {}, band: 95% interval of the mean{bound}",
-                seeds_phrase(&counts)
-            ),
-            x_label,
-            y_label: m.axis(),
-            x_ticks,
-            log_x,
-            legend_heading: match table.axes.len() {
-                1 => String::new(),
-                2 => labels::param_short(&table.axes[1 - xi]),
-                _ => "lines".to_string(),
-            },
-            series,
-            y_bounds: (m.min, m.max),
-        })
-    }
-
     fn ranges(&self) -> ((f64, f64), (f64, f64)) {
         let mut x = (f64::INFINITY, f64::NEG_INFINITY);
         let mut y = (f64::INFINITY, f64::NEG_INFINITY);

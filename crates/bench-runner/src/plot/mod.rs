@@ -14,20 +14,20 @@ pub mod frame;
 pub mod heatmap;
 pub mod labels;
 pub mod lines;
+pub mod names;
+pub mod run;
 pub mod ticks;
 pub mod timeseries;
 pub mod usage;
 
 use std::path::{Path, PathBuf};
-use std::sync::Once;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Once, OnceLock};
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::results::{write_atomic, write_atomic_with};
-use crate::sweep::detail::DetailSeries;
-use crate::sweep::output::{Manifest, RunsTable, detail_dir};
-use crate::sweep::spec::ChartSpec;
+use crate::results::write_atomic;
 
 /// Width of every chart, pixels.
 pub const WIDTH: u32 = 1024;
@@ -81,6 +81,62 @@ pub trait Chart {
     fn title(&self) -> &str;
     /// Draws the whole chart onto `root` (already filled white).
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError>;
+    /// `(text as drawn, full text)` of every shortened name: the SVG shows the full one on hover.
+    fn tooltips(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
+
+/// `text` escaped as plotters writes SVG text.
+fn xml_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('\'', "&apos;")
+        .replace('"', "&quot;")
+}
+
+/// `svg` with a `<title>` (a tooltip) in every text element that shows a shortened name,
+/// or the first line of one that was wrapped.
+pub fn with_tooltips(svg: &str, tooltips: &[(String, String)]) -> String {
+    if tooltips.is_empty() {
+        return svg.to_string();
+    }
+    let escaped: Vec<(String, String)> = tooltips
+        .iter()
+        .map(|(shown, full)| (xml_escape(shown), xml_escape(full)))
+        .collect();
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg;
+    while let Some(i) = rest.find(">\n") {
+        out += &rest[..i];
+        rest = &rest[i..];
+        let Some(end) = rest.find("\n</text>") else {
+            break;
+        };
+        let content = &rest[2..end];
+        let full = escaped
+            .iter()
+            .find(|(shown, _)| shown == content)
+            .or_else(|| {
+                let mut starts = escaped
+                    .iter()
+                    .filter(|(shown, _)| content.starts_with('…') && shown.starts_with(content));
+                let first = starts.next();
+                first.filter(|_| starts.next().is_none())
+            });
+        match full {
+            Some((_, full)) if !content.is_empty() => {
+                out += &format!("><title>{full}</title>\n{content}\n</text>");
+                rest = &rest[end + "\n</text>".len()..];
+            }
+            _ => {
+                out += ">\n";
+                rest = &rest[2..];
+            }
+        }
+    }
+    out + rest
 }
 
 /// Registers the DejaVu fonts under [`FONT`]; runs once per process.
@@ -94,7 +150,58 @@ pub fn register_fonts() {
     });
 }
 
-/// Draws `chart` to `STEM.png` and `STEM.svg`, each written atomically; returns both paths.
+/// The PNG's pixels per SVG pixel, as `f32` bits (1.0: [`WIDTH`] x [`HEIGHT`]).
+static PNG_SCALE: AtomicU32 = AtomicU32::new(0x3f80_0000);
+
+/// Sets the resolution of every PNG drawn from now on: `dpi` / 96 pixels per SVG pixel.
+pub fn set_png_dpi(dpi: u32) {
+    PNG_SCALE.store((dpi as f32 / 96.0).to_bits(), Ordering::Relaxed);
+}
+
+fn png_scale() -> f32 {
+    f32::from_bits(PNG_SCALE.load(Ordering::Relaxed))
+}
+
+/// The fonts the PNG renderer knows: the DejaVu faces compiled in, as `sans-serif`.
+fn font_db() -> Arc<resvg::usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<resvg::usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = resvg::usvg::fontdb::Database::new();
+        db.load_font_data(dejavu::sans::regular().to_vec());
+        db.load_font_data(dejavu::sans::bold().to_vec());
+        db.set_sans_serif_family("DejaVu Sans");
+        Arc::new(db)
+    })
+    .clone()
+}
+
+/// Renders `svg` (a chart drawn here) to PNG bytes at `scale` pixels per SVG pixel: the PNG
+/// is the SVG, text and all, drawn by one renderer.
+pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>, DrawError> {
+    let options = resvg::usvg::Options {
+        font_family: "DejaVu Sans".to_string(),
+        fontdb: font_db(),
+        ..resvg::usvg::Options::default()
+    };
+    let tree = resvg::usvg::Tree::from_str(svg, &options).map_err(de)?;
+    let size = tree
+        .size()
+        .to_int_size()
+        .scale_by(scale)
+        .ok_or_else(|| DrawError(format!("cannot scale the chart by {scale}")))?;
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| DrawError(format!("a {}x{} image", size.width(), size.height())))?;
+    pixmap.fill(resvg::tiny_skia::Color::WHITE);
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    pixmap.encode_png().map_err(de)
+}
+
+/// Draws `chart` to `STEM.svg`, and renders that to `STEM.png` (see [`svg_to_png`] and
+/// [`set_png_dpi`]), each written atomically; returns both paths.
 pub fn save<C: Chart>(chart: &C, stem: &Path) -> Result<[PathBuf; 2], PlotError> {
     register_fonts();
     let png = stem.with_extension("png");
@@ -105,13 +212,6 @@ pub fn save<C: Chart>(chart: &C, stem: &Path) -> Result<[PathBuf; 2], PlotError>
             message: e.0,
         }
     }
-    write_atomic_with(&png, ".png", |tmp| {
-        let root = BitMapBackend::new(tmp, (WIDTH, HEIGHT)).into_drawing_area();
-        root.fill(&WHITE).map_err(de)?;
-        chart.draw(&root)?;
-        root.present().map_err(de)
-    })
-    .map_err(draw_err(&png))?;
     let mut text = String::new();
     {
         let root = SVGBackend::with_string(&mut text, (WIDTH, HEIGHT)).into_drawing_area();
@@ -119,6 +219,12 @@ pub fn save<C: Chart>(chart: &C, stem: &Path) -> Result<[PathBuf; 2], PlotError>
         chart.draw(&root).map_err(draw_err(&svg))?;
         root.present().map_err(de).map_err(draw_err(&svg))?;
     }
+    let text = with_tooltips(&text, &chart.tooltips());
+    let bytes = svg_to_png(&text, png_scale()).map_err(draw_err(&png))?;
+    write_atomic(&png, &bytes).map_err(|source| PlotError::Io {
+        path: png.clone(),
+        source,
+    })?;
     write_atomic(&svg, text.as_bytes()).map_err(|source| PlotError::Io {
         path: svg.clone(),
         source,
@@ -126,19 +232,60 @@ pub fn save<C: Chart>(chart: &C, stem: &Path) -> Result<[PathBuf; 2], PlotError>
     Ok([png, svg])
 }
 
+/// The palette of series, grey left out: grey is the pooled "other queues".
+const COLORS: [RGBColor; 9] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
+/// The colour of the series that pools the queues not drawn one by one.
+pub const OTHERS_GREY: RGBColor = RGBColor(120, 120, 120);
+
+/// The most series a chart draws one by one; beyond, the rest are pooled.
+pub const MAX_SERIES: usize = 10;
+
 /// The colour of series `i`.
 pub(crate) fn series_color(i: usize) -> RGBColor {
-    const COLORS: [RGBColor; 8] = [
-        RGBColor(31, 119, 180),
-        RGBColor(255, 127, 14),
-        RGBColor(44, 160, 44),
-        RGBColor(214, 39, 40),
-        RGBColor(148, 103, 189),
-        RGBColor(140, 86, 75),
-        RGBColor(227, 119, 194),
-        RGBColor(127, 127, 127),
-    ];
     COLORS[i % COLORS.len()]
+}
+
+/// How series `i` is drawn: its colour, and past the palette a dash, then dots, so that no
+/// two series of a chart look alike.
+pub(crate) fn series_mark(i: usize) -> frame::Mark {
+    match (i / COLORS.len()) % 3 {
+        0 => frame::Mark::Line,
+        1 => frame::Mark::Dashed,
+        _ => frame::Mark::Dotted,
+    }
+}
+
+/// Draws `points` as series `i` (see [`series_mark`]) onto `chart`.
+pub(crate) fn draw_series_line<DB: DrawingBackend>(
+    chart: &mut axes::Chart2d<'_, DB>,
+    points: Vec<(f64, f64)>,
+    color: RGBColor,
+    mark: frame::Mark,
+) -> Result<(), DrawError> {
+    let style = color.stroke_width(2);
+    match mark {
+        frame::Mark::Dashed => chart
+            .draw_series(DashedLineSeries::new(points, 9, 6, style))
+            .map(|_| ()),
+        frame::Mark::Dotted => chart
+            .draw_series(DashedLineSeries::new(points, 2, 5, style))
+            .map(|_| ()),
+        _ => chart
+            .draw_series(LineSeries::new(points, style))
+            .map(|_| ()),
+    }
+    .map_err(de)
 }
 
 /// `(lo, hi)` padded by 5%, or widened around a single value, so data never sits on the frame.
@@ -159,7 +306,7 @@ pub(crate) fn padded(lo: f64, hi: f64) -> (f64, f64) {
 }
 
 /// "10 seeds", or "4 to 10 seeds" when points ran different numbers of seeds.
-pub(crate) fn seeds_phrase(counts: &[usize]) -> String {
+pub fn seeds_phrase(counts: &[usize]) -> String {
     let lo = counts.iter().copied().min().unwrap_or(0);
     let hi = counts.iter().copied().max().unwrap_or(0);
     let noun = |n: usize| if n == 1 { "seed" } else { "seeds" };
@@ -170,21 +317,8 @@ pub(crate) fn seeds_phrase(counts: &[usize]) -> String {
     }
 }
 
-/// What a sweep chart's means make of stalled runs, for its subtitle: left out (as the sweep
-/// file asked), or how many are in, their metrics censored at the run's end.
-fn stalled_note(table: &RunsTable, excluded: bool) -> String {
-    if excluded {
-        return "; stalled runs left out".to_string();
-    }
-    match table.rows.iter().filter(|r| table.stalled(r)).count() {
-        0 => String::new(),
-        1 => "; 1 stalled run included (censored values)".to_string(),
-        k => format!("; {k} stalled runs included (censored values)"),
-    }
-}
-
 /// A metric name made safe for a file name.
-pub(crate) fn file_stem(name: &str) -> String {
+pub fn file_stem(name: &str) -> String {
     name.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
@@ -194,117 +328,4 @@ pub(crate) fn file_stem(name: &str) -> String {
             }
         })
         .collect()
-}
-
-/// Draws every chart of a sweep directory from its tables: the heatmap and line charts of the chosen metrics,
-/// and, when the charted run's detail CSVs are present, its usage, Jain's index and CDF charts.
-/// Returns the files written.
-pub fn draw_sweep(
-    dir: &Path,
-    table: &RunsTable,
-    charts: &ChartSpec,
-) -> Result<Vec<PathBuf>, PlotError> {
-    let mut written = Vec::new();
-    if !table.rows.is_empty() && !table.metrics.is_empty() {
-        let known = |m: &str| {
-            table.metric_index(m).map(|_| ()).ok_or_else(|| {
-                PlotError::Input(format!(
-                    "metric `{m}` is not among the runs' metrics: {}",
-                    table.metrics.join(", ")
-                ))
-            })
-        };
-        let metric = charts
-            .metric
-            .clone()
-            .unwrap_or_else(|| table.metrics[0].clone());
-        known(&metric)?;
-        let heat_axes = charts
-            .heatmap
-            .clone()
-            .or_else(|| match table.axes.as_slice() {
-                [x, y, ..] => Some((x.clone(), y.clone())),
-                _ => None,
-            });
-        if let Some((x, y)) = heat_axes {
-            let mut chart = heatmap::Heatmap::from_table(table, &metric, &x, &y)?;
-            chart.subtitle += &stalled_note(table, charts.exclude_stalled);
-            written.extend(save(
-                &chart,
-                &dir.join(format!("heatmap-{}", file_stem(&metric))),
-            )?);
-        }
-        if let Some(x) = charts
-            .lines_x
-            .clone()
-            .or_else(|| table.axes.first().cloned())
-        {
-            let metrics = if charts.lines_metrics.is_empty() {
-                vec![metric.clone()]
-            } else {
-                charts.lines_metrics.clone()
-            };
-            for m in &metrics {
-                known(m)?;
-                let mut chart = lines::LineChart::from_table(table, m, &x)?;
-                chart.subtitle += &stalled_note(table, charts.exclude_stalled);
-                written.extend(save(&chart, &dir.join(format!("lines-{}", file_stem(m))))?);
-            }
-        }
-    }
-    let run_dir = detail_dir(dir, charts.run);
-    if run_dir.is_dir() {
-        // Streamed into compact series: the run's files may be far larger than memory.
-        let detail = DetailSeries::read(&run_dir).map_err(|e| PlotError::Input(e.to_string()))?;
-        let run = charts.run;
-        if detail.has_samples() {
-            written.extend(save(
-                &usage::UsageChart::from_detail(&detail, run),
-                &run_dir.join("usage"),
-            )?);
-            written.extend(save(
-                &timeseries::TimeSeries::jain_over_time(&detail, run),
-                &run_dir.join("jain"),
-            )?);
-        }
-        if detail.has_apps() {
-            written.extend(save(
-                &cdf::Cdf::waits(&detail, run),
-                &run_dir.join("wait-cdf"),
-            )?);
-            written.extend(save(
-                &cdf::Cdf::completions(&detail, run),
-                &run_dir.join("completion-cdf"),
-            )?);
-        }
-    }
-    Ok(written)
-}
-
-/// `fairsim plot`: redraw a sweep's charts from the CSV files in its directory.
-#[derive(Debug, Clone, clap::Args)]
-pub struct PlotArgs {
-    /// A sweep output directory (holding runs.csv, and sweep.json for the chart choices).
-    pub dir: PathBuf,
-}
-
-/// Redraws the charts of a sweep directory from `runs.csv` (and the run detail CSVs), running nothing.
-pub fn run_plot(args: &PlotArgs) -> Result<(), crate::CliError> {
-    // Without sweep.json the charts take their default choices; a sweep.json that cannot be
-    // read is refused rather than replaced by them.
-    let manifest = if args.dir.join(crate::sweep::output::MANIFEST).exists() {
-        Some(Manifest::read(&args.dir)?)
-    } else {
-        None
-    };
-    let n_axes = manifest.as_ref().map(|m| m.axes.len());
-    let charts = manifest.map(|m| m.charts).unwrap_or_default();
-    let table = RunsTable::read(&args.dir.join(crate::sweep::output::RUNS_CSV), n_axes)?;
-    let written = draw_sweep(&args.dir, &table, &charts)?;
-    eprintln!(
-        "{} chart files written to {}",
-        written.len(),
-        args.dir.display()
-    );
-    Ok(())
 }

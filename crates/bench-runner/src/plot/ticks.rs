@@ -33,13 +33,14 @@ fn nice_step(raw: f64) -> f64 {
     m * mag
 }
 
-/// Decimals needed to tell ticks `step` apart (0 for a step of 1 or more).
+/// Decimals needed to tell ticks `step` apart (0 for a whole step; 2.5 needs one, or 7.5
+/// would read as 8).
 pub fn decimals_for(step: f64) -> usize {
-    if !step.is_finite() || step <= 0.0 || step >= 1.0 {
+    if !step.is_finite() || step <= 0.0 {
         return 0;
     }
     // 2.5e-1 needs two decimals: count until the scaled step is (nearly) whole.
-    (1..=9)
+    (0..=9)
         .find(|&d| {
             let s = step * 10f64.powi(d);
             (s - s.round()).abs() < 1e-6 * s.max(1.0)
@@ -128,6 +129,10 @@ mod tests {
         let (_, step) = nice_ticks(0.0, 1.05, 6);
         assert_eq!(step, 0.2);
         assert_eq!(decimals_for(0.25), 2);
+        // A step of 2.5 puts ticks at 7.5 and 12.5: one decimal, not "8" and "12".
+        assert_eq!(decimals_for(2.5), 1);
+        assert_eq!(tick_label(7.5, 2.5), "7.5");
+        assert_eq!(decimals_for(25.0), 0);
         assert_eq!(decimals_for(0.05), 2);
         assert_eq!(tick_label(-0.0, 0.5), "0");
     }

@@ -5,8 +5,27 @@ use plotters::prelude::*;
 
 use super::axes::{Axis, cartesian};
 use super::frame::{LegendEntry, Mark, legend_right, titled};
-use super::{Chart, DrawError, de, padded, series_color};
-use crate::sweep::detail::DetailSeries;
+use super::ticks::value_label;
+use super::{Chart, DrawError, draw_series_line, padded, series_color};
+
+/// The second line of a time series is dashed, so that two equal lines both show.
+fn series_line(i: usize) -> Mark {
+    if i % 2 == 1 { Mark::Dashed } else { Mark::Line }
+}
+
+/// What the utilisation chart needs of the run's summary: where the run ended and the
+/// utilisation the headline reports.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct RunEnd {
+    /// Simulated time at the end, s.
+    pub sim_time_s: f64,
+    /// Last finish, s (nothing runs after it).
+    pub makespan_s: f64,
+    /// Mean memory utilisation over the run (the headline's).
+    pub util_memory: f64,
+    /// Mean vcore utilisation over the run.
+    pub util_vcores: f64,
+}
 
 /// One line of a time series chart.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +51,8 @@ pub struct TimeSeries {
     pub y_range: Option<(f64, f64)>,
     /// The lines (a legend is drawn when there are several).
     pub lines: Vec<TimeLine>,
+    /// The run's end, s: the time axis runs to it.
+    pub end_s: Option<f64>,
 }
 
 /// The time axis of a run lasting `t1` seconds: minutes past two hours, hours past two days.
@@ -46,24 +67,18 @@ pub fn time_axis(t1: f64) -> (f64, &'static str) {
 }
 
 impl TimeSeries {
-    /// Jain's index over the active queues (fair share > 0) of usage / fair share, at each
-    /// sample time of a sweep's charted run.
-    pub fn jain_over_time(detail: &DetailSeries, run: u64) -> TimeSeries {
-        let points = detail
-            .leaf_ratios()
-            .into_iter()
-            .filter_map(|(t, xs)| jain_index(&xs).map(|j| (t, j)))
-            .collect();
-        TimeSeries::jain(points, &format!("run {run}"), "instantaneous fair share")
-    }
-
     /// Jain's index from `(time, index)` points, taken of usage / `share`.
     pub fn jain(mut points: Vec<(f64, f64)>, which: &str, share: &str) -> TimeSeries {
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
         TimeSeries {
             title: format!("Jain's fairness index over time, {which}"),
             subtitle: format!(
-                "over leaf queues with a {share}, of usage / {share}; 1 is perfectly fair"
+                "over leaf queues with {} {share}, of usage / {share}; 1 is perfectly fair",
+                if share.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    "an"
+                } else {
+                    "a"
+                }
             ),
             y_label: "Jain's fairness index (0 to 1)".to_string(),
             y_range: Some((0.0, 1.0)),
@@ -72,14 +87,38 @@ impl TimeSeries {
                 points,
                 color: 0,
             }],
+            end_s: None,
         }
     }
 
-    /// Memory and vcore utilisation from `(time, memory, vcores)` fractions.
-    pub fn utilisation(points: &[(f64, f64, f64)], which: &str) -> TimeSeries {
+    /// Memory and vcore utilisation from `(time, memory, vcores)` fractions, drawn to the
+    /// run's `end`: nothing runs after its last finish, so the lines drop to 0 there when
+    /// the samples stop before it (the idle time the run's mean counts).
+    pub fn utilisation(points: &[(f64, f64, f64)], end: Option<RunEnd>, which: &str) -> TimeSeries {
+        let mut points = points.to_vec();
+        let mut subtitle = "allocated / cluster capacity, at each sample".to_string();
+        if let Some(e) = end {
+            let last = points.last().map_or(0.0, |p| p.0);
+            if e.sim_time_s.is_finite() && e.sim_time_s > last {
+                if e.makespan_s.is_finite() && e.makespan_s <= last {
+                    // Idle from the last sample on (all containers had finished by then).
+                    points.push((e.sim_time_s, 0.0, 0.0));
+                } else {
+                    subtitle += &format!("; no samples after {} s", value_label(last));
+                }
+            }
+            if e.util_memory.is_finite() {
+                subtitle += &format!(
+                    "; mean over the run {} memory, {} vcores",
+                    value_label(e.util_memory),
+                    value_label(e.util_vcores)
+                );
+            }
+        }
+        let end_s = end.map(|e| e.sim_time_s).filter(|t| t.is_finite());
         TimeSeries {
             title: format!("Cluster utilisation over time, {which}"),
-            subtitle: "allocated / cluster capacity, at each sample".to_string(),
+            subtitle,
             y_label: "utilisation (fraction of the cluster)".to_string(),
             y_range: Some((0.0, 1.0)),
             lines: vec![
@@ -94,6 +133,7 @@ impl TimeSeries {
                     color: 1,
                 },
             ],
+            end_s,
         }
     }
 }
@@ -115,7 +155,7 @@ impl Chart for TimeSeries {
         let entries: Vec<LegendEntry> = if self.lines.len() > 1 {
             self.lines
                 .iter()
-                .map(|l| LegendEntry::new(&l.name, series_color(l.color), Mark::Line))
+                .map(|l| LegendEntry::new(&l.name, series_color(l.color), series_line(l.color)))
                 .collect()
         } else {
             Vec::new()
@@ -131,7 +171,10 @@ impl Chart for TimeSeries {
             ),
             |r, p| (r.0.min(p.0), r.1.max(p.0), r.2.min(p.1), r.3.max(p.1)),
         );
+        let t1 = self.end_s.map_or(t1, |e| e.max(t1));
         let (scale, unit) = time_axis(t1);
+        // Simulated time starts at 0.
+        let t0 = t0.min(0.0);
         let (t0, t1) = if t0.is_finite() && t1 > t0 {
             (t0 / scale, t1 / scale)
         } else {
@@ -146,13 +189,13 @@ impl Chart for TimeSeries {
         }
         let mut chart = cartesian(&area, &x, &y)?;
         for line in &self.lines {
-            let c = series_color(line.color);
-            chart
-                .draw_series(LineSeries::new(
-                    line.points.iter().map(|&(t, v)| (t / scale, v)),
-                    c.stroke_width(2),
-                ))
-                .map_err(de)?;
+            let points = line.points.iter().map(|&(t, v)| (t / scale, v)).collect();
+            draw_series_line(
+                &mut chart,
+                points,
+                series_color(line.color),
+                series_line(line.color),
+            )?;
         }
         Ok(())
     }

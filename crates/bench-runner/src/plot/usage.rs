@@ -5,10 +5,10 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axes::{Axis, cartesian};
-use super::frame::{LegendEntry, Mark, caption, legend_right, titled};
+use super::frame::{LegendEntry, Mark, caption, draw_marker, legend_right, titled};
+use super::names::short_names;
 use super::timeseries::time_axis;
 use super::{Chart, DrawError, de, padded};
-use crate::sweep::detail::DetailSeries;
 
 /// At most this many panels; the busiest queues are kept and the subtitle says so.
 pub const MAX_PANELS: usize = 9;
@@ -46,6 +46,40 @@ pub struct UsageChart {
     pub subtitle: String,
     /// The panels, in queue order.
     pub panels: Vec<QueuePanel>,
+    /// The other active queues summed into one last panel, on its own scale, when there are
+    /// more than [`MAX_PANELS`] (`queue` says how many).
+    pub others: Option<QueuePanel>,
+}
+
+/// The element-wise sum of `panels` (all sampled at the same times) named `name`.
+fn summed(panels: &[QueuePanel], name: String) -> QueuePanel {
+    let add = |a: &mut Vec<f64>, b: &[f64]| {
+        if a.len() < b.len() {
+            a.resize(b.len(), 0.0);
+        }
+        a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+    };
+    let mut out = QueuePanel {
+        queue: name,
+        times: panels
+            .iter()
+            .map(|p| &p.times)
+            .max_by_key(|t| t.len())
+            .cloned()
+            .unwrap_or_default(),
+        ..QueuePanel::default()
+    };
+    for p in panels {
+        add(&mut out.usage, &p.usage);
+        add(&mut out.fair_share, &p.fair_share);
+        if let Some(s) = &p.steady_fair_share {
+            add(out.steady_fair_share.get_or_insert_with(Vec::new), s);
+        }
+        if let Some(d) = &p.demand {
+            add(out.demand.get_or_insert_with(Vec::new), d);
+        }
+    }
+    out
 }
 
 /// The leaves among `queues` (names no other name extends with a dot), in first-seen order.
@@ -83,23 +117,29 @@ impl UsageChart {
                 format!("{} idle queues left out", names.len())
             });
         }
+        let mut others = None;
         if kept.len() > MAX_PANELS {
+            let keep = MAX_PANELS - 1;
             let mut order: Vec<usize> = (0..kept.len()).collect();
             order.sort_by(|&a, &b| kept[b].busy().total_cmp(&kept[a].busy()).then(a.cmp(&b)));
-            let mut keep = order[..MAX_PANELS].to_vec();
-            keep.sort_unstable();
+            let mut chosen = order[..keep].to_vec();
+            chosen.sort_unstable();
+            let rest: Vec<QueuePanel> = order[keep..].iter().map(|&i| kept[i].clone()).collect();
             notes.push(format!(
-                "the {MAX_PANELS} busiest of {} active leaf queues",
-                kept.len()
+                "the {keep} of {} active leaf queues with the most memory-time used and asked, the {} others summed in the last panel (its own scale)",
+                kept.len(),
+                rest.len()
             ));
-            kept = keep.into_iter().map(|i| kept[i].clone()).collect();
+            others = Some(summed(&rest, format!("{} other queues (sum)", rest.len())));
+            kept = chosen.into_iter().map(|i| kept[i].clone()).collect();
         }
         let what = if kept.iter().any(|p| p.steady_fair_share.is_some()) {
-            "memory used against instantaneous and steady fair share, with demand (cut at the top)"
+            "memory used against instantaneous and steady fair share, with demand (a triangle where it runs past the top)"
         } else {
             "memory used against instantaneous fair share"
         };
-        let mut subtitle = format!("{what}, {} of {n_all} leaf queues", kept.len());
+        let shown = kept.len() + others.as_ref().map_or(0, |_| 1);
+        let mut subtitle = format!("{what}, {shown} panels for {n_all} leaf queues, one scale");
         for n in notes {
             subtitle += &format!("; {n}");
         }
@@ -107,22 +147,8 @@ impl UsageChart {
             title: format!("Queue usage against fair share, {which}"),
             subtitle,
             panels: kept,
+            others,
         }
-    }
-
-    /// The chart of a sweep's charted run (usage and instantaneous fair share only).
-    pub fn from_detail(detail: &DetailSeries, run: u64) -> UsageChart {
-        let panels = detail
-            .leaves()
-            .map(|(q, points)| QueuePanel {
-                queue: q.to_string(),
-                times: points.iter().map(|p| p.0).collect(),
-                usage: points.iter().map(|p| p.1).collect(),
-                fair_share: points.iter().map(|p| p.2).collect(),
-                ..QueuePanel::default()
-            })
-            .collect();
-        UsageChart::new(panels, &format!("run {run}"))
     }
 
     fn legend(&self) -> Vec<LegendEntry> {
@@ -153,7 +179,8 @@ impl Chart for UsageChart {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let body = titled(root, &self.title, &self.subtitle)?;
         let area = legend_right(&body, "", &self.legend())?;
-        let n = self.panels.len().max(1);
+        let all: Vec<&QueuePanel> = self.panels.iter().chain(&self.others).collect();
+        let n = all.len().max(1);
         let cols = match n {
             1..=3 => 1,
             4 => 2,
@@ -161,52 +188,52 @@ impl Chart for UsageChart {
         };
         let rows = n.div_ceil(cols);
         let cells = area.split_evenly((rows, cols));
-        let t_end = self
-            .panels
+        let t_end = all
             .iter()
             .filter_map(|p| p.times.last().copied())
             .fold(0.0, f64::max);
         let (scale, unit) = time_axis(t_end);
-        let top = self
-            .panels
-            .iter()
-            .flat_map(|p| {
-                let extra = [p.steady_fair_share.as_ref()];
-                p.usage
-                    .iter()
-                    .chain(&p.fair_share)
-                    .chain(extra.into_iter().flatten().flatten())
-            })
-            .fold(0.0, |m: f64, &v| m.max(v));
-        let (mem_scale, mem_unit) = if top >= 10_240.0 {
-            (1024.0, "GB")
-        } else {
-            (1.0, "MB")
+        // One scale for the queues drawn one by one, from what they had or were due (demand
+        // can dwarf it and is cut, marked); the pooled panel has its own.
+        let top_of = |ps: &[&QueuePanel]| {
+            ps.iter()
+                .flat_map(|p| {
+                    [
+                        Some(&p.usage),
+                        Some(&p.fair_share),
+                        p.steady_fair_share.as_ref(),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                })
+                .fold(0.0, |m: f64, &v| m.max(v))
         };
-        for (k, (p, cell)) in self.panels.iter().zip(&cells).enumerate() {
-            // Only the bottom row says what the time axis is.
-            let bottom = k + cols >= self.panels.len();
-            let cell = caption(cell, &p.queue)?;
-            // Demand can dwarf usage; the axis stops a little above what the queue had or was
-            // due, and demand runs off the top (the subtitle says so).
-            let hi = [
-                Some(&p.usage),
-                Some(&p.fair_share),
-                p.steady_fair_share.as_ref(),
-            ]
+        let singles: Vec<&QueuePanel> = self.panels.iter().collect();
+        let shared_top = top_of(&singles);
+        let (mem_scale, mem_unit) = if top_of(&all) >= 10_240.0 {
+            (1024.0, "GiB")
+        } else {
+            (1.0, "MiB")
+        };
+        let names: Vec<String> = self.panels.iter().map(|p| p.queue.clone()).collect();
+        let captions: Vec<String> = short_names(&names)
             .into_iter()
-            .flatten()
-            .flatten()
-            .fold(0.0, |m: f64, &v| m.max(v))
-                * 1.5
-                / mem_scale;
-            let (_, y1) = padded(0.0, hi.max(1.0 / mem_scale));
-            let (t0, t1) = match (p.times.first(), p.times.last()) {
-                (Some(&a), Some(&b)) if b > a => (a / scale, b / scale),
-                _ => (0.0, 1.0),
+            .chain(self.others.iter().map(|o| o.queue.clone()))
+            .collect();
+        for (k, ((p, cell), cap)) in all.iter().zip(&cells).zip(&captions).enumerate() {
+            // Only the bottom row says what the time axis is.
+            let bottom = k + cols >= all.len();
+            let cell = caption(cell, cap)?;
+            let top = if k < self.panels.len() {
+                shared_top
+            } else {
+                top_of(&[p])
             };
+            let (_, y1) = padded(0.0, (top * 1.15 / mem_scale).max(1.0 / mem_scale));
+            let t1 = if t_end > 0.0 { t_end / scale } else { 1.0 };
             let x = Axis::numeric(
-                t0,
+                0.0,
                 t1,
                 if cols == 1 { 10 } else { 4 },
                 if bottom {
@@ -225,10 +252,22 @@ impl Chart for UsageChart {
                     .collect()
             };
             if let Some(d) = &p.demand {
-                let capped: Vec<f64> = d.iter().map(|&v| v.min(y1 * mem_scale)).collect();
+                let cap = y1 * mem_scale;
+                let capped: Vec<f64> = d.iter().map(|&v| v.min(cap)).collect();
                 chart
                     .draw_series(LineSeries::new(line(&capped), DEMAND.stroke_width(1)))
                     .map_err(de)?;
+                // A triangle where demand first runs past the top, and again after each dip.
+                let base = cell.get_base_pixel();
+                let mut was_cut = false;
+                for (&t, &v) in p.times.iter().zip(d) {
+                    let cut = v > cap;
+                    if cut && !was_cut {
+                        let (px, py) = chart.backend_coord(&(t / scale, y1));
+                        draw_marker(&cell, (px - base.0, py - base.1 + 7), 1, DEMAND)?;
+                    }
+                    was_cut = cut;
+                }
             }
             if let Some(s) = &p.steady_fair_share {
                 chart
@@ -249,6 +288,15 @@ impl Chart for UsageChart {
         }
         Ok(())
     }
+
+    fn tooltips(&self) -> Vec<(String, String)> {
+        let names: Vec<String> = self.panels.iter().map(|p| p.queue.clone()).collect();
+        short_names(&names)
+            .into_iter()
+            .zip(names)
+            .filter(|(a, b)| a != b)
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -259,5 +307,47 @@ mod tests {
     fn leaves_are_queues_without_children() {
         let qs = ["root", "root.a", "root.a.x", "root.ab", "root.b"];
         assert_eq!(leaves(qs.into_iter()), ["root.a.x", "root.ab", "root.b"]);
+    }
+
+    fn panel(queue: &str, usage: f64) -> QueuePanel {
+        QueuePanel {
+            queue: queue.into(),
+            times: vec![0.0, 10.0],
+            usage: vec![usage, usage],
+            fair_share: vec![usage, 2.0 * usage],
+            ..QueuePanel::default()
+        }
+    }
+
+    #[test]
+    fn beyond_nine_active_queues_the_least_busy_are_summed() {
+        // q1..q12 use 1..12 MiB; q0 is idle. Kept: the 8 busiest (q5..q12) in queue order;
+        // q1..q4 summed: usage 1+2+3+4 = 10, fair share 2+4+6+8 = 20 at t = 10.
+        let panels: Vec<QueuePanel> = (0..13)
+            .map(|i| panel(&format!("root.q{i}"), i as f64))
+            .collect();
+        let chart = UsageChart::new(panels, "r");
+        let kept: Vec<&str> = chart.panels.iter().map(|p| p.queue.as_str()).collect();
+        assert_eq!(
+            kept,
+            [
+                "root.q5", "root.q6", "root.q7", "root.q8", "root.q9", "root.q10", "root.q11",
+                "root.q12"
+            ]
+        );
+        let others = chart.others.expect("pooled");
+        assert_eq!(others.queue, "4 other queues (sum)");
+        assert_eq!(others.usage, [10.0, 10.0]);
+        assert_eq!(others.fair_share, [10.0, 20.0]);
+        assert!(
+            chart.subtitle.contains("9 panels for 13 leaf queues"),
+            "{}",
+            chart.subtitle
+        );
+        assert!(
+            chart.subtitle.contains("idle: root.q0"),
+            "{}",
+            chart.subtitle
+        );
     }
 }

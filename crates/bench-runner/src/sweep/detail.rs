@@ -3,21 +3,27 @@
 //! A sweep's charted run writes `queues.csv` and `apps.csv` into `run-R/` as `fairsim run` does,
 //! and those files grow with the run (queues.csv up to its 100-million-row limit). The charts
 //! (and `fairsim plot`'s redraw) need far less, so [`DetailSeries::read`] streams the files into
-//! compact series: per queue sample time kept, the usage and instantaneous fair share of each
-//! leaf queue (24 bytes a leaf), at most [`MAX_TIMES`] kept times (when that many are held,
-//! every other one is dropped and later times are taken one in two, as `fairsim run`'s charts
-//! do, so a long run keeps an even spread); and per finished app its queue, wait and completion
-//! time (24 bytes, no name). A parent queue's points are dropped as soon as a child names it.
+//! compact series: per queue sample time kept, the memory usage, demand, steady, instantaneous
+//! and ideal shares and the vcores used of each leaf queue (56 bytes a leaf), at most
+//! [`MAX_TIMES`] kept times (when that many are held, every other one is dropped and later
+//! times are taken one in two, as `fairsim run`'s charts do, so a long run keeps an even
+//! spread); and per admitted app its queue, wait and completion time (24 bytes, no name; a
+//! time that never came is NaN). A parent queue's points are dropped as soon as a child names
+//! it. [`DetailSeries::charts`] turns them into the same [`RunCharts`] `fairsim run` draws.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
+use crate::plot::cdf::Cdf;
+use crate::plot::run::RunCharts;
+use crate::plot::timeseries::{RunEnd, jain_index};
+use crate::plot::usage::QueuePanel;
 use crate::results::parse_f64;
 
 use super::SweepError;
 
 /// The most sample times the charts keep: `fairsim run`'s bound, so both draw alike.
-pub const MAX_TIMES: usize = crate::run_report::MAX_SAMPLES;
+pub const MAX_TIMES: usize = fairsim_sim::scenario_checks::CHART_SAMPLE_TIMES as usize;
 
 /// One queue at one kept sample time.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -26,8 +32,38 @@ struct Point {
     slot: u32,
     /// The row's place among the rows of its time (the order Jain's index sums in).
     row: u32,
-    usage_mb: f64,
-    fair_share_mb: f64,
+    sample: Sample,
+}
+
+/// One leaf's numbers at one sample time, memory in MB; NaN for a column the file lacks.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sample {
+    /// Memory used.
+    pub usage_mb: f64,
+    /// Vcores used.
+    pub usage_vcores: f64,
+    /// Memory asked for.
+    pub demand_mb: f64,
+    /// Steady fair share of memory.
+    pub steady_mb: f64,
+    /// Instantaneous fair share of memory.
+    pub fair_mb: f64,
+    /// Ideal share of memory (what the `jain_index` metric measures against).
+    pub ideal_mb: f64,
+}
+
+impl Sample {
+    /// A sample of usage and instantaneous fair share only.
+    pub fn usage_and_fair(usage_mb: f64, fair_mb: f64) -> Sample {
+        Sample {
+            usage_mb,
+            usage_vcores: f64::NAN,
+            demand_mb: f64::NAN,
+            steady_mb: f64::NAN,
+            fair_mb,
+            ideal_mb: f64::NAN,
+        }
+    }
 }
 
 /// A queue's kept points; none once the queue is known to be a parent.
@@ -38,7 +74,7 @@ struct QueueSeries {
     points: Vec<Point>,
 }
 
-/// What the charts need of one finished app.
+/// What the charts need of one admitted app (NaN: the time never came).
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct AppPoint {
     /// Index into [`DetailSeries::app_queues`].
@@ -72,6 +108,8 @@ pub struct DetailSeries {
     current: Option<Current>,
     apps: Vec<AppPoint>,
     app_queues: Vec<String>,
+    /// The cluster's memory and vcores: the root queue's steady share at its first sample.
+    cluster: Option<(f64, f64)>,
 }
 
 impl DetailSeries {
@@ -85,13 +123,7 @@ impl DetailSeries {
 
     /// Adds one queue sample row; rows come by time (rows of one time together), then queue.
     /// An error says why the row cannot follow the rows before it.
-    pub fn push_sample(
-        &mut self,
-        time_s: f64,
-        queue: &str,
-        usage_mb: f64,
-        fair_share_mb: f64,
-    ) -> Result<(), String> {
+    pub fn push_sample(&mut self, time_s: f64, queue: &str, sample: Sample) -> Result<(), String> {
         let cur = match self.current {
             Some(c) if c.time_s == time_s => c,
             Some(c) if time_s < c.time_s => {
@@ -124,8 +156,7 @@ impl DetailSeries {
             series.points.push(Point {
                 slot: cur.slot,
                 row: cur.rows,
-                usage_mb,
-                fair_share_mb,
+                sample,
             });
         }
         self.current = Some(Current {
@@ -135,7 +166,7 @@ impl DetailSeries {
         Ok(())
     }
 
-    /// Adds one finished app.
+    /// Adds one admitted app (NaN for a time that never came).
     pub fn push_app(&mut self, queue: &str, wait_s: f64, completion_s: f64) {
         let q = match self.app_queues.iter().rposition(|n| n == queue) {
             Some(i) => i,
@@ -199,7 +230,7 @@ impl DetailSeries {
         !self.times.is_empty()
     }
 
-    /// Whether any finished app was read.
+    /// Whether any admitted app was read.
     pub fn has_apps(&self) -> bool {
         !self.apps.is_empty()
     }
@@ -229,7 +260,7 @@ impl DetailSeries {
             let points = q
                 .points
                 .iter()
-                .map(|p| (self.time_of(p.slot), p.usage_mb, p.fair_share_mb))
+                .map(|p| (self.time_of(p.slot), p.sample.usage_mb, p.sample.fair_mb))
                 .collect();
             (q.name.as_str(), points)
         })
@@ -242,8 +273,8 @@ impl DetailSeries {
             .iter()
             .filter(|q| !q.parent)
             .flat_map(|q| q.points.iter())
-            .filter(|p| p.fair_share_mb > 0.0)
-            .map(|p| (p.slot, p.row, p.usage_mb / p.fair_share_mb))
+            .filter(|p| p.sample.fair_mb > 0.0)
+            .map(|p| (p.slot, p.row, p.sample.usage_mb / p.sample.fair_mb))
             .collect();
         all.sort_unstable_by_key(|&(slot, row, _)| (slot, row));
         let mut out: Vec<(f64, Vec<f64>)> = Vec::new();
@@ -258,45 +289,193 @@ impl DetailSeries {
         out
     }
 
-    /// `(queue, seconds)` of every finished app's wait (`completion` false) or completion time,
-    /// in file order.
+    /// `(queue, seconds)` of every admitted app's wait (`completion` false) or completion
+    /// time, in file order; `None` for a time that never came.
     pub fn app_values(&self, completion: bool) -> impl Iterator<Item = (String, Option<f64>)> + '_ {
         self.apps.iter().map(move |a| {
             let v = if completion { a.completion_s } else { a.wait_s };
-            (self.app_queues[a.queue as usize].clone(), Some(v))
+            (
+                self.app_queues[a.queue as usize].clone(),
+                v.is_finite().then_some(v),
+            )
         })
     }
 
+    /// What the run's charts draw, as `fairsim run` draws them: per leaf, every kept time (0
+    /// before the leaf existed); Jain's index against the ideal share (the instantaneous fair
+    /// share when the file has no ideal share) summed over the leaves in first-seen order;
+    /// utilisation of the cluster the root's first sample gives.
+    pub fn charts(&self, end: Option<RunEnd>) -> RunCharts {
+        let leaves: Vec<&QueueSeries> = self.queues.iter().filter(|q| !q.parent).collect();
+        let times: Vec<f64> = self.times().collect();
+        // grid[k][l]: leaf l at kept time k.
+        let mut grid: Vec<Vec<Option<Sample>>> = vec![vec![None; leaves.len()]; times.len()];
+        for (l, q) in leaves.iter().enumerate() {
+            for p in &q.points {
+                let k = self
+                    .times
+                    .binary_search_by_key(&p.slot, |t| t.0)
+                    .expect("a kept point's time is kept");
+                grid[k][l] = Some(p.sample);
+            }
+        }
+        let zero = |v: f64| if v.is_finite() { v } else { 0.0 };
+        let known = |f: fn(&Sample) -> f64| {
+            leaves
+                .iter()
+                .any(|q| q.points.iter().any(|p| f(&p.sample).is_finite()))
+        };
+        let has_steady = known(|s| s.steady_mb);
+        let has_demand = known(|s| s.demand_mb);
+        let has_ideal = known(|s| s.ideal_mb);
+        let panels = leaves
+            .iter()
+            .enumerate()
+            .map(|(l, q)| {
+                let col = |f: fn(&Sample) -> f64| -> Vec<f64> {
+                    grid.iter()
+                        .map(|r| r[l].map_or(0.0, |s| zero(f(&s))))
+                        .collect()
+                };
+                QueuePanel {
+                    queue: q.name.clone(),
+                    times: times.clone(),
+                    usage: col(|s| s.usage_mb),
+                    fair_share: col(|s| s.fair_mb),
+                    steady_fair_share: has_steady.then(|| col(|s| s.steady_mb)),
+                    demand: has_demand.then(|| col(|s| s.demand_mb)),
+                }
+            })
+            .collect();
+        let share = |s: &Sample| if has_ideal { s.ideal_mb } else { s.fair_mb };
+        let jain = times
+            .iter()
+            .zip(&grid)
+            .filter_map(|(&t, row)| {
+                let xs: Vec<f64> = row
+                    .iter()
+                    .flatten()
+                    .filter(|s| share(s) > 0.0)
+                    .map(|s| s.usage_mb / share(s))
+                    .collect();
+                jain_index(&xs).map(|j| (t, j))
+            })
+            .collect();
+        let utilisation = self
+            .cluster
+            .filter(|c| c.0 > 0.0 && c.1.is_finite())
+            .map(|(mem, vc)| {
+                times
+                    .iter()
+                    .zip(&grid)
+                    .map(|(&t, row)| {
+                        let used: f64 = row.iter().flatten().map(|s| s.usage_mb).sum();
+                        let cores: f64 = row.iter().flatten().map(|s| zero(s.usage_vcores)).sum();
+                        (t, used / mem.max(1.0), cores / vc.max(1.0))
+                    })
+                    .collect()
+            });
+        RunCharts {
+            panels: if times.is_empty() { Vec::new() } else { panels },
+            jain,
+            jain_share: if has_ideal {
+                "ideal share"
+            } else {
+                "instantaneous fair share"
+            }
+            .to_string(),
+            utilisation,
+            end,
+            waits: Cdf::per_queue(self.app_values(false)),
+            completions: Cdf::per_queue(self.app_values(true)),
+        }
+    }
+
     /// Reads `dir/queues.csv` and `dir/apps.csv` when present, by column name (a run's full
-    /// files or the sweep's own): `time_ms,queue,usage_mb,fair_share_mb` and
-    /// `app,queue,wait_ms,jct_ms` (apps without both times never started or finished and
-    /// are left out). Times become seconds.
+    /// files or the sweep's own): `time_ms,queue,usage_mb,fair_share_mb` and, when there,
+    /// `usage_vcores,demand_mb,steady_fair_share_mb,steady_fair_share_vcores,ideal_share_mb`;
+    /// `app,queue,wait_ms,jct_ms` and, when there, `status` (rejected apps are left out, as
+    /// `fairsim run`'s charts leave them; an empty time never came). Times become seconds.
     pub fn read(dir: &Path) -> Result<DetailSeries, SweepError> {
         let mut series = DetailSeries::new();
         let queues = dir.join("queues.csv");
         if queues.exists() {
-            for_each_row(
-                &queues,
-                &["time_ms", "queue", "usage_mb", "fair_share_mb"],
-                |cells| {
-                    let time_s = number(cells[0])? / 1000.0;
-                    series.push_sample(time_s, cells[1], number(cells[2])?, number(cells[3])?)
-                },
-            )?;
+            let names = [
+                ("time_ms", true),
+                ("queue", true),
+                ("usage_mb", true),
+                ("fair_share_mb", true),
+                ("usage_vcores", false),
+                ("demand_mb", false),
+                ("steady_fair_share_mb", false),
+                ("ideal_share_mb", false),
+                ("steady_fair_share_vcores", false),
+            ];
+            for_each_row(&queues, &names, |cells| {
+                let time_s = number(cells[0])? / 1000.0;
+                let opt = |c: &str| {
+                    if c.is_empty() {
+                        Ok(f64::NAN)
+                    } else {
+                        number(c)
+                    }
+                };
+                let sample = Sample {
+                    usage_mb: number(cells[2])?,
+                    usage_vcores: opt(cells[4])?,
+                    demand_mb: opt(cells[5])?,
+                    steady_mb: opt(cells[6])?,
+                    fair_mb: number(cells[3])?,
+                    ideal_mb: opt(cells[7])?,
+                };
+                if cells[1] == "root" && series.cluster.is_none() && sample.steady_mb.is_finite() {
+                    // The root's steady share is the whole cluster.
+                    series.cluster = Some((sample.steady_mb, opt(cells[8])?));
+                }
+                series.push_sample(time_s, cells[1], sample)
+            })?;
             series.finish();
         }
         let apps = dir.join("apps.csv");
         if apps.exists() {
-            for_each_row(&apps, &["app", "queue", "wait_ms", "jct_ms"], |cells| {
-                if !cells[2].is_empty() && !cells[3].is_empty() {
-                    let (wait, jct) = (number(cells[2])?, number(cells[3])?);
-                    series.push_app(cells[1], wait / 1000.0, jct / 1000.0);
+            let names = [
+                ("app", true),
+                ("queue", true),
+                ("wait_ms", true),
+                ("jct_ms", true),
+                ("status", false),
+            ];
+            for_each_row(&apps, &names, |cells| {
+                if cells[4].starts_with("rejected") {
+                    return Ok(());
                 }
+                let secs = |c: &str| -> Result<f64, String> {
+                    if c.is_empty() {
+                        Ok(f64::NAN)
+                    } else {
+                        Ok(number(c)? / 1000.0)
+                    }
+                };
+                series.push_app(cells[1], secs(cells[2])?, secs(cells[3])?);
                 Ok(())
             })?;
         }
         Ok(series)
     }
+}
+
+/// The end of the run whose `summary.json` is in `dir`, if it can be read.
+pub fn run_end(dir: &Path) -> Option<RunEnd> {
+    let text = std::fs::read_to_string(dir.join("summary.json")).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let metrics = json.get("metrics")?;
+    let get = |m: &str| metrics.get(m).and_then(|v| v.as_f64()).unwrap_or(f64::NAN);
+    Some(RunEnd {
+        sim_time_s: get("sim_time_s"),
+        makespan_s: get("makespan_s"),
+        util_memory: get("util_memory"),
+        util_vcores: get("util_vcores"),
+    })
 }
 
 fn number(cell: &str) -> Result<f64, String> {
@@ -307,7 +486,7 @@ fn number(cell: &str) -> Result<f64, String> {
 /// record at a time; an error names the file and the line.
 fn for_each_row<const N: usize>(
     path: &Path,
-    names: &[&str; N],
+    names: &[(&str, bool); N],
     mut row: impl FnMut(&[&str]) -> Result<(), String>,
 ) -> Result<(), SweepError> {
     let bad = |message: String| SweepError::Csv {
@@ -320,13 +499,13 @@ fn for_each_row<const N: usize>(
     })?;
     let mut r = csv::Reader::from_reader(std::io::BufReader::with_capacity(1 << 16, file));
     let header = r.headers().map_err(|e| bad(e.to_string()))?.clone();
-    let idx: Vec<usize> = names
+    // A column the file lacks and may lack reads as empty.
+    let idx: Vec<Option<usize>> = names
         .iter()
-        .map(|n| {
-            header
-                .iter()
-                .position(|h| h == *n)
-                .ok_or_else(|| bad(format!("no `{n}` column")))
+        .map(|&(n, required)| match header.iter().position(|h| h == n) {
+            Some(i) => Ok(Some(i)),
+            None if !required => Ok(None),
+            None => Err(bad(format!("no `{n}` column"))),
         })
         .collect::<Result<_, _>>()?;
     let mut record = csv::StringRecord::new();
@@ -339,7 +518,7 @@ fn for_each_row<const N: usize>(
         let line = record.position().map_or(0, |p| p.line());
         let mut cells = [""; N];
         for (cell, &i) in cells.iter_mut().zip(&idx) {
-            *cell = record.get(i).unwrap_or("");
+            *cell = i.and_then(|i| record.get(i)).unwrap_or("");
         }
         row(&cells).map_err(|m| bad(format!("line {line}: {m}")))?;
     }
@@ -357,9 +536,12 @@ mod tests {
         let mut s = DetailSeries::new();
         for t in 0..10_000u32 {
             let time = t as f64 * 10.0;
-            s.push_sample(time, "root", 3.0, 6.0).unwrap();
-            s.push_sample(time, "root.a", 1.0, 2.0).unwrap();
-            s.push_sample(time, "root.b", 2.0, 4.0).unwrap();
+            s.push_sample(time, "root", Sample::usage_and_fair(3.0, 6.0))
+                .unwrap();
+            s.push_sample(time, "root.a", Sample::usage_and_fair(1.0, 2.0))
+                .unwrap();
+            s.push_sample(time, "root.b", Sample::usage_and_fair(2.0, 4.0))
+                .unwrap();
         }
         s.finish();
         let times: Vec<f64> = s.times().collect();
@@ -379,7 +561,8 @@ mod tests {
         for (n, kept, last) in [(2_047u32, 2_047usize, 2_046.0), (2_048, 1_024, 2_046.0)] {
             let mut s = DetailSeries::new();
             for t in 0..n {
-                s.push_sample(t as f64, "root.a", 1.0, 1.0).unwrap();
+                s.push_sample(t as f64, "root.a", Sample::usage_and_fair(1.0, 1.0))
+                    .unwrap();
             }
             s.finish();
             let times: Vec<f64> = s.times().collect();
@@ -394,12 +577,16 @@ mod tests {
     #[test]
     fn a_parent_is_dropped_when_a_child_names_it() {
         let mut s = DetailSeries::new();
-        s.push_sample(0.0, "root.users", 5.0, 10.0).unwrap();
-        s.push_sample(1.0, "root.users", 5.0, 10.0).unwrap();
+        s.push_sample(0.0, "root.users", Sample::usage_and_fair(5.0, 10.0))
+            .unwrap();
+        s.push_sample(1.0, "root.users", Sample::usage_and_fair(5.0, 10.0))
+            .unwrap();
         assert_eq!(s.points_held(), 2);
         // A queue created during the run makes root.users a parent: its points go.
-        s.push_sample(2.0, "root.users", 5.0, 10.0).unwrap();
-        s.push_sample(2.0, "root.users.alice", 5.0, 10.0).unwrap();
+        s.push_sample(2.0, "root.users", Sample::usage_and_fair(5.0, 10.0))
+            .unwrap();
+        s.push_sample(2.0, "root.users.alice", Sample::usage_and_fair(5.0, 10.0))
+            .unwrap();
         assert_eq!(s.points_held(), 1);
         let leaves: Vec<_> = s.leaves().collect();
         assert_eq!(leaves, [("root.users.alice", vec![(2.0, 5.0, 10.0)])]);
@@ -415,7 +602,7 @@ mod tests {
             (5.0, "root.a", 3.0, 4.0),
             (5.0, "root.b", 1.0, 4.0),
         ] {
-            s.push_sample(t, q, u, f).unwrap();
+            s.push_sample(t, q, Sample::usage_and_fair(u, f)).unwrap();
         }
         s.finish();
         assert_eq!(s.leaf_ratios(), [(0.0, vec![0.5]), (5.0, vec![0.75, 0.25])]);
@@ -424,8 +611,11 @@ mod tests {
     #[test]
     fn a_time_going_backwards_is_refused() {
         let mut s = DetailSeries::new();
-        s.push_sample(5.0, "root.a", 1.0, 1.0).unwrap();
-        let e = s.push_sample(4.0, "root.a", 1.0, 1.0).unwrap_err();
+        s.push_sample(5.0, "root.a", Sample::usage_and_fair(1.0, 1.0))
+            .unwrap();
+        let e = s
+            .push_sample(4.0, "root.a", Sample::usage_and_fair(1.0, 1.0))
+            .unwrap_err();
         assert!(
             e.contains("time 4 s is before the previous row's 5 s"),
             "{e}"

@@ -3,32 +3,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::error::CliError;
-
 use super::output::{Manifest, RunsTable, detail_dir};
 use super::{Shard, SweepError, io_err, write_final};
-
-/// `fairsim merge`: join the shard outputs of one sweep.
-#[derive(Debug, Clone, clap::Args)]
-pub struct MergeArgs {
-    /// Directories holding shard outputs (runs.shard-K-of-N.csv and sweep.json); all N shards must be present.
-    #[arg(required = true)]
-    pub dirs: Vec<PathBuf>,
-    /// Where to write runs.csv, summary.csv and the charts [default: the first DIR].
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-}
-
-/// Merges shards; see [`merge`].
-pub fn run_merge(args: &MergeArgs) -> Result<(), CliError> {
-    let out = args.out.clone().unwrap_or_else(|| args.dirs[0].clone());
-    let table = merge_table(&args.dirs, &out)?;
-    eprintln!("{} runs merged into {}", table.rows.len(), out.display());
-    if let Some(line) = super::stalls::stalled_line(&table.stalled_points()) {
-        eprintln!("{line}");
-    }
-    Ok(())
-}
 
 /// Joins the shards found in `dirs` into `out`: `runs.csv`, `summary.csv`, `sweep.json`, run detail and charts.
 /// Returns the number of runs. Every shard must be present once and all must come from the same sweep.

@@ -3,11 +3,13 @@
 //! `spec` reads the sweep file, `plan` numbers the runs, `exec` runs them on rayon, `resume` journals finished
 //! runs, `shard` splits a sweep across machines, `merge` joins shards, `output` writes the result files.
 
+pub mod charts;
 pub mod check;
 pub mod decimal;
 pub mod detail;
 pub mod exec;
 pub mod fake;
+pub mod headline;
 pub mod merge;
 pub mod output;
 pub mod plan;
@@ -18,10 +20,8 @@ pub mod stalls;
 
 use std::path::{Path, PathBuf};
 
-use crate::error::CliError;
-use crate::plot::{self, PlotError};
+use crate::plot::PlotError;
 
-pub use merge::{MergeArgs, run_merge};
 pub use shard::Shard;
 pub use spec::{Spec, SpecError};
 
@@ -222,58 +222,15 @@ pub(crate) fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> SweepError +
     }
 }
 
-/// `fairsim sweep`: run a parameter sweep over many seeds.
-#[derive(Debug, Clone, clap::Args)]
-pub struct SweepArgs {
-    /// The sweep file (TOML): a base scenario, axes and seeds.
-    pub sweep_file: PathBuf,
-    /// Worker threads, 1 to 1024 [default: one per CPU].
-    #[arg(long, short = 'j', value_parser = parse_jobs)]
-    pub jobs: Option<usize>,
-    /// Output directory [default: results/NAME/, NAME being the sweep's name].
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Run only the runs whose index is K modulo N, writing runs.shard-K-of-N.csv; join shards with `fairsim merge`.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<Shard>,
-    /// Skip the runs an interrupted invocation with the same sweep file and output directory already finished.
-    #[arg(long)]
-    pub resume: bool,
-}
-
 /// The most worker threads a sweep starts (docs/limits.md): each holds a run in memory.
 pub const MAX_JOBS: usize = 1024;
 
 /// A `--jobs` value: a thread count from 1 to [`MAX_JOBS`].
-pub(crate) fn parse_jobs(s: &str) -> Result<usize, String> {
+pub fn parse_jobs(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if (1..=MAX_JOBS).contains(&n) => Ok(n),
         _ => Err(format!("`{s}` is not a thread count from 1 to {MAX_JOBS}")),
     }
-}
-
-/// Runs a sweep and writes its outputs; see `docs/sweeps.md`.
-pub fn run_sweep(args: &SweepArgs, runner: &dyn RunOne) -> Result<(), CliError> {
-    let spec = Spec::load(&args.sweep_file)?;
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| Path::new("results").join(&spec.name));
-    // Written beside --out and moved in whole at the end (crate::staging); a shard stages
-    // apart from the other shards writing the same --out.
-    let tag = args.shard.map(|s| s.tag());
-    let staged = crate::staging::Staged::begin(&out, tag.as_deref(), args.resume)?;
-    let staging = staged.dir().display().to_string();
-    let summary = staged.run(|s| {
-        let summary = sweep_into(&spec, runner, s.dir(), args.jobs, args.shard, args.resume)?;
-        if args.shard.is_none() {
-            let page = crate::sweep_report::sweep_page(&spec, s.dir())?;
-            page.write(s.dir()).map_err(io_err(s.dir()))?;
-        }
-        Ok(summary)
-    })?;
-    eprintln!("{}", summary.replace(&staging, &out.display().to_string()));
-    Ok(())
 }
 
 /// Runs a loaded sweep into `out`; returns a one-line account of what was done.
@@ -355,9 +312,9 @@ pub(crate) fn write_final(
     let opts = output::SummaryOptions::from(charts);
     output::write_file(&out.join(output::SUMMARY_CSV), &table.summary_csv(&opts))?;
     if charts.exclude_stalled {
-        plot::draw_sweep(out, &table.without_stalled(), charts)?;
+        charts::draw_sweep(out, &table.without_stalled(), charts)?;
     } else {
-        plot::draw_sweep(out, table, charts)?;
+        charts::draw_sweep(out, table, charts)?;
     }
     Ok(())
 }

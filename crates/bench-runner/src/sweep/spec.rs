@@ -489,7 +489,7 @@ fn queue_setting(
     let Some(template) = override_template(field).filter(|_| top == "queues") else {
         return Ok(None);
     };
-    let full = crate::plan::spec::full_queue_name(name);
+    let full = full_queue_name(name);
     if !queues(&full) {
         return Ok(None);
     }
@@ -761,6 +761,15 @@ pub(crate) fn parse_seeds(
                 .collect()
         }
         _ => Err(bad("expected a list of seeds or { count = N, base = B }")),
+    }
+}
+
+/// A queue's full name: `etl` and `root.etl` both mean `root.etl`.
+pub fn full_queue_name(q: &str) -> String {
+    if q == "root" || q.starts_with("root.") {
+        q.to_string()
+    } else {
+        format!("root.{q}")
     }
 }
 

@@ -2,5 +2,6 @@
 
 #![allow(dead_code, reason = "each test binary uses a different part")]
 
+pub mod fixture;
 pub mod mutate;
 pub mod svg;

@@ -1,0 +1,217 @@
+//! Every chart of `run`, `sweep`, `compare` and `plan` on the bundled 20- and 200-leaf
+//! clusters (long dotted names, idle leaves, a run cut before its workload ends), checked as
+//! a reviewer would look at them: no text off the canvas or over another, no legend over the
+//! data, every series told apart, short numbers, names shortened from the left with the full
+//! name kept as a tooltip.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::svg::{check_chart_layout, legend_items, svg_shapes, svg_texts};
+use fairsim_bench_runner::sweep::detail::{DetailSeries, run_end};
+
+fn scenarios() -> PathBuf {
+    common::fixture::scenarios().join("many-leaves")
+}
+
+fn fairsim(args: &[&str]) -> String {
+    common::fixture::fairsim_ok(args)
+}
+
+/// Every SVG file under `dir`, by path.
+fn svgs(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(svgs(&p));
+        } else if p.extension().is_some_and(|x| x == "svg") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Checks every chart under `dir` (at least `min` of them); returns their texts by file.
+fn check_all(dir: &Path, min: usize) -> Vec<(PathBuf, String)> {
+    let files = svgs(dir);
+    assert!(
+        files.len() >= min,
+        "{}: {} charts",
+        dir.display(),
+        files.len()
+    );
+    let mut all = Vec::new();
+    for f in files {
+        let svg = std::fs::read_to_string(&f).unwrap();
+        let name = f.display().to_string();
+        check_chart_layout(&name, &svg);
+        let texts = svg_texts(&svg);
+        for t in &texts {
+            assert!(
+                !t.text.ends_with('…'),
+                "{name}: {:?} is cut at its end, where queue names differ",
+                t.text
+            );
+            if let Some(end) = t.text.strip_prefix('…') {
+                // The full name as a tooltip: a <title> ending as the shortened name does
+                // (up to a count in brackets after it).
+                let end = end.split(" (").next().unwrap();
+                let titled = svg.split("<title>").skip(1).any(|rest| {
+                    let full = &rest[..rest.find("</title>").unwrap()];
+                    full.split(" (").next().unwrap().ends_with(end) && full.len() > end.len()
+                });
+                assert!(
+                    titled,
+                    "{name}: the shortened {:?} carries no full name",
+                    t.text
+                );
+            }
+        }
+        let legend = legend_items(&texts, &svg_shapes(&svg));
+        if name.contains("cdf") || name.contains("compare-") {
+            // The checks on legend entries below and in check_chart_layout find them.
+            assert!(legend.len() >= 2, "{name}: legend entries not found");
+        }
+        assert!(
+            legend.len() <= 14,
+            "{name}: {} legend entries; beyond about ten series the rest are grouped",
+            legend.len()
+        );
+        all.push((f, svg));
+    }
+    all
+}
+
+#[test]
+fn run_charts_of_20_and_200_leaves_read_well() {
+    let dir = tempfile::tempdir().unwrap();
+    for s in ["leaves-20", "leaves-20-cut", "leaves-200", "leaves-200-cut"] {
+        let out = dir.path().join(s);
+        fairsim(&[
+            "run",
+            scenarios().join(format!("{s}.toml")).to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let charts = check_all(&out, 5);
+        // The report carries the allocation file beside the scenario.
+        let report = std::fs::read_to_string(out.join("report.html")).unwrap();
+        assert!(
+            report.contains("Allocation file (") && report.contains("&lt;allocations&gt;"),
+            "{s}: the run report lacks its allocation file"
+        );
+        if s.starts_with("leaves-200") {
+            // 160 active leaves: the per-queue charts name the ones they show and group the rest.
+            for (f, svg) in &charts {
+                let stem = f.file_stem().unwrap().to_str().unwrap();
+                if stem.contains("cdf") || stem == "usage" {
+                    assert!(
+                        svg.contains("other queues"),
+                        "{}: the queues not drawn one by one are not grouped",
+                        f.display()
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A sweep's charted run and `fairsim plot` draw from the run's files; `fairsim run` from what it
+/// kept while running. Drawn from the files of a `fairsim run` of the run cut before its end
+/// (apps still waiting), every chart is byte for byte the one `fairsim run` drew.
+#[test]
+fn a_run_drawn_from_its_files_is_the_run_fairsim_run_drew() {
+    let dir = tempfile::tempdir().unwrap();
+    let ran = dir.path().join("ran");
+    let scenario = scenarios().join("leaves-20-cut.toml");
+    fairsim(&[
+        "run",
+        scenario.to_str().unwrap(),
+        "--out",
+        ran.to_str().unwrap(),
+    ]);
+    let redrawn = dir.path().join("redrawn");
+    std::fs::create_dir_all(&redrawn).unwrap();
+    let charts = DetailSeries::read(&ran).unwrap().charts(run_end(&ran));
+    let files = charts.draw("leaves-20-cut, seed 1", &redrawn).unwrap();
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names.iter().filter(|n| n.ends_with(".svg")).count(),
+        5,
+        "usage, jain, utilisation and two CDFs: {names:?}"
+    );
+    for n in names.iter().filter(|n| n.ends_with(".svg")) {
+        let a = std::fs::read_to_string(ran.join(n)).unwrap();
+        let b = std::fs::read_to_string(redrawn.join(n)).unwrap();
+        assert!(a == b, "{n} differs between fairsim run and its files");
+    }
+    // The CDFs count every admitted app: the cut run's unfinished apps keep curves below 1.
+    let svg = std::fs::read_to_string(redrawn.join("completion-cdf.svg")).unwrap();
+    assert!(svg.contains(" of 8 apps)"), "unfinished apps are counted");
+}
+
+#[test]
+fn sweep_charts_of_200_leaves_read_well() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    let printed = fairsim(&[
+        "sweep",
+        scenarios().join("sweep-200.toml").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    // The answer in the terminal: a line per point with intervals and paired differences.
+    assert_eq!(printed.lines().count(), 4, "{printed}");
+    assert!(
+        printed.contains("vs baseline") && printed.contains("["),
+        "{printed}"
+    );
+    check_all(&out, 6);
+    // The charted run's title names its point and seed.
+    let usage = std::fs::read_to_string(out.join("run-0/usage.svg")).unwrap();
+    assert!(
+        usage.contains("sweep run 0:") && usage.contains("weight = 1, seed 1"),
+        "the charted run's title"
+    );
+}
+
+#[test]
+fn compare_charts_of_20_and_200_leaves_read_well() {
+    let dir = tempfile::tempdir().unwrap();
+    for n in [20, 200] {
+        let out = dir.path().join(format!("compare-{n}"));
+        let fair = scenarios().join(format!("leaves-{n}.toml"));
+        let capacity = scenarios().join(format!("leaves-{n}-capacity.toml"));
+        let printed = fairsim(&[
+            "compare",
+            fair.to_str().unwrap(),
+            capacity.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(
+            printed.starts_with("metric") && printed.contains("capacity - fair"),
+            "{printed}"
+        );
+        check_all(&out, 4);
+    }
+}
+
+#[test]
+fn plan_charts_of_20_leaves_read_well() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("plan");
+    fairsim(&[
+        "plan",
+        scenarios().join("plan-20.toml").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    check_all(&out, 2);
+}
