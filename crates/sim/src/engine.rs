@@ -402,7 +402,7 @@ pub struct Simulation<'a> {
     pub(crate) full_nodes: crate::scheduler::fair::full_nodes::FullNodes,
     /// Hosts and racks the apps' hints name that no node has (their request indices follow
     /// the cluster's).
-    pub(crate) unknown_hints: crate::topology::hints::UnknownNames,
+    pub(crate) unknown_hints: crate::host_hints::UnknownNames,
     /// `queues.csv` rows written so far, and why the run was stopped when its next sample
     /// would pass [`crate::limits::MAX_QUEUE_ROWS`] (a run without `end_ms` is bounded only
     /// as it goes).
@@ -703,7 +703,7 @@ impl<'a> Simulation<'a> {
         .weight(0, 1, 0);
         self.apps = Vec::with_capacity(self.specs.len());
         self.recorded = vec![false; self.specs.len()];
-        let mut resolver = crate::topology::hints::HintResolver::new(&self.cluster);
+        let mut resolver = crate::host_hints::HintResolver::new(&self.cluster);
         for (i, name) in names.into_iter().enumerate() {
             let spec = &self.specs[i];
             // An app that names no host holds no hints at all (an empty list reads as "no
