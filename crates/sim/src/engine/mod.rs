@@ -64,6 +64,14 @@
 //! repeats from then on and no app can ever finish: the run stops at once, with or without
 //! `end_ms`, `stalled_at` now and [`RunSummary::cycle_from`] the time of the earlier state.
 
+pub(crate) mod bit_set;
+pub(crate) mod cycle;
+pub mod event;
+pub mod event_key;
+pub mod heartbeat;
+pub(crate) mod idle_ticks;
+pub mod radix_queue;
+
 use crate::app::{AppPhase, AppRecord, AppSpec, RequestTable};
 use crate::cluster::Cluster;
 use crate::event::{Event, EventKey, EventQueue};
