@@ -483,8 +483,8 @@ impl Simulation<'_> {
             // `addContainersForPreemption`: the app's entry on the node grows (it is added
             // at the end of the node's list the first time).
             if freed != Resource::ZERO {
-                if !self.held_for[n].contains(&app) {
-                    self.held_for[n].push(app);
+                if !self.fair.held_for[n].contains(&app) {
+                    self.fair.held_for[n].push(app);
                 }
                 if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
                     let held = fs.preempted_on_node.entry((set.node, app)).or_default();
@@ -588,7 +588,7 @@ impl Simulation<'_> {
 
     /// Ends `node`'s hold for `app`.
     fn release_hold(&mut self, node: u32, app: u32) {
-        self.held_for[node as usize].retain(|&a| a != app);
+        self.fair.held_for[node as usize].retain(|&a| a != app);
         if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
             fs.preempted_on_node.remove(&(node, app));
         }
@@ -597,8 +597,8 @@ impl Simulation<'_> {
     /// Ends every hold kept for app `a` (its attempt left the scheduler); the nodes that
     /// held them are re-checked, their space being free for others now.
     pub(crate) fn release_holds_for(&mut self, a: u32) {
-        for n in 0..self.held_for.len() as u32 {
-            if self.held_for[n as usize].contains(&a) {
+        for n in 0..self.fair.held_for.len() as u32 {
+            if self.fair.held_for[n as usize].contains(&a) {
                 self.release_hold(n, a);
                 self.recheck_node(n);
             }
@@ -607,7 +607,7 @@ impl Simulation<'_> {
 
     /// Ends every hold of `node` (it left the cluster).
     pub(crate) fn release_holds(&mut self, node: u32) {
-        for app in std::mem::take(&mut self.held_for[node as usize]) {
+        for app in std::mem::take(&mut self.fair.held_for[node as usize]) {
             self.release_hold(node, app);
         }
     }
@@ -616,7 +616,7 @@ impl Simulation<'_> {
     /// whatever path, covers that much of the node's hold for the app (component-wise, at
     /// most the amount); a hold covered in full ends.
     pub(crate) fn hold_served(&mut self, node: u32, app: u32, size: Resource) {
-        if !self.held_for[node as usize].contains(&app) {
+        if !self.fair.held_for[node as usize].contains(&app) {
             return;
         }
         let left = sub_non_negative(self.held_on_node(node, app), size);
@@ -656,7 +656,7 @@ impl Simulation<'_> {
     pub(crate) fn offer_held_node(&mut self, node: u32) {
         let n = node as usize;
         // `cleanupPreemptionList`: holds of apps gone or no longer starved end.
-        for app in self.held_for[n].clone() {
+        for app in self.fair.held_for[n].clone() {
             let gone = self.apps[app as usize].phase != AppPhase::Runnable;
             if gone || !self.is_starved_33(app) {
                 self.release_hold(node, app);
@@ -664,7 +664,7 @@ impl Simulation<'_> {
         }
         // `assignPreemptedContainers` walks a copy of the list, oldest hold first; each
         // allocation also lowers the hold itself (`hold_served`).
-        let holds: Vec<(u32, Resource)> = self.held_for[n]
+        let holds: Vec<(u32, Resource)> = self.fair.held_for[n]
             .iter()
             .map(|&app| (app, self.held_on_node(node, app)))
             .collect();
@@ -706,7 +706,7 @@ impl Simulation<'_> {
         if calc.less_than(cluster, size, self.reservation_threshold_33()) {
             return false;
         }
-        if self.held_for[node as usize].contains(&app) {
+        if self.fair.held_for[node as usize].contains(&app) {
             return false;
         }
         let rack = self.cluster.nodes[node as usize].rack;
@@ -725,7 +725,7 @@ impl Simulation<'_> {
                 )
             }
             crate::app::Locality::OffSwitch => (
-                self.full_nodes.reserved_by(app) as usize,
+                self.fair.full_nodes.reserved_by(app) as usize,
                 self.cluster.live as usize,
             ),
         };
