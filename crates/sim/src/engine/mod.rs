@@ -340,8 +340,9 @@ pub struct Simulation<'a> {
     pub(crate) next_container_id: u64,
     /// Preemption state of the configured scheduler and era.
     pub(crate) preempt: crate::scheduler::preempt::PreemptState,
-    /// Capacity Scheduler state (absolute capacities), when the tree is a capacity tree.
-    pub(crate) capacity: Option<crate::capacity::Capacities>,
+    /// The Capacity Scheduler's own state, when the tree is a capacity tree
+    /// (`scheduler::capacity::CapacityState`).
+    pub(crate) capacity: Option<crate::scheduler::capacity::CapacityState>,
     /// Task containers whose completion event is pending, and pending AM heartbeats: events
     /// that change state whatever the scheduler decides.
     pub(crate) in_flight: u64,
@@ -364,9 +365,6 @@ pub struct Simulation<'a> {
     pub(crate) dirty_apps: Vec<u32>,
     /// Every queue's full name → its id (placement looks names up on every arrival).
     pub(crate) queue_ids: BTreeMap<String, QueueId>,
-    /// Capacity Scheduler: each short queue name → its first queue in the tree's order
-    /// (placement looks leaves up by short name; empty under the Fair Scheduler).
-    pub(crate) cs_short_names: BTreeMap<String, QueueId>,
     /// Leaves counted in Jain's index (an ideal share above 0), ascending, with their
     /// terms: the metric sums are rebuilt over them alone.
     pub(crate) metered: crate::metrics::Metered,
@@ -513,7 +511,6 @@ impl<'a> Simulation<'a> {
             dirty_apps: Vec::new(),
             metered: Default::default(),
             queue_ids: BTreeMap::new(),
-            cs_short_names: BTreeMap::new(),
             completions: 0,
             cycle: Default::default(),
             unknown_hints: Default::default(),
@@ -614,9 +611,6 @@ impl<'a> Simulation<'a> {
         self.queue_ids = (self.tree.queues.iter().enumerate())
             .map(|(i, q)| (q.name.clone(), QueueId(i as u32)))
             .collect();
-        if self.tree.scheduler == crate::tree::SchedulerKind::Capacity {
-            self.cs_short_names = crate::scheduler::capacity_placement::short_names(&self.tree);
-        }
         self.rerank_queues();
         self.compute_steady_shares();
     }

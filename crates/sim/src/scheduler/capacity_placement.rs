@@ -31,7 +31,9 @@ impl Simulation<'_> {
         let requested = mapped.as_deref().unwrap_or(requested);
         // The first queue in the tree's order whose short name, or (3.3) full path, is the
         // requested one.
-        let by_short = self.cs_short_names.get(requested).copied();
+        let by_short = (self.capacity.as_ref())
+            .and_then(|cs| cs.short_names.get(requested))
+            .copied();
         let by_path = match self.semantics {
             Semantics::Hadoop33 => self.queue_ids.get(requested).copied(),
             Semantics::Hadoop27 => None,

@@ -265,7 +265,7 @@ impl Simulation<'_> {
             let max_share = conf.max_share(cluster);
             let resolved_min = conf.min_resources.resolve(cluster);
             let min_share = match &self.capacity {
-                Some(caps) => caps.guaranteed(q, cluster),
+                Some(cs) => cs.caps.guaranteed(q, cluster),
                 None => resolved_min,
             };
             let comparator = Comparator::new(self.semantics, conf.policy, cluster);

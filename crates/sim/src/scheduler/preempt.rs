@@ -67,7 +67,10 @@ impl Simulation<'_> {
                 let g = caps.guaranteed(QueueId(i as u32), self.cluster.total);
                 self.queues[i].min_share = g;
             }
-            self.capacity = Some(caps);
+            self.capacity = Some(crate::scheduler::capacity::CapacityState {
+                caps,
+                short_names: crate::scheduler::capacity_placement::short_names(&self.tree),
+            });
             if self.sc.scheduler.preemption {
                 self.preempt = PreemptState::Capacity {
                     state: PcppState::default(),
@@ -98,10 +101,10 @@ impl Simulation<'_> {
             PreemptState::Fs27(fs) => fs.queue_added(q, now),
             PreemptState::Fs33 { fs, .. } => fs.queue_added(q, now),
         }
-        if self.capacity.is_some() {
+        if let Some(cs) = &mut self.capacity {
             let caps = crate::capacity::Capacities::of(&self.tree);
             self.queues[q.idx()].min_share = caps.guaranteed(q, self.cluster.total);
-            self.capacity = Some(caps);
+            cs.caps = caps;
         }
     }
 
@@ -762,7 +765,7 @@ impl Simulation<'_> {
             }
             *last_round = Some(now);
         }
-        let Some(caps) = self.capacity.clone() else {
+        let Some(caps) = self.capacity.as_ref().map(|cs| cs.caps.clone()) else {
             return;
         };
         let cluster = self.cluster.total;

@@ -351,7 +351,6 @@ impl Simulation<'_> {
             dirty_apps,
             metered: _,
             queue_ids: _,
-            cs_short_names: _,
             completions: _,
             cycle: _,
             // Fixed once the apps are read.
