@@ -28,7 +28,7 @@ use crate::preemption::victims::{
     AppView, ContainerRef, ContainerView, Decision, NodeContainer, NodeView, OwnerView, QueueView,
     Search33, Snapshot27,
 };
-use crate::scheduler::fair::assign::Outcome;
+use crate::scheduler::Outcome;
 use crate::tree::{QueueId, SchedulerKind};
 use fairsim_core::{Resource, Semantics, tree_set_order};
 use std::collections::BTreeMap;
@@ -54,6 +54,13 @@ pub(crate) enum PreemptState {
         /// Time of the last round.
         last_round: Option<u64>,
     },
+}
+
+impl PreemptState {
+    /// Whether preemption runs at all (either scheduler, either era).
+    pub(crate) fn is_on(&self) -> bool {
+        !matches!(self, PreemptState::Off)
+    }
 }
 
 impl Simulation<'_> {

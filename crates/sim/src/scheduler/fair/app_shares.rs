@@ -22,7 +22,6 @@
 //! fingerprint every due leaf is computed, so that it sees the states it saw before.
 
 use crate::engine::Simulation;
-use crate::scheduler::preempt::PreemptState;
 use crate::tree::QueueId;
 use fairsim_core::Semantics;
 
@@ -59,7 +58,7 @@ impl Simulation<'_> {
     /// computed on demand (preemption on, or Hadoop 3.x): they are part of the state the
     /// cycle watch compares.
     pub(crate) fn app_shares_kept(&self) -> bool {
-        !matches!(self.preempt, PreemptState::Off) || self.semantics != Semantics::Hadoop27
+        self.preempt.is_on() || self.semantics != Semantics::Hadoop27
     }
 
     /// At the end of an update tick: the listed leaves whose inputs changed become due, and

@@ -38,20 +38,10 @@ use crate::app::Locality;
 use crate::cluster::Reservation;
 use crate::engine::{Container, Simulation};
 use crate::recorder::{Decision, DecisionKind};
+use crate::scheduler::Outcome;
 use crate::tree::QueueId;
 use fairsim_core::{Policy, Resource, Semantics, stable_sort_by, tree_set_order};
 use std::ops::Bound;
-
-/// What one offer of a node produced.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Outcome {
-    /// Nothing.
-    Nothing,
-    /// A container of this size.
-    Allocated(Resource),
-    /// The node was reserved.
-    Reserved,
-}
 
 impl Simulation<'_> {
     /// Hadoop's `attemptScheduling` for `node`.
