@@ -4,34 +4,27 @@
 //! Entry points: [`load_scenario`] reads a scenario file, [`run`] simulates it once for a
 //! (seed, run index) into any [`Recorder`], [`run_to_dir`] writes the standard output files.
 
-pub mod alloc;
-pub mod app;
-pub(crate) mod bit_set;
-pub mod capacity;
-pub mod catalogue;
-pub mod cluster;
-pub(crate) mod cycle;
 pub mod engine;
-pub mod event;
-pub mod groups;
-pub mod heartbeat;
-pub(crate) mod idle_ticks;
-pub mod import;
-pub mod key_lines;
-pub mod limits;
-pub mod metrics;
-pub mod normalize;
-pub mod preemption;
-pub mod radix_queue;
-pub mod recorder;
-pub mod scenario;
-pub mod scenario_checks;
+pub mod input;
+pub mod model;
+pub mod output;
 pub mod scheduler;
-pub mod time;
-pub mod topology;
-pub mod tree;
-pub mod workload;
-pub mod yarn_site;
+pub mod state;
+
+// The scheduler math (Capacity Scheduler, Fair Scheduler preemption), as pure functions.
+pub mod capacity;
+pub mod preemption;
+
+// Every module keeps the path it had before the layout above (`fairsim_sim::alloc`, ...).
+pub(crate) use engine::{bit_set, cycle};
+pub use engine::{event, event_key, heartbeat, radix_queue};
+pub use input::{
+    alloc, groups, hadoop_conf, import, key_lines, limits, scenario, scenario_checks,
+    scenario_error, settings, topology, workload, yarn_site,
+};
+pub use model::{app, normalize, time, tree};
+pub use output::{catalogue, metrics, recorder};
+pub use state::{cluster, host_hints};
 
 pub use engine::{Counters, SimError, Simulation, run, run_with_progress};
 pub use metrics::RunSummary;

@@ -1,7 +1,7 @@
 //! docs/limits.md prints `fairsim_sim::limits::LIMITS`: the table there is the table the
 //! parsers check. `UPDATE_LIMITS_DOC=1 cargo test -p fairsim-sim --test limits_doc` rewrites it.
 
-const BEGIN: &str = "<!-- limits table: generated from crates/sim/src/limits.rs -->\n";
+const BEGIN: &str = "<!-- limits table: generated from crates/sim/src/input/limits.rs -->\n";
 const END: &str = "<!-- end of limits table -->\n";
 
 #[test]

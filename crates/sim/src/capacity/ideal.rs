@@ -368,6 +368,19 @@ impl PcppState {
     }
 }
 
+impl crate::settings::SchedulerConf {
+    /// The Capacity Scheduler preemption settings of this scenario.
+    pub fn pcpp_config(&self) -> PcppConfig {
+        PcppConfig {
+            monitoring_interval_ms: self.monitoring_interval_ms,
+            max_wait_before_kill_ms: self.max_wait_before_kill_ms,
+            total_preemption_per_round: self.total_preemption_per_round,
+            max_ignored_over_capacity: self.max_ignored_over_capacity,
+            natural_termination_factor: self.natural_termination_factor,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -94,6 +94,21 @@ pub fn utilization_exceeds(cluster: Resource, allocated: Resource, threshold: f3
     threshold < u
 }
 
+impl crate::settings::SchedulerConf {
+    /// The Fair Scheduler preemption settings of this scenario.
+    pub fn preemption_config(&self) -> PreemptionConfig {
+        PreemptionConfig {
+            enabled: self.preemption,
+            utilization_threshold: self.preemption_utilization_threshold,
+            interval_ms: self.preemption_interval_ms,
+            wait_before_kill_ms: self.wait_before_kill_ms,
+            wait_before_next_starvation_check_ms: self.wait_before_next_starvation_check_ms,
+            allocation_delay_ms: 0,
+        }
+        .with_heartbeat(self.heartbeat_ms)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,6 +39,15 @@ use crate::engine::Simulation;
 use crate::tree::{OrderingPolicy, QueueId};
 use fairsim_core::{Calculator, Resource, Semantics};
 
+/// The Capacity Scheduler's own state, beside the state both schedulers share: every
+/// queue's absolute capacities, and each short queue name's first queue in the tree's order
+/// (placement looks leaves up by short name).
+#[derive(Debug, Clone)]
+pub(crate) struct CapacityState {
+    pub caps: crate::capacity::Capacities,
+    pub short_names: std::collections::BTreeMap<String, crate::tree::QueueId>,
+}
+
 /// What offering a node to a queue came to.
 enum Offer {
     /// A container was assigned, at this locality.
@@ -85,7 +94,7 @@ impl Simulation<'_> {
             if calc.less_than(self.cluster.total, available, min_alloc) {
                 return;
             }
-            let Some(caps) = self.capacity.clone() else {
+            let Some(caps) = self.capacity.as_ref().map(|cs| cs.caps.clone()) else {
                 return;
             };
             // The root is handed the cluster (`new ResourceLimits(clusterResource)`).
@@ -157,7 +166,7 @@ impl Simulation<'_> {
         let calc = self.tree.resource_calculator;
         let era = self.sc.scheduler.semantics;
         let conf = self.tree.get(leaf).clone();
-        let Some(caps) = self.capacity.clone() else {
+        let Some(caps) = self.capacity.as_ref().map(|cs| cs.caps.clone()) else {
             return Offer::Nothing;
         };
         let queue_usage = self.queues[leaf.idx()].usage;

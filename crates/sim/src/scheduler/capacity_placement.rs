@@ -31,7 +31,9 @@ impl Simulation<'_> {
         let requested = mapped.as_deref().unwrap_or(requested);
         // The first queue in the tree's order whose short name, or (3.3) full path, is the
         // requested one.
-        let by_short = self.cs_short_names.get(requested).copied();
+        let by_short = (self.capacity.as_ref())
+            .and_then(|cs| cs.short_names.get(requested))
+            .copied();
         let by_path = match self.semantics {
             Semantics::Hadoop33 => self.queue_ids.get(requested).copied(),
             Semantics::Hadoop27 => None,
@@ -66,7 +68,7 @@ impl Simulation<'_> {
         let absolute = self
             .capacity
             .as_ref()
-            .map_or(0.0, |c| c.absolute[leaf.idx()]);
+            .map_or(0.0, |c| c.caps.absolute[leaf.idx()]);
         let (max_apps, max_per_user) = crate::capacity::app_limits::max_applications(
             self.semantics,
             &conf.cs,

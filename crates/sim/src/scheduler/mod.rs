@@ -13,3 +13,15 @@ pub mod fair;
 pub(crate) mod node_events;
 pub(crate) mod preempt;
 pub mod submission_check;
+
+/// What one offer of a node produced (a Fair Scheduler offer, also made to a starved app
+/// by preemption).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// Nothing.
+    Nothing,
+    /// A container of this size.
+    Allocated(fairsim_core::Resource),
+    /// The node was reserved.
+    Reserved,
+}

@@ -260,8 +260,8 @@ impl Simulation<'_> {
     pub(crate) fn cluster_changed(&mut self) {
         let cluster = self.cluster.total;
         // Hadoop 3.3 derives effective capacities (absolute resources above all) anew.
-        if self.capacity.is_some() {
-            self.capacity = Some(crate::capacity::Capacities::at(&self.tree, cluster));
+        if let Some(cs) = &mut self.capacity {
+            cs.caps = crate::capacity::Capacities::at(&self.tree, cluster);
         }
         for i in 0..self.queues.len() {
             let q = QueueId(i as u32);
@@ -269,7 +269,7 @@ impl Simulation<'_> {
             let max_share = conf.max_share(cluster);
             let resolved_min = conf.min_resources.resolve(cluster);
             let min_share = match &self.capacity {
-                Some(caps) => caps.guaranteed(q, cluster),
+                Some(cs) => cs.caps.guaranteed(q, cluster),
                 None => resolved_min,
             };
             let comparator = Comparator::new(self.semantics, conf.policy, cluster);

@@ -28,7 +28,7 @@ use crate::preemption::victims::{
     AppView, ContainerRef, ContainerView, Decision, NodeContainer, NodeView, OwnerView, QueueView,
     Search33, Snapshot27,
 };
-use crate::scheduler::fair::assign::Outcome;
+use crate::scheduler::Outcome;
 use crate::tree::{QueueId, SchedulerKind};
 use fairsim_core::{Resource, Semantics, tree_set_order};
 use std::collections::BTreeMap;
@@ -56,6 +56,13 @@ pub(crate) enum PreemptState {
     },
 }
 
+impl PreemptState {
+    /// Whether preemption runs at all (either scheduler, either era).
+    pub(crate) fn is_on(&self) -> bool {
+        !matches!(self, PreemptState::Off)
+    }
+}
+
 impl Simulation<'_> {
     /// Sets up the preemption state for the scenario's scheduler and era.
     pub(crate) fn init_preemption(&mut self) {
@@ -67,7 +74,10 @@ impl Simulation<'_> {
                 let g = caps.guaranteed(QueueId(i as u32), self.cluster.total);
                 self.queues[i].min_share = g;
             }
-            self.capacity = Some(caps);
+            self.capacity = Some(crate::scheduler::capacity::CapacityState {
+                caps,
+                short_names: crate::scheduler::capacity_placement::short_names(&self.tree),
+            });
             if self.sc.scheduler.preemption {
                 self.preempt = PreemptState::Capacity {
                     state: PcppState::default(),
@@ -98,10 +108,10 @@ impl Simulation<'_> {
             PreemptState::Fs27(fs) => fs.queue_added(q, now),
             PreemptState::Fs33 { fs, .. } => fs.queue_added(q, now),
         }
-        if self.capacity.is_some() {
+        if let Some(cs) = &mut self.capacity {
             let caps = crate::capacity::Capacities::at(&self.tree, self.cluster.total);
             self.queues[q.idx()].min_share = caps.guaranteed(q, self.cluster.total);
-            self.capacity = Some(caps);
+            cs.caps = caps;
         }
     }
 
@@ -483,8 +493,8 @@ impl Simulation<'_> {
             // `addContainersForPreemption`: the app's entry on the node grows (it is added
             // at the end of the node's list the first time).
             if freed != Resource::ZERO {
-                if !self.held_for[n].contains(&app) {
-                    self.held_for[n].push(app);
+                if !self.fair.held_for[n].contains(&app) {
+                    self.fair.held_for[n].push(app);
                 }
                 if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
                     let held = fs.preempted_on_node.entry((set.node, app)).or_default();
@@ -588,7 +598,7 @@ impl Simulation<'_> {
 
     /// Ends `node`'s hold for `app`.
     fn release_hold(&mut self, node: u32, app: u32) {
-        self.held_for[node as usize].retain(|&a| a != app);
+        self.fair.held_for[node as usize].retain(|&a| a != app);
         if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
             fs.preempted_on_node.remove(&(node, app));
         }
@@ -597,8 +607,8 @@ impl Simulation<'_> {
     /// Ends every hold kept for app `a` (its attempt left the scheduler); the nodes that
     /// held them are re-checked, their space being free for others now.
     pub(crate) fn release_holds_for(&mut self, a: u32) {
-        for n in 0..self.held_for.len() as u32 {
-            if self.held_for[n as usize].contains(&a) {
+        for n in 0..self.fair.held_for.len() as u32 {
+            if self.fair.held_for[n as usize].contains(&a) {
                 self.release_hold(n, a);
                 self.recheck_node(n);
             }
@@ -607,7 +617,7 @@ impl Simulation<'_> {
 
     /// Ends every hold of `node` (it left the cluster).
     pub(crate) fn release_holds(&mut self, node: u32) {
-        for app in std::mem::take(&mut self.held_for[node as usize]) {
+        for app in std::mem::take(&mut self.fair.held_for[node as usize]) {
             self.release_hold(node, app);
         }
     }
@@ -616,7 +626,7 @@ impl Simulation<'_> {
     /// whatever path, covers that much of the node's hold for the app (component-wise, at
     /// most the amount); a hold covered in full ends.
     pub(crate) fn hold_served(&mut self, node: u32, app: u32, size: Resource) {
-        if !self.held_for[node as usize].contains(&app) {
+        if !self.fair.held_for[node as usize].contains(&app) {
             return;
         }
         let left = sub_non_negative(self.held_on_node(node, app), size);
@@ -660,7 +670,7 @@ impl Simulation<'_> {
     pub(crate) fn offer_held_node(&mut self, node: u32) {
         let n = node as usize;
         // `cleanupPreemptionList`: holds of apps gone or no longer starved end.
-        for app in self.held_for[n].clone() {
+        for app in self.fair.held_for[n].clone() {
             let gone = self.apps[app as usize].phase != AppPhase::Runnable;
             if gone || !self.is_starved_33(app) {
                 self.release_hold(node, app);
@@ -668,7 +678,7 @@ impl Simulation<'_> {
         }
         // `assignPreemptedContainers` walks a copy of the list, oldest hold first; each
         // allocation also lowers the hold itself (`hold_served`).
-        let holds: Vec<(u32, Resource)> = self.held_for[n]
+        let holds: Vec<(u32, Resource)> = self.fair.held_for[n]
             .iter()
             .map(|&app| (app, self.held_on_node(node, app)))
             .collect();
@@ -717,7 +727,7 @@ impl Simulation<'_> {
         if calc.less_than(cluster, size, self.reservation_threshold_33()) {
             return false;
         }
-        if self.held_for[node as usize].contains(&app) {
+        if self.fair.held_for[node as usize].contains(&app) {
             return false;
         }
         let rack = self.cluster.nodes[node as usize].rack;
@@ -736,7 +746,7 @@ impl Simulation<'_> {
                 )
             }
             crate::app::Locality::OffSwitch => (
-                self.full_nodes.reserved_by(app) as usize,
+                self.fair.full_nodes.reserved_by(app) as usize,
                 self.cluster.live as usize,
             ),
         };
@@ -773,7 +783,7 @@ impl Simulation<'_> {
             }
             *last_round = Some(now);
         }
-        let Some(caps) = self.capacity.clone() else {
+        let Some(caps) = self.capacity.as_ref().map(|cs| cs.caps.clone()) else {
             return;
         };
         let cluster = self.cluster.total;

@@ -22,7 +22,6 @@
 //! fingerprint every due leaf is computed, so that it sees the states it saw before.
 
 use crate::engine::Simulation;
-use crate::scheduler::preempt::PreemptState;
 use crate::tree::QueueId;
 use fairsim_core::Semantics;
 
@@ -59,7 +58,7 @@ impl Simulation<'_> {
     /// computed on demand (preemption on, or Hadoop 3.x): they are part of the state the
     /// cycle watch compares.
     pub(crate) fn app_shares_kept(&self) -> bool {
-        !matches!(self.preempt, PreemptState::Off) || self.semantics != Semantics::Hadoop27
+        self.preempt.is_on() || self.semantics != Semantics::Hadoop27
     }
 
     /// At the end of an update tick: the listed leaves whose inputs changed become due, and
@@ -69,7 +68,7 @@ impl Simulation<'_> {
         if !self.app_shares_kept() {
             return;
         }
-        let listed = std::mem::take(&mut self.app_share_leaves);
+        let listed = std::mem::take(&mut self.fair.app_share_leaves);
         for &i in &listed {
             let i = i as usize;
             self.queues[i].app_shares_listed = false;
@@ -82,7 +81,7 @@ impl Simulation<'_> {
                 continue;
             }
             self.queues[i].app_shares_dirty = false;
-            let due = &mut self.queue_shares.due;
+            let due = &mut self.fair.queue_shares.due;
             if due.flag.len() <= i {
                 due.flag.resize(self.queues.len().max(i + 1), false);
             }
@@ -91,10 +90,10 @@ impl Simulation<'_> {
                 due.list.push(i as u32);
             }
         }
-        self.app_share_leaves = listed;
-        self.app_share_leaves.clear();
+        self.fair.app_share_leaves = listed;
+        self.fair.app_share_leaves.clear();
         let watched = !self.cycle.off && self.n_arrived >= self.apps.len();
-        if watched || self.queue_shares.due.every_tick {
+        if watched || self.fair.queue_shares.due.every_tick {
             self.all_app_shares();
         }
     }
@@ -103,29 +102,37 @@ impl Simulation<'_> {
     /// and before the leaf's runnable apps change or are reordered.
     pub(crate) fn app_shares(&mut self, leaf: QueueId) {
         let i = leaf.idx();
-        if !self.queue_shares.due.flag.get(i).copied().unwrap_or(false) {
+        if !self
+            .fair
+            .queue_shares
+            .due
+            .flag
+            .get(i)
+            .copied()
+            .unwrap_or(false)
+        {
             return;
         }
-        self.queue_shares.due.flag[i] = false;
-        let mut list = std::mem::take(&mut self.share_scratch);
+        self.fair.queue_shares.due.flag[i] = false;
+        let mut list = std::mem::take(&mut self.fair.share_scratch);
         self.leaf_app_shares(i, &mut list);
-        self.share_scratch = list;
+        self.fair.share_scratch = list;
     }
 
     /// Computes every due leaf's apps' fair shares (before a pass that may read any app's).
     pub(crate) fn all_app_shares(&mut self) {
-        let due = std::mem::take(&mut self.queue_shares.due.list);
+        let due = std::mem::take(&mut self.fair.queue_shares.due.list);
         for &i in &due {
             self.app_shares(QueueId(i));
         }
-        self.queue_shares.due.list = due;
-        self.queue_shares.due.list.clear();
+        self.fair.queue_shares.due.list = due;
+        self.fair.queue_shares.due.list.clear();
     }
 
     /// Tests: compute apps' fair shares at every tick (`true`), as before they were computed
     /// on demand, to compare the two.
     #[doc(hidden)]
     pub fn app_shares_every_tick(&mut self, on: bool) {
-        self.queue_shares.due.every_tick = on;
+        self.fair.queue_shares.due.every_tick = on;
     }
 }

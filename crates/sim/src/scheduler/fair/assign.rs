@@ -38,20 +38,10 @@ use crate::app::Locality;
 use crate::cluster::Reservation;
 use crate::engine::{Container, Simulation};
 use crate::recorder::{Decision, DecisionKind};
+use crate::scheduler::Outcome;
 use crate::tree::QueueId;
 use fairsim_core::{Policy, Resource, Semantics, stable_sort_by, tree_set_order};
 use std::ops::Bound;
-
-/// What one offer of a node produced.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Outcome {
-    /// Nothing.
-    Nothing,
-    /// A container of this size.
-    Allocated(Resource),
-    /// The node was reserved.
-    Reserved,
-}
 
 impl Simulation<'_> {
     /// Hadoop's `attemptScheduling` for `node`.
@@ -63,7 +53,7 @@ impl Simulation<'_> {
         let n = node as usize;
         // Hadoop 3.x: preempted resources on this node go first to the app they were freed
         // for, before the node's reservation is looked at.
-        if !self.held_for[n].is_empty() {
+        if !self.fair.held_for[n].is_empty() {
             self.offer_held_node(node);
         }
         if let Some(res) = self.cluster.nodes[n].reservation {
@@ -148,11 +138,11 @@ impl Simulation<'_> {
         if self.capacity.is_some() {
             return self.queues[QueueId::ROOT.idx()].pending > 0;
         }
-        if self.sorted_history {
+        if self.fair.sorted_history {
             // Every heartbeat whose root precheck passes sorts lists that remember it.
             return self.precheck_passes(QueueId::ROOT);
         }
-        self.queue_may_take(QueueId::ROOT) && self.open_leaves > 0
+        self.queue_may_take(QueueId::ROOT) && self.fair.open_leaves > 0
     }
 
     /// Recounts leaf `leaf` in `open_leaves`: it is open while it has an outstanding request
@@ -183,9 +173,9 @@ impl Simulation<'_> {
         if q.open != open {
             q.open = open;
             if open {
-                self.open_leaves += 1;
+                self.fair.open_leaves += 1;
             } else {
-                self.open_leaves -= 1;
+                self.fair.open_leaves -= 1;
             }
         }
         self.class_member_gated(leaf);
@@ -209,7 +199,7 @@ impl Simulation<'_> {
         if self.cluster.nodes[node as usize].reservation.is_some() {
             return Outcome::Nothing;
         }
-        if self.sorted_history {
+        if self.fair.sorted_history {
             // Hadoop's own precheck only: a queue with nothing to ask still sorts its list.
             if !self.precheck_passes(q) {
                 return Outcome::Nothing;
@@ -219,7 +209,7 @@ impl Simulation<'_> {
         if !self.queue_may_take(q) {
             return Outcome::Nothing;
         }
-        if self.tree_sets {
+        if self.fair.tree_sets {
             return self.assign_queue_tree_set(q, node);
         }
         let leaf = self.tree.get(q).is_leaf;
@@ -637,9 +627,9 @@ impl Simulation<'_> {
             // A node reserved again (by a held node's offer or a resized ask) leaves its
             // previous app's count.
             if let Some(was) = self.cluster.nodes[n].reservation {
-                self.full_nodes.count_reservation(was.app, -1);
+                self.fair.full_nodes.count_reservation(was.app, -1);
             }
-            self.full_nodes.count_reservation(a, 1);
+            self.fair.full_nodes.count_reservation(a, 1);
             self.cluster.nodes[n].reservation = Some(Reservation {
                 app: a,
                 priority,
@@ -733,7 +723,7 @@ impl Simulation<'_> {
     pub(crate) fn unreserve(&mut self, node: u32) {
         self.wake_node(node);
         if let Some(r) = self.cluster.nodes[node as usize].reservation.take() {
-            self.full_nodes.count_reservation(r.app, -1);
+            self.fair.full_nodes.count_reservation(r.app, -1);
             self.progress += 1;
             self.recorder.decision(&Decision {
                 time: self.now,

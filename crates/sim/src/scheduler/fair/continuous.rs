@@ -49,7 +49,7 @@ impl Continuous {
 impl Simulation<'_> {
     /// Continuous scheduling is on (Fair Scheduler only).
     pub(crate) fn continuous_on(&self) -> bool {
-        self.continuous.is_some()
+        self.fair.continuous.is_some()
     }
 
     /// The window of the quiescence watch: every node is offered within it, by its
@@ -66,14 +66,14 @@ impl Simulation<'_> {
     /// A completed container was reported on `node` now.
     pub(crate) fn note_completion(&mut self, node: u32) {
         let now = self.now.0;
-        if let Some(c) = self.continuous.as_mut() {
+        if let Some(c) = self.fair.continuous.as_mut() {
             c.completed_at[node as usize] = Some(now);
         }
     }
 
     /// Whether a heartbeat of `node` runs `attemptScheduling` (`FairScheduler.nodeUpdate`).
     pub(crate) fn heartbeat_schedules(&self, node: u32) -> bool {
-        match &self.continuous {
+        match &self.fair.continuous {
             None => true,
             Some(_) if self.semantics == Semantics::Hadoop33 => true,
             Some(c) => c.completed_at[node as usize] == Some(self.now.0),
@@ -90,7 +90,7 @@ impl Simulation<'_> {
             s.cluster
                 .nodes
                 .iter()
-                .zip(&s.held_for)
+                .zip(&s.fair.held_for)
                 .any(|(n, h)| n.reservation.is_some() || !h.is_empty())
         };
         // A pass whose every node offer would return at once is skipped whole.

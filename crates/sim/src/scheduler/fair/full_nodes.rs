@@ -84,7 +84,7 @@ impl Simulation<'_> {
             && self.capacity.is_none()
             && self.semantics == Semantics::Hadoop33
             && !self.continuous_on()
-            && !self.sorted_history
+            && !self.fair.sorted_history
             && (conf.locality_threshold_node.min(1.0) < 0.0
                 || conf.locality_threshold_rack.min(1.0) < 0.0)
     }
@@ -101,16 +101,16 @@ impl Simulation<'_> {
         let nd = &self.cluster.nodes[n];
         if nd.state != NodeState::Running
             || nd.reservation.is_some()
-            || !self.held_for[n].is_empty()
+            || !self.fair.held_for[n].is_empty()
         {
             return false;
         }
         let avail = nd.available();
-        let floor = match self.full_nodes.floor {
+        let floor = match self.fair.full_nodes.floor {
             Some(f) => f,
             None => {
                 let f = self.asks_floor();
-                self.full_nodes.floor = Some(f);
+                self.fair.full_nodes.floor = Some(f);
                 f
             }
         };
@@ -156,7 +156,7 @@ impl Simulation<'_> {
                     }
                 }
             }
-            let capped = u64::from(self.full_nodes.reserved_by(a)) >= cap;
+            let capped = u64::from(self.fair.full_nodes.reserved_by(a)) >= cap;
             if (big_local || (big_off_switch && !capped)) && self.is_starved_33(a) {
                 return None;
             }

@@ -21,6 +21,48 @@ use crate::event::Event;
 use crate::time::SimTime;
 use crate::tree::SchedulerKind;
 
+/// The Fair Scheduler's own state, beside the state both schedulers share (cluster,
+/// containers, apps, users, queues): how its descents sort, the update thread's kept sums
+/// and scratch, the nodes it parks or skips, continuous scheduling and Hadoop 3.x's
+/// preemption holds. Under the Capacity Scheduler it stays empty.
+#[derive(Default)]
+pub(crate) struct FairState {
+    /// Sorted lists remember their history: every descent sorts them as Hadoop 2.7 does
+    /// (`scheduler::fair::sort_history`).
+    pub sorted_history: bool,
+    /// Each descent builds Hadoop 3.3's `TreeSet` of children or apps
+    /// (`scheduler::fair::sort_history`).
+    pub tree_sets: bool,
+    /// Hadoop 3.x: the apps each node holds preempted resources for, in the order their
+    /// holds began (`FSSchedulerNode.resourcesPreemptedForApp`, a `LinkedHashMap`); the
+    /// amounts are in the preemption state.
+    pub held_for: Vec<Vec<u32>>,
+    /// Scratch buffers of the update thread, kept to avoid allocating on every tick.
+    pub share_scratch: Vec<fairsim_core::Schedulable>,
+    pub reorder_scratch: Vec<u32>,
+    /// Queues re-keyed at this update (their demand or activity changed).
+    pub changed_scratch: Vec<u32>,
+    /// The update thread's queue loads and the sums behind them (rebuilt when queues are
+    /// created or the cluster changes).
+    pub queue_shares: queue_shares::QueueShares,
+    /// Scratch of the queue-level update.
+    pub share_work: queue_shares::ShareWork,
+    /// Leaves whose apps' shares may need computing at the next update (see
+    /// `Simulation::mark_app_shares`).
+    pub app_share_leaves: Vec<u32>,
+    /// Leaves with an outstanding request that a descent could serve (see
+    /// `Simulation::refresh_open`).
+    pub open_leaves: u64,
+    /// Continuous scheduling, when on (`scheduler::fair::continuous`).
+    pub continuous: Option<continuous::Continuous>,
+    /// Parked nodes by reserving app, and the inputs of their heartbeats the current event
+    /// touched (`scheduler::fair::parking`).
+    pub parked: parking::ParkedNodes,
+    /// Hadoop 3.3: what decides whether a full node's beat changes nothing, and the nodes
+    /// reserved per app (`scheduler::fair::full_nodes`).
+    pub full_nodes: full_nodes::FullNodes,
+}
+
 impl Simulation<'_> {
     /// An app is submitted: placed in a queue (or rejected), made runnable or held back by
     /// maxRunningApps, and its first requests are made.

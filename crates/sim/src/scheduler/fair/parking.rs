@@ -185,7 +185,7 @@ impl Simulation<'_> {
             // Parked once: its beats are skipped until it is woken.
             if !self.events.clock().is_node_parked(node) {
                 self.events.clock_mut().park(node);
-                self.parked.insert(r.app, node, r.priority, r.size);
+                self.fair.parked.insert(r.app, node, r.priority, r.size);
             }
         }
     }
@@ -198,7 +198,7 @@ impl Simulation<'_> {
         }
         let n = node as usize;
         let nd = &self.cluster.nodes[n];
-        if nd.state != NodeState::Running || !self.held_for[n].is_empty() {
+        if nd.state != NodeState::Running || !self.fair.held_for[n].is_empty() {
             return None;
         }
         let res = nd.reservation?;
@@ -261,16 +261,16 @@ impl Simulation<'_> {
     /// A container on `node` was released: if the node is parked, whether its heartbeat
     /// now acts is decided at the end of the event ([`Simulation::settle_parked`]).
     pub(crate) fn recheck_node(&mut self, node: u32) {
-        if self.parked.n_nodes > 0 && self.events.clock().is_node_parked(node) {
-            self.parked.nodes_touched.push(node);
+        if self.fair.parked.n_nodes > 0 && self.events.clock().is_node_parked(node) {
+            self.fair.parked.nodes_touched.push(node);
         }
     }
 
     /// App `a`'s requests changed: whether the heartbeats of the nodes parked for it now
     /// act is decided at the end of the event ([`Simulation::settle_parked`]).
     pub(crate) fn recheck_reserved_by(&mut self, a: u32) {
-        if self.parked.of(a).is_some() {
-            self.parked.apps_touched.push(a);
+        if self.fair.parked.of(a).is_some() {
+            self.fair.parked.apps_touched.push(a);
         }
     }
 
@@ -280,15 +280,15 @@ impl Simulation<'_> {
     /// An app whose asks keep its nodes parked ([`Simulation::asks_keep_parked`]) costs
     /// a look at those asks; the others' nodes are checked one by one.
     pub(crate) fn settle_parked(&mut self) {
-        if self.parked.apps_touched.is_empty() && self.parked.nodes_touched.is_empty() {
+        if self.fair.parked.apps_touched.is_empty() && self.fair.parked.nodes_touched.is_empty() {
             return;
         }
-        let mut apps = std::mem::take(&mut self.parked.apps_touched);
-        let mut nodes = std::mem::take(&mut self.parked.nodes_touched);
+        let mut apps = std::mem::take(&mut self.fair.parked.apps_touched);
+        let mut nodes = std::mem::take(&mut self.fair.parked.nodes_touched);
         apps.sort_unstable();
         apps.dedup();
         for &a in &apps {
-            let Some(parked) = self.parked.of(a) else {
+            let Some(parked) = self.fair.parked.of(a) else {
                 continue;
             };
             if self.asks_keep_parked(a, &parked.at) {
@@ -312,13 +312,13 @@ impl Simulation<'_> {
         }
         apps.clear();
         nodes.clear();
-        self.parked.apps_touched = apps;
-        self.parked.nodes_touched = nodes;
+        self.fair.parked.apps_touched = apps;
+        self.fair.parked.nodes_touched = nodes;
     }
 
     /// Unparks `node` if it is parked (an input of its heartbeat changed).
     pub(crate) fn wake_node(&mut self, node: u32) {
-        if self.parked.n_nodes == 0 || !self.events.clock_mut().unpark(node) {
+        if self.fair.parked.n_nodes == 0 || !self.events.clock_mut().unpark(node) {
             return;
         }
         // A parked node keeps its reservation: only its own heartbeat or `unreserve` (which
@@ -326,14 +326,14 @@ impl Simulation<'_> {
         let res = self.cluster.nodes[node as usize].reservation;
         debug_assert!(res.is_some(), "parked node {node} without a reservation");
         if let Some(r) = res {
-            self.parked.remove(r.app, node, r.priority, r.size);
+            self.fair.parked.remove(r.app, node, r.priority, r.size);
         }
         self.rearm(node);
     }
 
     /// Unparks the nodes reserved for app `a` (it finished).
     pub(crate) fn wake_reserved_by(&mut self, a: u32) {
-        let nodes = self.parked.of_app(a).to_vec();
+        let nodes = self.fair.parked.of_app(a).to_vec();
         for n in nodes {
             self.wake_node(n);
         }
@@ -342,6 +342,7 @@ impl Simulation<'_> {
     /// Unparks every parked node (a node event).
     pub(crate) fn wake_all_parked(&mut self) {
         let nodes: Vec<u32> = self
+            .fair
             .parked
             .lists
             .iter()

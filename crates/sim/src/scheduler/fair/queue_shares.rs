@@ -230,7 +230,7 @@ impl Simulation<'_> {
     /// Queue `q`'s instantaneous fair share: through its parent's class for a leaf under a
     /// parent split by class (0 while inactive), as stored otherwise.
     pub(crate) fn fair_share_of(&self, q: QueueId) -> Resource {
-        let s = &self.queue_shares;
+        let s = &self.fair.queue_shares;
         let c = &s.by_class;
         if !c.by_class.get(q.idx()).copied().unwrap_or(false) {
             return self.queues[q.idx()].fair_share;
@@ -245,19 +245,20 @@ impl Simulation<'_> {
     /// cluster changed); fair shares read by class are stored in their queues first.
     pub(crate) fn reset_queue_shares(&mut self) {
         self.store_class_shares();
-        self.queue_shares.reset();
+        self.fair.queue_shares.reset();
     }
 
     /// Stores every fair share read by class in its queue (before the class state goes).
     fn store_class_shares(&mut self) {
         let n = self
+            .fair
             .queue_shares
             .by_class
             .by_class
             .len()
             .min(self.queues.len());
         for i in 0..n {
-            if self.queue_shares.by_class.by_class[i] {
+            if self.fair.queue_shares.by_class.by_class[i] {
                 self.queues[i].fair_share = self.fair_share_of(QueueId(i as u32));
             }
         }
@@ -275,7 +276,7 @@ impl Simulation<'_> {
 
     /// The member entry of leaf `leaf`, when it is an active leaf read by class.
     fn member_mut(&mut self, leaf: QueueId) -> Option<&mut Member> {
-        let s = &mut self.queue_shares;
+        let s = &mut self.fair.queue_shares;
         let c = &mut s.by_class;
         let pos = *c.pos.get(leaf.idx())?;
         if pos == NOWHERE {
@@ -303,7 +304,7 @@ impl Simulation<'_> {
 
     /// Child `q` of parent `p` became active or inactive: it joins or leaves its class.
     fn class_membership(&mut self, p: QueueId, q: QueueId, active: bool) {
-        let is_leaf = self.queue_shares.by_class.by_class[q.idx()];
+        let is_leaf = self.fair.queue_shares.by_class.by_class[q.idx()];
         let threshold = self.tree.get(q).fair_share_preemption_threshold as f64;
         let member = Member {
             leaf: q.0,
@@ -311,7 +312,7 @@ impl Simulation<'_> {
             threshold,
             gated: self.open_reads_fair_share(q),
         };
-        let s = &mut self.queue_shares;
+        let s = &mut self.fair.queue_shares;
         let c = &mut s.by_class;
         let slot = &mut c.slots[p.idx()][s.class[q.idx()] as usize];
         match (is_leaf, active) {
@@ -341,7 +342,7 @@ impl Simulation<'_> {
     /// Leaf `leaf`'s demand sum or runnable count changed: its load is looked at in the next
     /// update.
     pub(crate) fn touch_leaf(&mut self, leaf: QueueId) {
-        let s = &mut self.queue_shares;
+        let s = &mut self.fair.queue_shares;
         if let Some(flag) = s.is_touched.get_mut(leaf.idx())
             && !*flag
         {
@@ -355,25 +356,25 @@ impl Simulation<'_> {
     pub(crate) fn refresh_queue_shares(&mut self, work: &mut ShareWork) -> Vec<u32> {
         work.changed.clear();
         let key = (self.cluster.total, self.queues.len());
-        if self.queue_shares.built_for != Some(key) {
+        if self.fair.queue_shares.built_for != Some(key) {
             self.rebuild_queue_shares();
             return (0..self.queues.len() as u32).collect();
         }
-        let touched = std::mem::take(&mut self.queue_shares.touched);
+        let touched = std::mem::take(&mut self.fair.queue_shares.touched);
         for &l in &touched {
-            self.queue_shares.is_touched[l as usize] = false;
+            self.fair.queue_shares.is_touched[l as usize] = false;
             let q = &self.queues[l as usize];
             let load = QueueLoad {
                 demand: q
                     .app_demand
-                    .component_min(self.queue_shares.max[l as usize]),
+                    .component_min(self.fair.queue_shares.max[l as usize]),
                 usage: Resource::ZERO,
                 active: q.runnable > 0,
             };
             self.set_load(QueueId(l), load, work);
         }
-        self.queue_shares.touched = touched;
-        self.queue_shares.touched.clear();
+        self.fair.queue_shares.touched = touched;
+        self.fair.queue_shares.touched.clear();
         while let Some(p) = work.fair_dirty.pop_first() {
             self.split(QueueId(p), ShareCap::MaxShare, work);
         }
@@ -386,8 +387,8 @@ impl Simulation<'_> {
             work.is_changed[q as usize] = false;
         }
         changed.sort_unstable();
-        if self.sc.check_invariants && self.queue_shares.mismatch.is_none() {
-            self.queue_shares.mismatch = self.queue_shares_mismatch();
+        if self.sc.check_invariants && self.fair.queue_shares.mismatch.is_none() {
+            self.fair.queue_shares.mismatch = self.queue_shares_mismatch();
         }
         changed
     }
@@ -397,7 +398,7 @@ impl Simulation<'_> {
     fn queue_shares_mismatch(&self) -> Option<String> {
         let (loads, fair, ideal) = self.whole_tree_shares();
         let shares = (0..self.queues.len()).find_map(|i| {
-            let (kept, q) = (self.queue_shares.loads[i], &self.queues[i]);
+            let (kept, q) = (self.fair.queue_shares.loads[i], &self.queues[i]);
             let fair_now = self.fair_share_of(QueueId(i as u32));
             let differs = kept.demand != loads[i].demand
                 || kept.active != loads[i].active
@@ -423,15 +424,15 @@ impl Simulation<'_> {
     /// active leaf read by class is a member of its class, with its usage, threshold and
     /// gate as they are.
     fn class_members_mismatch(&self) -> Option<String> {
-        let c = &self.queue_shares.by_class;
+        let c = &self.fair.queue_shares.by_class;
         (0..self.queues.len()).find_map(|i| {
             if !c.by_class[i] {
                 return None;
             }
             let q = QueueId(i as u32);
-            let active = self.queue_shares.loads[i].active;
+            let active = self.fair.queue_shares.loads[i].active;
             let pos = c.pos[i];
-            let slot = &c.slots[c.parent[i] as usize][self.queue_shares.class[i] as usize];
+            let slot = &c.slots[c.parent[i] as usize][self.fair.queue_shares.class[i] as usize];
             let member = (pos != NOWHERE)
                 .then(|| slot.leaves.get(pos as usize))
                 .flatten();
@@ -480,7 +481,7 @@ impl Simulation<'_> {
     /// Sets `q`'s load and carries the change up to its ancestors.
     fn set_load(&mut self, mut q: QueueId, mut load: QueueLoad, work: &mut ShareWork) {
         loop {
-            let s = &mut self.queue_shares;
+            let s = &mut self.fair.queue_shares;
             let old = s.loads[q.idx()];
             if old == load {
                 return;
@@ -496,7 +497,7 @@ impl Simulation<'_> {
             if !s.by_class.slots[p.idx()].is_empty() {
                 for k in 0..2 {
                     let semantics = self.semantics;
-                    let s = &mut self.queue_shares;
+                    let s = &mut self.fair.queue_shares;
                     for (l, sign) in [(old, -1), (load, 1)] {
                         if l.active {
                             let item = ideal_item(s, q.idx(), l, k);
@@ -511,7 +512,7 @@ impl Simulation<'_> {
                 }
                 work.moved.push((p.0, q.0));
             }
-            let s = &mut self.queue_shares;
+            let s = &mut self.fair.queue_shares;
             if old.active != load.active {
                 if load.active {
                     s.active_children[p.idx()].insert((s.class[q.idx()], q.0));
@@ -526,18 +527,18 @@ impl Simulation<'_> {
                 // An inactive queue's instantaneous shares are 0 under the fair and DRF
                 // policies; a FIFO parent's split sets them. A leaf read by class reads its
                 // class's share from now on (set by the split to come), or 0.
-                if self.queue_shares.by_class.by_class[q.idx()] {
+                if self.fair.queue_shares.by_class.by_class[q.idx()] {
                     self.class_leaf_moved(q, work);
                 }
                 if !load.active && by_class {
-                    if !self.queue_shares.by_class.by_class[q.idx()] {
+                    if !self.fair.queue_shares.by_class.by_class[q.idx()] {
                         self.set_fair(q, Resource::ZERO, work);
                     }
                     self.set_ideal(q, Resource::ZERO, work);
                 }
             }
             work.ideal_dirty.insert(p.0);
-            let s = &self.queue_shares;
+            let s = &self.fair.queue_shares;
             load = QueueLoad {
                 demand: capped_sum(s.child_demand[p.idx()], s.max[p.idx()]),
                 usage: Resource::ZERO,
@@ -553,7 +554,7 @@ impl Simulation<'_> {
         }
         self.queues[q.idx()].fair_share = share;
         self.mark_app_shares(q);
-        let (leaf, parent) = self.queue_shares.shape[q.idx()];
+        let (leaf, parent) = self.fair.queue_shares.shape[q.idx()];
         if leaf {
             self.refresh_open(q);
         }
@@ -569,28 +570,28 @@ impl Simulation<'_> {
         }
         self.queues[q.idx()].ideal_share = share;
         work.mark(q.0);
-        if self.queue_shares.shape[q.idx()].1 {
+        if self.fair.queue_shares.shape[q.idx()].1 {
             work.ideal_dirty.insert(q.0);
         }
     }
 
     /// Splits parent `p`'s share (instantaneous or ideal, by `cap`) among its children.
     fn split(&mut self, p: QueueId, cap: ShareCap, work: &mut ShareWork) {
-        let by_class = !self.queue_shares.by_class.slots[p.idx()].is_empty();
+        let by_class = !self.fair.queue_shares.by_class.slots[p.idx()].is_empty();
         if cap == ShareCap::MaxShare && by_class {
             self.split_by_class(p, work);
             return;
         }
         let at_max = by_class && self.ideal_every_max_reached(p);
-        if at_max && self.queue_shares.ideal_at_max[p.idx()] {
+        if at_max && self.fair.queue_shares.ideal_at_max[p.idx()] {
             self.ideal_moved_children(p, work);
             return;
         }
         if by_class {
-            self.queue_shares.ideal_at_max[p.idx()] = at_max;
+            self.fair.queue_shares.ideal_at_max[p.idx()] = at_max;
         }
         let conf = self.tree.get(p);
-        let s = &self.queue_shares;
+        let s = &self.fair.queue_shares;
         work.ids.clear();
         if conf.policy == Policy::Fifo {
             work.ids.extend(conf.children.iter().map(|c| c.0));
@@ -639,7 +640,7 @@ impl Simulation<'_> {
     /// share at max (every type the policy computes).
     fn ideal_every_max_reached(&self, p: QueueId) -> bool {
         let total = self.queues[p.idx()].ideal_share;
-        let sums = &self.queue_shares.ideal_sums[p.idx()];
+        let sums = &self.fair.queue_shares.ideal_sums[p.idx()];
         // The types the policy computes: memory, and under DRF vcores.
         let drf = self.tree.get(p).policy == Policy::Drf;
         sums[0].every_max_reached(self.semantics, total.memory_mb)
@@ -652,12 +653,12 @@ impl Simulation<'_> {
         let drf = self.tree.get(p).policy == Policy::Drf;
         for i in 0..work.moved.len() {
             let (pp, c) = work.moved[i];
-            let load = self.queue_shares.loads[c as usize];
+            let load = self.fair.queue_shares.loads[c as usize];
             if pp != p.0 || !load.active {
                 continue;
             }
             let at = |k| {
-                let item = ideal_item(&self.queue_shares, c as usize, load, k);
+                let item = ideal_item(&self.fair.queue_shares, c as usize, load, k);
                 share_at_max(self.semantics, ShareKind::Instantaneous, &item)
             };
             // Under the fair policy vcores are not computed: 0, as `policy_shares` leaves them.
@@ -673,7 +674,10 @@ impl Simulation<'_> {
         let policy = self.tree.get(p).policy;
         work.classes.clear();
         work.slots.clear();
-        for (k, slot) in self.queue_shares.by_class.slots[p.idx()].iter().enumerate() {
+        for (k, slot) in self.fair.queue_shares.by_class.slots[p.idx()]
+            .iter()
+            .enumerate()
+        {
             let count = (slot.leaves.len() + slot.inner.len()) as u64;
             if let (Some(conf), true) = (slot.conf, count > 0) {
                 work.classes.push(ItemClass { count, ..conf });
@@ -693,7 +697,7 @@ impl Simulation<'_> {
         let kept = self.app_shares_kept();
         let slots = std::mem::take(&mut work.slots);
         for (&k, share) in slots.iter().zip(shares) {
-            let slot = &mut self.queue_shares.by_class.slots[p.idx()][k as usize];
+            let slot = &mut self.fair.queue_shares.by_class.slots[p.idx()][k as usize];
             let old = std::mem::replace(&mut slot.share, share);
             if old != share {
                 work.gated.clear();
@@ -721,9 +725,9 @@ impl Simulation<'_> {
                     self.mark_app_shares(QueueId(work.marked[i]));
                 }
             }
-            let slot = &self.queue_shares.by_class.slots[p.idx()][k as usize];
+            let slot = &self.fair.queue_shares.by_class.slots[p.idx()][k as usize];
             for i in 0..slot.inner.len() {
-                let c = self.queue_shares.by_class.slots[p.idx()][k as usize].inner[i];
+                let c = self.fair.queue_shares.by_class.slots[p.idx()][k as usize].inner[i];
                 self.set_fair(QueueId(c), share, work);
             }
         }
@@ -733,7 +737,7 @@ impl Simulation<'_> {
     /// Builds the whole state from scratch, as `roll_up` and `fair_shares` over the tree.
     fn rebuild_queue_shares(&mut self) {
         self.store_class_shares();
-        self.queue_shares.by_class = ClassShares::default();
+        self.fair.queue_shares.by_class = ClassShares::default();
         let cluster = self.cluster.total;
         let n = self.queues.len();
         let (loads, fair, ideal) = self.whole_tree_shares();
@@ -769,7 +773,7 @@ impl Simulation<'_> {
         let by_class = self.class_shares(&class, &loads, &fair, &min, &max);
         let ideal_sums = vec![[AtMaxSums::default(); 2]; n];
         let ideal_at_max = vec![false; n];
-        self.queue_shares = QueueShares {
+        self.fair.queue_shares = QueueShares {
             built_for: Some((cluster, n)),
             min,
             max,
@@ -786,8 +790,8 @@ impl Simulation<'_> {
             active_children,
             touched: Vec::new(),
             is_touched: vec![false; n],
-            mismatch: self.queue_shares.mismatch.take(),
-            due: std::mem::take(&mut self.queue_shares.due),
+            mismatch: self.fair.queue_shares.mismatch.take(),
+            due: std::mem::take(&mut self.fair.queue_shares.due),
             by_class,
             ideal_sums,
             ideal_at_max,
@@ -795,16 +799,16 @@ impl Simulation<'_> {
         // The at-max sums of every fair or DRF parent's active children; a parent whose
         // whole-tree split just gave each its share at max starts on the short way.
         for i in 1..n {
-            let load = self.queue_shares.loads[i];
+            let load = self.fair.queue_shares.loads[i];
             let Some(p) = self.tree.queues[i].parent else {
                 continue;
             };
-            if !load.active || self.queue_shares.by_class.slots[p.idx()].is_empty() {
+            if !load.active || self.fair.queue_shares.by_class.slots[p.idx()].is_empty() {
                 continue;
             }
             for k in 0..2 {
-                let item = ideal_item(&self.queue_shares, i, load, k);
-                self.queue_shares.ideal_sums[p.idx()][k].add(
+                let item = ideal_item(&self.fair.queue_shares, i, load, k);
+                self.fair.queue_shares.ideal_sums[p.idx()][k].add(
                     self.semantics,
                     ShareKind::Instantaneous,
                     &item,
@@ -813,8 +817,9 @@ impl Simulation<'_> {
             }
         }
         for p in 0..n {
-            if !self.queue_shares.by_class.slots[p].is_empty() {
-                self.queue_shares.ideal_at_max[p] = self.ideal_every_max_reached(QueueId(p as u32));
+            if !self.fair.queue_shares.by_class.slots[p].is_empty() {
+                self.fair.queue_shares.ideal_at_max[p] =
+                    self.ideal_every_max_reached(QueueId(p as u32));
             }
         }
     }
@@ -911,7 +916,7 @@ impl Simulation<'_> {
         q.app_shares_dirty = true;
         if !q.app_shares_listed {
             q.app_shares_listed = true;
-            self.app_share_leaves.push(leaf.0);
+            self.fair.app_share_leaves.push(leaf.0);
         }
     }
 }

@@ -1,7 +1,7 @@
 //! `capacity-scheduler.xml`: a Hadoop `<configuration>` of `<property>` name/value pairs,
 //! read for the queue hierarchy and the per-queue settings fairsim simulates. Values are read
 //! as Hadoop's `Configuration` getters read them (`${...}` substituted when a property is
-//! read, Java's number syntax: `crate::yarn_site`), and the file is refused wherever the
+//! read, Java's number syntax: `crate::hadoop_conf`), and the file is refused wherever the
 //! ResourceManager would refuse to start on it.
 
 use super::xml::{Reader, parse_document};
@@ -9,8 +9,8 @@ use super::{AllocError, LoadedAlloc};
 use crate::capacity::config::{
     CapacityForm, CapacityValue, Mode, SiblingForm, capacity_value, siblings_mode,
 };
+use crate::hadoop_conf::{expand, values};
 use crate::tree::{OrderingPolicy, PlacementRule, QueueConf, QueueId, QueueTree, SchedulerKind};
-use crate::yarn_site::{expand, values};
 use fairsim_core::{Calculator, Resource, Semantics};
 use roxmltree::Node;
 use std::cell::RefCell;

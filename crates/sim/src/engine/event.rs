@@ -45,6 +45,7 @@
 //! rank, tie) (a node has one heartbeat per time, an app one arrival), so their `seq` is 0 and
 //! the order is the same total order on keys as if every event were pushed in one heap.
 
+pub use crate::event_key::EventKey;
 use crate::heartbeat::HeartbeatClock;
 use crate::radix_queue::RadixQueue;
 use crate::time::SimTime;
@@ -125,19 +126,6 @@ impl Event {
             _ => 0,
         }
     }
-}
-
-/// The full ordering key of a queued event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct EventKey {
-    /// When.
-    pub time: SimTime,
-    /// Kind rank.
-    pub rank: u8,
-    /// Node or app index (see the module docs).
-    pub tie: u32,
-    /// Push counter.
-    pub seq: u64,
 }
 
 /// What one step of [`EventQueue::pop`] found.

@@ -9,9 +9,9 @@
 //! Java `float` must be finite *as a float* (`1e39` is finite as a double but infinite as a
 //! float); counts of nodes, apps and containers stay where a run fits in memory and finishes.
 
-/// The largest scenario, sweep or plan file read (each is read whole, as the allocation files
-/// are, whose limit this is).
-pub const MAX_TEXT_BYTES: u64 = crate::alloc::MAX_FILE_BYTES;
+/// The largest allocation, scenario, sweep or plan file read (each is read whole): far above
+/// any real cluster's, small enough to bound memory.
+pub const MAX_TEXT_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The largest native CSV trace read (it is read whole): 2 GiB, three times a trace of
 /// [`MAX_APPS`] one-row apps.
@@ -76,6 +76,13 @@ pub const MAX_RUN_MEMORY_BYTES: u64 = 16 << 30;
 /// `queues.csv` rows one run may write (queues × sample times up to `end_ms`): rows stream to
 /// disk, so this bounds the file (about 60 to 100 bytes a row) and the time to write it.
 pub const MAX_QUEUE_ROWS: u64 = 100_000_000;
+/// Largest task count one SLS SYNTH draw may give (a larger draw is cut to this); also the
+/// largest mean task count of a task entry.
+pub const MAX_TASKS_PER_DRAW: f64 = 1_000_000.0;
+/// Largest number of tasks a whole SLS SYNTH run is expected to draw (`num_jobs` times the
+/// mean tasks of a job, over the weights): each drawn task is held until it runs, so this
+/// bounds a run's memory at a few GiB.
+pub const MAX_EXPECTED_TASKS: f64 = 20_000_000.0;
 
 /// What kind of number a key holds and its inclusive range.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -774,7 +781,7 @@ pub const LIMITS: &[Limit] = &[
         "sls synth",
         "mean task count of a task entry (`count`, `mtasks_avg`, `rtasks_avg`)",
         0.0,
-        crate::workload::synth::MAX_TASKS_PER_DRAW,
+        MAX_TASKS_PER_DRAW,
         "tasks of one job; a draw in the tail is cut to this",
     ),
     f64_range(
@@ -788,7 +795,7 @@ pub const LIMITS: &[Limit] = &[
         "sls synth",
         "expected tasks of a run (`num_jobs` times a job's mean tasks)",
         0.0,
-        crate::workload::synth::MAX_EXPECTED_TASKS,
+        MAX_EXPECTED_TASKS,
         "each drawn task is held until it runs",
     ),
     f32_range("fair-scheduler.xml", "weight", 0.0, F32_MAX, JAVA_FLOAT),

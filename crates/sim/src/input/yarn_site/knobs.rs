@@ -3,8 +3,9 @@
 //! Values are read with Hadoop's getters ([`super::values`]) and checked against the
 //! scenario key's row of [`crate::limits::LIMITS`].
 
-use super::{Property, SiteProps, values};
+use super::{Property, SiteProps};
 use crate::alloc::AllocError;
+use crate::hadoop_conf::values;
 use crate::limits::LIMITS;
 use crate::tree::SchedulerKind;
 use fairsim_core::Semantics;

@@ -23,9 +23,8 @@ use fairsim_core::Semantics;
 use std::io::Read;
 use std::path::Path;
 
-/// The largest allocation file read: far above any real cluster's, small enough to bound
-/// memory.
-pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+/// The largest allocation file read ([`crate::limits::MAX_TEXT_BYTES`]).
+pub const MAX_FILE_BYTES: u64 = crate::limits::MAX_TEXT_BYTES;
 
 /// A loaded allocation file: the queue tree and what YARN would have logged.
 #[derive(Debug, Clone, PartialEq)]

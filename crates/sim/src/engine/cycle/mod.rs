@@ -385,13 +385,10 @@ impl Simulation<'_> {
             recorded: _,
             integrals: _,
             incremental: _,
-            sorted_history: _,
-            tree_sets: _,
             first_arrival: _,
             last_finish: _,
             next_container_id: _,
             preempt,
-            held_for,
             capacity: _,
             in_flight,
             n_arrived,
@@ -400,24 +397,11 @@ impl Simulation<'_> {
             stalled_at: _,
             stalls_off: _,
             cycle_from: _,
-            share_scratch: _,
-            reorder_scratch: _,
-            changed_scratch: _,
             dirty_apps,
-            queue_shares,
-            share_work: _,
-            app_share_leaves,
             metered: _,
             queue_ids: _,
-            cs_short_names: _,
-            open_leaves: _,
             completions: _,
             cycle: _,
-            // The clock's parked nodes are written with its armed ones, below.
-            parked: _,
-            // The floor is forgotten after every event; the reservation counts follow the
-            // nodes' reservations, written with the cluster.
-            full_nodes: _,
             // Fixed once the apps are read.
             unknown_hints: _,
             // Outputs, not state.
@@ -425,8 +409,26 @@ impl Simulation<'_> {
             over_limit: _,
             // A switch of the engine, not state.
             idle_ticks_kept: _,
-            continuous,
+            fair,
         } = self;
+        let crate::scheduler::fair::FairState {
+            sorted_history: _,
+            tree_sets: _,
+            held_for,
+            share_scratch: _,
+            reorder_scratch: _,
+            changed_scratch: _,
+            queue_shares,
+            share_work: _,
+            app_share_leaves,
+            open_leaves: _,
+            // The clock's parked nodes are written with its armed ones, below.
+            parked: _,
+            // The floor is forgotten after every event; the reservation counts follow the
+            // nodes' reservations, written with the cluster.
+            full_nodes: _,
+            continuous,
+        } = fair;
         let now = now.0;
         let conf = &sc.scheduler;
         let age = |t: u64| now.saturating_sub(t);

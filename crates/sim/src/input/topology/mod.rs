@@ -16,7 +16,7 @@ pub mod events;
 pub mod hints;
 pub mod sls_nodes;
 
-use crate::scenario::{ClusterSpec, ScenarioError};
+use crate::scenario_error::ScenarioError;
 use fairsim_core::{Resource, Semantics};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -56,6 +56,86 @@ pub fn total(nodes: &[NodeSpec]) -> Resource {
 pub fn rack_count(nodes: &[NodeSpec]) -> usize {
     let racks: std::collections::BTreeSet<&str> = nodes.iter().map(|n| n.rack.as_str()).collect();
     racks.len()
+}
+
+/// Cluster shape: `nodes = N` identical nodes, or an explicit list (`[[cluster.nodes]]`, an
+/// SLS `nodes_file`; see the module docs). Deserializing one reads the `nodes = N` form;
+/// scenarios read all three through `topology::RawCluster`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClusterSpec {
+    /// Number of nodes.
+    pub nodes: u32,
+    /// Number of racks (`nodes = N`: nodes split evenly in contiguous blocks).
+    #[serde(default = "one")]
+    pub racks: u32,
+    /// Memory per node, MB (`nodes = N`; a list's default size).
+    pub node_memory_mb: i64,
+    /// Vcores per node.
+    pub node_vcores: i64,
+    /// The nodes of a list; empty for `nodes = N`.
+    #[serde(skip)]
+    pub layout: Vec<NodeSpec>,
+    /// Nodes joining and leaving during the run (`[[cluster.events]]`); none by default.
+    #[serde(skip)]
+    pub events: events::NodeEvents,
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl Default for ClusterSpec {
+    fn default() -> Self {
+        ClusterSpec {
+            nodes: 1,
+            racks: 1,
+            node_memory_mb: 8192,
+            node_vcores: 8,
+            layout: Vec::new(),
+            events: Default::default(),
+        }
+    }
+}
+
+impl ClusterSpec {
+    /// `nodes = N` identical nodes of `node` in `racks` racks.
+    pub fn uniform(nodes: u32, racks: u32, node: Resource) -> ClusterSpec {
+        ClusterSpec {
+            nodes,
+            racks,
+            node_memory_mb: node.memory_mb,
+            node_vcores: node.vcores,
+            layout: Vec::new(),
+            events: Default::default(),
+        }
+    }
+
+    /// One node's capability (`nodes = N`).
+    pub fn node_size(&self) -> Resource {
+        Resource::new(self.node_memory_mb, self.node_vcores)
+    }
+
+    /// Every node, in index order: the list, or what `nodes = N` expands to.
+    pub fn node_specs(&self) -> std::borrow::Cow<'_, [NodeSpec]> {
+        if self.layout.is_empty() {
+            uniform(self.nodes, self.racks, self.node_size()).into()
+        } else {
+            self.layout.as_slice().into()
+        }
+    }
+
+    /// The sum of the nodes' capabilities.
+    pub fn total(&self) -> Resource {
+        if self.layout.is_empty() {
+            Resource::new(
+                self.node_memory_mb.saturating_mul(self.nodes.into()),
+                self.node_vcores.saturating_mul(self.nodes.into()),
+            )
+        } else {
+            total(&self.layout)
+        }
+    }
 }
 
 /// The first name that two nodes share, if any (names are what hints and events resolve).

@@ -5,12 +5,11 @@
 //! [`expand`]), and mapped onto the scenario's scheduler keys by [`knobs`].
 //! docs/yarn-site.md lists every property.
 
-pub mod expand;
 pub mod knobs;
-pub mod values;
+
+pub use crate::hadoop_conf::{expand, values};
 
 use crate::alloc::AllocError;
-use crate::scenario::SchedulerConf;
 use crate::tree::SchedulerKind;
 use fairsim_core::Semantics;
 use serde::Deserialize;
@@ -237,13 +236,14 @@ pub fn check_class(
 
 /// The scenario's `[scheduler]` with the files' values under its own keys: `explicit` is
 /// the scenario's `[scheduler]` table as written; `line` gives a key's line. The report
-/// records which values the scenario overrides.
-pub fn merge(
+/// records which values the scenario overrides. `T` is the scenario's `[scheduler]` type
+/// (`crate::scenario::SchedulerConf`), which holds this module's reports.
+pub fn merge<T: serde::de::DeserializeOwned>(
     settings: &mut knobs::Settings,
     explicit: &toml::Table,
     explicit_workload: &toml::Table,
     line: &dyn Fn(&str) -> usize,
-) -> Result<SchedulerConf, String> {
+) -> Result<T, String> {
     let mut merged = settings.scheduler.clone();
     for (k, v) in explicit {
         merged.insert(k.clone(), v.clone());

@@ -39,7 +39,7 @@
 
 use crate::bit_set::BitSet;
 use crate::cluster::Cluster;
-use crate::event::EventKey;
+use crate::event_key::EventKey;
 use crate::time::SimTime;
 use std::collections::BTreeSet;
 

@@ -31,13 +31,7 @@ use std::path::Path;
 
 /// Largest `num_jobs` accepted (docs/limits.md).
 pub const MAX_JOBS: u64 = crate::limits::MAX_APPS;
-/// Largest task count one draw may give (a larger draw is cut to this; docs/limits.md); also
-/// the largest mean task count of a task entry.
-pub const MAX_TASKS_PER_DRAW: f64 = 1_000_000.0;
-/// Largest number of tasks a whole run is expected to draw (`num_jobs` times the mean tasks
-/// of a job, over the weights): each drawn task is held until it runs, so this bounds a run's
-/// memory at a few GiB.
-pub const MAX_EXPECTED_TASKS: f64 = 20_000_000.0;
+pub use crate::limits::{MAX_EXPECTED_TASKS, MAX_TASKS_PER_DRAW};
 
 const WEIGHTS: &str = "workload_weight, class_weight, time_distribution and discrete weights";
 
@@ -766,7 +760,7 @@ impl SynthSpec {
     pub fn expected_bytes(&self) -> u64 {
         let groups = self.expected_tasks() * super::budget::BYTES_PER_GROUP as f64;
         self.num_jobs
-            .saturating_mul(crate::scenario_checks::BYTES_PER_APP)
+            .saturating_mul(super::budget::BYTES_PER_APP)
             .saturating_add(groups.min(u64::MAX as f64) as u64)
     }
 

@@ -64,6 +64,14 @@
 //! repeats from then on and no app can ever finish: the run stops at once, with or without
 //! `end_ms`, `stalled_at` now and [`RunSummary::cycle_from`] the time of the earlier state.
 
+pub(crate) mod bit_set;
+pub(crate) mod cycle;
+pub mod event;
+pub mod event_key;
+pub mod heartbeat;
+pub(crate) mod idle_ticks;
+pub mod radix_queue;
+
 use crate::app::{AppPhase, AppRecord, AppSpec, RequestTable};
 use crate::cluster::Cluster;
 use crate::event::{Event, EventKey, EventQueue};
@@ -326,24 +334,15 @@ pub struct Simulation<'a> {
     pub(crate) recorded: Vec<bool>,
     pub(crate) integrals: Integrals,
     pub(crate) incremental: bool,
-    /// Sorted lists remember their history: every descent sorts them as Hadoop 2.7 does
-    /// (`scheduler::fair::sort_history`).
-    pub(crate) sorted_history: bool,
-    /// Each descent builds Hadoop 3.3's `TreeSet` of children or apps
-    /// (`scheduler::fair::sort_history`).
-    pub(crate) tree_sets: bool,
     pub(crate) first_arrival: Option<SimTime>,
     pub(crate) last_finish: SimTime,
     /// Next container id.
     pub(crate) next_container_id: u64,
     /// Preemption state of the configured scheduler and era.
     pub(crate) preempt: crate::scheduler::preempt::PreemptState,
-    /// Hadoop 3.x: the apps each node holds preempted resources for, in the order their
-    /// holds began (`FSSchedulerNode.resourcesPreemptedForApp`, a `LinkedHashMap`); the
-    /// amounts are in the preemption state.
-    pub(crate) held_for: Vec<Vec<u32>>,
-    /// Capacity Scheduler state (absolute capacities), when the tree is a capacity tree.
-    pub(crate) capacity: Option<crate::capacity::Capacities>,
+    /// The Capacity Scheduler's own state, when the tree is a capacity tree
+    /// (`scheduler::capacity::CapacityState`).
+    pub(crate) capacity: Option<crate::scheduler::capacity::CapacityState>,
     /// Task containers whose completion event is pending, and pending AM heartbeats: events
     /// that change state whatever the scheduler decides.
     pub(crate) in_flight: u64,
@@ -362,52 +361,27 @@ pub struct Simulation<'a> {
     pub(crate) idle_ticks_kept: bool,
     /// When stalled by a cycle: the time of the earlier, equal state (see "Cycles").
     pub(crate) cycle_from: Option<SimTime>,
-    /// Scratch buffers of the update thread, kept to avoid allocating on every tick.
-    pub(crate) share_scratch: Vec<Schedulable>,
-    pub(crate) reorder_scratch: Vec<u32>,
-    /// Queues re-keyed at this update (their demand or activity changed).
-    pub(crate) changed_scratch: Vec<u32>,
     /// Apps whose demand must be recomputed at the next update.
     pub(crate) dirty_apps: Vec<u32>,
-    /// The update thread's queue loads and the sums behind them (rebuilt when queues are
-    /// created or the cluster changes).
-    pub(crate) queue_shares: crate::scheduler::fair::queue_shares::QueueShares,
-    /// Scratch of the queue-level update.
-    pub(crate) share_work: crate::scheduler::fair::queue_shares::ShareWork,
-    /// Leaves whose apps' shares may need computing at the next update (see
-    /// `Simulation::mark_app_shares`).
-    pub(crate) app_share_leaves: Vec<u32>,
-    /// Leaves with an outstanding request that a descent could serve (see
-    /// `Simulation::refresh_open`).
-    pub(crate) open_leaves: u64,
     /// Every queue's full name → its id (placement looks names up on every arrival).
     pub(crate) queue_ids: BTreeMap<String, QueueId>,
-    /// Capacity Scheduler: each short queue name → its first queue in the tree's order
-    /// (placement looks leaves up by short name; empty under the Fair Scheduler).
-    pub(crate) cs_short_names: BTreeMap<String, QueueId>,
     /// Leaves counted in Jain's index (an ideal share above 0), ascending, with their
     /// terms: the metric sums are rebuilt over them alone.
     pub(crate) metered: crate::metrics::Metered,
-    /// Continuous scheduling, when on (`scheduler::fair::continuous`).
-    pub(crate) continuous: Option<crate::scheduler::fair::continuous::Continuous>,
     /// Containers that completed (not killed).
     pub(crate) completions: u64,
     /// Repeated states (see "Cycles").
     pub(crate) cycle: crate::cycle::CycleWatch,
-    /// Parked nodes by reserving app, and the inputs of their heartbeats the current event
-    /// touched (`scheduler::fair::parking`).
-    pub(crate) parked: crate::scheduler::fair::parking::ParkedNodes,
-    /// Hadoop 3.3: what decides whether a full node's beat changes nothing, and the nodes
-    /// reserved per app (`scheduler::fair::full_nodes`).
-    pub(crate) full_nodes: crate::scheduler::fair::full_nodes::FullNodes,
     /// Hosts and racks the apps' hints name that no node has (their request indices follow
     /// the cluster's).
-    pub(crate) unknown_hints: crate::topology::hints::UnknownNames,
+    pub(crate) unknown_hints: crate::host_hints::UnknownNames,
     /// `queues.csv` rows written so far, and why the run was stopped when its next sample
     /// would pass [`crate::limits::MAX_QUEUE_ROWS`] (a run without `end_ms` is bounded only
     /// as it goes).
     pub(crate) queue_rows: u64,
     pub(crate) over_limit: Option<String>,
+    /// The Fair Scheduler's own state (`scheduler::fair::FairState`).
+    pub(crate) fair: crate::scheduler::fair::FairState,
 }
 
 /// The nodes `[[cluster.events]]` add, with their join times.
@@ -521,13 +495,10 @@ impl<'a> Simulation<'a> {
             recorded: Vec::new(),
             integrals: Integrals::default(),
             incremental: conf.ordering == Ordering::Incremental,
-            sorted_history: crate::scheduler::fair::sort_history::lists_keep_history(sc),
-            tree_sets: crate::scheduler::fair::sort_history::descents_build_tree_sets(sc),
             first_arrival: None,
             last_finish: SimTime::ZERO,
             next_container_id: 1,
             preempt: crate::scheduler::preempt::PreemptState::Off,
-            held_for: vec![Vec::new(); n_nodes],
             capacity: None,
             in_flight: 0,
             n_arrived: 0,
@@ -537,25 +508,20 @@ impl<'a> Simulation<'a> {
             stalls_off: false,
             idle_ticks_kept: false,
             cycle_from: None,
-            share_scratch: Vec::new(),
-            changed_scratch: Vec::new(),
-            reorder_scratch: Vec::new(),
             dirty_apps: Vec::new(),
-            queue_shares: Default::default(),
-            share_work: Default::default(),
-            app_share_leaves: Vec::new(),
             metered: Default::default(),
             queue_ids: BTreeMap::new(),
-            cs_short_names: BTreeMap::new(),
-            open_leaves: 0,
-            continuous: None,
             completions: 0,
             cycle: Default::default(),
-            parked: Default::default(),
-            full_nodes: Default::default(),
             unknown_hints: Default::default(),
             queue_rows: 0,
             over_limit: None,
+            fair: crate::scheduler::fair::FairState {
+                sorted_history: crate::scheduler::fair::sort_history::lists_keep_history(sc),
+                tree_sets: crate::scheduler::fair::sort_history::descents_build_tree_sets(sc),
+                held_for: vec![Vec::new(); n_nodes],
+                ..Default::default()
+            },
         };
         sim.init_queues();
         sim.init_apps();
@@ -578,7 +544,8 @@ impl<'a> Simulation<'a> {
                         .into(),
                 ));
             }
-            sim.continuous = Some(crate::scheduler::fair::continuous::Continuous::new(n_nodes));
+            sim.fair.continuous =
+                Some(crate::scheduler::fair::continuous::Continuous::new(n_nodes));
             sim.events.push(SimTime::ZERO, Event::ContinuousPass);
         }
         if sc.sample_interval_ms > 0 && sim.recorder.wants_samples() {
@@ -644,9 +611,6 @@ impl<'a> Simulation<'a> {
         self.queue_ids = (self.tree.queues.iter().enumerate())
             .map(|(i, q)| (q.name.clone(), QueueId(i as u32)))
             .collect();
-        if self.tree.scheduler == crate::tree::SchedulerKind::Capacity {
-            self.cs_short_names = crate::scheduler::capacity_placement::short_names(&self.tree);
-        }
         self.rerank_queues();
         self.compute_steady_shares();
     }
@@ -703,7 +667,7 @@ impl<'a> Simulation<'a> {
         .weight(0, 1, 0);
         self.apps = Vec::with_capacity(self.specs.len());
         self.recorded = vec![false; self.specs.len()];
-        let mut resolver = crate::topology::hints::HintResolver::new(&self.cluster);
+        let mut resolver = crate::host_hints::HintResolver::new(&self.cluster);
         for (i, name) in names.into_iter().enumerate() {
             let spec = &self.specs[i];
             // An app that names no host holds no hints at all (an empty list reads as "no
@@ -818,7 +782,7 @@ impl<'a> Simulation<'a> {
             self.counters.events += 1;
             self.integrals.advance(self.now.0);
             let stop = self.step(event);
-            self.full_nodes.forget();
+            self.fair.full_nodes.forget();
             self.settle_parked();
             if self.stalled_at.is_some() {
                 self.events.clock_mut().stalled_at(key);
@@ -1030,7 +994,7 @@ impl<'a> Simulation<'a> {
         let n = node as usize;
         let clock = self.events.clock_mut();
         if self.cluster.nodes[n].reservation.is_some()
-            || !self.held_for[n].is_empty()
+            || !self.fair.held_for[n].is_empty()
             || self.cluster.nodes[n].state == crate::cluster::NodeState::Decommissioning
         {
             clock.arm(node);
@@ -1575,7 +1539,7 @@ impl<'a> Simulation<'a> {
                 return Err(fail(format!("node {i} allocation != its containers")));
             }
         }
-        if let Some(m) = &self.queue_shares.mismatch {
+        if let Some(m) = &self.fair.queue_shares.mismatch {
             return Err(fail(format!("the update's queue shares: {m}")));
         }
         let mut q_sum = vec![Resource::ZERO; self.queues.len()];
@@ -1629,10 +1593,10 @@ impl<'a> Simulation<'a> {
             reserved[r.app as usize] += 1;
         }
         for (a, &k) in reserved.iter().enumerate() {
-            if self.full_nodes.reserved_by(a as u32) != k {
+            if self.fair.full_nodes.reserved_by(a as u32) != k {
                 return Err(fail(format!(
                     "app {a} counts {} reserved nodes, not {k}",
-                    self.full_nodes.reserved_by(a as u32)
+                    self.fair.full_nodes.reserved_by(a as u32)
                 )));
             }
         }

@@ -63,7 +63,7 @@ impl Simulation<'_> {
             && root.waiting == 0
             && (self.in_flight > 0 || self.n_arrived < self.apps.len())
             && self.dirty_apps.is_empty()
-            && (!self.app_shares_kept() || self.app_share_leaves.is_empty())
-            && self.queue_shares.nothing_touched()
+            && (!self.app_shares_kept() || self.fair.app_share_leaves.is_empty())
+            && self.fair.queue_shares.nothing_touched()
     }
 }

@@ -860,7 +860,7 @@ pub fn outputs_markdown() -> String {
     let mut s = String::new();
     s.push_str(
         "# Outputs\n\n\
-         <!-- Generated from crates/sim/src/catalogue.rs by \
+         <!-- Generated from crates/sim/src/output/catalogue.rs by \
          `UPDATE_DOCS=1 cargo test -p fairsim-sim --test catalogue_docs`; do not edit by hand. -->\n\n\
          Every file `fairsim` writes, its columns and units, and every metric a run reports. Metric names are \
          the catalogue's: a per-queue metric is the metric's name, a dot, then the leaf queue's full name \

@@ -18,7 +18,7 @@
 //! schedule an event earlier than this queue's minimum. The minimum found by a peek is cached
 //! until the next push below it or the next pop.
 
-use crate::event::EventKey;
+use crate::event_key::EventKey;
 
 /// A min-queue of `(EventKey, T)` for keys that never go below the last key popped.
 #[derive(Debug, Clone)]

@@ -2,7 +2,9 @@
 //! the TOML is read and before anything is loaded or allocated.
 
 use crate::limits::{MAX_APPS, MAX_TIME_MS, limit};
-use crate::scenario::{ClusterSpec, ScenarioError, SchedulerConf};
+use crate::scenario_error::ScenarioError;
+use crate::settings::SchedulerConf;
+use crate::topology::ClusterSpec;
 use crate::topology::{NodeOrigins, SizePlace};
 use crate::tree::SchedulerKind;
 use crate::workload::synthetic::{Dist, QueueStream, SyntheticSpec};
@@ -328,12 +330,9 @@ fn check_dists(q: &QueueStream, i: usize, invalid: Invalid<'_>) -> Result<(), Sc
     Ok(())
 }
 
-/// Bytes a run holds per app (its spec, scheduler state, and what its outputs keep of it:
-/// 12 bytes for `apps.csv`'s order, 24 for the run's charts, about 60 for the summary at the
-/// end) and per node: measured on a debug build (100,000 and 400,000 apps on 1,000 nodes held
-/// 2.3 KB per app; 100,000 nodes 0.3 KB per node), rounded up.
-pub const BYTES_PER_APP: u64 = 2_560;
-/// See [`BYTES_PER_APP`].
+pub use crate::workload::budget::BYTES_PER_APP;
+/// Bytes a run holds per node: measured on a debug build (100,000 nodes held 0.3 KB per
+/// node), rounded up.
 pub const BYTES_PER_NODE: u64 = 512;
 /// Bytes a run holds per queue and kept sample time: one sample's rows are built (about 200
 /// bytes a queue) and streamed to `queues.csv`; `fairsim run`'s charts keep at most

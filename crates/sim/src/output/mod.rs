@@ -1,0 +1,6 @@
+//! What a run writes: the recorders of its files, the metrics over its apps and queues, and
+//! the catalogue of every metric and column. Outputs depend on the model's types alone.
+
+pub mod catalogue;
+pub mod metrics;
+pub mod recorder;
