@@ -272,3 +272,31 @@ fn the_utilisation_line_averages_to_the_headline() {
         );
     }
 }
+
+/// The usage panels run to the run's end as the utilisation chart does: the full 20-leaf run's
+/// samples stop at 1,500 s (its last finish is 1,483 s) of 2,400 s, so its time axes, which
+/// stopped at a 1,500 tick, now reach 2,000 and beyond.
+#[test]
+fn usage_panels_are_drawn_to_the_runs_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let scenario = scenarios().join("leaves-20.toml");
+    fairsim(&[
+        "run",
+        scenario.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let end = run_end(&out).expect("summary.json");
+    assert_eq!(end.sim_time_s, 2400.0);
+    let svg = std::fs::read_to_string(out.join("usage.svg")).unwrap();
+    let ticks: Vec<f64> = svg_texts(&svg)
+        .iter()
+        .filter_map(|t| t.text.replace(',', "").parse::<f64>().ok())
+        .collect();
+    let top = ticks.iter().copied().fold(0.0, f64::max);
+    assert!(
+        (2000.0..=2400.0).contains(&top),
+        "the time axis ends at {top} s, not at the run's end"
+    );
+}

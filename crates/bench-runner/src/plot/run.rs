@@ -35,7 +35,7 @@ impl RunCharts {
         let mut out = Vec::new();
         if !self.panels.is_empty() {
             out.extend(save(
-                &UsageChart::new(self.panels.clone(), which),
+                &UsageChart::new(self.panels.clone(), which).to_end(self.end),
                 &dir.join("usage"),
             )?);
             out.extend(save(

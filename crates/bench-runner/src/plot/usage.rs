@@ -7,7 +7,8 @@ use plotters::prelude::*;
 use super::axes::{Axis, cartesian};
 use super::frame::{LegendEntry, Mark, caption, draw_marker, legend_right, titled};
 use super::names::short_names;
-use super::timeseries::time_axis;
+use super::ticks::value_label;
+use super::timeseries::{RunEnd, time_axis};
 use super::{Chart, DrawError, de, padded};
 
 /// At most this many panels; the busiest queues are kept and the subtitle says so.
@@ -49,6 +50,32 @@ pub struct UsageChart {
     /// The other active queues summed into one last panel, on its own scale, when there are
     /// more than [`MAX_PANELS`] (`queue` says how many).
     pub others: Option<QueuePanel>,
+    /// The run's end, s: the time axes run to it.
+    pub end_s: Option<f64>,
+}
+
+impl QueuePanel {
+    /// Holds the last sample's values to `t`: nothing changes after the run's last finish,
+    /// so a queue's usage, shares and demand stay what the last sample after it shows.
+    fn hold_to(&mut self, t: f64) {
+        fn hold(v: &mut Vec<f64>) {
+            if let Some(&last) = v.last() {
+                v.push(last);
+            }
+        }
+        if self.times.is_empty() {
+            return;
+        }
+        self.times.push(t);
+        hold(&mut self.usage);
+        hold(&mut self.fair_share);
+        for v in [&mut self.steady_fair_share, &mut self.demand]
+            .into_iter()
+            .flatten()
+        {
+            hold(v);
+        }
+    }
 }
 
 /// The element-wise sum of `panels` (all sampled at the same times) named `name`.
@@ -148,7 +175,35 @@ impl UsageChart {
             subtitle,
             panels: kept,
             others,
+            end_s: None,
         }
+    }
+
+    /// Draws the panels to the run's `end`, as the utilisation chart is: when the samples
+    /// stop after the last finish, each line keeps its last value to the end (nothing ran
+    /// after it); when they stop before it, the axis still runs to the end and the subtitle
+    /// says where the samples stop.
+    pub fn to_end(mut self, end: Option<RunEnd>) -> UsageChart {
+        let Some(e) = end.filter(|e| e.sim_time_s.is_finite()) else {
+            return self;
+        };
+        let last = self
+            .panels
+            .iter()
+            .chain(&self.others)
+            .filter_map(|p| p.times.last().copied())
+            .fold(f64::NEG_INFINITY, f64::max);
+        if last.is_finite() && e.sim_time_s > last {
+            if e.makespan_s.is_finite() && e.makespan_s <= last {
+                for p in self.panels.iter_mut().chain(&mut self.others) {
+                    p.hold_to(e.sim_time_s);
+                }
+            } else {
+                self.subtitle += &format!("; no samples after {} s", value_label(last));
+            }
+        }
+        self.end_s = Some(e.sim_time_s);
+        self
     }
 
     fn legend(&self) -> Vec<LegendEntry> {
@@ -191,7 +246,7 @@ impl Chart for UsageChart {
         let t_end = all
             .iter()
             .filter_map(|p| p.times.last().copied())
-            .fold(0.0, f64::max);
+            .fold(self.end_s.unwrap_or(0.0), f64::max);
         let (scale, unit) = time_axis(t_end);
         // One scale for the queues drawn one by one, from what they had or were due (demand
         // can dwarf it and is cut, marked); the pooled panel has its own.
@@ -346,6 +401,42 @@ mod tests {
         );
         assert!(
             chart.subtitle.contains("idle: root.q0"),
+            "{}",
+            chart.subtitle
+        );
+    }
+
+    fn end(sim_time_s: f64, makespan_s: f64) -> Option<RunEnd> {
+        Some(RunEnd {
+            sim_time_s,
+            makespan_s,
+            util_memory: 0.5,
+            util_vcores: 0.5,
+        })
+    }
+
+    #[test]
+    fn panels_hold_their_last_sample_to_the_runs_end() {
+        // Samples at 0 and 10 s, last finish at 8 s, run ends at 100 s: every line keeps
+        // its value at 10 s (usage 3, fair share 6) to 100 s.
+        let chart = UsageChart::new(vec![panel("root.a", 3.0)], "r").to_end(end(100.0, 8.0));
+        let p = &chart.panels[0];
+        assert_eq!(p.times, [0.0, 10.0, 100.0]);
+        assert_eq!(p.usage, [3.0, 3.0, 3.0]);
+        assert_eq!(p.fair_share, [3.0, 6.0, 6.0]);
+        assert_eq!(chart.end_s, Some(100.0));
+        assert!(!chart.subtitle.contains("no samples"), "{}", chart.subtitle);
+    }
+
+    #[test]
+    fn samples_stopping_before_the_last_finish_are_not_extended() {
+        // Apps ran until 50 s but the samples stop at 10 s: nothing is made up after 10 s,
+        // the axis still runs to 100 s and the subtitle says where the samples stop.
+        let chart = UsageChart::new(vec![panel("root.a", 3.0)], "r").to_end(end(100.0, 50.0));
+        assert_eq!(chart.panels[0].times, [0.0, 10.0]);
+        assert_eq!(chart.end_s, Some(100.0));
+        assert!(
+            chart.subtitle.ends_with("; no samples after 10 s"),
             "{}",
             chart.subtitle
         );
