@@ -300,3 +300,74 @@ fn usage_panels_are_drawn_to_the_runs_end() {
         "the time axis ends at {top} s, not at the run's end"
     );
 }
+
+/// An SVG chart without its first text, the title (the one line naming the run).
+fn without_title(svg: &str) -> String {
+    let start = svg.find("<text").expect("a title");
+    let end = start + svg[start..].find("</text>").unwrap() + "</text>".len();
+    format!("{}{}", &svg[..start], &svg[end..])
+}
+
+/// A sweep's charted run and `fairsim run` of the same point, seed and run index draw the same
+/// charts: here the cut 20-leaf run on 10 nodes instead of 12 (the sweep's second point, run
+/// 1), every SVG equal once the title line, which names the run as each command does, is set
+/// aside.
+#[test]
+fn a_sweeps_charted_run_draws_the_charts_fairsim_run_draws() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::copy(scenarios().join("leaves-20.xml"), d.join("leaves-20.xml")).unwrap();
+    let base = std::fs::read_to_string(scenarios().join("leaves-20-cut.toml")).unwrap();
+    std::fs::write(d.join("leaves-20-cut.toml"), &base).unwrap();
+    assert!(base.contains("\nnodes = 12\n"));
+    std::fs::write(
+        d.join("on-10-nodes.toml"),
+        base.replace("\nnodes = 12\n", "\nnodes = 10\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("sweep.toml"),
+        "name = \"nodes\"\nbase = \"leaves-20-cut.toml\"\nseeds = { count = 1, base = 1 }\n\
+         metric = \"wait_s_p95\"\n\n[[axis]]\npath = \"cluster.nodes\"\nvalues = [12, 10]\n\n\
+         [charts]\nrun = 1\n",
+    )
+    .unwrap();
+    let swept = d.join("swept");
+    fairsim(&[
+        "sweep",
+        d.join("sweep.toml").to_str().unwrap(),
+        "--out",
+        swept.to_str().unwrap(),
+        "-j",
+        "1",
+    ]);
+    let ran = d.join("ran");
+    fairsim(&[
+        "run",
+        d.join("on-10-nodes.toml").to_str().unwrap(),
+        "--seed",
+        "1",
+        "--run-index",
+        "1",
+        "--out",
+        ran.to_str().unwrap(),
+    ]);
+    let charted = swept.join("run-1");
+    let mut compared = 0;
+    for stem in ["usage", "jain", "utilisation", "wait-cdf", "completion-cdf"] {
+        let file = format!("{stem}.svg");
+        let a = std::fs::read_to_string(ran.join(&file)).unwrap();
+        let b = std::fs::read_to_string(charted.join(&file))
+            .unwrap_or_else(|e| panic!("the sweep's charted run has no {file}: {e}"));
+        assert!(
+            b.contains("sweep run 1: cluster.nodes = 10 nodes, seed 1"),
+            "{file}: the title names the point and seed"
+        );
+        assert!(
+            without_title(&a) == without_title(&b),
+            "{file}: the sweep's charted run is drawn unlike fairsim run's"
+        );
+        compared += 1;
+    }
+    assert_eq!(compared, 5);
+}
