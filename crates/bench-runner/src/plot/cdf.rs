@@ -9,8 +9,8 @@ use super::axes::{Axis, cartesian};
 use super::frame::{LegendEntry, Mark, legend_right, titled};
 use super::names::short_names;
 use super::{
-    Chart, DrawError, MAX_SERIES, OTHERS_GREY, de, draw_series_line, padded, series_color,
-    series_mark,
+    Chart, DrawError, MAX_SERIES, OTHERS_GREY, de, distinct_marks, draw_series_line, padded,
+    series_color,
 };
 
 /// A curve of more values than this is drawn through this many evenly spaced order
@@ -199,6 +199,26 @@ impl Cdf {
     }
 }
 
+impl Cdf {
+    /// The right end of the x axis: a little past the largest value.
+    fn x_end(&self) -> f64 {
+        let hi = self
+            .series
+            .iter()
+            .chain(&self.others)
+            .filter_map(|s| s.values.last().copied())
+            .fold(0.0_f64, f64::max);
+        padded(0.0, hi).1
+    }
+
+    /// How each queue's curve is drawn (and shown in the legend): equal curves apart.
+    pub fn marks(&self) -> Vec<Mark> {
+        let x1 = self.x_end();
+        let curves: Vec<Vec<(f64, f64)>> = self.series.iter().map(|s| curve(s, x1)).collect();
+        distinct_marks(&curves)
+    }
+}
+
 impl Chart for Cdf {
     fn title(&self) -> &str {
         &self.title
@@ -207,24 +227,20 @@ impl Chart for Cdf {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let body = titled(root, &self.title, &self.subtitle)?;
         let labels = self.labels();
+        let x1 = self.x_end();
+        let curves: Vec<Vec<(f64, f64)>> = self.series.iter().map(|s| curve(s, x1)).collect();
+        let marks = self.marks();
         let mut entries: Vec<LegendEntry> = labels
             .iter()
             .zip(&self.series)
             .enumerate()
-            .map(|(i, (l, _))| LegendEntry::new(&l.0, series_color(i), series_mark(i)))
+            .map(|(i, (l, _))| LegendEntry::new(&l.0, series_color(i), marks[i]))
             .collect();
         if self.others.is_some() {
             let l = &labels[labels.len() - 1].0;
             entries.push(LegendEntry::new(l, OTHERS_GREY, Mark::Line));
         }
         let area = legend_right(&body, "queue", &entries)?;
-        let hi = self
-            .series
-            .iter()
-            .chain(&self.others)
-            .filter_map(|s| s.values.last().copied())
-            .fold(0.0_f64, f64::max);
-        let (_, x1) = padded(0.0, hi);
         let x = Axis::numeric(0.0, x1, 10, &self.x_label);
         // A little room above 1 so that a complete curve does not hide in the frame.
         let mut y = Axis::numeric(0.0, 1.0, 5, "fraction of apps (0 to 1)");
@@ -235,9 +251,9 @@ impl Chart for Cdf {
                 .draw_series(LineSeries::new(curve(o, x1), OTHERS_GREY.stroke_width(3)))
                 .map_err(de)?;
         }
-        for (i, s) in self.series.iter().enumerate() {
+        for (i, c) in curves.into_iter().enumerate() {
             // The curve runs on to the right edge at the fraction reached.
-            draw_series_line(&mut chart, curve(s, x1), series_color(i), series_mark(i))?;
+            draw_series_line(&mut chart, c, series_color(i), marks[i])?;
         }
         Ok(())
     }
@@ -329,5 +345,32 @@ mod tests {
             .map(|w| w[1].1 - w[0].1)
             .fold(0.0, f64::max);
         assert!(most <= 245e-6 + 1e-12, "{most}");
+    }
+
+    #[test]
+    fn equal_curves_are_drawn_so_both_show() {
+        // root.a and root.c have the same two waits of three apps: the same steps. root.c is
+        // dashed over root.a's solid line (root.a's colour shows in its gaps); root.b differs
+        // and keeps its solid line; a third equal curve (root.d) goes dotted.
+        let values = [
+            ("root.a", Some(1.0)),
+            ("root.a", Some(3.0)),
+            ("root.a", None),
+            ("root.b", Some(2.0)),
+            ("root.c", Some(1.0)),
+            ("root.c", Some(3.0)),
+            ("root.c", None),
+            ("root.d", Some(3.0)),
+            ("root.d", Some(1.0)),
+            ("root.d", None),
+        ]
+        .map(|(q, v)| (q.to_string(), v));
+        let chart = Cdf::wait_chart(Cdf::per_queue(values.into_iter()), "r", "admitted apps");
+        let queues: Vec<&str> = chart.series.iter().map(|s| s.queue.as_str()).collect();
+        assert_eq!(queues, ["root.a", "root.b", "root.c", "root.d"]);
+        assert_eq!(
+            chart.marks(),
+            [Mark::Line, Mark::Line, Mark::Dashed, Mark::Dotted]
+        );
     }
 }

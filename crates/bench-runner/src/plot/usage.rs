@@ -324,11 +324,12 @@ impl Chart for UsageChart {
                     was_cut = cut;
                 }
             }
-            if let Some(s) = &p.steady_fair_share {
-                chart
-                    .draw_series(DashedLineSeries::new(line(s), 2, 5, STEADY.stroke_width(2)))
-                    .map_err(de)?;
-            }
+            // Solid under dashed under dotted: where usage, instantaneous and steady fair
+            // share are equal (a queue at its share, a share that did not move) each line
+            // shows through the gaps of the one drawn over it.
+            chart
+                .draw_series(LineSeries::new(line(&p.usage), USAGE.stroke_width(2)))
+                .map_err(de)?;
             chart
                 .draw_series(DashedLineSeries::new(
                     line(&p.fair_share),
@@ -337,9 +338,11 @@ impl Chart for UsageChart {
                     FAIR.stroke_width(2),
                 ))
                 .map_err(de)?;
-            chart
-                .draw_series(LineSeries::new(line(&p.usage), USAGE.stroke_width(2)))
-                .map_err(de)?;
+            if let Some(s) = &p.steady_fair_share {
+                chart
+                    .draw_series(DashedLineSeries::new(line(s), 2, 5, STEADY.stroke_width(2)))
+                    .map_err(de)?;
+            }
         }
         Ok(())
     }
@@ -439,6 +442,29 @@ mod tests {
             chart.subtitle.ends_with("; no samples after 10 s"),
             "{}",
             chart.subtitle
+        );
+    }
+
+    #[test]
+    fn equal_lines_are_drawn_sparsest_on_top() {
+        // Usage, instantaneous and steady fair share all 3: the solid usage line is drawn
+        // first, the dashed fair share over it, the dotted steady share last, so each shows
+        // through the gaps of the next.
+        let mut p = panel("root.a", 3.0);
+        p.fair_share = vec![3.0, 3.0];
+        p.steady_fair_share = Some(vec![3.0, 3.0]);
+        let dir = tempfile::tempdir().unwrap();
+        let [_, svg] =
+            crate::plot::save(&UsageChart::new(vec![p], "r"), &dir.path().join("u")).unwrap();
+        let svg = std::fs::read_to_string(svg).unwrap();
+        let last = |c: RGBColor| {
+            let hex = format!("stroke=\"#{:02X}{:02X}{:02X}\"", c.0, c.1, c.2);
+            svg.rfind(&hex).unwrap_or_else(|| panic!("{hex} not drawn"))
+        };
+        assert!(last(USAGE) < last(FAIR), "usage under the fair share");
+        assert!(
+            last(FAIR) < last(STEADY),
+            "fair share under the steady share"
         );
     }
 }
