@@ -8,6 +8,7 @@ use plotters::prelude::*;
 use super::axes::{Axis, cartesian};
 use super::frame::{LegendEntry, Mark, legend_right, titled};
 use super::names::short_names;
+use super::ticks::value_label;
 use super::{
     Chart, DrawError, MAX_SERIES, OTHERS_GREY, de, distinct_marks, draw_series_line, padded,
     series_color,
@@ -211,6 +212,24 @@ impl Cdf {
         padded(0.0, hi).1
     }
 
+    /// The decades `(lo, hi)` of a log-scale time axis, when the positive values span more
+    /// than two decades (on a linear axis most of such a curve would sit on the y axis):
+    /// from the smallest positive value's decade to the largest value's.
+    pub fn log_decades(&self) -> Option<(i32, i32)> {
+        let (lo, hi) = self
+            .series
+            .iter()
+            .chain(&self.others)
+            .flat_map(|s| s.values.iter().copied())
+            .filter(|&v| v > 0.0 && v.is_finite())
+            .fold((f64::INFINITY, 0.0_f64), |(a, b), v| (a.min(v), b.max(v)));
+        (hi > 100.0 * lo).then(|| {
+            let d0 = lo.log10().floor() as i32;
+            let d1 = (hi.log10().ceil() as i32).max(d0 + 1);
+            (d0, d1)
+        })
+    }
+
     /// How each queue's curve is drawn (and shown in the legend): equal curves apart.
     pub fn marks(&self) -> Vec<Mark> {
         let x1 = self.x_end();
@@ -225,10 +244,40 @@ impl Chart for Cdf {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
-        let body = titled(root, &self.title, &self.subtitle)?;
+        let log = self.log_decades();
+        let has_zero = self
+            .series
+            .iter()
+            .chain(&self.others)
+            .any(|s| s.values.first().is_some_and(|&v| v <= 0.0));
+        let subtitle = match log {
+            Some((d0, _)) if has_zero => format!(
+                "{}; log time axis, values under {} s at its left edge",
+                self.subtitle,
+                value_label(10f64.powi(d0))
+            ),
+            Some(_) => format!("{}; log time axis", self.subtitle),
+            None => self.subtitle.clone(),
+        };
+        let body = titled(root, &self.title, &subtitle)?;
         let labels = self.labels();
-        let x1 = self.x_end();
-        let curves: Vec<Vec<(f64, f64)>> = self.series.iter().map(|s| curve(s, x1)).collect();
+        // On a log axis a value is drawn at its log10, one under the axis's start (a zero
+        // wait) at its left edge, as the subtitle says.
+        let (x1, at) = match log {
+            Some((d0, d1)) => (10f64.powi(d1), Some(d0 as f64)),
+            None => (self.x_end(), None),
+        };
+        let place = |pts: Vec<(f64, f64)>| -> Vec<(f64, f64)> {
+            match at {
+                Some(d0) => pts
+                    .into_iter()
+                    .map(|(x, y)| (if x > 0.0 { x.log10().max(d0) } else { d0 }, y))
+                    .collect(),
+                None => pts,
+            }
+        };
+        let curves: Vec<Vec<(f64, f64)>> =
+            self.series.iter().map(|s| place(curve(s, x1))).collect();
         let marks = self.marks();
         let mut entries: Vec<LegendEntry> = labels
             .iter()
@@ -241,14 +290,37 @@ impl Chart for Cdf {
             entries.push(LegendEntry::new(l, OTHERS_GREY, Mark::Line));
         }
         let area = legend_right(&body, "queue", &entries)?;
-        let x = Axis::numeric(0.0, x1, 10, &self.x_label);
+        let x = match log {
+            Some((d0, d1)) => {
+                // Each decade, with its 2 and 5 when there are few decades.
+                let steps: &[f64] = if d1 - d0 <= 3 {
+                    &[1.0, 2.0, 5.0]
+                } else {
+                    &[1.0]
+                };
+                let ticks = (d0..=d1)
+                    .flat_map(|d| steps.iter().map(move |m| m * 10f64.powi(d)))
+                    .filter(|&v| v <= x1 * (1.0 + 1e-9))
+                    .map(|v| (v.log10(), value_label(v)))
+                    .collect();
+                Axis::at(
+                    (d0 as f64, d1 as f64),
+                    ticks,
+                    self.x_label.replace(" (s)", " (s, log scale)"),
+                )
+            }
+            None => Axis::numeric(0.0, x1, 10, &self.x_label),
+        };
         // A little room above 1 so that a complete curve does not hide in the frame.
         let mut y = Axis::numeric(0.0, 1.0, 5, "fraction of apps (0 to 1)");
         y.range.1 = 1.03;
         let mut chart = cartesian(&area, &x, &y)?;
         if let Some(o) = &self.others {
             chart
-                .draw_series(LineSeries::new(curve(o, x1), OTHERS_GREY.stroke_width(3)))
+                .draw_series(LineSeries::new(
+                    place(curve(o, x1)),
+                    OTHERS_GREY.stroke_width(3),
+                ))
                 .map_err(de)?;
         }
         for (i, c) in curves.into_iter().enumerate() {
@@ -372,5 +444,31 @@ mod tests {
             chart.marks(),
             [Mark::Line, Mark::Line, Mark::Dashed, Mark::Dotted]
         );
+    }
+
+    #[test]
+    fn times_spanning_more_than_two_decades_go_on_a_log_axis() {
+        // Waits of 0.02 to 11 s span nearly three decades: the axis runs from 0.01 s (the
+        // decade of 0.02) to 100 s (that of 11). A zero wait does not count (it has no log).
+        let wide = [
+            ("root.a", Some(0.0)),
+            ("root.a", Some(0.02)),
+            ("root.b", Some(11.0)),
+        ]
+        .map(|(q, v)| (q.to_string(), v));
+        let chart = Cdf::wait_chart(Cdf::per_queue(wide.into_iter()), "r", "admitted apps");
+        assert_eq!(chart.log_decades(), Some((-2, 2)));
+        let dir = tempfile::tempdir().unwrap();
+        let [_, svg] = crate::plot::save(&chart, &dir.path().join("w")).unwrap();
+        let svg = std::fs::read_to_string(svg).unwrap();
+        assert!(svg.contains("wait, arrival to first container (s, log scale)"));
+        assert!(svg.contains("values under 0.01 s at its left edge"));
+        // 1 to 100 s is exactly two decades: linear, as is 0.5 to 40 s.
+        for (a, b) in [(1.0, 100.0), (0.5, 40.0)] {
+            let narrow =
+                [("root.a", Some(a)), ("root.b", Some(b))].map(|(q, v)| (q.to_string(), v));
+            let chart = Cdf::wait_chart(Cdf::per_queue(narrow.into_iter()), "r", "admitted apps");
+            assert_eq!(chart.log_decades(), None, "{a} to {b}");
+        }
     }
 }
