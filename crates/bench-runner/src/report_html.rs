@@ -142,7 +142,7 @@ impl Page {
                             h,
                             "<figure class=\"chart\" data-chart=\"{}\">\n{svg}\n<figcaption>{}</figcaption>\n</figure>",
                             escape(name),
-                            escape(name)
+                            escape(&crate::plot::captions::caption(name))
                         );
                     }
                 }
@@ -265,6 +265,12 @@ mod tests {
         assert!(html.contains(
             "<figure class=\"chart\" data-chart=\"usage\">\n<svg viewBox=\"0 0 10 10\"></svg>"
         ));
+        // The caption says in words what the chart shows, not its file name.
+        assert!(
+            html.contains("<figcaption>Memory each leaf queue used (solid)"),
+            "{html}"
+        );
+        assert!(!html.contains("<figcaption>usage</figcaption>"));
         assert!(!html.contains("<?xml"));
         assert!(!html.contains("http:") && !html.contains("https:") && !html.contains("<script"));
     }

@@ -9,6 +9,7 @@
 //! font compiled into the binary, registered once per process, so no system fonts are needed.
 
 pub mod axes;
+pub mod captions;
 pub mod cdf;
 pub mod frame;
 pub mod heatmap;
