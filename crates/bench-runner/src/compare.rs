@@ -140,7 +140,23 @@ impl BarChart {
             k => format!("; {k} leaf queues without apps left out"),
         };
         let n_all = categories.len();
-        if n_all > MAX_SERIES {
+        // All zeros is an answer ("nothing was preempted"), not a ranking: say so rather than
+        // let ten rows of 0 read as the queues that matter.
+        let all_zero = n_all > 0
+            && categories
+                .iter()
+                .all(|q| schedulers.iter().all(|s| value(s, q) == 0.0));
+        if all_zero {
+            note += &format!(
+                "; 0 for all {n_all} leaf queues under every scheduler{}",
+                if n_all > MAX_SERIES {
+                    format!(", the first {MAX_SERIES} shown")
+                } else {
+                    String::new()
+                }
+            );
+            categories.truncate(MAX_SERIES);
+        } else if n_all > MAX_SERIES {
             let largest = |q: &String| {
                 schedulers
                     .iter()
@@ -758,6 +774,50 @@ mod tests {
             "{}",
             chart.subtitle
         );
+    }
+
+    #[test]
+    fn a_metric_at_zero_everywhere_is_said_to_be_so() {
+        let mut rows = Vec::new();
+        for q in 1..=12 {
+            let name = format!("root.q{q:02}");
+            for s in ["fair", "capacity"] {
+                rows.push(row(s, &name, "apps", 4.0));
+                rows.push(row(s, &name, "preempted_containers", 0.0));
+            }
+        }
+        let chart = BarChart::for_metric(&rows, "preempted_containers");
+        assert_eq!(chart.categories.len(), 10);
+        assert!(
+            chart
+                .subtitle
+                .contains("0 for all 12 leaf queues under every scheduler, the first 10 shown"),
+            "{}",
+            chart.subtitle
+        );
+        assert!(
+            !chart.subtitle.contains("largest values"),
+            "{}",
+            chart.subtitle
+        );
+        // One non-zero value makes it a ranking again.
+        rows.push(row("fair", "root.q07", "preempted_containers", 3.0));
+        let rows: Vec<ComparisonRow> = rows
+            .into_iter()
+            .filter(|r| {
+                !(r.queue == "root.q07"
+                    && r.scheduler == "fair"
+                    && r.value == 0.0
+                    && r.metric == "preempted_containers")
+            })
+            .collect();
+        let chart = BarChart::for_metric(&rows, "preempted_containers");
+        assert!(
+            chart.subtitle.contains("largest values"),
+            "{}",
+            chart.subtitle
+        );
+        assert!(chart.categories.contains(&"root.q07".to_string()));
     }
 
     #[test]
