@@ -486,34 +486,7 @@ pub fn headline_table(rows: &[ComparisonRow]) -> String {
         }
         table.push(line);
     }
-    let widths: Vec<usize> = (0..table[0].len())
-        .map(|c| {
-            table
-                .iter()
-                .map(|l| l[c].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for line in &table {
-        let cells: Vec<String> = line
-            .iter()
-            .zip(&widths)
-            .enumerate()
-            .map(|(c, (cell, &w))| {
-                let pad = " ".repeat(w - cell.chars().count());
-                if c == 0 {
-                    format!("{cell}{pad}")
-                } else {
-                    format!("{pad}{cell}")
-                }
-            })
-            .collect();
-        out += cells.join("  ").trim_end();
-        out.push('\n');
-    }
-    out
+    crate::text_table::aligned(&table, 1)
 }
 
 /// Splits a summary metric such as `wait_s_p50.root.a` (metric first, then the queue) into

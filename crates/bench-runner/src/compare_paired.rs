@@ -117,26 +117,7 @@ pub fn text(baseline: &str, rows: &[PairedRow]) -> String {
             shown(r.change_high),
         ]);
     }
-    let widths: Vec<usize> = (0..header.len())
-        .map(|c| {
-            lines
-                .iter()
-                .map(|l| l[c].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for l in &lines {
-        let cells: Vec<String> = l
-            .iter()
-            .zip(&widths)
-            .map(|(cell, w)| format!("{cell:<w$}"))
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-    }
-    out
+    crate::text_table::aligned(&lines, header.len())
 }
 
 #[cfg(test)]

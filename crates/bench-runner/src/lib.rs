@@ -22,6 +22,7 @@ pub mod stats;
 pub mod sweep;
 pub mod sweep_cmd;
 pub mod sweep_report;
+pub mod text_table;
 
 pub use error::CliError;
 pub use sweep::{RunDetail, RunError, RunOne};

@@ -86,25 +86,7 @@ pub fn headline_table(table: &RunsTable, charts: &ChartSpec) -> String {
         }
         lines.push(line);
     }
-    let widths: Vec<usize> = (0..lines[0].len())
-        .map(|c| {
-            lines
-                .iter()
-                .map(|l| l[c].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for l in &lines {
-        let cells: Vec<String> = l
-            .iter()
-            .zip(&widths)
-            .map(|(cell, &w)| format!("{}{cell}", " ".repeat(w - cell.chars().count())))
-            .collect();
-        out += cells.join("  ").trim_end();
-        out.push('\n');
-    }
+    let mut out = crate::text_table::aligned(&lines, 0);
     if points.len() > MAX_POINTS {
         out += &format!(
             "and {} more points (every point in summary.csv)\n",
