@@ -10,7 +10,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::plot::axes::{Axis, cartesian};
-use crate::plot::frame::{LegendEntry, Mark, legend_right, text_style, titled};
+use crate::plot::frame::{LegendEntry, Mark, TEXT_SIZE, legend_right, text_style, titled, wrap};
 use crate::plot::heatmap::capitalised;
 use crate::plot::labels;
 use crate::plot::names::short_names;
@@ -77,6 +77,10 @@ pub struct BarChart {
     pub series: Vec<(String, Vec<f64>)>,
     /// Apps behind each value (percentiles), per series and category, when known.
     pub counts: Vec<Vec<Option<u64>>>,
+    /// When the metric is 0 for every leaf queue under every scheduler: the one line drawn
+    /// in the plot instead of bars (no categories, no legend), since rows of 0 would read as
+    /// a ranking of the queues.
+    pub all_zero: Option<String>,
 }
 
 /// Metrics that count a queue's apps: what percentiles are taken over, not charted.
@@ -146,16 +150,28 @@ impl BarChart {
             && categories
                 .iter()
                 .all(|q| schedulers.iter().all(|s| value(s, q) == 0.0));
-        if all_zero {
-            note += &format!(
-                "; 0 for all {n_all} leaf queues under every scheduler{}",
-                if n_all > MAX_SERIES {
-                    format!(", the first {MAX_SERIES} shown")
-                } else {
-                    String::new()
-                }
-            );
-            categories.truncate(MAX_SERIES);
+        let m = labels::metric(metric);
+        let all_zero = all_zero.then(|| {
+            let unit = match m.unit.as_str() {
+                "" | "count" => String::new(),
+                u => format!(" {u}"),
+            };
+            let queues = match n_all {
+                1 => "the one leaf queue".to_string(),
+                n => format!("all {n} leaf queues"),
+            };
+            let under = match schedulers.as_slice() {
+                [one] => one.clone(),
+                [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+                [] => String::new(),
+            };
+            format!(
+                "{}: 0{unit} for {queues} under {under}",
+                capitalised(&m.name)
+            )
+        });
+        if all_zero.is_some() {
+            categories.clear();
         } else if n_all > MAX_SERIES {
             let largest = |q: &String| {
                 schedulers
@@ -195,7 +211,6 @@ impl BarChart {
         } else {
             ""
         };
-        let m = labels::metric(metric);
         BarChart {
             title: format!(
                 "{} per queue: {}",
@@ -208,6 +223,7 @@ impl BarChart {
             categories,
             series,
             counts,
+            all_zero,
         }
     }
 }
@@ -219,6 +235,18 @@ impl Chart for BarChart {
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
         let body = titled(root, &self.title, &self.subtitle)?;
+        if let Some(line) = &self.all_zero {
+            let style = text_style().pos(Pos::new(HPos::Center, VPos::Center));
+            let (w, h) = body.dim_in_pixel();
+            let lines = wrap(&body, line, &style, w.saturating_sub(80))?;
+            let line_h = TEXT_SIZE as i32 + 6;
+            let top = h as i32 / 2 - line_h * (lines.len() as i32 - 1) / 2;
+            for (k, l) in lines.iter().enumerate() {
+                body.draw_text(l, &style, (w as i32 / 2, top + k as i32 * line_h))
+                    .map_err(de)?;
+            }
+            return Ok(());
+        }
         let entries: Vec<LegendEntry> = self
             .series
             .iter()
@@ -760,18 +788,43 @@ mod tests {
             }
         }
         let chart = BarChart::for_metric(&rows, "preempted_containers");
-        assert_eq!(chart.categories.len(), 10);
-        assert!(
-            chart
-                .subtitle
-                .contains("0 for all 12 leaf queues under every scheduler, the first 10 shown"),
-            "{}",
-            chart.subtitle
+        // One line instead of rows of 0 (which would read as a ranking), and no bars.
+        assert_eq!(
+            chart.all_zero.as_deref(),
+            Some("Containers preempted: 0 for all 12 leaf queues under fair and capacity")
         );
+        assert!(chart.categories.is_empty());
         assert!(
             !chart.subtitle.contains("largest values"),
             "{}",
             chart.subtitle
+        );
+        // Drawn, the line sits inside the canvas and the chart draws no bar.
+        let dir = tempfile::tempdir().expect("temp dir");
+        let [_, svg] = crate::plot::save(&chart, &dir.path().join("z")).expect("draw");
+        let svg = std::fs::read_to_string(svg).expect("svg");
+        assert!(
+            svg.contains(
+                ">\nContainers preempted: 0 for all 12 leaf queues under fair and capacity\n</text>"
+            ),
+            "{svg}"
+        );
+        // The canvas's white background is the one rectangle.
+        assert_eq!(svg.matches("<rect").count(), 1, "bars drawn: {svg}");
+        // A metric with a unit says it; one scheduler alone is named alone.
+        let lost: Vec<ComparisonRow> = ["root.a", "root.b"]
+            .iter()
+            .flat_map(|q| {
+                [
+                    row("fair", q, "apps", 2.0),
+                    row("fair", q, "lost_container_s", 0.0),
+                ]
+            })
+            .collect();
+        let chart = BarChart::for_metric(&lost, "lost_container_s");
+        assert_eq!(
+            chart.all_zero.as_deref(),
+            Some("Work lost to preemption: 0 s for all 2 leaf queues under fair")
         );
         // One non-zero value makes it a ranking again.
         rows.push(row("fair", "root.q07", "preempted_containers", 3.0));
@@ -785,6 +838,7 @@ mod tests {
             })
             .collect();
         let chart = BarChart::for_metric(&rows, "preempted_containers");
+        assert_eq!(chart.all_zero, None);
         assert!(
             chart.subtitle.contains("largest values"),
             "{}",
