@@ -8,10 +8,11 @@ use plotters::prelude::*;
 use super::axes::{Axis, cartesian};
 use super::frame::{LegendEntry, Mark, legend_right, titled};
 use super::names::short_names;
+use super::overlap::draw_turns;
 use super::ticks::value_label;
 use super::{
-    Chart, DrawError, MAX_SERIES, OTHERS_GREY, de, distinct_marks, draw_series_line, padded,
-    series_color,
+    Chart, DrawError, MAX_SERIES, OTHERS_GREY, de, draw_series_line, padded, series_color,
+    series_mark,
 };
 
 /// A curve of more values than this is drawn through this many evenly spaced order
@@ -229,13 +230,6 @@ impl Cdf {
             (d0, d1)
         })
     }
-
-    /// How each queue's curve is drawn (and shown in the legend): equal curves apart.
-    pub fn marks(&self) -> Vec<Mark> {
-        let x1 = self.x_end();
-        let curves: Vec<Vec<(f64, f64)>> = self.series.iter().map(|s| curve(s, x1)).collect();
-        distinct_marks(&curves)
-    }
 }
 
 impl Chart for Cdf {
@@ -278,12 +272,11 @@ impl Chart for Cdf {
         };
         let curves: Vec<Vec<(f64, f64)>> =
             self.series.iter().map(|s| place(curve(s, x1))).collect();
-        let marks = self.marks();
         let mut entries: Vec<LegendEntry> = labels
             .iter()
             .zip(&self.series)
             .enumerate()
-            .map(|(i, (l, _))| LegendEntry::new(&l.0, series_color(i), marks[i]))
+            .map(|(i, (l, _))| LegendEntry::new(&l.0, series_color(i), series_mark(i)))
             .collect();
         if self.others.is_some() {
             let l = &labels[labels.len() - 1].0;
@@ -315,19 +308,21 @@ impl Chart for Cdf {
         let mut y = Axis::numeric(0.0, 1.0, 5, "fraction of apps (0 to 1)");
         y.range.1 = 1.03;
         let mut chart = cartesian(&area, &x, &y)?;
+        let mut drawn: Vec<(Vec<(f64, f64)>, RGBColor)> = Vec::new();
         if let Some(o) = &self.others {
+            let c = place(curve(o, x1));
             chart
-                .draw_series(LineSeries::new(
-                    place(curve(o, x1)),
-                    OTHERS_GREY.stroke_width(3),
-                ))
+                .draw_series(LineSeries::new(c.clone(), OTHERS_GREY.stroke_width(3)))
                 .map_err(de)?;
+            drawn.push((c, OTHERS_GREY));
         }
         for (i, c) in curves.into_iter().enumerate() {
             // The curve runs on to the right edge at the fraction reached.
-            draw_series_line(&mut chart, c, series_color(i), marks[i])?;
+            draw_series_line(&mut chart, c.clone(), series_color(i), series_mark(i))?;
+            drawn.push((c, series_color(i)));
         }
-        Ok(())
+        // Curves that coincide (two queues' apps all done, at 1) take turns where they do.
+        draw_turns(root, &chart, &drawn, 2)
     }
 
     fn tooltips(&self) -> Vec<(String, String)> {
@@ -420,10 +415,11 @@ mod tests {
     }
 
     #[test]
-    fn equal_curves_are_drawn_so_both_show() {
-        // root.a and root.c have the same two waits of three apps: the same steps. root.c is
-        // dashed over root.a's solid line (root.a's colour shows in its gaps); root.b differs
-        // and keeps its solid line; a third equal curve (root.d) goes dotted.
+    fn equal_curves_take_turns_so_each_shows() {
+        // root.a, root.c and root.d have the same two waits of three apps: the same steps.
+        // Over the three lines each is redrawn in every third dash along them (a short
+        // two-point line in its colour); root.b, apart from them but where it crosses
+        // them, gets no dash of its own to speak of.
         let values = [
             ("root.a", Some(1.0)),
             ("root.a", Some(3.0)),
@@ -440,10 +436,25 @@ mod tests {
         let chart = Cdf::wait_chart(Cdf::per_queue(values.into_iter()), "r", "admitted apps");
         let queues: Vec<&str> = chart.series.iter().map(|s| s.queue.as_str()).collect();
         assert_eq!(queues, ["root.a", "root.b", "root.c", "root.d"]);
-        assert_eq!(
-            chart.marks(),
-            [Mark::Line, Mark::Line, Mark::Dashed, Mark::Dotted]
-        );
+        let dir = tempfile::tempdir().unwrap();
+        let [_, svg] = crate::plot::save(&chart, &dir.path().join("w")).unwrap();
+        let svg = std::fs::read_to_string(svg).unwrap();
+        let dashes = |i: usize| {
+            let c = series_color(i);
+            let stroke = format!("stroke=\"#{:02X}{:02X}{:02X}\"", c.0, c.1, c.2);
+            svg.lines()
+                .filter(|l| l.starts_with("<polyline") && l.contains(&stroke))
+                .filter(|l| {
+                    let points = l.split("points=\"").nth(1).unwrap();
+                    points.split('"').next().unwrap().split_whitespace().count() == 2
+                })
+                .count()
+        };
+        // The three curves run some 700 pixels together: about 33 dashes of 7 pixels each.
+        for i in [0, 2, 3] {
+            assert!(dashes(i) >= 20, "{} has {} dashes", queues[i], dashes(i));
+        }
+        assert!(dashes(1) <= 2, "root.b has {} dashes", dashes(1));
     }
 
     #[test]

@@ -9,6 +9,7 @@ use super::axes::{Axis, cartesian};
 use super::frame::{
     LegendEntry, Mark, STALL_RED, draw_marker, draw_stall_ring, legend_right, titled,
 };
+use super::overlap::draw_turns;
 use super::{Chart, DrawError, de, padded, series_color};
 
 /// At most this many lines per chart; further combinations are left out (and the title says so).
@@ -131,6 +132,7 @@ impl Chart for LineChart {
         let x_axis = Axis::at((x0, x1), self.x_ticks.clone(), &self.x_label);
         let y_axis = Axis::numeric(y0, y1, 8, &self.y_label);
         let mut chart = cartesian(&area, &x_axis, &y_axis)?;
+        let mut drawn: Vec<(Vec<(f64, f64)>, RGBColor)> = Vec::new();
         for (i, s) in self.series.iter().enumerate() {
             let c = series_color(i);
             let band: Vec<(f64, f64, f64)> = s
@@ -157,15 +159,19 @@ impl Chart for LineChart {
             }
             // A point without runs breaks the line rather than dropping to zero.
             for run in s.points.split(|p| !p.1.is_finite()) {
+                let run: Vec<(f64, f64)> = run.iter().map(|p| (p.0, p.1)).collect();
                 chart
-                    .draw_series(LineSeries::new(
-                        run.iter().map(|p| (p.0, p.1)),
-                        c.stroke_width(3),
-                    ))
+                    .draw_series(LineSeries::new(run.clone(), c.stroke_width(3)))
                     .map_err(de)?;
+                drawn.push((run, c));
             }
-            // Markers after the line, a shape per series, nudged sideways a few pixels per
-            // series: lines that coincide stay visible.
+        }
+        // Lines that coincide (equal means) take turns where they do.
+        draw_turns(root, &chart, &drawn, 3)?;
+        for (i, s) in self.series.iter().enumerate() {
+            let c = series_color(i);
+            // Markers over every line, a shape per series, nudged sideways a few pixels per
+            // series: points that coincide stay visible.
             let base = root.get_base_pixel();
             let nudge = (2 * i as i32 - (self.series.len() as i32 - 1)) * 3;
             for p in s.points.iter().filter(|p| p.1.is_finite()) {

@@ -16,6 +16,7 @@ pub mod heatmap;
 pub mod labels;
 pub mod lines;
 pub mod names;
+pub mod overlap;
 pub mod run;
 pub mod ticks;
 pub mod timeseries;
@@ -265,25 +266,6 @@ pub(crate) fn series_mark(i: usize) -> frame::Mark {
         1 => frame::Mark::Dashed,
         _ => frame::Mark::Dotted,
     }
-}
-
-/// How each of `lines` is drawn: [`series_mark`], except that a line drawn exactly over an
-/// earlier one in the same style takes another (a solid one dashed, a dashed one dotted), so
-/// the earlier line's colour shows through its gaps and both series can be seen.
-pub(crate) fn distinct_marks(lines: &[Vec<(f64, f64)>]) -> Vec<frame::Mark> {
-    let mut marks: Vec<frame::Mark> = Vec::with_capacity(lines.len());
-    for (i, line) in lines.iter().enumerate() {
-        let mut mark = series_mark(i);
-        while (0..i).any(|j| marks[j] == mark && lines[j] == *line) {
-            mark = match mark {
-                frame::Mark::Line => frame::Mark::Dashed,
-                frame::Mark::Dashed => frame::Mark::Dotted,
-                _ => break,
-            };
-        }
-        marks.push(mark);
-    }
-    marks
 }
 
 /// Draws `points` as series `i` (see [`series_mark`]) onto `chart`.
