@@ -4,7 +4,6 @@ mod common;
 
 use common::fixture::fairsim;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
@@ -127,7 +126,7 @@ fn bad_input_exits_2_and_io_failure_exits_1() {
 
     // An output that cannot be written is a failure of the machine.
     let full = std::fs::File::create("/dev/full").expect("/dev/full");
-    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let out = common::fixture::command()
         .args(["validate", alloc.to_str().expect("utf-8")])
         .stdout(full)
         .output()

@@ -3,8 +3,9 @@
 //! case runs the `fairsim` binary in its own directory holding small valid inputs that the
 //! case breaks one line of; all mismatches are reported together.
 
+mod common;
+
 use std::path::Path;
-use std::process::Command;
 
 /// A valid scenario; cases replace one line (or add lines after one). Line numbers matter:
 /// messages are checked against them.
@@ -2092,7 +2093,7 @@ fn check(c: &Case) -> Option<String> {
         .iter()
         .map(|a| if *a == "FILE" { file.unwrap_or("") } else { a })
         .collect();
-    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let out = common::fixture::command()
         .args(&args)
         .current_dir(dir.path())
         .env("CI", "true")

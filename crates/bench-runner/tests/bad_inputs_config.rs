@@ -5,8 +5,9 @@
 //! binary there and checks the exit code and what stderr must (and must not) hold; valid
 //! inputs that were refused are cases too (exit 0). All mismatches are reported together.
 
+mod common;
+
 use std::path::Path;
-use std::process::Command;
 
 /// A valid scenario; cases replace parts of it. `{ALLOC}` names the allocation file and
 /// `{SCHED}` stands for extra `[scheduler]` lines.
@@ -679,7 +680,7 @@ fn check(c: &Case) -> Option<String> {
         std::fs::write(path, text).unwrap();
     }
     for args in &c.setup {
-        let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+        let out = common::fixture::command()
             .args(*args)
             .current_dir(dir.path())
             .env("CI", "true")
@@ -695,7 +696,7 @@ fn check(c: &Case) -> Option<String> {
     if let Some(f) = c.after_setup {
         f(dir.path());
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let out = common::fixture::command()
         .args(c.args)
         .current_dir(dir.path())
         .env("CI", "true")

@@ -5,8 +5,10 @@
 //! of the suite), and checks the exit code, what the message names, and that a failing
 //! command leaves nothing half-written.
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 const FAIR_XML: &str = r#"<allocations>
@@ -364,7 +366,7 @@ fn check(c: &Case) -> Option<String> {
         write(dir.path(), name, text);
     }
     let stderr = std::fs::File::create(dir.path().join("stderr")).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let mut child = common::fixture::command()
         .args(c.args)
         .current_dir(dir.path())
         .env("CI", "true")

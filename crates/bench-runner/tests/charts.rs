@@ -6,7 +6,6 @@ mod common;
 use std::path::Path;
 
 use common::svg::{check_svg_text, svg_texts};
-use std::process::Command;
 
 use fairsim_bench_runner::plot::cdf::Cdf;
 use fairsim_bench_runner::plot::heatmap::Heatmap;
@@ -164,7 +163,7 @@ fn plot_redraws_the_charts_from_the_csv_files_alone() {
         assert!(out.join(c).exists(), "the sweep did not draw {c}");
         std::fs::remove_file(out.join(c)).unwrap();
     }
-    let status = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let status = common::fixture::command()
         .arg("plot")
         .arg(&out)
         .status()

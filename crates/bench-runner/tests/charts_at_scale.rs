@@ -8,15 +8,12 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use common::fixture::fairsim_ok as fairsim;
 use common::svg::{check_chart_layout, legend_items, svg_shapes, svg_texts};
 use fairsim_bench_runner::sweep::detail::{DetailSeries, run_end};
 
 fn scenarios() -> PathBuf {
     common::fixture::scenarios().join("many-leaves")
-}
-
-fn fairsim(args: &[&str]) -> String {
-    common::fixture::fairsim_ok(args)
 }
 
 /// Every SVG file under `dir`, by path.

@@ -7,17 +7,19 @@
 //! reaches 4916 (R = 1638.67): 4916, 1638, 1638. Under the fair policy only memory is
 //! shared, so vcores stay 0. root.a alone is active: its instantaneous share is the cluster.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn bundle(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../scenarios/import/fair-bundle")
+    common::fixture::scenarios()
+        .join("import/fair-bundle")
         .join(name)
 }
 
 fn check(scheduler: &Path, alloc: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    common::fixture::command()
         .args(["check", "rm", "--scheduler"])
         .arg(scheduler)
         .arg("--alloc")

@@ -1,26 +1,11 @@
 //! `fairsim shares` and `fairsim rank` end to end: Hadoop's own answers through the binary,
 //! exit codes, and error messages.
 
-use serde_json::{Value, json};
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn fairsim(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairsim"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
+use serde_json::{Value, json};
+
+use common::fixture::fairsim_with_stdin as fairsim;
 
 fn conformance(file: &str) -> Vec<Value> {
     let path = format!(

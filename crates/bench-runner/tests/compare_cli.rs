@@ -1,8 +1,9 @@
 //! `fairsim compare` on the bundled comparison scenario: both schedulers run the same
 //! workload; the table and the charts name both.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::Command;
 
 fn bundled(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -13,7 +14,7 @@ fn bundled(name: &str) -> PathBuf {
 #[test]
 fn compare_writes_one_table_and_charts_with_both_schedulers() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let out = common::fixture::command()
         .arg("compare")
         .arg(bundled("fair.toml"))
         .arg(bundled("capacity.toml"))
@@ -78,7 +79,7 @@ fn a_stalled_run_is_said_out_loud() {
         )
         .unwrap();
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let out = common::fixture::command()
         .current_dir(dir.path())
         .args(["compare", "small.toml", "large.toml", "--out", "o"])
         .output()
@@ -103,7 +104,7 @@ fn a_stalled_run_is_said_out_loud() {
 #[test]
 fn compare_over_paired_seeds_writes_a_per_queue_regression_table() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let out = common::fixture::command()
         .arg("compare")
         .arg(bundled("sls_queues-fair.toml"))
         .arg(bundled("sls_queues-fs2cs.toml"))

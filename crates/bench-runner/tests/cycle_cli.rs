@@ -2,7 +2,7 @@
 //! other by preemption, each container killed 1 ms before it would finish (Hadoop 2.7,
 //! preemption on, no `end_ms`). Without the cycle rule this run never ended.
 
-use std::process::Command;
+mod common;
 
 const SCENARIO: &str = r#"
 [cluster]
@@ -53,7 +53,7 @@ fn a_preemption_cycle_stops_at_its_first_repeat_and_says_so() {
     std::fs::write(dir.path().join("cycle.xml"), ALLOCATIONS).unwrap();
     std::fs::write(dir.path().join("cycle.csv"), TRACE).unwrap();
     let out = dir.path().join("out");
-    let run = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let run = common::fixture::command()
         .arg("run")
         .arg(dir.path().join("cycle.toml"))
         .arg("--out")

@@ -3,20 +3,15 @@
 //! with the times the cluster recorded; bad logs exit 2 naming file and line, and leave no
 //! output directory.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+
+use common::fixture::fairsim;
 
 fn repo(p: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(p)
-}
-
-fn fairsim(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairsim"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
+    common::fixture::repo().join(p)
 }
 
 fn ok(o: &Output) -> String {

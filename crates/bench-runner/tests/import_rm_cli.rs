@@ -2,17 +2,19 @@
 //! (scenarios/import/fair-bundle) and its allocation file into a scenario directory that
 //! runs; bad bundles exit 2 naming the file and write nothing.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn bundle(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../scenarios/import/fair-bundle")
+    common::fixture::scenarios()
+        .join("import/fair-bundle")
         .join(name)
 }
 
 fn import(apps: &Path, scheduler: &Path, out: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    common::fixture::command()
         .args(["import", "rm", "--remaining", "fixed:60000", "--scheduler"])
         .arg(scheduler)
         .arg("--nodes")
@@ -57,7 +59,7 @@ fn a_fair_bundle_becomes_a_scenario_that_runs() {
         "queue,memory_mb,vcores\nroot.a,10240,10\n"
     );
     let run = d.path().join("run");
-    let o = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let o = common::fixture::command()
         .arg("run")
         .arg(out.join("scenario.toml"))
         .arg("--out")

@@ -1,6 +1,8 @@
 //! A command interrupted by Ctrl-C or SIGTERM removes its staging directory and exits 130:
 //! an interrupted run leaves nothing large behind, and `--out` as it was.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -12,7 +14,7 @@ fn interrupted_run_leaves_nothing(signal: &str) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let staging = dir.path().join(".out.partial");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let mut child = common::fixture::command()
         .arg("run")
         .arg(&scenario)
         .arg("--out")

@@ -1,10 +1,12 @@
 //! `fairsim plan` on scenarios whose answer is known by construction (node count, min share, growth), a
 //! non-monotone objective, determinism across thread counts, resumption, and bad plan files.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use common::fixture::fairsim_in as fairsim;
 use fairsim_bench_runner::plan::spec::PlanSpec;
 use fairsim_bench_runner::plan::{PlanResult, output, plan_into};
 use fairsim_bench_runner::sim_runner::SimRunner;
@@ -381,15 +383,6 @@ impl RunOne for Failing {
         }
         self.inner.run_one(scenario, dir, seed, run_index)
     }
-}
-
-fn fairsim(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_fairsim"))
-        .current_dir(dir)
-        .env("CI", "true")
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 #[test]

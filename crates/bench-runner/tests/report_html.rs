@@ -8,22 +8,11 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::fixture::scenarios;
 use common::svg::check_svg_text;
 
-fn scenarios() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios"))
-}
-
 fn fairsim(args: &[&std::ffi::OsStr]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "fairsim {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::fixture::fairsim_ok(args);
 }
 
 /// The Chromium binary, or `None` (and a note) when the machine has none.

@@ -2,14 +2,8 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::Command;
-
+use common::fixture::scenarios;
 use common::svg::check_svg_text;
-
-fn scenarios() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios"))
-}
 
 const CHARTS: [&str; 5] = ["usage", "wait-cdf", "completion-cdf", "jain", "utilisation"];
 
@@ -17,7 +11,7 @@ const CHARTS: [&str; 5] = ["usage", "wait-cdf", "completion-cdf", "jain", "utili
 fn a_run_draws_its_charts_and_prints_a_headline() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let run = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let run = common::fixture::command()
         .arg("run")
         .arg(scenarios().join("seed004-abc.toml"))
         .args(["--seed", "7", "--out"])
@@ -60,7 +54,7 @@ fn a_run_draws_its_charts_and_prints_a_headline() {
     }
     // Deterministic: the same run draws the same bytes.
     let again = dir.path().join("again");
-    let run = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let run = common::fixture::command()
         .arg("run")
         .arg(scenarios().join("seed004-abc.toml"))
         .args(["--seed", "7", "--out"])
@@ -103,7 +97,7 @@ fn a_killed_run_leaves_no_partial_out_and_the_next_run_cleans_up() {
     std::fs::write(dir.path().join("long.toml"), scenario(400_000)).unwrap();
     std::fs::write(dir.path().join("short.toml"), scenario(3)).unwrap();
     let fairsim = || {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_fairsim"));
+        let mut c = common::fixture::command();
         c.current_dir(dir.path()).env("CI", "true");
         c
     };

@@ -1,10 +1,12 @@
 //! End-to-end sweep tests on the fake runner: determinism across thread counts, shards and merge, resume after
 //! SIGKILL, and errors for bad sweep files.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::fixture::command as fairsim;
 use fairsim_bench_runner::sweep::fake::FakeRunner;
 use fairsim_bench_runner::sweep::{Shard, Spec, merge::merge, sweep_into};
 
@@ -182,10 +184,6 @@ fn a_failed_run_names_its_index_seed_and_point() {
         ),
         "{msg}"
     );
-}
-
-fn fairsim() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fairsim"))
 }
 
 fn journal_runs(path: &Path) -> usize {

@@ -2,14 +2,13 @@
 //! values and oversized sweeps exit 2 with the sweep file's line and key, and write nothing.
 //! Paired runs: sweep points with identical settings give identical per-seed results.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
+use std::path::PathBuf;
+
+/// The bundled scenarios' folder, absolute and without `..` (it is written into sweep files).
 fn scenarios() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../scenarios")
-        .canonicalize()
-        .unwrap()
+    common::fixture::scenarios().canonicalize().unwrap()
 }
 
 /// A sweep file in a fresh directory, its base the bundled seed004-abc scenario.
@@ -26,7 +25,7 @@ fn sweep_file(body: &str) -> (tempfile::TempDir, PathBuf) {
 fn refused(body: &str) -> String {
     let (dir, file) = sweep_file(body);
     let out_dir = dir.path().join("out");
-    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let out = common::fixture::command()
         .args(["sweep", "--jobs", "1", "--out"])
         .arg(&out_dir)
         .arg(&file)
@@ -135,7 +134,7 @@ fn a_queue_name_with_dots_is_addressable() {
          [[axis]]\npath = 'queues.\"root.A\".weight'\nvalues = [0.2, -1.0]\n",
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let out = common::fixture::command()
         .args(["sweep", "--out"])
         .arg(dir.path().join("out"))
         .arg(&file)
@@ -158,7 +157,7 @@ fn identical_points_give_identical_per_seed_results() {
          [[axis]]\npath = \"name\"\nvalues = [\"first\", \"second\"]\n",
     );
     let out_dir = dir.path().join("out");
-    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let out = common::fixture::command()
         .args(["sweep", "--jobs", "2", "--out"])
         .arg(&out_dir)
         .arg(&file)
@@ -223,7 +222,7 @@ fn the_docs_sweep_example_runs_as_written() {
     let file = dir.path().join("weight-vs-minshare.toml");
     std::fs::write(&file, example).unwrap();
     let out_dir = dir.path().join("out");
-    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let out = common::fixture::command()
         .args(["sweep", "--jobs", "2", "--out"])
         .arg(&out_dir)
         .arg(&file)
@@ -270,7 +269,7 @@ fn a_value_listed_twice_on_an_axis_exits_2() {
 /// Runs `fairsim sweep` on `body` (base seed004-abc) into `out`; asserts success and returns stderr.
 fn swept(body: &str) -> (tempfile::TempDir, String) {
     let (dir, file) = sweep_file(body);
-    let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+    let out = common::fixture::command()
         .args(["sweep", "--jobs", "2", "--out"])
         .arg(dir.path().join("out"))
         .arg(&file)
@@ -329,7 +328,7 @@ fn an_axis_varies_an_allocation_file_setting_directly() {
             ),
         )
         .unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+        let out = common::fixture::command()
             .args(["sweep", "--jobs", "2", "--out"])
             .arg(dir.path().join(scenario))
             .arg(&file)
