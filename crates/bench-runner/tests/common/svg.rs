@@ -64,8 +64,21 @@ pub fn svg_texts(svg: &str) -> Vec<SvgText> {
 }
 
 /// The width in pixels of `text` at SVG font size `size`, as the PNG draws it (plotters
-/// writes SVG font sizes divided by 1.24).
+/// writes SVG font sizes divided by 1.24): plotters' measure, and for bold text the width the
+/// renderer lays it out at when that is wider (plotters measures bold with regular widths).
 fn text_width(text: &str, size: f64, bold: bool) -> f64 {
+    let estimate = plotters_width(text, size, bold);
+    if bold {
+        estimate.max(fairsim_bench_runner::plot::bold_text_width(
+            text,
+            size * 1.24,
+        ))
+    } else {
+        estimate
+    }
+}
+
+fn plotters_width(text: &str, size: f64, bold: bool) -> f64 {
     fairsim_bench_runner::plot::register_fonts();
     let mut buf = vec![0u8; 3 * 4 * 4];
     let area = BitMapBackend::with_buffer(&mut buf, (4, 4)).into_drawing_area();
