@@ -38,6 +38,8 @@ pub struct ObjectiveChart {
     pub cap: Option<f64>,
     /// x axis description, with unit.
     pub x_label: String,
+    /// Whether the variable takes whole values only (a node count): whole ticks.
+    pub whole_x: bool,
     /// y axis description, with unit.
     pub y_label: String,
     /// The objective's bound and its legend entry.
@@ -136,6 +138,7 @@ impl ObjectiveChart {
                 u if u == v.column() => u.to_string(),
                 u => format!("{} ({u})", v.column()),
             },
+            whole_x: !v.kind.is_real(),
             y_label: plot::labels::metric(&o.column()).axis(),
             bound: (
                 o.bound,
@@ -213,7 +216,11 @@ impl Chart for ObjectiveChart {
         }
         let area = legend_right(&body, "", &entries)?;
         let ((x0, x1), (y0, y1)) = self.ranges();
-        let x_axis = Axis::numeric(x0, x1, 10, &self.x_label);
+        let x_axis = if self.whole_x {
+            Axis::whole(x0, x1, 10, &self.x_label)
+        } else {
+            Axis::numeric(x0, x1, 10, &self.x_label)
+        };
         let y_axis = Axis::numeric(y0, y1, 8, &self.y_label);
         let mut chart = cartesian(&area, &x_axis, &y_axis)?;
         chart

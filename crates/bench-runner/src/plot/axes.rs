@@ -10,7 +10,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::frame::text_style;
-use super::ticks::{nice_ticks, tick_label};
+use super::ticks::{nice_ticks, tick_label, whole_ticks};
 use super::{DrawError, de};
 
 /// One axis: its range, where its ticks go and what they say.
@@ -30,6 +30,18 @@ impl Axis {
     /// Round ticks over `lo..hi` (about `n` of them).
     pub fn numeric(lo: f64, hi: f64, n: usize, desc: impl Into<String>) -> Axis {
         let (ticks, step) = nice_ticks(lo, hi, n);
+        let labels = ticks.iter().map(|&t| tick_label(t, step)).collect();
+        Axis {
+            range: (lo, hi),
+            ticks,
+            labels,
+            desc: desc.into(),
+        }
+    }
+
+    /// [`Axis::numeric`] for a quantity that takes whole values only (see [`whole_ticks`]).
+    pub fn whole(lo: f64, hi: f64, n: usize, desc: impl Into<String>) -> Axis {
+        let (ticks, step) = whole_ticks(lo, hi, n);
         let labels = ticks.iter().map(|&t| tick_label(t, step)).collect();
         Axis {
             range: (lo, hi),

@@ -9,10 +9,25 @@ pub fn nice_ticks(lo: f64, hi: f64, target: usize) -> (Vec<f64>, f64) {
         return (vec![if lo.is_finite() { lo } else { 0.0 }], 1.0);
     }
     let step = nice_step((hi - lo) / target.max(1) as f64);
+    (at_step(lo, hi, step), step)
+}
+
+/// [`nice_ticks`] for a quantity that takes whole values only (a node count): the step is a
+/// whole number, 1 at least, and 2.5 becomes 2, so no tick falls between two values the
+/// quantity can take (no "12.5 nodes").
+pub fn whole_ticks(lo: f64, hi: f64, target: usize) -> (Vec<f64>, f64) {
+    if !lo.is_finite() || !hi.is_finite() || hi <= lo {
+        return nice_ticks(lo, hi, target);
+    }
+    let step = nice_step((hi - lo) / target.max(1) as f64).max(1.0).floor();
+    (at_step(lo, hi, step), step)
+}
+
+/// The multiples of `step` within `lo..=hi`.
+fn at_step(lo: f64, hi: f64, step: f64) -> Vec<f64> {
     let first = (lo / step - 1e-9).ceil() as i64;
     let last = (hi / step + 1e-9).floor() as i64;
-    let ticks = (first..=last).map(|k| k as f64 * step).collect();
-    (ticks, step)
+    (first..=last).map(|k| k as f64 * step).collect()
 }
 
 /// The round number (1, 2, 2.5 or 5 times a power of ten) at or above `raw`.
@@ -165,5 +180,19 @@ mod tests {
                 assert!(!l.contains("000000"), "{l}");
             }
         }
+    }
+
+    #[test]
+    fn whole_quantities_get_whole_steps() {
+        // 3.5 to 25 nodes in about 10 steps: 2.15 rounds up to the step 2.5, which would put
+        // ticks at 7.5 and 12.5 nodes; 2 instead, from 4 to 24.
+        assert_eq!(nice_ticks(3.5, 25.0, 10).1, 2.5);
+        let (ticks, step) = whole_ticks(3.5, 25.0, 10);
+        assert_eq!(step, 2.0);
+        assert_eq!(ticks, (2..=12).map(|k| 2.0 * k as f64).collect::<Vec<_>>());
+        // A narrow range: steps of 1, not 0.5.
+        assert_eq!(whole_ticks(0.5, 3.5, 10), (vec![1.0, 2.0, 3.0], 1.0));
+        // Steps already whole stay as they are (25 nodes).
+        assert_eq!(whole_ticks(0.0, 230.0, 10), nice_ticks(0.0, 230.0, 10));
     }
 }
