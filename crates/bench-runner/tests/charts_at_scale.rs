@@ -278,7 +278,7 @@ fn the_utilisation_line_averages_to_the_headline() {
     }
 }
 
-/// The usage panels run to the run's end as the utilisation chart does: the full 20-leaf run's
+/// The usage panels and Jain's index run to the run's end as the utilisation chart does: the full 20-leaf run's
 /// samples stop at 1,500 s (its last finish is 1,483 s) of 2,400 s, so its time axes, which
 /// stopped at a 1,500 tick, now reach 2,000 and beyond.
 #[test]
@@ -303,6 +303,25 @@ fn usage_panels_are_drawn_to_the_runs_end() {
     assert!(
         (2000.0..=2400.0).contains(&top),
         "the time axis ends at {top} s, not at the run's end"
+    );
+    // So does Jain's index, whose last point (the last sample with anything running) is at
+    // 1,470 s: its axis stopped at a 1,400 tick.
+    let svg = std::fs::read_to_string(out.join("jain.svg")).unwrap();
+    let ticks: Vec<f64> = svg_texts(&svg)
+        .iter()
+        .filter_map(|t| t.text.replace(['\u{2009}', ','], "").parse::<f64>().ok())
+        .collect();
+    let top = ticks.iter().copied().fold(0.0, f64::max);
+    assert!(
+        (2000.0..=2400.0).contains(&top),
+        "Jain's time axis ends at {top} s, not at the run's end"
+    );
+    let words: Vec<String> = svg_texts(&svg).into_iter().map(|t| t.text).collect();
+    assert!(
+        words
+            .join(" ")
+            .contains("the last sample with anything running is at 1470 s, the run ends at 2400 s"),
+        "the subtitle says where the index stops: {words:?}"
     );
 }
 

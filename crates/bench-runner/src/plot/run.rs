@@ -39,7 +39,7 @@ impl RunCharts {
                 &dir.join("usage"),
             )?);
             out.extend(save(
-                &TimeSeries::jain(self.jain.clone(), which, &self.jain_share),
+                &TimeSeries::jain(self.jain.clone(), which, &self.jain_share).to_end(self.end),
                 &dir.join("jain"),
             )?);
             if let Some(u) = &self.utilisation {

@@ -91,6 +91,29 @@ impl TimeSeries {
         }
     }
 
+    /// This chart with its time axis run to the run's `end`, as the usage and utilisation
+    /// charts run; when the index stops before it (nothing runs after the last finish, and an
+    /// index of nothing is undefined), the subtitle says where the last one is.
+    pub fn to_end(mut self, end: Option<RunEnd>) -> TimeSeries {
+        let Some(end) = end.map(|e| e.sim_time_s).filter(|t| t.is_finite()) else {
+            return self;
+        };
+        let last = self
+            .lines
+            .iter()
+            .filter_map(|l| l.points.last().map(|p| p.0))
+            .fold(f64::NEG_INFINITY, f64::max);
+        if last.is_finite() && last < end {
+            self.subtitle += &format!(
+                "; the last sample with anything running is at {} s, the run ends at {} s",
+                value_label(last),
+                value_label(end)
+            );
+        }
+        self.end_s = Some(end);
+        self
+    }
+
     /// Memory and vcore utilisation from `(time, memory, vcores)` fractions, drawn to the
     /// run's `end`: nothing runs after its last finish, so the lines drop to 0 there when
     /// the samples stop before it (the idle time the run's mean counts).
