@@ -203,3 +203,34 @@ fn sweep_lines_equal_over_one_segment_both_show_on_it() {
         150,
     );
 }
+
+#[test]
+fn plan_steps_with_equal_values_both_show() {
+    // Two growth steps whose candidates gave the same values: one line over the other.
+    use fairsim_bench_runner::plan::chart::{ObjectiveChart, StepSeries};
+    let step = |name: &str| StepSeries {
+        name: name.into(),
+        points: vec![
+            (10.0, 300.0, 100.0, false, false),
+            (20.0, 200.0, 80.0, true, false),
+            (30.0, 150.0, 60.0, true, false),
+        ],
+        answer: None,
+    };
+    let chart = ObjectiveChart {
+        title: "Wait time, p95 against nodes".into(),
+        subtitle: "test".into(),
+        cap: None,
+        x_label: "nodes".into(),
+        whole_x: true,
+        y_label: "Wait time, p95 (s)".into(),
+        bound: (250.0, "objective: <= 250 s".into()),
+        steps: vec![step("1x arrivals"), step("1.25x arrivals")],
+    };
+    let dir = tempfile::tempdir().unwrap();
+    assert_both_show(
+        "equal plan lines",
+        colours_along_shared(&chart, dir.path()),
+        300,
+    );
+}

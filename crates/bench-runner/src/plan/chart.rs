@@ -9,6 +9,7 @@ use plotters::prelude::*;
 
 use crate::plot::axes::{Axis, cartesian};
 use crate::plot::frame::{LegendEntry, Mark, STALL_RED, draw_stall_ring, legend_right, titled};
+use crate::plot::overlap::draw_turns;
 use crate::plot::{self, Chart, DrawError, PlotError, de};
 
 use super::PlanResult;
@@ -232,6 +233,7 @@ impl Chart for ObjectiveChart {
             ))
             .map_err(de)?;
         let clamp = |y: f64| self.cap.map_or(y, |c| y.min(c));
+        let mut drawn: Vec<(Vec<(f64, f64)>, RGBColor)> = Vec::new();
         for (i, s) in self.steps.iter().enumerate() {
             let c = step_color(i);
             let means: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0, p.2)).collect();
@@ -245,9 +247,15 @@ impl Chart for ObjectiveChart {
             let values: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0, p.1)).collect();
             for run in unclipped_runs(&values, self.cap) {
                 chart
-                    .draw_series(LineSeries::new(run, c.stroke_width(3)))
+                    .draw_series(LineSeries::new(run.clone(), c.stroke_width(3)))
                     .map_err(de)?;
+                drawn.push((run, c));
             }
+        }
+        // Growth steps whose lines coincide take turns where they do.
+        draw_turns(root, &chart, &drawn, 3)?;
+        for (i, s) in self.steps.iter().enumerate() {
+            let c = step_color(i);
             chart
                 .draw_series(s.points.iter().filter(|p| clamp(p.1) == p.1).map(
                     |&(x, y, _, held, _)| {
