@@ -171,8 +171,16 @@ fn sweep_charts_of_200_leaves_read_well() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    // The answer in the terminal: a line per point with intervals and paired differences.
-    assert_eq!(printed.lines().count(), 4, "{printed}");
+    // The answer in the terminal: a line per point with intervals and paired differences,
+    // the swept queue shortened in the header and named in full under the table.
+    assert_eq!(printed.lines().count(), 5, "{printed}");
+    assert!(
+        printed.starts_with("…clickstream_ana_inter's weight  runs")
+            && printed.contains(
+                "\n…clickstream_ana_inter: root.analytics.interactive_adhoc.clickstream_ana_inter\n"
+            ),
+        "{printed}"
+    );
     assert!(
         printed.contains("vs baseline") && printed.contains("["),
         "{printed}"

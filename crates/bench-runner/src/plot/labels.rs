@@ -120,7 +120,7 @@ pub fn value_with_unit(path: &str, value: &str) -> String {
 }
 
 /// `(queue, key)` of a `queues.<queue>.<key>` path (the queue may be quoted).
-fn queue_key(path: &str) -> Option<(String, &str)> {
+pub fn queue_key(path: &str) -> Option<(String, &str)> {
     let rest = path.strip_prefix("queues.")?;
     let (queue, key) = rest.rsplit_once('.')?;
     Some((queue.trim_matches('"').to_string(), key))

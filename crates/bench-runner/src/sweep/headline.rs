@@ -5,6 +5,7 @@
 use super::output::{RunsTable, SummaryOptions};
 use super::spec::ChartSpec;
 use crate::plot::labels;
+use crate::plot::names::{MAX_NAME_CHARS, shorten};
 use crate::plot::ticks::value_label;
 use crate::stats::Moments;
 
@@ -34,6 +35,35 @@ fn shown(table: &RunsTable, charts: &ChartSpec) -> Vec<usize> {
     out
 }
 
+/// The axes' column headers (`A's weight`), a queue name longer than
+/// [`MAX_NAME_CHARS`] shortened from the left as charts shorten it (a 200-leaf cluster's
+/// names would make the first column 60 characters wide), with `(short, full)` of each
+/// name shortened, for a line under the table.
+fn axis_headers(axes: &[String]) -> (Vec<String>, Vec<(String, String)>) {
+    let queues: Vec<String> = axes
+        .iter()
+        .filter_map(|a| labels::queue_key(a).map(|(q, _)| q))
+        .collect();
+    let mut shortened: Vec<(String, String)> = Vec::new();
+    let headers = axes
+        .iter()
+        .map(|a| {
+            let header = labels::param_short(a);
+            match labels::queue_key(a) {
+                Some((q, _)) if q.chars().count() > MAX_NAME_CHARS => {
+                    let short = shorten(&q, &queues, MAX_NAME_CHARS);
+                    if !shortened.iter().any(|(s, _)| *s == short) {
+                        shortened.push((short.clone(), q.clone()));
+                    }
+                    header.replacen(&q, &short, 1)
+                }
+                _ => header,
+            }
+        })
+        .collect();
+    (headers, shortened)
+}
+
 /// `mean [lo, hi]`, or the mean alone with a single run.
 fn with_interval(m: &Moments, signed: bool) -> String {
     let v = |x: f64| {
@@ -58,7 +88,7 @@ pub fn headline_table(table: &RunsTable, charts: &ChartSpec) -> String {
     if points.is_empty() || metrics.is_empty() {
         return String::new();
     }
-    let mut header: Vec<String> = table.axes.iter().map(|a| labels::param_short(a)).collect();
+    let (mut header, shortened) = axis_headers(&table.axes);
     header.push("runs".into());
     for &m in &metrics {
         header.push(labels::metric(&table.metrics[m]).axis());
@@ -92,6 +122,9 @@ pub fn headline_table(table: &RunsTable, charts: &ChartSpec) -> String {
             "and {} more points (every point in summary.csv)\n",
             points.len() - MAX_POINTS
         );
+    }
+    for (short, full) in &shortened {
+        out += &format!("{short}: {full}\n");
     }
     out += "means over the seeds with 95% intervals";
     if opts.baseline.is_some() {
@@ -143,6 +176,37 @@ mod tests {
         );
         assert!(
             lines[2].contains("4 [0, 29.4]") && lines[2].ends_with("+2 [-10.7, +14.7]"),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn a_long_queue_name_is_shortened_in_the_header_and_given_in_full_below() {
+        // One run per point: means without intervals. The 54-character queue name becomes
+        // its unique end, `…clickstream_ana_inter` (22 characters with the ellipsis).
+        let axis = "queues.\"root.analytics.interactive_adhoc.clickstream_ana_inter\".weight";
+        let row = |i: u64, w: &str, v: f64| RunRow {
+            run_index: i,
+            axis_values: vec![w.to_string()],
+            seed: 1,
+            metrics: vec![v],
+        };
+        let table = RunsTable {
+            axes: vec![axis.into()],
+            metrics: vec!["jain_index".into()],
+            rows: vec![row(0, "1", 0.82), row(1, "2", 0.8)],
+        };
+        let t = headline_table(&table, &ChartSpec::default());
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "…clickstream_ana_inter's weight  runs  Jain's fairness index",
+                "                              1     1                   0.82",
+                "                              2     1                    0.8",
+                "…clickstream_ana_inter: root.analytics.interactive_adhoc.clickstream_ana_inter",
+                "means over the seeds with 95% intervals",
+            ],
             "{t}"
         );
     }
