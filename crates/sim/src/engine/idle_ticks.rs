@@ -33,7 +33,7 @@ impl Simulation<'_> {
     /// was idle, the last tick of the grid before the next other event (the ticks in between
     /// are counted in `events` and `ticks_skipped`).
     pub(crate) fn next_tick(&mut self) -> SimTime {
-        let interval = self.sc.scheduler.update_interval_ms;
+        let interval = self.w.sc.scheduler.update_interval_ms;
         let next = self.now.plus(interval);
         if interval == 0 || !self.tick_is_idle() {
             return next;
@@ -56,13 +56,13 @@ impl Simulation<'_> {
     /// Whether the tick just processed changed nothing but could have, and every tick after
     /// it until another event would change nothing either (see the module docs).
     fn tick_is_idle(&self) -> bool {
-        let root = &self.queues[QueueId::ROOT.idx()];
+        let root = &self.w.queues[QueueId::ROOT.idx()];
         !self.idle_ticks_kept
             && matches!(self.preempt, PreemptState::Off)
-            && self.sc.scheduler.booster.is_none()
+            && self.w.sc.scheduler.booster.is_none()
             && root.waiting == 0
-            && (self.in_flight > 0 || self.n_arrived < self.apps.len())
-            && self.dirty_apps.is_empty()
+            && (self.in_flight > 0 || self.n_arrived < self.w.apps.len())
+            && self.w.dirty_apps.is_empty()
             && (!self.app_shares_kept() || self.fair.app_share_leaves.is_empty())
             && self.fair.queue_shares.nothing_touched()
     }

@@ -72,7 +72,7 @@ pub mod heartbeat;
 pub(crate) mod idle_ticks;
 pub mod radix_queue;
 
-use crate::app::{AppPhase, AppRecord, AppSpec, RequestTable};
+use crate::app::{AppPhase, AppRecord};
 use crate::cluster::Cluster;
 use crate::event::{Event, EventKey, EventQueue};
 use crate::heartbeat::HeartbeatClock;
@@ -81,9 +81,11 @@ use crate::recorder::{QueueSample, Recorder};
 use crate::scenario::{Ordering, Scenario};
 use crate::scheduler::fair::queue_shares::starved_fair;
 use crate::time::SimTime;
-use crate::tree::{QueueId, QueueTree};
-use fairsim_core::{Comparator, OrderKey, Resource, Schedulable, Semantics};
+use crate::tree::QueueId;
+use fairsim_core::{Comparator, OrderKey, Resource, Schedulable};
 use std::collections::{BTreeMap, BTreeSet};
+
+pub(crate) use crate::state::world::{AppState, Container, QueueState, UserState, World};
 
 /// Errors of a run.
 #[derive(Debug, thiserror::Error)]
@@ -102,176 +104,6 @@ pub enum SimError {
         /// What.
         message: String,
     },
-}
-
-/// A running or finished container.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Container {
-    pub app: u32,
-    pub node: u32,
-    pub size: Resource,
-    pub is_am: bool,
-    pub live: bool,
-    /// Container id: allocation order, from 1 (larger is newer).
-    pub id: u64,
-    /// Request priority it was allocated at.
-    pub priority: i32,
-    /// When it started. Read only for the work a kill loses (an output): the cycle
-    /// fingerprint leaves it out (see `cycle`).
-    pub start: SimTime,
-    /// Run time of its task (asked for again if the container is killed).
-    pub duration_ms: u64,
-    /// When preemption marked it (warned in 2.7, chosen in 3.x), if it did.
-    pub marked_at: Option<u64>,
-}
-
-/// Per-queue scheduler state (Hadoop's `FSQueue` runtime fields).
-#[derive(Debug, Clone)]
-pub(crate) struct QueueState {
-    pub usage: Resource,
-    pub demand: Resource,
-    pub fair_share: Resource,
-    pub steady_share: Resource,
-    pub ideal_share: Resource,
-    pub min_share: Resource,
-    pub max_share: Resource,
-    pub am_usage: Resource,
-    /// Runnable apps in the subtree.
-    pub runnable: u32,
-    /// Waiting (non-runnable) apps in the subtree.
-    pub waiting: u32,
-    pub max_running: u32,
-    /// Outstanding containers of runnable apps in the subtree.
-    pub pending: u64,
-    /// Leaf: runnable apps in the order they became runnable (naive ordering sorts this).
-    pub runnable_apps: Vec<u32>,
-    /// Leaf: apps held back by maxRunningApps, by arrival.
-    pub waiting_apps: Vec<u32>,
-    pub sched: Schedulable,
-    pub key: OrderKey,
-    pub name_rank: u32,
-    /// Comparator of this queue's policy (orders its children or apps).
-    pub comparator: Comparator,
-    /// Parent: children in the order Hadoop's list keeps them (naive ordering).
-    pub child_list: Vec<u32>,
-    /// Incremental ordering: children (parent) or pending runnable apps (leaf).
-    pub ordered: BTreeSet<(OrderKey, u32, u32)>,
-    /// Leaf, incremental ordering: pending runnable apps whose AM is not running yet (held
-    /// apart so that a descent skips them all at once when maxAMShare blocks every one).
-    pub am_waiting: BTreeSet<(OrderKey, u32, u32)>,
-    /// Leaf: AM sizes of the apps in `am_waiting`, with counts.
-    pub am_sizes: BTreeMap<(i64, i64), u32>,
-    pub acc: LeafAcc,
-    /// Leaf: the runnable apps' fair shares must be recomputed at the next update (the
-    /// runnable set, a weight or the leaf's fair share changed).
-    pub app_shares_dirty: bool,
-    /// In `Simulation::app_share_leaves`.
-    pub app_shares_listed: bool,
-    /// Leaf: counted in `Simulation::open_leaves` (see `Simulation::refresh_open`).
-    pub open: bool,
-    /// Leaf: Σ demand of its runnable and waiting apps, as of the last update.
-    pub app_demand: Resource,
-    /// Leaf, Hadoop 3.3 Fair Scheduler: runnable apps with an outstanding request that its
-    /// `fetchAppsWithDemand` keeps (see [`AppState::offered_33`]).
-    pub offered: u32,
-}
-
-/// Per-app state (Hadoop's `FSAppAttempt`).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct AppState {
-    pub phase: AppPhase,
-    pub queue: QueueId,
-    pub user: u32,
-    pub requests: RequestTable,
-    pub usage: Resource,
-    pub live: u32,
-    pub am_running: bool,
-    pub am_container: Option<u32>,
-    pub stage: usize,
-    pub stage_remaining: u64,
-    pub first_container: Option<SimTime>,
-    pub finish: Option<SimTime>,
-    pub containers: u64,
-    pub demand: Resource,
-    pub fair_share: Resource,
-    pub sched: Schedulable,
-    pub key: OrderKey,
-    pub name_rank: u32,
-    pub in_set: bool,
-    /// In its leaf's `am_waiting` set rather than `ordered` (when `in_set`).
-    pub in_am_set: bool,
-    /// Hadoop 3.3 Fair Scheduler: runnable with an outstanding request and a pending demand
-    /// that is not none (`Simulation::has_pending_demand_33`), so its leaf's descent may give
-    /// it a node; counted in its leaf's `offered`.
-    pub offered_33: bool,
-    pub rejected: Option<String>,
-    /// Usage or requests changed since the last update (listed in `dirty_apps`).
-    pub demand_dirty: bool,
-    /// Resolved locality hints per stage and group; empty when the app names no host (and
-    /// once it closed).
-    pub hints: Vec<Vec<(Vec<u32>, Vec<u32>)>>,
-    /// Containers of this app killed by preemption.
-    pub preempted: u64,
-    /// Work lost to preemption: Σ (kill − start) over its killed containers, ms.
-    pub lost_work_ms: u64,
-    /// Containers of this app lost with their node (or with its failed attempt).
-    pub lost: u64,
-    /// After its AM was lost: the failed attempt's asks, asked again when the next
-    /// attempt's AM runs (`scheduler::node_events`).
-    pub stash: Option<RequestTable>,
-    /// A stage the app's AM timing asked for while its attempt had failed.
-    pub deferred_stage: Option<usize>,
-}
-
-impl AppState {
-    /// An app not yet arrived: in no queue, asking, holding and running nothing. `sched`
-    /// carries its Hadoop name and start time, `name_rank` its place in name order, `hints`
-    /// its resolved locality hints (empty when it names no host).
-    pub(crate) fn new(
-        sched: Schedulable,
-        name_rank: u32,
-        hints: Vec<Vec<(Vec<u32>, Vec<u32>)>>,
-    ) -> AppState {
-        AppState {
-            phase: AppPhase::Future,
-            queue: QueueId::ROOT,
-            user: 0,
-            requests: RequestTable::default(),
-            usage: Resource::ZERO,
-            live: 0,
-            am_running: false,
-            am_container: None,
-            stage: 0,
-            stage_remaining: 0,
-            first_container: None,
-            finish: None,
-            containers: 0,
-            demand: Resource::ZERO,
-            fair_share: Resource::ZERO,
-            sched,
-            key: OrderKey::default(),
-            name_rank,
-            in_set: false,
-            in_am_set: false,
-            offered_33: false,
-            rejected: None,
-            demand_dirty: false,
-            hints,
-            preempted: 0,
-            lost_work_ms: 0,
-            lost: 0,
-            stash: None,
-            deferred_stage: None,
-        }
-    }
-}
-
-/// Per-user maxRunningApps state.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct UserState {
-    pub runnable: u32,
-    pub max_running: u32,
-    pub waiting: Vec<u32>,
 }
 
 /// Run counters, for benchmarks.
@@ -306,38 +138,23 @@ pub struct Counters {
 
 /// The whole state of one run.
 pub struct Simulation<'a> {
-    pub(crate) sc: &'a Scenario,
-    pub(crate) semantics: Semantics,
+    /// The state the schedulers share with the engine.
+    pub(crate) w: World<'a>,
     pub(crate) now: SimTime,
     pub(crate) current: EventKey,
     pub(crate) events: EventQueue,
-    pub(crate) cluster: Cluster,
-    pub(crate) tree: QueueTree,
-    pub(crate) specs: Vec<AppSpec>,
-    pub(crate) apps: Vec<AppState>,
-    pub(crate) queues: Vec<QueueState>,
-    pub(crate) users: Vec<UserState>,
-    pub(crate) user_index: BTreeMap<String, u32>,
-    pub(crate) containers: Vec<Container>,
-    pub(crate) free_slots: Vec<u32>,
     pub(crate) recorder: &'a mut dyn Recorder,
     pub(crate) counters: Counters,
     /// Elide heartbeats that cannot change anything (see "Heartbeat elision").
     pub(crate) elide: bool,
-    /// Largest capability of a node in the cluster, per resource (follows node events).
-    pub(crate) largest_node: Resource,
     /// `[[cluster.events]]` not processed yet (their events are queued).
     pub(crate) node_events_left: usize,
     pub(crate) n_closed: usize,
     /// Per app: its record went to the recorder (once per app: the streaming `apps.csv`
     /// writer cannot take a second row for an index it wrote).
     pub(crate) recorded: Vec<bool>,
-    pub(crate) integrals: Integrals,
-    pub(crate) incremental: bool,
     pub(crate) first_arrival: Option<SimTime>,
     pub(crate) last_finish: SimTime,
-    /// Next container id.
-    pub(crate) next_container_id: u64,
     /// Preemption state of the configured scheduler and era.
     pub(crate) preempt: crate::scheduler::preempt::PreemptState,
     /// The Capacity Scheduler's own state, when the tree is a capacity tree
@@ -361,20 +178,10 @@ pub struct Simulation<'a> {
     pub(crate) idle_ticks_kept: bool,
     /// When stalled by a cycle: the time of the earlier, equal state (see "Cycles").
     pub(crate) cycle_from: Option<SimTime>,
-    /// Apps whose demand must be recomputed at the next update.
-    pub(crate) dirty_apps: Vec<u32>,
-    /// Every queue's full name → its id (placement looks names up on every arrival).
-    pub(crate) queue_ids: BTreeMap<String, QueueId>,
-    /// Leaves counted in Jain's index (an ideal share above 0), ascending, with their
-    /// terms: the metric sums are rebuilt over them alone.
-    pub(crate) metered: crate::metrics::Metered,
     /// Containers that completed (not killed).
     pub(crate) completions: u64,
     /// Repeated states (see "Cycles").
     pub(crate) cycle: crate::cycle::CycleWatch,
-    /// Hosts and racks the apps' hints name that no node has (their request indices follow
-    /// the cluster's).
-    pub(crate) unknown_hints: crate::host_hints::UnknownNames,
     /// `queues.csv` rows written so far, and why the run was stopped when its next sample
     /// would pass [`crate::limits::MAX_QUEUE_ROWS`] (a run without `end_ms` is bounded only
     /// as it goes).
@@ -467,8 +274,27 @@ impl<'a> Simulation<'a> {
         }
         let n_nodes = cluster.nodes.len();
         let mut sim = Simulation {
-            sc,
-            semantics: conf.semantics,
+            w: World {
+                sc,
+                semantics: conf.semantics,
+                cluster,
+                tree: sc.tree.clone(),
+                specs,
+                apps: Vec::new(),
+                queues: Vec::new(),
+                users: Vec::new(),
+                user_index: BTreeMap::new(),
+                containers: Vec::new(),
+                free_slots: Vec::new(),
+                largest_node: Resource::ZERO,
+                integrals: Integrals::default(),
+                incremental: conf.ordering == Ordering::Incremental,
+                next_container_id: 1,
+                dirty_apps: Vec::new(),
+                metered: Default::default(),
+                queue_ids: BTreeMap::new(),
+                unknown_hints: Default::default(),
+            },
             now: SimTime::ZERO,
             current: EventKey {
                 time: SimTime::ZERO,
@@ -477,27 +303,14 @@ impl<'a> Simulation<'a> {
                 seq: 0,
             },
             events: EventQueue::new(),
-            cluster,
-            tree: sc.tree.clone(),
-            specs,
-            apps: Vec::new(),
-            queues: Vec::new(),
-            users: Vec::new(),
-            user_index: BTreeMap::new(),
-            containers: Vec::new(),
-            free_slots: Vec::new(),
             recorder,
             counters: Counters::default(),
             elide: conf.heartbeats == crate::scenario::Heartbeats::Elided,
-            largest_node: Resource::ZERO,
             node_events_left: sc.cluster.events.events.len(),
             n_closed: 0,
             recorded: Vec::new(),
-            integrals: Integrals::default(),
-            incremental: conf.ordering == Ordering::Incremental,
             first_arrival: None,
             last_finish: SimTime::ZERO,
-            next_container_id: 1,
             preempt: crate::scheduler::preempt::PreemptState::Off,
             capacity: None,
             in_flight: 0,
@@ -508,12 +321,8 @@ impl<'a> Simulation<'a> {
             stalls_off: false,
             idle_ticks_kept: false,
             cycle_from: None,
-            dirty_apps: Vec::new(),
-            metered: Default::default(),
-            queue_ids: BTreeMap::new(),
             completions: 0,
             cycle: Default::default(),
-            unknown_hints: Default::default(),
             queue_rows: 0,
             over_limit: None,
             fair: crate::scheduler::fair::FairState {
@@ -526,15 +335,16 @@ impl<'a> Simulation<'a> {
         sim.init_queues();
         sim.init_apps();
         sim.init_preemption();
-        sim.largest_node = sim.cluster.largest_node().unwrap_or(Resource::ZERO);
-        sim.integrals.set_capacity(sim.cluster.total);
+        sim.w.largest_node = sim.w.cluster.largest_node().unwrap_or(Resource::ZERO);
+        sim.w.integrals.set_capacity(sim.w.cluster.total);
         let arrivals = sim
+            .w
             .specs
             .iter()
             .enumerate()
             .map(|(i, a)| (a.arrival, i as u32))
             .collect();
-        sim.events = EventQueue::with_sources(arrivals, HeartbeatClock::new(&sim.cluster));
+        sim.events = EventQueue::with_sources(arrivals, HeartbeatClock::new(&sim.w.cluster));
         sim.events.push(SimTime::ZERO, Event::UpdateTick);
         if conf.continuous_scheduling {
             if sim.capacity.is_some() {
@@ -563,8 +373,8 @@ impl<'a> Simulation<'a> {
 
     /// A queue's initial state.
     pub(crate) fn new_queue_state(&self, q: QueueId) -> QueueState {
-        let conf = self.tree.get(q);
-        let cluster = self.cluster.total;
+        let conf = self.w.tree.get(q);
+        let cluster = self.w.cluster.total;
         let max_share = conf.max_share(cluster);
         let min_share = conf.min_resources.resolve(cluster);
         let mut sched = Schedulable::new(conf.name.clone());
@@ -590,7 +400,7 @@ impl<'a> Simulation<'a> {
             sched,
             key: OrderKey::default(),
             name_rank: 0,
-            comparator: Comparator::new(self.semantics, conf.policy, cluster),
+            comparator: Comparator::new(self.w.semantics, conf.policy, cluster),
             child_list: conf.children.iter().map(|c| c.0).collect(),
             ordered: BTreeSet::new(),
             am_waiting: BTreeSet::new(),
@@ -605,10 +415,10 @@ impl<'a> Simulation<'a> {
     }
 
     fn init_queues(&mut self) {
-        self.queues = (0..self.tree.len())
+        self.w.queues = (0..self.w.tree.len())
             .map(|i| self.new_queue_state(QueueId(i as u32)))
             .collect();
-        self.queue_ids = (self.tree.queues.iter().enumerate())
+        self.w.queue_ids = (self.w.tree.queues.iter().enumerate())
             .map(|(i, q)| (q.name.clone(), QueueId(i as u32)))
             .collect();
         self.rerank_queues();
@@ -618,40 +428,40 @@ impl<'a> Simulation<'a> {
     /// Recomputes name ranks and rebuilds every parent's ordered set (after queues change).
     pub(crate) fn rerank_queues(&mut self) {
         self.reset_queue_shares();
-        let names: Vec<&str> = self.tree.queues.iter().map(|q| q.name.as_str()).collect();
+        let names: Vec<&str> = self.w.tree.queues.iter().map(|q| q.name.as_str()).collect();
         let ranks = java_ranks(&names);
-        for (i, (q, r)) in self.queues.iter_mut().zip(ranks).enumerate() {
+        for (i, (q, r)) in self.w.queues.iter_mut().zip(ranks).enumerate() {
             q.name_rank = r;
-            if !self.tree.queues[i].is_leaf {
+            if !self.w.tree.queues[i].is_leaf {
                 q.ordered.clear();
             }
         }
-        for i in 1..self.queues.len() {
+        for i in 1..self.w.queues.len() {
             self.requeue(QueueId(i as u32));
         }
     }
 
     pub(crate) fn compute_steady_shares(&mut self) {
-        let loads: Vec<crate::tree::QueueLoad> = (0..self.queues.len())
+        let loads: Vec<crate::tree::QueueLoad> = (0..self.w.queues.len())
             .map(|_| crate::tree::QueueLoad {
                 active: true,
                 ..Default::default()
             })
             .collect();
-        let steady = self.tree.fair_shares(
-            self.semantics,
+        let steady = self.w.tree.fair_shares(
+            self.w.semantics,
             fairsim_core::ShareKind::Steady,
-            self.cluster.total,
+            self.w.cluster.total,
             &loads,
             fairsim_core::ShareCap::MaxShare,
         );
-        for (q, s) in self.queues.iter_mut().zip(steady) {
+        for (q, s) in self.w.queues.iter_mut().zip(steady) {
             q.steady_share = s;
         }
     }
 
     fn init_apps(&mut self) {
-        let names: Vec<String> = (0..self.specs.len())
+        let names: Vec<String> = (0..self.w.specs.len())
             .map(|i| format!("application_0_{:04}", i + 1))
             .collect();
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
@@ -660,16 +470,16 @@ impl<'a> Simulation<'a> {
         // its first update: with sizebasedweight log2(1 + 0) = 0 (a NaN ratio in 2.7, the
         // zero-weight rule in 3.3), times the booster of a new app.
         let first_weight = fairsim_core::AppWeight {
-            semantics: self.semantics,
-            size_based: self.sc.scheduler.sizebasedweight,
-            booster: self.sc.scheduler.booster,
+            semantics: self.w.semantics,
+            size_based: self.w.sc.scheduler.sizebasedweight,
+            booster: self.w.sc.scheduler.booster,
         }
         .weight(0, 1, 0);
-        self.apps = Vec::with_capacity(self.specs.len());
-        self.recorded = vec![false; self.specs.len()];
-        let mut resolver = crate::host_hints::HintResolver::new(&self.cluster);
+        self.w.apps = Vec::with_capacity(self.w.specs.len());
+        self.recorded = vec![false; self.w.specs.len()];
+        let mut resolver = crate::host_hints::HintResolver::new(&self.w.cluster);
         for (i, name) in names.into_iter().enumerate() {
-            let spec = &self.specs[i];
+            let spec = &self.w.specs[i];
             // An app that names no host holds no hints at all (an empty list reads as "no
             // hosts" for every group): three allocations fewer per app, which a day of a
             // million synthetic apps pays up front.
@@ -684,9 +494,9 @@ impl<'a> Simulation<'a> {
             let mut sched = Schedulable::new(name);
             sched.start_time_ms = spec.arrival.0 as i64;
             sched.weight = first_weight;
-            self.apps.push(AppState::new(sched, ranks[i], hints));
+            self.w.apps.push(AppState::new(sched, ranks[i], hints));
         }
-        self.unknown_hints = resolver.into_unknown();
+        self.w.unknown_hints = resolver.into_unknown();
     }
 
     /// Processes events until the end; returns the summary after the recorder finished.
@@ -696,9 +506,10 @@ impl<'a> Simulation<'a> {
 
     /// The simulated time a run is expected to reach: `end_ms`, or the last arrival.
     pub fn horizon(&self) -> SimTime {
-        match self.sc.end_ms {
+        match self.w.sc.end_ms {
             Some(end) => SimTime(end),
             None => self
+                .w
                 .specs
                 .iter()
                 .map(|a| a.arrival)
@@ -780,14 +591,14 @@ impl<'a> Simulation<'a> {
             self.now = key.time;
             self.current = key;
             self.counters.events += 1;
-            self.integrals.advance(self.now.0);
+            self.w.integrals.advance(self.now.0);
             let stop = self.step(event);
             self.fair.full_nodes.forget();
             self.settle_parked();
             if self.stalled_at.is_some() {
                 self.events.clock_mut().stalled_at(key);
             }
-            if self.sc.check_invariants {
+            if self.w.sc.check_invariants {
                 self.check_invariants()?;
             }
             if stop {
@@ -805,12 +616,13 @@ impl<'a> Simulation<'a> {
     /// `queues.csv` (checked in advance from `end_ms` or a trace's last arrival, and here as
     /// the run goes, for runs whose end only the simulation finds).
     fn rows_over_limit(&mut self) -> Option<String> {
-        let rows = self.queue_rows.saturating_add(self.queues.len() as u64);
+        let rows = self.queue_rows.saturating_add(self.w.queues.len() as u64);
         if rows <= crate::limits::MAX_QUEUE_ROWS {
             self.queue_rows = rows;
             return None;
         }
         let file = self
+            .w
             .sc
             .path
             .as_ref()
@@ -821,8 +633,8 @@ impl<'a> Simulation<'a> {
              end_ms or a longer sample interval",
             self.now.0,
             rows,
-            self.queues.len(),
-            self.sc.sample_interval_ms,
+            self.w.queues.len(),
+            self.w.sc.sample_interval_ms,
             crate::limits::MAX_QUEUE_ROWS / 1_000_000
         ))
     }
@@ -833,15 +645,15 @@ impl<'a> Simulation<'a> {
             Event::ContainerFinished { container } => {
                 self.in_flight -= 1;
                 // A killed container's completion may still be queued: its slot is dead.
-                if self.containers[container as usize].live {
+                if self.w.containers[container as usize].live {
                     self.progress += 1;
-                    self.note_completion(self.containers[container as usize].node);
+                    self.note_completion(self.w.containers[container as usize].node);
                     self.completions += 1;
                     self.on_container_finished(container);
                 }
             }
             Event::ContainerKilled { container, id } => {
-                let c = self.containers[container as usize];
+                let c = self.w.containers[container as usize];
                 if c.live && c.id == id {
                     self.progress += 1;
                     self.kill_container(container);
@@ -859,7 +671,7 @@ impl<'a> Simulation<'a> {
                 self.after_update();
                 if self.stalled() {
                     self.stalled_at.get_or_insert(self.now);
-                    if self.sc.end_ms.is_none() {
+                    if self.w.sc.end_ms.is_none() {
                         return true;
                     }
                 }
@@ -873,7 +685,7 @@ impl<'a> Simulation<'a> {
                         }
                         Some(crate::cycle::Repeat::Frozen) => {
                             self.stalled_at = Some(self.now);
-                            if self.sc.end_ms.is_none() {
+                            if self.w.sc.end_ms.is_none() {
                                 return true;
                             }
                         }
@@ -898,13 +710,13 @@ impl<'a> Simulation<'a> {
                 }
                 self.sample();
                 if !self.drained() {
-                    let next = self.now.plus(self.sc.sample_interval_ms);
+                    let next = self.now.plus(self.w.sc.sample_interval_ms);
                     self.events.push(next, Event::Sample);
                 }
             }
             Event::End => return true,
         }
-        if self.drained() && self.sc.end_ms.is_none() {
+        if self.drained() && self.w.sc.end_ms.is_none() {
             return true;
         }
         false
@@ -918,7 +730,7 @@ impl<'a> Simulation<'a> {
 
     /// Every app arrived and finished (or was rejected).
     pub(crate) fn drained(&self) -> bool {
-        self.n_closed == self.apps.len()
+        self.n_closed == self.w.apps.len()
     }
 
     /// Called at each update tick: true when apps are unfinished and no future event can
@@ -927,7 +739,7 @@ impl<'a> Simulation<'a> {
         if self.stalls_off
             || self.drained()
             || self.in_flight > 0
-            || self.n_arrived < self.apps.len()
+            || self.n_arrived < self.w.apps.len()
             || self.node_events_left > 0
             || !self.delay_settled()
         {
@@ -947,7 +759,7 @@ impl<'a> Simulation<'a> {
 
     /// No outstanding request can still change the path delay scheduling gives it.
     fn delay_settled(&self) -> bool {
-        let conf = &self.sc.scheduler;
+        let conf = &self.w.sc.scheduler;
         let off = if self.continuous_on() {
             conf.locality_delay_node_ms < 0 || conf.locality_delay_rack_ms < 0
         } else {
@@ -956,7 +768,8 @@ impl<'a> Simulation<'a> {
         if off {
             return true;
         }
-        self.apps
+        self.w
+            .apps
             .iter()
             .filter(|a| a.phase == AppPhase::Runnable)
             .flat_map(|a| a.requests.by_priority.iter())
@@ -971,7 +784,7 @@ impl<'a> Simulation<'a> {
 
     fn on_heartbeat(&mut self, node: u32) {
         // A node not in the cluster (yet, or any more) does not beat.
-        match self.cluster.nodes[node as usize].state {
+        match self.w.cluster.nodes[node as usize].state {
             crate::cluster::NodeState::Pending | crate::cluster::NodeState::Gone => return,
             crate::cluster::NodeState::Decommissioning => {
                 if self.decommissioning_beat(node) {
@@ -993,9 +806,9 @@ impl<'a> Simulation<'a> {
     pub(crate) fn rearm(&mut self, node: u32) {
         let n = node as usize;
         let clock = self.events.clock_mut();
-        if self.cluster.nodes[n].reservation.is_some()
+        if self.w.cluster.nodes[n].reservation.is_some()
             || !self.fair.held_for[n].is_empty()
-            || self.cluster.nodes[n].state == crate::cluster::NodeState::Decommissioning
+            || self.w.cluster.nodes[n].state == crate::cluster::NodeState::Decommissioning
         {
             clock.arm(node);
         } else {
@@ -1007,21 +820,21 @@ impl<'a> Simulation<'a> {
     /// changed).
     pub(crate) fn demand_changed(&mut self, a: u32) {
         self.recheck_reserved_by(a);
-        let app = &mut self.apps[a as usize];
+        let app = &mut self.w.apps[a as usize];
         if !app.demand_dirty {
             app.demand_dirty = true;
-            self.dirty_apps.push(a);
+            self.w.dirty_apps.push(a);
         }
     }
 
     /// A container slot for a new container.
     pub(crate) fn new_container(&mut self, c: Container) -> u32 {
-        if let Some(slot) = self.free_slots.pop() {
-            self.containers[slot as usize] = c;
+        if let Some(slot) = self.w.free_slots.pop() {
+            self.w.containers[slot as usize] = c;
             slot
         } else {
-            self.containers.push(c);
-            (self.containers.len() - 1) as u32
+            self.w.containers.push(c);
+            (self.w.containers.len() - 1) as u32
         }
     }
 
@@ -1029,7 +842,7 @@ impl<'a> Simulation<'a> {
     pub(crate) fn add_usage(&mut self, leaf: QueueId, delta: Resource, sign: i64) {
         let mut q = Some(leaf);
         while let Some(id) = q {
-            let qs = &mut self.queues[id.idx()];
+            let qs = &mut self.w.queues[id.idx()];
             qs.usage = if sign > 0 {
                 qs.usage.saturating_add(delta)
             } else {
@@ -1039,33 +852,36 @@ impl<'a> Simulation<'a> {
             if id != QueueId::ROOT {
                 self.requeue(id);
             }
-            q = self.tree.get(id).parent;
+            q = self.w.tree.get(id).parent;
         }
         self.class_member_usage(leaf);
         self.metrics_refresh_leaf(leaf);
         let d = Resource::new(delta.memory_mb * sign, delta.vcores * sign);
-        self.integrals.used_mb += d.memory_mb;
-        self.integrals.used_vcores += d.vcores;
+        self.w.integrals.used_mb += d.memory_mb;
+        self.w.integrals.used_vcores += d.vcores;
     }
 
     /// Re-inserts queue `id` in its parent's ordered set with a fresh key (present iff it has
     /// an outstanding request).
     pub(crate) fn requeue(&mut self, id: QueueId) {
-        if !self.incremental {
+        if !self.w.incremental {
             return;
         }
-        let Some(parent) = self.tree.get(id).parent else {
+        let Some(parent) = self.w.tree.get(id).parent else {
             return;
         };
-        let (old, rank) = (self.queues[id.idx()].key, self.queues[id.idx()].name_rank);
-        let cmp = self.queues[parent.idx()].comparator;
-        let key = cmp.key(&self.queues[id.idx()].sched);
-        self.queues[id.idx()].key = key;
+        let (old, rank) = (
+            self.w.queues[id.idx()].key,
+            self.w.queues[id.idx()].name_rank,
+        );
+        let cmp = self.w.queues[parent.idx()].comparator;
+        let key = cmp.key(&self.w.queues[id.idx()].sched);
+        self.w.queues[id.idx()].key = key;
         // Only queues with an outstanding request are offered nodes (`assign_queue` returns
         // nothing at once for the others): the parent's set holds just those, so a descent
         // never walks idle queues.
-        let wants = self.queues[id.idx()].pending > 0;
-        let set = &mut self.queues[parent.idx()].ordered;
+        let wants = self.w.queues[id.idx()].pending > 0;
+        let set = &mut self.w.queues[parent.idx()].ordered;
         set.remove(&(old, rank, id.0));
         if wants {
             set.insert((key, rank, id.0));
@@ -1077,18 +893,18 @@ impl<'a> Simulation<'a> {
     /// Naive ordering keeps the sets too (its descent does not read them): heartbeat
     /// elision reads which apps wait for their AM (`Simulation::refresh_open`).
     pub(crate) fn reorder_app(&mut self, a: u32) {
-        let app = &self.apps[a as usize];
+        let app = &self.w.apps[a as usize];
         let leaf = app.queue;
         let (old, rank, was_in, was_am) = (app.key, app.name_rank, app.in_set, app.in_am_set);
         let should = app.phase == AppPhase::Runnable && app.requests.pending > 0;
         let to_am = should && self.waits_for_am(a);
         let key = if should {
-            self.queues[leaf.idx()].comparator.key(&app.sched)
+            self.w.queues[leaf.idx()].comparator.key(&app.sched)
         } else {
             old
         };
-        let am = self.specs[a as usize].am.map(|r| (r.memory_mb, r.vcores));
-        let q = &mut self.queues[leaf.idx()];
+        let am = self.w.specs[a as usize].am.map(|r| (r.memory_mb, r.vcores));
+        let q = &mut self.w.queues[leaf.idx()];
         if was_in {
             if was_am {
                 q.am_waiting.remove(&(old, rank, a));
@@ -1115,13 +931,13 @@ impl<'a> Simulation<'a> {
             }
         }
         let offered = should && self.filters_apps_with_demand() && self.has_pending_demand_33(a);
-        let app = &mut self.apps[a as usize];
+        let app = &mut self.w.apps[a as usize];
         app.key = key;
         app.in_set = should;
         app.in_am_set = to_am;
         if app.offered_33 != offered {
             app.offered_33 = offered;
-            let q = &mut self.queues[leaf.idx()];
+            let q = &mut self.w.queues[leaf.idx()];
             if offered {
                 q.offered += 1;
             } else {
@@ -1136,25 +952,25 @@ impl<'a> Simulation<'a> {
         if delta == 0 {
             return;
         }
-        let mut q = Some(self.apps[a as usize].queue);
+        let mut q = Some(self.w.apps[a as usize].queue);
         while let Some(id) = q {
-            let p = &mut self.queues[id.idx()].pending;
+            let p = &mut self.w.queues[id.idx()].pending;
             let was_idle = *p == 0;
             *p = (*p as i64 + delta) as u64;
             if was_idle != (*p == 0) {
                 self.requeue(id);
             }
-            if self.tree.get(id).is_leaf {
+            if self.w.tree.get(id).is_leaf {
                 self.refresh_open(id);
             }
-            q = self.tree.get(id).parent;
+            q = self.w.tree.get(id).parent;
         }
     }
 
     /// Leaf `leaf`'s metric terms as its usage, demand and shares give them now.
     fn leaf_terms(&self, leaf: QueueId) -> LeafTerms {
-        let threshold = self.tree.get(leaf).fair_share_preemption_threshold as f64;
-        let q = &self.queues[leaf.idx()];
+        let threshold = self.w.tree.get(leaf).fair_share_preemption_threshold as f64;
+        let q = &self.w.queues[leaf.idx()];
         let desired = q.min_share.memory_mb.min(q.demand.memory_mb);
         let ideal = q.ideal_share.memory_mb;
         let fair = self.fair_share_of(leaf).memory_mb;
@@ -1178,7 +994,7 @@ impl<'a> Simulation<'a> {
     /// megabytes leaves the deviation's sum, hence its running maximum, as they are.
     pub(crate) fn metrics_unchanged(&self, leaf: QueueId) -> bool {
         let t = self.leaf_terms(leaf);
-        let acc = &self.queues[leaf.idx()].acc;
+        let acc = &self.w.queues[leaf.idx()].acc;
         t.starved_min == acc.starved_min
             && t.starved_fair == acc.starved_fair
             && t.active == acc.active
@@ -1191,7 +1007,7 @@ impl<'a> Simulation<'a> {
     pub(crate) fn metrics_refresh_leaf(&mut self, leaf: QueueId) {
         let now = self.now.0;
         let t = self.leaf_terms(leaf);
-        let q = &mut self.queues[leaf.idx()];
+        let q = &mut self.w.queues[leaf.idx()];
         let acc = &mut q.acc;
         let dt = now.saturating_sub(acc.last);
         if acc.starved_min {
@@ -1213,7 +1029,7 @@ impl<'a> Simulation<'a> {
         }
         acc.starved_min = starved_min;
         acc.starved_fair = t.starved_fair;
-        let ig = &mut self.integrals;
+        let ig = &mut self.w.integrals;
         if acc.active {
             ig.n_active -= 1;
             ig.sum_x -= acc.x;
@@ -1222,12 +1038,12 @@ impl<'a> Simulation<'a> {
         ig.dev_sum -= acc.dev;
         if acc.active != t.active {
             if t.active {
-                self.metered.insert(leaf.0);
+                self.w.metered.insert(leaf.0);
             } else {
-                self.metered.remove(leaf.0);
+                self.w.metered.remove(leaf.0);
             }
         }
-        self.metered.set_x(leaf.0, t.x);
+        self.w.metered.set_x(leaf.0, t.x);
         acc.active = t.active;
         acc.x = t.x;
         acc.dev = t.dev;
@@ -1246,11 +1062,11 @@ impl<'a> Simulation<'a> {
     /// over the leaves it counts (the others add nothing). The deviation's sum is of whole
     /// megabytes, exact in a double: kept as it is.
     pub(crate) fn metrics_resum(&mut self) {
-        let ig = &mut self.integrals;
+        let ig = &mut self.w.integrals;
         ig.n_active = 0;
         ig.sum_x = 0.0;
         ig.sum_x2 = 0.0;
-        for x in self.metered.terms() {
+        for x in self.w.metered.terms() {
             ig.n_active += 1;
             ig.sum_x += x;
             ig.sum_x2 += x * x;
@@ -1259,11 +1075,12 @@ impl<'a> Simulation<'a> {
 
     fn sample(&mut self) {
         let rows: Vec<QueueSample> = self
+            .w
             .queues
             .iter()
             .enumerate()
             .map(|(i, q)| QueueSample {
-                queue: self.tree.queues[i].name.clone(),
+                queue: self.w.tree.queues[i].name.clone(),
                 usage: q.usage,
                 demand: q.demand,
                 min_share: q.min_share,
@@ -1280,18 +1097,18 @@ impl<'a> Simulation<'a> {
     /// The name of the queue app `i`'s record names: where it runs, or the queue it asked
     /// for when it was rejected or not yet submitted.
     fn record_queue(&self, i: usize) -> &str {
-        let a = &self.apps[i];
+        let a = &self.w.apps[i];
         if a.phase == AppPhase::Rejected || a.phase == AppPhase::Future {
-            &self.specs[i].queue
+            &self.w.specs[i].queue
         } else {
-            &self.tree.get(a.queue).name
+            &self.w.tree.get(a.queue).name
         }
     }
 
     /// App `i`'s record as it stands.
     pub(crate) fn app_record(&self, i: usize) -> AppRecord {
-        let a = &self.apps[i];
-        let spec = &self.specs[i];
+        let a = &self.w.apps[i];
+        let spec = &self.w.specs[i];
         AppRecord {
             index: i as u32,
             name: spec.name.clone(),
@@ -1331,10 +1148,10 @@ impl<'a> Simulation<'a> {
             .enumerate()
             .map(|(i, q)| (*q, i as u32))
             .collect();
-        (0..self.apps.len())
-            .filter(|&i| self.apps[i].phase != AppPhase::Future)
+        (0..self.w.apps.len())
+            .filter(|&i| self.w.apps[i].phase != AppPhase::Future)
             .map(|i| {
-                let (a, spec) = (&self.apps[i], &self.specs[i]);
+                let (a, spec) = (&self.w.apps[i], &self.w.specs[i]);
                 AppOutcome {
                     leaf: position.get(self.record_queue(i)).copied(),
                     arrival: spec.arrival,
@@ -1349,30 +1166,30 @@ impl<'a> Simulation<'a> {
     }
 
     fn finish(&mut self) -> Result<RunSummary, SimError> {
-        let leaves: Vec<QueueId> = (0..self.queues.len())
+        let leaves: Vec<QueueId> = (0..self.w.queues.len())
             .map(|i| QueueId(i as u32))
-            .filter(|&q| self.tree.get(q).is_leaf)
+            .filter(|&q| self.w.tree.get(q).is_leaf)
             .collect();
         for &l in &leaves {
             self.metrics_refresh_leaf(l);
         }
         // The apps still open get their records now, by index; an app not submitted by the
         // end is not in the run and has none.
-        for i in 0..self.apps.len() {
-            if !self.recorded[i] && self.apps[i].phase != AppPhase::Future {
+        for i in 0..self.w.apps.len() {
+            if !self.recorded[i] && self.w.apps[i].phase != AppPhase::Future {
                 self.record_app(i);
             }
         }
         let mut by_name: Vec<&QueueId> = leaves.iter().collect();
-        by_name.sort_by(|a, b| self.tree.get(**a).name.cmp(&self.tree.get(**b).name));
+        by_name.sort_by(|a, b| self.w.tree.get(**a).name.cmp(&self.w.tree.get(**b).name));
         let leaf_names: Vec<&str> = by_name
             .iter()
-            .map(|l| self.tree.get(**l).name.as_str())
+            .map(|l| self.w.tree.get(**l).name.as_str())
             .collect();
         let outcomes = self.app_outcomes(&leaf_names);
         let mut m: Vec<(String, f64)> = Vec::new();
         let start = self.first_arrival.unwrap_or(SimTime::ZERO);
-        let ig = &self.integrals;
+        let ig = &self.w.integrals;
         let finished = outcomes.iter().filter(|r| r.finish.is_some()).count();
         let rejected = outcomes.iter().filter(|r| r.rejected).count();
         let makespan_ms = self.last_finish.since(start);
@@ -1448,18 +1265,18 @@ impl<'a> Simulation<'a> {
         ));
         m.push((
             "lost_container_s".into(),
-            self.apps.iter().map(|a| a.lost_work_ms).sum::<u64>() as f64 / 1000.0,
+            self.w.apps.iter().map(|a| a.lost_work_ms).sum::<u64>() as f64 / 1000.0,
         ));
         m.push(("node_lost_containers".into(), self.counters.lost as f64));
         // Preempted containers and lost work per leaf, in one pass over the apps.
-        let mut lost_by_leaf = vec![(0u64, 0u64); self.queues.len()];
-        for a in self.apps.iter().filter(|a| a.phase != AppPhase::Future) {
+        let mut lost_by_leaf = vec![(0u64, 0u64); self.w.queues.len()];
+        for a in self.w.apps.iter().filter(|a| a.phase != AppPhase::Future) {
             let e = &mut lost_by_leaf[a.queue.idx()];
             *e = (e.0 + a.preempted, e.1 + a.lost_work_ms);
         }
         for &&l in &by_name {
-            let name = &self.tree.get(l).name;
-            let acc = &self.queues[l.idx()].acc;
+            let name = &self.w.tree.get(l).name;
+            let acc = &self.w.queues[l.idx()].acc;
             m.push((
                 format!("starved_min_s.{name}"),
                 acc.starved_min_ms as f64 / 1000.0,
@@ -1502,7 +1319,7 @@ impl<'a> Simulation<'a> {
             end: self.now,
             stalled_at: self.stalled_at,
             cycle_from: self.cycle_from,
-            apps_not_arrived: (self.apps.len() - self.n_arrived) as u64,
+            apps_not_arrived: (self.w.apps.len() - self.n_arrived) as u64,
         };
         self.recorder.finish(&summary)?;
         Ok(summary)
@@ -1524,14 +1341,14 @@ impl<'a> Simulation<'a> {
             time: self.now,
             message,
         };
-        let mut node_sum = vec![Resource::ZERO; self.cluster.nodes.len()];
-        let mut app_sum = vec![Resource::ZERO; self.apps.len()];
-        for c in self.containers.iter().filter(|c| c.live) {
+        let mut node_sum = vec![Resource::ZERO; self.w.cluster.nodes.len()];
+        let mut app_sum = vec![Resource::ZERO; self.w.apps.len()];
+        for c in self.w.containers.iter().filter(|c| c.live) {
             node_sum[c.node as usize] = node_sum[c.node as usize].saturating_add(c.size);
             app_sum[c.app as usize] = app_sum[c.app as usize].saturating_add(c.size);
         }
         let node_fit = self.container_fit();
-        for (i, n) in self.cluster.nodes.iter().enumerate() {
+        for (i, n) in self.w.cluster.nodes.iter().enumerate() {
             if !node_fit.fits_in(n.allocated, n.capacity) {
                 return Err(fail(format!("node {i} over capacity: {:?}", n.allocated)));
             }
@@ -1542,8 +1359,8 @@ impl<'a> Simulation<'a> {
         if let Some(m) = &self.fair.queue_shares.mismatch {
             return Err(fail(format!("the update's queue shares: {m}")));
         }
-        let mut q_sum = vec![Resource::ZERO; self.queues.len()];
-        for (i, a) in self.apps.iter().enumerate() {
+        let mut q_sum = vec![Resource::ZERO; self.w.queues.len()];
+        for (i, a) in self.w.apps.iter().enumerate() {
             if a.usage != app_sum[i] {
                 return Err(fail(format!("app {i} usage != its containers")));
             }
@@ -1553,21 +1370,21 @@ impl<'a> Simulation<'a> {
             }
             while let Some(id) = q {
                 q_sum[id.idx()] = q_sum[id.idx()].saturating_add(a.usage);
-                q = self.tree.get(id).parent;
+                q = self.w.tree.get(id).parent;
             }
         }
-        for (i, q) in self.queues.iter().enumerate() {
+        for (i, q) in self.w.queues.iter().enumerate() {
             if q.usage != q_sum[i] {
                 return Err(fail(format!(
                     "queue {} usage {:?} != containers {:?}",
-                    self.tree.queues[i].name, q.usage, q_sum[i]
+                    self.w.tree.queues[i].name, q.usage, q_sum[i]
                 )));
             }
         }
         // The apps Hadoop 3.3's descent may give a node, counted per leaf (heartbeat
         // elision reads the counts through `refresh_open`).
-        let mut offered = vec![0u32; self.queues.len()];
-        for (i, a) in self.apps.iter().enumerate() {
+        let mut offered = vec![0u32; self.w.queues.len()];
+        for (i, a) in self.w.apps.iter().enumerate() {
             let is = a.phase == AppPhase::Runnable
                 && a.requests.pending > 0
                 && self.filters_apps_with_demand()
@@ -1579,17 +1396,17 @@ impl<'a> Simulation<'a> {
                 offered[a.queue.idx()] += 1;
             }
         }
-        for (i, q) in self.queues.iter().enumerate() {
+        for (i, q) in self.w.queues.iter().enumerate() {
             if q.offered != offered[i] {
                 return Err(fail(format!(
                     "queue {} counts {} apps with pending demand, not {}",
-                    self.tree.queues[i].name, q.offered, offered[i]
+                    self.w.tree.queues[i].name, q.offered, offered[i]
                 )));
             }
         }
         // The nodes reserved per app (`scheduler::fair::full_nodes`).
-        let mut reserved = vec![0u32; self.apps.len()];
-        for r in self.cluster.nodes.iter().filter_map(|n| n.reservation) {
+        let mut reserved = vec![0u32; self.w.apps.len()];
+        for r in self.w.cluster.nodes.iter().filter_map(|n| n.reservation) {
             reserved[r.app as usize] += 1;
         }
         for (a, &k) in reserved.iter().enumerate() {

@@ -209,7 +209,7 @@ impl Simulation<'_> {
     /// Called at the end of an update tick: whether this state, relative to now, was seen
     /// before with no arrival or completion since.
     pub(crate) fn repeats(&mut self) -> Option<Repeat> {
-        if self.cycle.off || self.n_arrived < self.apps.len() {
+        if self.cycle.off || self.n_arrived < self.w.apps.len() {
             return None;
         }
         let done = self.n_arrived as u64 + self.completions;
@@ -314,12 +314,12 @@ impl Simulation<'_> {
         }
         // Every live task has its completion queued (`schedule_completion`, at its one
         // allocation site), and an AM none.
-        let ahead = self.containers.iter().any(|c| c.live && !c.is_am);
+        let ahead = self.w.containers.iter().any(|c| c.live && !c.is_am);
         debug_assert_eq!(
             ahead,
             self.events.pending().iter().any(|(_, e)| matches!(
                 e,
-                Event::ContainerFinished { container } if self.containers[*container as usize].live
+                Event::ContainerFinished { container } if self.w.containers[*container as usize].live
             )),
             "a live task without its completion queued, or the reverse"
         );
@@ -333,9 +333,9 @@ impl Simulation<'_> {
     /// arrival, a completion or a decision) and so do their weights: a queue's is
     /// configured, and an app's changes only with sizebasedweight or the booster.
     fn order_is_free(&self, i: usize) -> bool {
-        let q = &self.queues[i];
-        let conf = &self.sc.scheduler;
-        if self.tree.get(crate::tree::QueueId(i as u32)).is_leaf {
+        let q = &self.w.queues[i];
+        let conf = &self.w.sc.scheduler;
+        if self.w.tree.get(crate::tree::QueueId(i as u32)).is_leaf {
             // The Capacity Scheduler keeps its own order in the list, a FIFO leaf's app
             // shares read the list's order, and the booster marks apps in it.
             if self.capacity.is_some()
@@ -347,13 +347,13 @@ impl Simulation<'_> {
             let positive = !conf.sizebasedweight
                 && q.runnable_apps
                     .iter()
-                    .all(|&a| self.apps[a as usize].sched.weight > 0.0);
+                    .all(|&a| self.w.apps[a as usize].sched.weight > 0.0);
             q.comparator.orders_totally(positive)
         } else {
             let positive = q
                 .child_list
                 .iter()
-                .all(|&c| self.queues[c as usize].sched.weight > 0.0);
+                .all(|&c| self.w.queues[c as usize].sched.weight > 0.0);
             q.comparator.orders_totally(positive)
         }
     }
@@ -362,32 +362,18 @@ impl Simulation<'_> {
     /// Hadoop 3.x preemption holds on nodes.
     fn fingerprint(&self, parts: &mut PartPrints) -> (Print, String) {
         let Simulation {
-            sc,
-            semantics: _,
+            w,
             now,
             current: _,
             events,
-            cluster,
-            tree,
-            specs: _,
-            apps,
-            queues,
-            users,
-            user_index,
-            containers,
-            free_slots,
             recorder: _,
             counters: _,
             elide: _,
-            largest_node: _,
             node_events_left: _,
             n_closed,
             recorded: _,
-            integrals: _,
-            incremental: _,
             first_arrival: _,
             last_finish: _,
-            next_container_id: _,
             preempt,
             capacity: _,
             in_flight,
@@ -397,13 +383,8 @@ impl Simulation<'_> {
             stalled_at: _,
             stalls_off: _,
             cycle_from: _,
-            dirty_apps,
-            metered: _,
-            queue_ids: _,
             completions: _,
             cycle: _,
-            // Fixed once the apps are read.
-            unknown_hints: _,
             // Outputs, not state.
             queue_rows: _,
             over_limit: _,
@@ -411,6 +392,28 @@ impl Simulation<'_> {
             idle_ticks_kept: _,
             fair,
         } = self;
+        let crate::state::world::World {
+            sc,
+            semantics: _,
+            cluster,
+            tree,
+            specs: _,
+            apps,
+            queues,
+            users,
+            user_index,
+            containers,
+            free_slots,
+            largest_node: _,
+            integrals: _,
+            incremental: _,
+            next_container_id: _,
+            dirty_apps,
+            metered: _,
+            queue_ids: _,
+            // Fixed once the apps are read.
+            unknown_hints: _,
+        } = w;
         let crate::scheduler::fair::FairState {
             sorted_history: _,
             tree_sets: _,
@@ -551,7 +554,7 @@ impl Simulation<'_> {
             let bound = if self.capacity.is_some() {
                 // Compared with the node-locality delay (at most the node count) and with
                 // asks (at most the app's tasks), as f32: exact below 2^24.
-                let tasks: u64 = self.specs[i]
+                let tasks: u64 = self.w.specs[i]
                     .stages
                     .iter()
                     .flatten()
@@ -563,7 +566,7 @@ impl Simulation<'_> {
             } else {
                 fair_bound
             };
-            let arrival = self.specs[i].arrival.0;
+            let arrival = self.w.specs[i].arrival.0;
             for p in &a.requests.by_priority {
                 let off_switch = p.allowed == Some(Locality::OffSwitch) && self.capacity.is_none();
                 let b = if off_switch { 0 } else { bound };

@@ -342,7 +342,7 @@ mod tests {
         // and its locality hints (resolved per stage and task group when the run starts, so
         // an app still to run or running has one entry per group when it names a host, d3
         // here, and none when it names none, e4).
-        for (i, a) in sim.apps.iter().enumerate() {
+        for (i, a) in sim.w.apps.iter().enumerate() {
             let closed = a.finish.is_some() || a.rejected.is_some();
             let names_hosts = i == 3;
             assert_eq!(

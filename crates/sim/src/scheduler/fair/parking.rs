@@ -180,7 +180,7 @@ impl Simulation<'_> {
     /// change nothing until an input is touched (see the module docs).
     pub(crate) fn park_if_idle(&mut self, node: u32) {
         if self.idle_reserved(node).is_some()
-            && let Some(r) = self.cluster.nodes[node as usize].reservation
+            && let Some(r) = self.w.cluster.nodes[node as usize].reservation
         {
             // Parked once: its beats are skipped until it is woken.
             if !self.events.clock().is_node_parked(node) {
@@ -197,7 +197,7 @@ impl Simulation<'_> {
             return None;
         }
         let n = node as usize;
-        let nd = &self.cluster.nodes[n];
+        let nd = &self.w.cluster.nodes[n];
         if nd.state != NodeState::Running || !self.fair.held_for[n].is_empty() {
             return None;
         }
@@ -208,33 +208,33 @@ impl Simulation<'_> {
         let a = res.app;
         // 3.3 also drops the reservation of an app whose AM maxAMShare refuses, which reads
         // its leaf's fair share and AM usage: such a reservation is not parked.
-        if self.semantics == Semantics::Hadoop33 && self.waits_for_am(a) {
+        if self.w.semantics == Semantics::Hadoop33 && self.waits_for_am(a) {
             return None;
         }
-        let idx = self.apps[a as usize]
+        let idx = self.w.apps[a as usize]
             .requests
             .by_priority
             .iter()
             .position(|p| p.priority == res.priority)?;
         // An ask whose size moved away from the reserved one (a later stage at the same
         // priority) is not parked, so that `asks_keep_parked` may compare sizes.
-        if self.apps[a as usize].requests.by_priority[idx].size != res.size
+        if self.w.apps[a as usize].requests.by_priority[idx].size != res.size
             || !self.has_container_for_node(a, idx, node)
         {
             return None;
         }
-        let n_nodes = self.cluster.nodes.len() as i64;
+        let n_nodes = self.w.cluster.nodes.len() as i64;
         let most = Resource::new(
-            self.largest_node.memory_mb.saturating_mul(n_nodes),
-            self.largest_node.vcores.saturating_mul(n_nodes),
+            self.w.largest_node.memory_mb.saturating_mul(n_nodes),
+            self.w.largest_node.vcores.saturating_mul(n_nodes),
         )
         .saturating_add(res.size);
-        let mut q = Some(self.apps[a as usize].queue);
+        let mut q = Some(self.w.apps[a as usize].queue);
         while let Some(id) = q {
-            if !most.fits_in(self.queues[id.idx()].max_share) {
+            if !most.fits_in(self.w.queues[id.idx()].max_share) {
                 return None;
             }
-            q = self.tree.get(id).parent;
+            q = self.w.tree.get(id).parent;
         }
         Some(a)
     }
@@ -247,10 +247,10 @@ impl Simulation<'_> {
     /// [`Simulation::idle_reserved`] reads the node, the reservation and maxResources,
     /// which the app's requests do not move.
     fn asks_keep_parked(&self, a: u32, at: &[ParkedAt]) -> bool {
-        if self.semantics == Semantics::Hadoop33 && self.waits_for_am(a) {
+        if self.w.semantics == Semantics::Hadoop33 && self.waits_for_am(a) {
             return false;
         }
-        let asks = &self.apps[a as usize].requests.by_priority;
+        let asks = &self.w.apps[a as usize].requests.by_priority;
         at.iter().all(|k| {
             asks.iter().any(|p| {
                 p.priority == k.priority && p.size == k.size && p.any > 0 && p.relax_locality
@@ -323,7 +323,7 @@ impl Simulation<'_> {
         }
         // A parked node keeps its reservation: only its own heartbeat or `unreserve` (which
         // wakes it first) changes it.
-        let res = self.cluster.nodes[node as usize].reservation;
+        let res = self.w.cluster.nodes[node as usize].reservation;
         debug_assert!(res.is_some(), "parked node {node} without a reservation");
         if let Some(r) = res {
             self.fair.parked.remove(r.app, node, r.priority, r.size);
