@@ -64,13 +64,11 @@
 //! repeats from then on and no app can ever finish: the run stops at once, with or without
 //! `end_ms`, `stalled_at` now and [`RunSummary::cycle_from`] the time of the earlier state.
 
-pub(crate) mod bit_set;
 pub(crate) mod cycle;
-pub mod event;
-pub mod event_key;
-pub mod heartbeat;
 pub(crate) mod idle_ticks;
-pub mod radix_queue;
+
+// The event queue and heartbeat clock keep their paths under the engine.
+pub use crate::events::{event, event_key, heartbeat, radix_queue};
 
 use crate::app::{AppPhase, AppRecord};
 use crate::cluster::Cluster;
