@@ -34,23 +34,23 @@ impl Simulation<'_> {
     /// are counted in `events` and `ticks_skipped`).
     pub(crate) fn next_tick(&mut self) -> SimTime {
         let interval = self.w.sc.scheduler.update_interval_ms;
-        let next = self.now.plus(interval);
+        let next = self.cx.now.plus(interval);
         if interval == 0 || !self.tick_is_idle() {
             return next;
         }
         let every_node = self.every_node_beats();
-        let Some(bound) = self.events.next_time(every_node) else {
+        let Some(bound) = self.cx.events.next_time(every_node) else {
             return next;
         };
         // Grid ticks strictly before `bound`: now + k × interval for k in 1..=last.
-        let last = bound.since(self.now).saturating_sub(1) / interval;
+        let last = bound.since(self.cx.now).saturating_sub(1) / interval;
         if last < 2 {
             return next;
         }
         let skipped = last - 1;
-        self.counters.events += skipped;
-        self.counters.ticks_skipped += skipped;
-        SimTime(self.now.0 + last * interval)
+        self.cx.counters.events += skipped;
+        self.cx.counters.ticks_skipped += skipped;
+        SimTime(self.cx.now.0 + last * interval)
     }
 
     /// Whether the tick just processed changed nothing but could have, and every tick after
@@ -61,7 +61,7 @@ impl Simulation<'_> {
             && matches!(self.preempt, PreemptState::Off)
             && self.w.sc.scheduler.booster.is_none()
             && root.waiting == 0
-            && (self.in_flight > 0 || self.n_arrived < self.w.apps.len())
+            && (self.cx.in_flight > 0 || self.cx.n_arrived < self.w.apps.len())
             && self.w.dirty_apps.is_empty()
             && (!self.app_shares_kept() || self.fair.app_share_leaves.is_empty())
             && self.fair.queue_shares.nothing_touched()

@@ -83,6 +83,8 @@ use crate::tree::QueueId;
 use fairsim_core::{Comparator, OrderKey, Resource, Schedulable};
 use std::collections::{BTreeMap, BTreeSet};
 
+pub use crate::state::ctx::Counters;
+pub(crate) use crate::state::ctx::Ctx;
 pub(crate) use crate::state::world::{AppState, Container, QueueState, UserState, World};
 
 /// Errors of a run.
@@ -104,72 +106,19 @@ pub enum SimError {
     },
 }
 
-/// Run counters, for benchmarks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Counters {
-    /// Events popped.
-    pub events: u64,
-    /// Heartbeats processed.
-    pub heartbeats: u64,
-    /// Heartbeats elided: those an unelided run would have processed by now (beats of
-    /// nodes in the cluster, before the run stalled), minus the processed ones.
-    pub heartbeats_elided: u64,
-    /// Containers allocated.
-    pub assignments: u64,
-    /// Reservations made.
-    pub reservations: u64,
-    /// Containers killed by preemption.
-    pub preempted: u64,
-    /// Containers lost with their node (`[[cluster.events]]`).
-    pub lost: u64,
-    /// Parked nodes re-checked after an input of their heartbeat changed and kept parked,
-    /// their heartbeat still changing nothing (`scheduler::fair::parking`).
-    pub kept_parked: u64,
-    /// Hadoop 3.3: beats of unarmed nodes skipped as they came up, their free space fitting
-    /// no ask while no app may reserve (`scheduler::fair::full_nodes`; counted in
-    /// `heartbeats_elided` too).
-    pub full_beats_skipped: u64,
-    /// Update ticks that provably changed nothing, jumped over rather than processed
-    /// (`idle_ticks`; counted in `events` too).
-    pub ticks_skipped: u64,
-}
-
 /// The whole state of one run.
 pub struct Simulation<'a> {
     /// The state the schedulers share with the engine.
     pub(crate) w: World<'a>,
-    pub(crate) now: SimTime,
-    pub(crate) current: EventKey,
-    pub(crate) events: EventQueue,
-    pub(crate) recorder: &'a mut dyn Recorder,
-    pub(crate) counters: Counters,
-    /// Elide heartbeats that cannot change anything (see "Heartbeat elision").
-    pub(crate) elide: bool,
-    /// `[[cluster.events]]` not processed yet (their events are queued).
-    pub(crate) node_events_left: usize,
-    pub(crate) n_closed: usize,
-    /// Per app: its record went to the recorder (once per app: the streaming `apps.csv`
-    /// writer cannot take a second row for an index it wrote).
-    pub(crate) recorded: Vec<bool>,
-    pub(crate) first_arrival: Option<SimTime>,
-    pub(crate) last_finish: SimTime,
+    /// The run's clock, events and outputs, lent to the scheduler with the world.
+    pub(crate) cx: Ctx<'a>,
     /// Preemption state of the configured scheduler and era.
     pub(crate) preempt: crate::scheduler::preempt::PreemptState,
     /// The Capacity Scheduler's own state, when the tree is a capacity tree
     /// (`scheduler::capacity::CapacityState`).
     pub(crate) capacity: Option<crate::scheduler::capacity::CapacityState>,
-    /// Task containers whose completion event is pending, and pending AM heartbeats: events
-    /// that change state whatever the scheduler decides.
-    pub(crate) in_flight: u64,
-    /// Apps whose arrival has been processed.
-    pub(crate) n_arrived: usize,
-    /// Decisions, arrivals, completions and locality-level changes so far: anything that can
-    /// change a later decision.
-    pub(crate) progress: u64,
     /// Quiescence watch: the first update tick after the last progress, and the progress then.
     pub(crate) quiet: Option<(SimTime, u64)>,
-    /// When the run was found stalled (see the module docs).
-    pub(crate) stalled_at: Option<SimTime>,
     /// The quiescence test is off ([`Simulation::watch_stalls`]).
     pub(crate) stalls_off: bool,
     /// Every update tick is processed, idle or not ([`Simulation::skip_idle_ticks`]).
@@ -293,29 +242,31 @@ impl<'a> Simulation<'a> {
                 queue_ids: BTreeMap::new(),
                 unknown_hints: Default::default(),
             },
-            now: SimTime::ZERO,
-            current: EventKey {
-                time: SimTime::ZERO,
-                rank: 0,
-                tie: 0,
-                seq: 0,
+            cx: Ctx {
+                now: SimTime::ZERO,
+                current: EventKey {
+                    time: SimTime::ZERO,
+                    rank: 0,
+                    tie: 0,
+                    seq: 0,
+                },
+                events: EventQueue::new(),
+                recorder,
+                counters: Counters::default(),
+                elide: conf.heartbeats == crate::scenario::Heartbeats::Elided,
+                node_events_left: sc.cluster.events.events.len(),
+                n_closed: 0,
+                recorded: Vec::new(),
+                first_arrival: None,
+                last_finish: SimTime::ZERO,
+                in_flight: 0,
+                n_arrived: 0,
+                progress: 0,
+                stalled_at: None,
             },
-            events: EventQueue::new(),
-            recorder,
-            counters: Counters::default(),
-            elide: conf.heartbeats == crate::scenario::Heartbeats::Elided,
-            node_events_left: sc.cluster.events.events.len(),
-            n_closed: 0,
-            recorded: Vec::new(),
-            first_arrival: None,
-            last_finish: SimTime::ZERO,
             preempt: crate::scheduler::preempt::PreemptState::Off,
             capacity: None,
-            in_flight: 0,
-            n_arrived: 0,
-            progress: 0,
             quiet: None,
-            stalled_at: None,
             stalls_off: false,
             idle_ticks_kept: false,
             cycle_from: None,
@@ -342,8 +293,8 @@ impl<'a> Simulation<'a> {
             .enumerate()
             .map(|(i, a)| (a.arrival, i as u32))
             .collect();
-        sim.events = EventQueue::with_sources(arrivals, HeartbeatClock::new(&sim.w.cluster));
-        sim.events.push(SimTime::ZERO, Event::UpdateTick);
+        sim.cx.events = EventQueue::with_sources(arrivals, HeartbeatClock::new(&sim.w.cluster));
+        sim.cx.events.push(SimTime::ZERO, Event::UpdateTick);
         if conf.continuous_scheduling {
             if sim.capacity.is_some() {
                 return Err(SimError::Invalid(
@@ -354,16 +305,17 @@ impl<'a> Simulation<'a> {
             }
             sim.fair.continuous =
                 Some(crate::scheduler::fair::continuous::Continuous::new(n_nodes));
-            sim.events.push(SimTime::ZERO, Event::ContinuousPass);
+            sim.cx.events.push(SimTime::ZERO, Event::ContinuousPass);
         }
-        if sc.sample_interval_ms > 0 && sim.recorder.wants_samples() {
-            sim.events.push(SimTime::ZERO, Event::Sample);
+        if sc.sample_interval_ms > 0 && sim.cx.recorder.wants_samples() {
+            sim.cx.events.push(SimTime::ZERO, Event::Sample);
         }
         if let Some(end) = sc.end_ms {
-            sim.events.push(SimTime(end), Event::End);
+            sim.cx.events.push(SimTime(end), Event::End);
         }
         for (i, e) in sc.cluster.events.events.iter().enumerate() {
-            sim.events
+            sim.cx
+                .events
                 .push(SimTime(e.at_ms), Event::NodeChange { event: i as u32 });
         }
         Ok(sim)
@@ -474,7 +426,7 @@ impl<'a> Simulation<'a> {
         }
         .weight(0, 1, 0);
         self.w.apps = Vec::with_capacity(self.w.specs.len());
-        self.recorded = vec![false; self.w.specs.len()];
+        self.cx.recorded = vec![false; self.w.specs.len()];
         let mut resolver = crate::host_hints::HintResolver::new(&self.w.cluster);
         for (i, name) in names.into_iter().enumerate() {
             let spec = &self.w.specs[i];
@@ -566,19 +518,19 @@ impl<'a> Simulation<'a> {
         const EVERY: u64 = 1 << 18;
         let horizon = self.horizon();
         loop {
-            if self.counters.events & (EVERY - 1) == 0 {
-                progress(self.now, horizon);
+            if self.cx.counters.events & (EVERY - 1) == 0 {
+                progress(self.cx.now, horizon);
             }
-            if self.counters.events >= max_events {
+            if self.cx.counters.events >= max_events {
                 return Ok(false);
             }
             // A stalled run beats no more (see "Quiescence").
             let every_node = self.every_node_beats();
             // A skipped beat changes nothing: the next pop sees the same state.
             let popped = loop {
-                match self.events.pop(every_node) {
+                match self.cx.events.pop(every_node) {
                     Some((_, Event::NodeHeartbeat { node })) if self.beat_changes_nothing(node) => {
-                        self.counters.full_beats_skipped += 1;
+                        self.cx.counters.full_beats_skipped += 1;
                     }
                     p => break p,
                 }
@@ -586,15 +538,15 @@ impl<'a> Simulation<'a> {
             let Some((key, event)) = popped else {
                 break;
             };
-            self.now = key.time;
-            self.current = key;
-            self.counters.events += 1;
-            self.w.integrals.advance(self.now.0);
+            self.cx.now = key.time;
+            self.cx.current = key;
+            self.cx.counters.events += 1;
+            self.w.integrals.advance(self.cx.now.0);
             let stop = self.step(event);
             self.fair.full_nodes.forget();
             self.settle_parked();
-            if self.stalled_at.is_some() {
-                self.events.clock_mut().stalled_at(key);
+            if self.cx.stalled_at.is_some() {
+                self.cx.events.clock_mut().stalled_at(key);
             }
             if self.w.sc.check_invariants {
                 self.check_invariants()?;
@@ -603,7 +555,7 @@ impl<'a> Simulation<'a> {
                 break;
             }
         }
-        progress(self.now, horizon);
+        progress(self.cx.now, horizon);
         if let Some(why) = self.over_limit.take() {
             return Err(SimError::Invalid(why));
         }
@@ -629,7 +581,7 @@ impl<'a> Simulation<'a> {
             "{file}outputs.sample_interval_ms: the sample at {} ms would write queues.csv row {} \
              ({} queues every {} ms): the limit is {} million rows (docs/limits.md); set \
              end_ms or a longer sample interval",
-            self.now.0,
+            self.cx.now.0,
             rows,
             self.w.queues.len(),
             self.w.sc.sample_interval_ms,
@@ -641,10 +593,10 @@ impl<'a> Simulation<'a> {
     fn step(&mut self, event: Event) -> bool {
         match event {
             Event::ContainerFinished { container } => {
-                self.in_flight -= 1;
+                self.cx.in_flight -= 1;
                 // A killed container's completion may still be queued: its slot is dead.
                 if self.w.containers[container as usize].live {
-                    self.progress += 1;
+                    self.cx.progress += 1;
                     self.note_completion(self.w.containers[container as usize].node);
                     self.completions += 1;
                     self.on_container_finished(container);
@@ -653,14 +605,14 @@ impl<'a> Simulation<'a> {
             Event::ContainerKilled { container, id } => {
                 let c = self.w.containers[container as usize];
                 if c.live && c.id == id {
-                    self.progress += 1;
+                    self.cx.progress += 1;
                     self.kill_container(container);
                 }
             }
             Event::NodeChange { event } => self.on_node_event(event),
             Event::AppArrived { app } => {
-                self.n_arrived += 1;
-                self.progress += 1;
+                self.cx.n_arrived += 1;
+                self.cx.progress += 1;
                 self.on_app_arrived(app);
             }
             Event::UpdateTick => {
@@ -668,21 +620,21 @@ impl<'a> Simulation<'a> {
                 self.update();
                 self.after_update();
                 if self.stalled() {
-                    self.stalled_at.get_or_insert(self.now);
+                    self.cx.stalled_at.get_or_insert(self.cx.now);
                     if self.w.sc.end_ms.is_none() {
                         return true;
                     }
                 }
                 // A state seen before, with nothing finished since: it repeats forever.
-                if self.stalled_at.is_none() {
+                if self.cx.stalled_at.is_none() {
                     match self.repeats() {
                         Some(crate::cycle::Repeat::Cycle(from)) => {
-                            self.stalled_at = Some(self.now);
+                            self.cx.stalled_at = Some(self.cx.now);
                             self.cycle_from = Some(from);
                             return true;
                         }
                         Some(crate::cycle::Repeat::Frozen) => {
-                            self.stalled_at = Some(self.now);
+                            self.cx.stalled_at = Some(self.cx.now);
                             if self.w.sc.end_ms.is_none() {
                                 return true;
                             }
@@ -692,13 +644,15 @@ impl<'a> Simulation<'a> {
                 }
                 // Once stalled nothing can change: the update thread and the heartbeats
                 // stop, and only samples and the end remain (see "Quiescence").
-                if !self.drained() && self.stalled_at.is_none() {
+                if !self.drained() && self.cx.stalled_at.is_none() {
                     let next = self.next_tick();
-                    self.events.push(next, Event::UpdateTick);
+                    self.cx.events.push(next, Event::UpdateTick);
                 }
             }
-            Event::NodeHeartbeat { node } if self.stalled_at.is_none() => self.on_heartbeat(node),
-            Event::NodeHeartbeat { node } => self.events.clock_mut().disarm(node),
+            Event::NodeHeartbeat { node } if self.cx.stalled_at.is_none() => {
+                self.on_heartbeat(node)
+            }
+            Event::NodeHeartbeat { node } => self.cx.events.clock_mut().disarm(node),
             Event::ContinuousPass => self.continuous_pass(),
             Event::AmHeartbeat { app, stage } => self.on_am_heartbeat(app, stage),
             Event::Sample => {
@@ -708,8 +662,8 @@ impl<'a> Simulation<'a> {
                 }
                 self.sample();
                 if !self.drained() {
-                    let next = self.now.plus(self.w.sc.sample_interval_ms);
-                    self.events.push(next, Event::Sample);
+                    let next = self.cx.now.plus(self.w.sc.sample_interval_ms);
+                    self.cx.events.push(next, Event::Sample);
                 }
             }
             Event::End => return true,
@@ -723,12 +677,12 @@ impl<'a> Simulation<'a> {
     /// Whether every node's heartbeat is due next, or only armed nodes' (see "Heartbeat
     /// elision"). A stalled run beats no more (see "Quiescence").
     pub(crate) fn every_node_beats(&self) -> bool {
-        self.stalled_at.is_none() && (!self.elide || self.offers_may_act())
+        self.cx.stalled_at.is_none() && (!self.cx.elide || self.offers_may_act())
     }
 
     /// Every app arrived and finished (or was rejected).
     pub(crate) fn drained(&self) -> bool {
-        self.n_closed == self.w.apps.len()
+        self.cx.n_closed == self.w.apps.len()
     }
 
     /// Called at each update tick: true when apps are unfinished and no future event can
@@ -736,20 +690,20 @@ impl<'a> Simulation<'a> {
     fn stalled(&mut self) -> bool {
         if self.stalls_off
             || self.drained()
-            || self.in_flight > 0
-            || self.n_arrived < self.w.apps.len()
-            || self.node_events_left > 0
+            || self.cx.in_flight > 0
+            || self.cx.n_arrived < self.w.apps.len()
+            || self.cx.node_events_left > 0
             || !self.delay_settled()
         {
             self.quiet = None;
             return false;
         }
         match self.quiet {
-            Some((since, progress)) if progress == self.progress => {
-                self.now.since(since) >= self.offer_window_ms()
+            Some((since, progress)) if progress == self.cx.progress => {
+                self.cx.now.since(since) >= self.offer_window_ms()
             }
             _ => {
-                self.quiet = Some((self.now, self.progress));
+                self.quiet = Some((self.cx.now, self.cx.progress));
                 false
             }
         }
@@ -791,7 +745,7 @@ impl<'a> Simulation<'a> {
             }
             crate::cluster::NodeState::Running => {}
         }
-        self.counters.heartbeats += 1;
+        self.cx.counters.heartbeats += 1;
         if self.heartbeat_schedules(node) {
             self.attempt_scheduling(node);
         }
@@ -803,7 +757,7 @@ impl<'a> Simulation<'a> {
     /// an app (its heartbeat may act even when no other node's can), disarms it otherwise.
     pub(crate) fn rearm(&mut self, node: u32) {
         let n = node as usize;
-        let clock = self.events.clock_mut();
+        let clock = self.cx.events.clock_mut();
         if self.w.cluster.nodes[n].reservation.is_some()
             || !self.fair.held_for[n].is_empty()
             || self.w.cluster.nodes[n].state == crate::cluster::NodeState::Decommissioning
@@ -1003,7 +957,7 @@ impl<'a> Simulation<'a> {
     /// Refreshes the metrics contribution of `leaf` (starvation flags, Jain and deviation
     /// terms) after its usage, demand or shares changed.
     pub(crate) fn metrics_refresh_leaf(&mut self, leaf: QueueId) {
-        let now = self.now.0;
+        let now = self.cx.now.0;
         let t = self.leaf_terms(leaf);
         let q = &mut self.w.queues[leaf.idx()];
         let acc = &mut q.acc;
@@ -1089,7 +1043,7 @@ impl<'a> Simulation<'a> {
                 pending_apps: q.waiting,
             })
             .collect();
-        self.recorder.queue_samples(self.now, &rows);
+        self.cx.recorder.queue_samples(self.cx.now, &rows);
     }
 
     /// The name of the queue app `i`'s record names: where it runs, or the queue it asked
@@ -1128,13 +1082,13 @@ impl<'a> Simulation<'a> {
     /// (finished or rejected: nothing in its record changes after that) and at the end of the
     /// run for the apps still open. Only the first call of an app records it.
     pub(crate) fn record_app(&mut self, i: usize) {
-        debug_assert!(!self.recorded[i], "app {i} recorded twice");
-        if std::mem::replace(&mut self.recorded[i], true) {
+        debug_assert!(!self.cx.recorded[i], "app {i} recorded twice");
+        if std::mem::replace(&mut self.cx.recorded[i], true) {
             return;
         }
-        if self.recorder.wants_apps() {
+        if self.cx.recorder.wants_apps() {
             let record = self.app_record(i);
-            self.recorder.app(&record);
+            self.cx.recorder.app(&record);
         }
     }
 
@@ -1174,7 +1128,7 @@ impl<'a> Simulation<'a> {
         // The apps still open get their records now, by index; an app not submitted by the
         // end is not in the run and has none.
         for i in 0..self.w.apps.len() {
-            if !self.recorded[i] && self.w.apps[i].phase != AppPhase::Future {
+            if !self.cx.recorded[i] && self.w.apps[i].phase != AppPhase::Future {
                 self.record_app(i);
             }
         }
@@ -1186,11 +1140,11 @@ impl<'a> Simulation<'a> {
             .collect();
         let outcomes = self.app_outcomes(&leaf_names);
         let mut m: Vec<(String, f64)> = Vec::new();
-        let start = self.first_arrival.unwrap_or(SimTime::ZERO);
+        let start = self.cx.first_arrival.unwrap_or(SimTime::ZERO);
         let ig = &self.w.integrals;
         let finished = outcomes.iter().filter(|r| r.finish.is_some()).count();
         let rejected = outcomes.iter().filter(|r| r.rejected).count();
-        let makespan_ms = self.last_finish.since(start);
+        let makespan_ms = self.cx.last_finish.since(start);
         m.push(("apps".into(), outcomes.len() as f64));
         m.push(("apps_finished".into(), finished as f64));
         m.push(("apps_rejected".into(), rejected as f64));
@@ -1204,9 +1158,13 @@ impl<'a> Simulation<'a> {
         ));
         m.push((
             "stalled".into(),
-            if self.stalled_at.is_some() { 1.0 } else { 0.0 },
+            if self.cx.stalled_at.is_some() {
+                1.0
+            } else {
+                0.0
+            },
         ));
-        m.push(("sim_time_s".into(), self.now.secs_f64()));
+        m.push(("sim_time_s".into(), self.cx.now.secs_f64()));
         m.push(("makespan_s".into(), makespan_ms as f64 / 1000.0));
         m.push((
             "throughput_apps_per_hour".into(),
@@ -1220,7 +1178,7 @@ impl<'a> Simulation<'a> {
         // it is the constant capacity times the time: the same correctly rounded quotient as
         // capacity × window. A run of no time divides by the capacity alone.
         let over_capacity = |used: i128, cap_ms: i128, cap_now: i64| {
-            let cap = if self.now.0 == 0 {
+            let cap = if self.cx.now.0 == 0 {
                 cap_now as f64
             } else {
                 cap_ms as f64
@@ -1255,17 +1213,17 @@ impl<'a> Simulation<'a> {
                 0.0
             },
         ));
-        m.push(("containers".into(), self.counters.assignments as f64));
-        m.push(("reservations".into(), self.counters.reservations as f64));
+        m.push(("containers".into(), self.cx.counters.assignments as f64));
+        m.push(("reservations".into(), self.cx.counters.reservations as f64));
         m.push((
             "preempted_containers".into(),
-            self.counters.preempted as f64,
+            self.cx.counters.preempted as f64,
         ));
         m.push((
             "lost_container_s".into(),
             self.w.apps.iter().map(|a| a.lost_work_ms).sum::<u64>() as f64 / 1000.0,
         ));
-        m.push(("node_lost_containers".into(), self.counters.lost as f64));
+        m.push(("node_lost_containers".into(), self.cx.counters.lost as f64));
         // Preempted containers and lost work per leaf, in one pass over the apps.
         let mut lost_by_leaf = vec![(0u64, 0u64); self.w.queues.len()];
         for a in self.w.apps.iter().filter(|a| a.phase != AppPhase::Future) {
@@ -1296,8 +1254,8 @@ impl<'a> Simulation<'a> {
                 .map(|&ms| ms as f64 / 1000.0)
                 .collect();
             // An episode still open at the end counts with the time waited so far.
-            if acc.starved_min && self.now.0 > acc.starved_min_since {
-                reached.push((self.now.0 - acc.starved_min_since) as f64 / 1000.0);
+            if acc.starved_min && self.cx.now.0 > acc.starved_min_since {
+                reached.push((self.cx.now.0 - acc.starved_min_since) as f64 / 1000.0);
             }
             // Every run reports the same metrics (sweeps need it): a queue that never fell
             // below its min share waited 0 s.
@@ -1308,27 +1266,27 @@ impl<'a> Simulation<'a> {
             };
             crate::metrics::push_percentiles(&mut m, "min_share_reached_s", Some(name), reached);
         }
-        app_metrics(&mut m, &outcomes, self.now, &leaf_names);
+        app_metrics(&mut m, &outcomes, self.cx.now, &leaf_names);
         crate::metrics::runtime_ratio_metrics(&mut m, &outcomes);
         let summary = RunSummary {
             metrics: m,
-            events: self.counters.events,
-            assignments: self.counters.assignments,
-            end: self.now,
-            stalled_at: self.stalled_at,
+            events: self.cx.counters.events,
+            assignments: self.cx.counters.assignments,
+            end: self.cx.now,
+            stalled_at: self.cx.stalled_at,
             cycle_from: self.cycle_from,
-            apps_not_arrived: (self.w.apps.len() - self.n_arrived) as u64,
+            apps_not_arrived: (self.w.apps.len() - self.cx.n_arrived) as u64,
         };
-        self.recorder.finish(&summary)?;
+        self.cx.recorder.finish(&summary)?;
         Ok(summary)
     }
 
     /// The run's counters so far.
     pub fn counters(&self) -> Counters {
-        let due = self.events.clock().beats_due(self.current);
+        let due = self.cx.events.clock().beats_due(self.cx.current);
         Counters {
-            heartbeats_elided: due.saturating_sub(self.counters.heartbeats),
-            ..self.counters
+            heartbeats_elided: due.saturating_sub(self.cx.counters.heartbeats),
+            ..self.cx.counters
         }
     }
 
@@ -1336,7 +1294,7 @@ impl<'a> Simulation<'a> {
     /// its apps' containers, app usage = Σ its containers.
     pub fn check_invariants(&self) -> Result<(), SimError> {
         let fail = |message: String| SimError::Invariant {
-            time: self.now,
+            time: self.cx.now,
             message,
         };
         let mut node_sum = vec![Resource::ZERO; self.w.cluster.nodes.len()];

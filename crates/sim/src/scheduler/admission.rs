@@ -46,7 +46,7 @@ impl Simulation<'_> {
     /// Validates and normalises the asks of app `a` now; `Err` with the reason to reject it.
     pub(crate) fn admit(&mut self, a: u32) -> Result<(), String> {
         let limits = self.allocation_limits();
-        let max = max_allowed(&limits, self.now.0, self.w.largest_node);
+        let max = max_allowed(&limits, self.cx.now.0, self.w.largest_node);
         let spec = &self.w.specs[a as usize];
         if let Some(am) = spec.am {
             validate(am, max).map_err(|m| format!("AM container: {m}"))?;

@@ -55,7 +55,7 @@ impl Simulation<'_> {
             self.start_stage(a, 0);
             return;
         }
-        let registered = self.now.plus(self.w.sc.scheduler.am_launch_delay_ms);
+        let registered = self.cx.now.plus(self.w.sc.scheduler.am_launch_delay_ms);
         let t = self.am_beat_at_or_after(a, registered);
         self.push_am_beat(a, 0, t);
     }
@@ -67,24 +67,24 @@ impl Simulation<'_> {
             self.start_stage(a, stage);
             return;
         }
-        let t = self.am_beat_at_or_after(a, self.now);
+        let t = self.am_beat_at_or_after(a, self.cx.now);
         self.push_am_beat(a, stage, t);
     }
 
     /// When a task container of app `a` allocated now starts running.
     pub(crate) fn task_launch(&self, a: u32) -> SimTime {
         if self.am_timed(a) {
-            self.am_beat_at_or_after(a, self.now)
+            self.am_beat_at_or_after(a, self.cx.now)
         } else {
-            self.now
+            self.cx.now
         }
     }
 
     fn push_am_beat(&mut self, a: u32, stage: usize, t: SimTime) {
         // A pending beat changes state whatever the scheduler does: the quiescence watch
         // counts it with the pending completions.
-        self.in_flight += 1;
-        self.events.push(
+        self.cx.in_flight += 1;
+        self.cx.events.push(
             t,
             Event::AmHeartbeat {
                 app: a,
@@ -95,8 +95,8 @@ impl Simulation<'_> {
 
     /// The AM beat that asks for `stage` (or ends the app).
     pub(crate) fn on_am_heartbeat(&mut self, a: u32, stage: u32) {
-        self.in_flight -= 1;
-        self.progress += 1;
+        self.cx.in_flight -= 1;
+        self.cx.progress += 1;
         // The AM that heard of it was lost: its successor asks once it runs.
         if self.w.apps[a as usize].stash.is_some() {
             self.w.apps[a as usize].deferred_stage = Some(stage as usize);

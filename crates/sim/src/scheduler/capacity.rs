@@ -333,7 +333,7 @@ impl Simulation<'_> {
                 delay,
             );
             if missed <= to_open {
-                self.progress += 1;
+                self.cx.progress += 1;
             }
             let Some(loc) = allowed_locality(semantics, ask, missed, n_nodes, delay) else {
                 continue;

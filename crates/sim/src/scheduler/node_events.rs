@@ -31,14 +31,14 @@ impl Simulation<'_> {
     pub(crate) fn on_node_event(&mut self, e: u32) {
         let sc = self.w.sc;
         let ev = &sc.cluster.events.events[e as usize];
-        self.node_events_left -= 1;
-        self.progress += 1;
+        self.cx.node_events_left -= 1;
+        self.cx.progress += 1;
         self.wake_all_parked();
         for &n in &ev.nodes {
             match (ev.kind, self.w.semantics) {
                 (NodeEventKind::Add, _) => {
                     self.w.cluster.join(NodeId(n));
-                    self.events.clock_mut().node_joined(n, self.current);
+                    self.cx.events.clock_mut().node_joined(n, self.cx.current);
                 }
                 (NodeEventKind::Lose, _) | (NodeEventKind::Decommission, Semantics::Hadoop27) => {
                     self.remove_node(n)
@@ -104,8 +104,8 @@ impl Simulation<'_> {
         self.unreserve(node);
         self.release_holds(node);
         self.w.cluster.leave(NodeId(node));
-        self.events.clock_mut().node_left(node, self.current);
-        self.events.clock_mut().disarm(node);
+        self.cx.events.clock_mut().node_left(node, self.cx.current);
+        self.cx.events.clock_mut().disarm(node);
     }
 
     /// App `a`'s AM container was lost: its attempt fails. YARN does not count an attempt
@@ -137,7 +137,7 @@ impl Simulation<'_> {
             app.lost += 1;
             app.am_running = false;
         }
-        self.counters.lost += 1;
+        self.cx.counters.lost += 1;
         self.add_usage(leaf, c.size, -1);
         let q = &mut self.w.queues[leaf.idx()];
         q.am_usage = q.am_usage.saturating_sub(c.size);
@@ -220,7 +220,7 @@ impl Simulation<'_> {
             booster: self.w.sc.scheduler.booster,
         }
         .weight(0, 1, 0);
-        let now = self.now.0;
+        let now = self.cx.now.0;
         let app = &mut self.w.apps[i];
         app.demand = Resource::ZERO;
         app.sched.demand = Resource::ZERO;

@@ -102,7 +102,7 @@ impl Simulation<'_> {
     /// the capacities grow to cover it. Its starvation clocks start now, as a new
     /// `FSLeafQueue` starts them at construction.
     pub(crate) fn preempt_queue_added(&mut self, q: QueueId) {
-        let now = self.now.0;
+        let now = self.cx.now.0;
         match &mut self.preempt {
             PreemptState::Off | PreemptState::Capacity { .. } => {}
             PreemptState::Fs27(fs) => fs.queue_added(q, now),
@@ -117,7 +117,7 @@ impl Simulation<'_> {
 
     /// An app was submitted (Hadoop 3.x starts its fair-share clock).
     pub(crate) fn preempt_app_submitted(&mut self, a: u32) {
-        let now = self.now.0;
+        let now = self.cx.now.0;
         if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
             fs.app_submitted(a, now);
         }
@@ -155,7 +155,7 @@ impl Simulation<'_> {
             return;
         }
         let loads = self.leaf_loads_27();
-        let now = self.now.0;
+        let now = self.cx.now.0;
         if let PreemptState::Fs27(fs) = &mut self.preempt {
             fs.update_clocks(now, &loads);
         }
@@ -177,7 +177,7 @@ impl Simulation<'_> {
 
     fn preempt_27(&mut self) {
         let conf = self.w.sc.scheduler.preemption_config();
-        let now = self.now.0;
+        let now = self.cx.now.0;
         if !conf.should_attempt(self.w.cluster.total, self.allocated()) {
             return;
         }
@@ -342,7 +342,7 @@ impl Simulation<'_> {
 
     fn preempt_33(&mut self) {
         let conf = self.w.sc.scheduler.preemption_config();
-        let now = self.now.0;
+        let now = self.cx.now.0;
         let cluster = self.w.cluster.total;
         if !conf.should_attempt(cluster, self.allocated()) {
             return;
@@ -512,13 +512,13 @@ impl Simulation<'_> {
                 }
                 // A parked reserved node beats again: its heartbeat now hands out the hold.
                 self.wake_node(set.node);
-                self.events.clock_mut().arm(set.node);
+                self.cx.events.clock_mut().arm(set.node);
             }
             for c in set.containers {
                 let slot = slot_of[&c.id];
                 self.w.containers[slot as usize].marked_at = Some(now);
-                let at = self.now.plus(conf.wait_before_kill_ms);
-                self.events.push(
+                let at = self.cx.now.plus(conf.wait_before_kill_ms);
+                self.cx.events.push(
                     at,
                     Event::ContainerKilled {
                         container: slot,
@@ -785,7 +785,7 @@ impl Simulation<'_> {
 
     fn preempt_capacity(&mut self) {
         let pc = self.w.sc.scheduler.pcpp_config();
-        let now = self.now.0;
+        let now = self.cx.now.0;
         {
             let PreemptState::Capacity { last_round, .. } = &mut self.preempt else {
                 return;
@@ -894,7 +894,7 @@ impl Simulation<'_> {
             app.lost += 1;
         } else {
             app.preempted += 1;
-            app.lost_work_ms += self.now.since(c.start);
+            app.lost_work_ms += self.cx.now.since(c.start);
         }
         // Its task is asked for again: usage and requests changed.
         let a = c.app;
@@ -930,9 +930,9 @@ impl Simulation<'_> {
         let leaf = app.queue;
         let runnable = app.phase == AppPhase::Runnable;
         if lost {
-            self.counters.lost += 1;
+            self.cx.counters.lost += 1;
         } else {
-            self.counters.preempted += 1;
+            self.cx.counters.preempted += 1;
         }
         self.add_usage(leaf, c.size, -1);
         if runnable {

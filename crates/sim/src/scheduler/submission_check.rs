@@ -194,7 +194,7 @@ pub fn rejected_apps(sc: &Scenario, seed: u64) -> Result<Rejections, SimError> {
     let mut rejected = Vec::new();
     let mut created: Vec<CreatedQueue> = Vec::new();
     for a in order {
-        sim.now = SimTime(sim.w.specs[a as usize].arrival.0);
+        sim.cx.now = SimTime(sim.w.specs[a as usize].arrival.0);
         let before = sim.w.tree.len();
         let spec = &sim.w.specs[a as usize];
         let (name, queue, user) = (spec.name.clone(), spec.queue.clone(), spec.user.clone());

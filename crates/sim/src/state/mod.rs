@@ -2,5 +2,6 @@
 //! their states and heartbeat phases, and trace host hints resolved against them.
 
 pub mod cluster;
+pub(crate) mod ctx;
 pub mod host_hints;
 pub(crate) mod world;

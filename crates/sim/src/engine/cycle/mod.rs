@@ -209,12 +209,12 @@ impl Simulation<'_> {
     /// Called at the end of an update tick: whether this state, relative to now, was seen
     /// before with no arrival or completion since.
     pub(crate) fn repeats(&mut self) -> Option<Repeat> {
-        if self.cycle.off || self.n_arrived < self.w.apps.len() {
+        if self.cycle.off || self.cx.n_arrived < self.w.apps.len() {
             return None;
         }
-        let done = self.n_arrived as u64 + self.completions;
-        let busy = self.progress != self.cycle.progress;
-        self.cycle.progress = self.progress;
+        let done = self.cx.n_arrived as u64 + self.completions;
+        let busy = self.cx.progress != self.cycle.progress;
+        self.cycle.progress = self.cx.progress;
         if done != self.cycle.done {
             self.cycle.done = done;
             self.cycle.seen.clear();
@@ -230,8 +230,9 @@ impl Simulation<'_> {
         // Without decisions, a pending completion or kill will make progress: only a state
         // with nothing pending can be frozen.
         if !busy
-            && (self.in_flight > 0
+            && (self.cx.in_flight > 0
                 || self
+                    .cx
                     .events
                     .pending()
                     .iter()
@@ -267,7 +268,7 @@ impl Simulation<'_> {
             })
         });
         if let Some(e) = earlier {
-            return Some(if e.progress == self.progress {
+            return Some(if e.progress == self.cx.progress {
                 Repeat::Frozen
             } else {
                 Repeat::Cycle(e.at)
@@ -285,8 +286,8 @@ impl Simulation<'_> {
             debug_assert_eq!(again.0, print.0);
             self.cycle.bytes = bytes;
             self.cycle.seen.entry(again).or_default().push(Seen {
-                at: self.now,
-                progress: self.progress,
+                at: self.cx.now,
+                progress: self.cx.progress,
                 hold_allocations,
                 holds_covered,
                 held,
@@ -295,8 +296,8 @@ impl Simulation<'_> {
             return None;
         }
         let seen = Seen {
-            at: self.now,
-            progress: self.progress,
+            at: self.cx.now,
+            progress: self.cx.progress,
             hold_allocations,
             holds_covered,
             held,
@@ -309,7 +310,7 @@ impl Simulation<'_> {
     /// A live task's completion is pending and nothing can kill a container before it
     /// completes: no preemption and no node event left (see "A completion ahead").
     fn completion_ahead(&self) -> bool {
-        if !matches!(self.preempt, PreemptState::Off) || self.node_events_left > 0 {
+        if !matches!(self.preempt, PreemptState::Off) || self.cx.node_events_left > 0 {
             return false;
         }
         // Every live task has its completion queued (`schedule_completion`, at its one
@@ -317,7 +318,7 @@ impl Simulation<'_> {
         let ahead = self.w.containers.iter().any(|c| c.live && !c.is_am);
         debug_assert_eq!(
             ahead,
-            self.events.pending().iter().any(|(_, e)| matches!(
+            self.cx.events.pending().iter().any(|(_, e)| matches!(
                 e,
                 Event::ContainerFinished { container } if self.w.containers[*container as usize].live
             )),
@@ -363,24 +364,10 @@ impl Simulation<'_> {
     fn fingerprint(&self, parts: &mut PartPrints) -> (Print, String) {
         let Simulation {
             w,
-            now,
-            current: _,
-            events,
-            recorder: _,
-            counters: _,
-            elide: _,
-            node_events_left: _,
-            n_closed,
-            recorded: _,
-            first_arrival: _,
-            last_finish: _,
+            cx,
             preempt,
             capacity: _,
-            in_flight,
-            n_arrived,
-            progress,
             quiet,
-            stalled_at: _,
             stalls_off: _,
             cycle_from: _,
             completions: _,
@@ -392,6 +379,23 @@ impl Simulation<'_> {
             idle_ticks_kept: _,
             fair,
         } = self;
+        let crate::state::ctx::Ctx {
+            now,
+            current: _,
+            events,
+            recorder: _,
+            counters: _,
+            elide: _,
+            node_events_left: _,
+            n_closed,
+            recorded: _,
+            first_arrival: _,
+            last_finish: _,
+            in_flight,
+            n_arrived,
+            progress,
+            stalled_at: _,
+        } = cx;
         let crate::state::world::World {
             sc,
             semantics: _,

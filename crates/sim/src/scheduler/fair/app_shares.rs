@@ -92,7 +92,7 @@ impl Simulation<'_> {
         }
         self.fair.app_share_leaves = listed;
         self.fair.app_share_leaves.clear();
-        let watched = !self.cycle.off && self.n_arrived >= self.w.apps.len();
+        let watched = !self.cycle.off && self.cx.n_arrived >= self.w.apps.len();
         if watched || self.fair.queue_shares.due.every_tick {
             self.all_app_shares();
         }

@@ -522,7 +522,7 @@ impl Simulation<'_> {
             p.allowed = Some(Locality::NodeLocal);
             // A level change can make a later offer succeed: it counts as progress for the
             // quiescence watch (see the engine's module docs).
-            self.progress += 1;
+            self.cx.progress += 1;
             return Locality::NodeLocal;
         };
         if allowed == Locality::OffSwitch {
@@ -540,7 +540,7 @@ impl Simulation<'_> {
                 Locality::OffSwitch
             });
             p.opportunities = 0;
-            self.progress += 1;
+            self.cx.progress += 1;
         }
         p.allowed.unwrap_or(Locality::OffSwitch)
     }
@@ -635,11 +635,11 @@ impl Simulation<'_> {
                 priority,
                 size,
             });
-            self.events.clock_mut().arm(node);
-            self.counters.reservations += 1;
-            self.progress += 1;
-            self.recorder.decision(&Decision {
-                time: self.now,
+            self.cx.events.clock_mut().arm(node);
+            self.cx.counters.reservations += 1;
+            self.cx.progress += 1;
+            self.cx.recorder.decision(&Decision {
+                time: self.cx.now,
                 node,
                 app: a,
                 priority,
@@ -673,14 +673,14 @@ impl Simulation<'_> {
             live: true,
             id,
             priority,
-            start: self.now,
+            start: self.cx.now,
             duration_ms: task.duration_ms,
             marked_at: None,
         });
         let nd = &mut self.w.cluster.nodes[n];
         nd.allocated = nd.allocated.saturating_add(size);
         nd.n_containers += 1;
-        let now = self.now;
+        let now = self.cx.now;
         let app = &mut self.w.apps[i];
         app.usage = app.usage.saturating_add(size);
         app.sched.usage = app.usage;
@@ -689,14 +689,14 @@ impl Simulation<'_> {
         if app.first_container.is_none() {
             app.first_container = Some(now);
         }
-        self.counters.assignments += 1;
+        self.cx.counters.assignments += 1;
         self.hold_served(node, a, size);
         self.demand_changed(a);
         self.pending_changed(a, -1);
         self.add_usage(leaf, size, 1);
         self.reorder_app(a);
-        self.progress += 1;
-        self.recorder.decision(&Decision {
+        self.cx.progress += 1;
+        self.cx.recorder.decision(&Decision {
             time: now,
             node,
             app: a,
@@ -724,9 +724,9 @@ impl Simulation<'_> {
         self.wake_node(node);
         if let Some(r) = self.w.cluster.nodes[node as usize].reservation.take() {
             self.fair.full_nodes.count_reservation(r.app, -1);
-            self.progress += 1;
-            self.recorder.decision(&Decision {
-                time: self.now,
+            self.cx.progress += 1;
+            self.cx.recorder.decision(&Decision {
+                time: self.cx.now,
                 node,
                 app: r.app,
                 priority: r.priority,

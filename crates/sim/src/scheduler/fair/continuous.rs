@@ -65,7 +65,7 @@ impl Simulation<'_> {
 
     /// A completed container was reported on `node` now.
     pub(crate) fn note_completion(&mut self, node: u32) {
-        let now = self.now.0;
+        let now = self.cx.now.0;
         if let Some(c) = self.fair.continuous.as_mut() {
             c.completed_at[node as usize] = Some(now);
         }
@@ -76,14 +76,14 @@ impl Simulation<'_> {
         match &self.fair.continuous {
             None => true,
             Some(_) if self.w.semantics == Semantics::Hadoop33 => true,
-            Some(c) => c.completed_at[node as usize] == Some(self.now.0),
+            Some(c) => c.completed_at[node as usize] == Some(self.cx.now.0),
         }
     }
 
     /// One pass over the nodes, then the next pass after the sleep.
     pub(crate) fn continuous_pass(&mut self) {
         // Once stalled nothing can change (see the engine's "Quiescence").
-        if self.stalled_at.is_some() {
+        if self.cx.stalled_at.is_some() {
             return;
         }
         let armed = |s: &Self| {
@@ -114,9 +114,10 @@ impl Simulation<'_> {
         }
         if !self.drained() {
             let next = self
+                .cx
                 .now
                 .plus(self.w.sc.scheduler.continuous_scheduling_sleep_ms);
-            self.events.push(next, Event::ContinuousPass);
+            self.cx.events.push(next, Event::ContinuousPass);
         }
     }
 
@@ -127,7 +128,7 @@ impl Simulation<'_> {
         if node_ms < 0 || rack_ms < 0 {
             return Locality::OffSwitch;
         }
-        let now = self.now.0;
+        let now = self.cx.now.0;
         let start = self.w.specs[a as usize].arrival.0;
         let era = self.w.semantics;
         let p = &mut self.w.apps[a as usize].requests.by_priority[idx];
@@ -137,7 +138,7 @@ impl Simulation<'_> {
                 p.last_scheduled = Some(now);
             }
             // A level change can make a later offer succeed (quiescence watch).
-            self.progress += 1;
+            self.cx.progress += 1;
             return Locality::NodeLocal;
         };
         if allowed == Locality::OffSwitch {
@@ -157,7 +158,7 @@ impl Simulation<'_> {
             });
             p.last_scheduled = Some(now);
             p.opportunities = 0;
-            self.progress += 1;
+            self.cx.progress += 1;
         }
         p.allowed.unwrap_or(Locality::OffSwitch)
     }

@@ -80,7 +80,7 @@ impl Simulation<'_> {
     /// Whether the run skips beats of full nodes at all (see the module docs).
     fn full_nodes_elided(&self) -> bool {
         let conf = &self.w.sc.scheduler;
-        self.elide
+        self.cx.elide
             && self.capacity.is_none()
             && self.w.semantics == Semantics::Hadoop33
             && !self.continuous_on()
@@ -94,7 +94,7 @@ impl Simulation<'_> {
     /// docs). Read on the state after the last event processed, which is the state at the
     /// beat: skipped beats change nothing.
     pub(crate) fn beat_changes_nothing(&mut self, node: u32) -> bool {
-        if !self.full_nodes_elided() || self.stalled_at.is_some() {
+        if !self.full_nodes_elided() || self.cx.stalled_at.is_some() {
             return false;
         }
         let n = node as usize;

@@ -68,8 +68,8 @@ impl Simulation<'_> {
     /// maxRunningApps, and its first requests are made.
     pub(crate) fn on_app_arrived(&mut self, a: u32) {
         let i = a as usize;
-        if self.first_arrival.is_none() {
-            self.first_arrival = Some(self.now);
+        if self.cx.first_arrival.is_none() {
+            self.cx.first_arrival = Some(self.cx.now);
         }
         if let Err(msg) = self.admit(a) {
             self.reject(a, msg);
@@ -127,7 +127,7 @@ impl Simulation<'_> {
         // Nothing reads a rejected app's locality hints (resolved for every app when the run
         // starts): release them, as a finished app's are.
         app.hints = Vec::new();
-        self.n_closed += 1;
+        self.cx.n_closed += 1;
         self.record_app(a as usize);
     }
 
@@ -248,9 +248,9 @@ impl Simulation<'_> {
         q.app_demand = q.app_demand.saturating_sub(self.w.apps[i].demand);
         self.touch_leaf(leaf);
         self.w.apps[i].phase = AppPhase::Finished;
-        self.w.apps[i].finish = Some(self.now);
-        self.last_finish = self.now;
-        self.n_closed += 1;
+        self.w.apps[i].finish = Some(self.cx.now);
+        self.cx.last_finish = self.cx.now;
+        self.cx.n_closed += 1;
         self.reorder_app(a);
         if was_runnable {
             self.on_runnable_app_removed(a);
@@ -270,8 +270,9 @@ impl Simulation<'_> {
             .w
             .cluster
             .heartbeat_at_or_after(crate::cluster::NodeId(node), end);
-        self.in_flight += 1;
-        self.events
+        self.cx.in_flight += 1;
+        self.cx
+            .events
             .push(t, Event::ContainerFinished { container: slot });
     }
 }

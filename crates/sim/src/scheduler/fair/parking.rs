@@ -183,8 +183,8 @@ impl Simulation<'_> {
             && let Some(r) = self.w.cluster.nodes[node as usize].reservation
         {
             // Parked once: its beats are skipped until it is woken.
-            if !self.events.clock().is_node_parked(node) {
-                self.events.clock_mut().park(node);
+            if !self.cx.events.clock().is_node_parked(node) {
+                self.cx.events.clock_mut().park(node);
                 self.fair.parked.insert(r.app, node, r.priority, r.size);
             }
         }
@@ -193,7 +193,7 @@ impl Simulation<'_> {
     /// The app `node` is reserved for, when the node's next heartbeat would change nothing
     /// (nor any later one until an input of it changes: see the module docs).
     fn idle_reserved(&self, node: u32) -> Option<u32> {
-        if !self.elide || self.capacity.is_some() || self.continuous_on() {
+        if !self.cx.elide || self.capacity.is_some() || self.continuous_on() {
             return None;
         }
         let n = node as usize;
@@ -261,7 +261,7 @@ impl Simulation<'_> {
     /// A container on `node` was released: if the node is parked, whether its heartbeat
     /// now acts is decided at the end of the event ([`Simulation::settle_parked`]).
     pub(crate) fn recheck_node(&mut self, node: u32) {
-        if self.fair.parked.n_nodes > 0 && self.events.clock().is_node_parked(node) {
+        if self.fair.parked.n_nodes > 0 && self.cx.events.clock().is_node_parked(node) {
             self.fair.parked.nodes_touched.push(node);
         }
     }
@@ -292,7 +292,7 @@ impl Simulation<'_> {
                 continue;
             };
             if self.asks_keep_parked(a, &parked.at) {
-                self.counters.kept_parked += parked.nodes.len() as u64;
+                self.cx.counters.kept_parked += parked.nodes.len() as u64;
             } else {
                 nodes.extend_from_slice(&parked.nodes);
             }
@@ -301,11 +301,11 @@ impl Simulation<'_> {
         nodes.dedup();
         for &n in &nodes {
             // Woken meanwhile (its reservation released, a hold, a node event).
-            if !self.events.clock().is_node_parked(n) {
+            if !self.cx.events.clock().is_node_parked(n) {
                 continue;
             }
             if self.idle_reserved(n).is_some() {
-                self.counters.kept_parked += 1;
+                self.cx.counters.kept_parked += 1;
             } else {
                 self.wake_node(n);
             }
@@ -318,7 +318,7 @@ impl Simulation<'_> {
 
     /// Unparks `node` if it is parked (an input of its heartbeat changed).
     pub(crate) fn wake_node(&mut self, node: u32) {
-        if self.fair.parked.n_nodes == 0 || !self.events.clock_mut().unpark(node) {
+        if self.fair.parked.n_nodes == 0 || !self.cx.events.clock_mut().unpark(node) {
             return;
         }
         // A parked node keeps its reservation: only its own heartbeat or `unreserve` (which

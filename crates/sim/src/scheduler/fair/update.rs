@@ -53,7 +53,7 @@ impl Simulation<'_> {
             let demand = app
                 .usage
                 .saturating_add(app.requests.outstanding(all_levels));
-            let age = self.now.since(self.w.specs[a as usize].arrival);
+            let age = self.cx.now.since(self.w.specs[a as usize].arrival);
             let w = weight.weight(demand.memory_mb, 1, age);
             let leaf = app.queue;
             let q = &mut self.w.queues[leaf.idx()];
