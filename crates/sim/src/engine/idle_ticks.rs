@@ -55,15 +55,15 @@ impl Simulation<'_> {
 
     /// Whether the tick just processed changed nothing but could have, and every tick after
     /// it until another event would change nothing either (see the module docs).
-    fn tick_is_idle(&self) -> bool {
+    fn tick_is_idle(&mut self) -> bool {
         let root = &self.w.queues[QueueId::ROOT.idx()];
         !self.idle_ticks_kept
-            && matches!(self.preempt, PreemptState::Off)
+            && matches!(self.scheduler.preempt, PreemptState::Off)
             && self.w.sc.scheduler.booster.is_none()
             && root.waiting == 0
             && (self.cx.in_flight > 0 || self.cx.n_arrived < self.w.apps.len())
             && self.w.dirty_apps.is_empty()
-            && (!self.app_shares_kept() || self.fair.app_share_leaves.is_empty())
-            && self.fair.queue_shares.nothing_touched()
+            && (!self.sched().app_shares_kept() || self.scheduler.fair.app_share_leaves.is_empty())
+            && self.scheduler.fair.queue_shares.nothing_touched()
     }
 }

@@ -70,22 +70,22 @@ pub(crate) mod idle_ticks;
 // The event queue and heartbeat clock keep their paths under the engine.
 pub use crate::events::{event, event_key, heartbeat, radix_queue};
 
-use crate::app::{AppPhase, AppRecord};
+use crate::app::AppPhase;
 use crate::cluster::Cluster;
 use crate::event::{Event, EventKey, EventQueue};
 use crate::heartbeat::HeartbeatClock;
-use crate::metrics::{AppOutcome, Integrals, LeafAcc, RunSummary, app_metrics};
+use crate::metrics::{AppOutcome, Integrals, RunSummary, app_metrics};
 use crate::recorder::{QueueSample, Recorder};
 use crate::scenario::{Ordering, Scenario};
-use crate::scheduler::fair::queue_shares::starved_fair;
 use crate::time::SimTime;
 use crate::tree::QueueId;
-use fairsim_core::{Comparator, OrderKey, Resource, Schedulable};
-use std::collections::{BTreeMap, BTreeSet};
+use fairsim_core::{Resource, Schedulable};
+use std::collections::BTreeMap;
 
+use crate::scheduler::{Sched, Scheduler};
 pub use crate::state::ctx::Counters;
 pub(crate) use crate::state::ctx::Ctx;
-pub(crate) use crate::state::world::{AppState, Container, QueueState, UserState, World};
+pub(crate) use crate::state::world::{AppState, QueueState, UserState, World};
 
 /// Errors of a run.
 #[derive(Debug, thiserror::Error)]
@@ -112,11 +112,8 @@ pub struct Simulation<'a> {
     pub(crate) w: World<'a>,
     /// The run's clock, events and outputs, lent to the scheduler with the world.
     pub(crate) cx: Ctx<'a>,
-    /// Preemption state of the configured scheduler and era.
-    pub(crate) preempt: crate::scheduler::preempt::PreemptState,
-    /// The Capacity Scheduler's own state, when the tree is a capacity tree
-    /// (`scheduler::capacity::CapacityState`).
-    pub(crate) capacity: Option<crate::scheduler::capacity::CapacityState>,
+    /// The schedulers' own state, lent to them with the world and the context.
+    pub(crate) scheduler: Scheduler,
     /// Quiescence watch: the first update tick after the last progress, and the progress then.
     pub(crate) quiet: Option<(SimTime, u64)>,
     /// The quiescence test is off ([`Simulation::watch_stalls`]).
@@ -134,8 +131,6 @@ pub struct Simulation<'a> {
     /// as it goes).
     pub(crate) queue_rows: u64,
     pub(crate) over_limit: Option<String>,
-    /// The Fair Scheduler's own state (`scheduler::fair::FairState`).
-    pub(crate) fair: crate::scheduler::fair::FairState,
 }
 
 /// The nodes `[[cluster.events]]` add, with their join times.
@@ -264,8 +259,6 @@ impl<'a> Simulation<'a> {
                 progress: 0,
                 stalled_at: None,
             },
-            preempt: crate::scheduler::preempt::PreemptState::Off,
-            capacity: None,
             quiet: None,
             stalls_off: false,
             idle_ticks_kept: false,
@@ -274,16 +267,20 @@ impl<'a> Simulation<'a> {
             cycle: Default::default(),
             queue_rows: 0,
             over_limit: None,
-            fair: crate::scheduler::fair::FairState {
-                sorted_history: crate::scheduler::fair::sort_history::lists_keep_history(sc),
-                tree_sets: crate::scheduler::fair::sort_history::descents_build_tree_sets(sc),
-                held_for: vec![Vec::new(); n_nodes],
-                ..Default::default()
+            scheduler: Scheduler {
+                preempt: crate::scheduler::preempt::PreemptState::Off,
+                capacity: None,
+                fair: crate::scheduler::fair::FairState {
+                    sorted_history: crate::scheduler::fair::sort_history::lists_keep_history(sc),
+                    tree_sets: crate::scheduler::fair::sort_history::descents_build_tree_sets(sc),
+                    held_for: vec![Vec::new(); n_nodes],
+                    ..Default::default()
+                },
             },
         };
         sim.init_queues();
         sim.init_apps();
-        sim.init_preemption();
+        sim.sched().init_preemption();
         sim.w.largest_node = sim.w.cluster.largest_node().unwrap_or(Resource::ZERO);
         sim.w.integrals.set_capacity(sim.w.cluster.total);
         let arrivals = sim
@@ -296,14 +293,14 @@ impl<'a> Simulation<'a> {
         sim.cx.events = EventQueue::with_sources(arrivals, HeartbeatClock::new(&sim.w.cluster));
         sim.cx.events.push(SimTime::ZERO, Event::UpdateTick);
         if conf.continuous_scheduling {
-            if sim.capacity.is_some() {
+            if sim.scheduler.capacity.is_some() {
                 return Err(SimError::Invalid(
                     "scheduler.continuous_scheduling is a Fair Scheduler setting; the allocation \
                      file is a capacity-scheduler.xml"
                         .into(),
                 ));
             }
-            sim.fair.continuous =
+            sim.scheduler.fair.continuous =
                 Some(crate::scheduler::fair::continuous::Continuous::new(n_nodes));
             sim.cx.events.push(SimTime::ZERO, Event::ContinuousPass);
         }
@@ -321,93 +318,27 @@ impl<'a> Simulation<'a> {
         Ok(sim)
     }
 
-    /// A queue's initial state.
-    pub(crate) fn new_queue_state(&self, q: QueueId) -> QueueState {
-        let conf = self.w.tree.get(q);
-        let cluster = self.w.cluster.total;
-        let max_share = conf.max_share(cluster);
-        let min_share = conf.min_resources.resolve(cluster);
-        let mut sched = Schedulable::new(conf.name.clone());
-        sched.weight = conf.weight;
-        sched.min_share = min_share;
-        sched.max_share = max_share;
-        sched.active = false;
-        QueueState {
-            usage: Resource::ZERO,
-            demand: Resource::ZERO,
-            fair_share: Resource::ZERO,
-            steady_share: Resource::ZERO,
-            ideal_share: Resource::ZERO,
-            min_share,
-            max_share,
-            am_usage: Resource::ZERO,
-            runnable: 0,
-            waiting: 0,
-            max_running: conf.max_running_apps.unwrap_or(u32::MAX),
-            pending: 0,
-            runnable_apps: Vec::new(),
-            waiting_apps: Vec::new(),
-            sched,
-            key: OrderKey::default(),
-            name_rank: 0,
-            comparator: Comparator::new(self.w.semantics, conf.policy, cluster),
-            child_list: conf.children.iter().map(|c| c.0).collect(),
-            ordered: BTreeSet::new(),
-            am_waiting: BTreeSet::new(),
-            am_sizes: BTreeMap::new(),
-            acc: LeafAcc::default(),
-            app_shares_dirty: false,
-            app_shares_listed: false,
-            open: false,
-            offered: 0,
-            app_demand: Resource::ZERO,
+    /// The scheduler at work, lent the world and the context.
+    pub(crate) fn sched(&mut self) -> Sched<'_, 'a> {
+        Sched {
+            w: &mut self.w,
+            cx: &mut self.cx,
+            fair: &mut self.scheduler.fair,
+            preempt: &mut self.scheduler.preempt,
+            capacity: &mut self.scheduler.capacity,
+            cycles_watched: !self.cycle.off,
         }
     }
 
     fn init_queues(&mut self) {
         self.w.queues = (0..self.w.tree.len())
-            .map(|i| self.new_queue_state(QueueId(i as u32)))
+            .map(|i| self.w.new_queue_state(QueueId(i as u32)))
             .collect();
         self.w.queue_ids = (self.w.tree.queues.iter().enumerate())
             .map(|(i, q)| (q.name.clone(), QueueId(i as u32)))
             .collect();
-        self.rerank_queues();
-        self.compute_steady_shares();
-    }
-
-    /// Recomputes name ranks and rebuilds every parent's ordered set (after queues change).
-    pub(crate) fn rerank_queues(&mut self) {
-        self.reset_queue_shares();
-        let names: Vec<&str> = self.w.tree.queues.iter().map(|q| q.name.as_str()).collect();
-        let ranks = java_ranks(&names);
-        for (i, (q, r)) in self.w.queues.iter_mut().zip(ranks).enumerate() {
-            q.name_rank = r;
-            if !self.w.tree.queues[i].is_leaf {
-                q.ordered.clear();
-            }
-        }
-        for i in 1..self.w.queues.len() {
-            self.requeue(QueueId(i as u32));
-        }
-    }
-
-    pub(crate) fn compute_steady_shares(&mut self) {
-        let loads: Vec<crate::tree::QueueLoad> = (0..self.w.queues.len())
-            .map(|_| crate::tree::QueueLoad {
-                active: true,
-                ..Default::default()
-            })
-            .collect();
-        let steady = self.w.tree.fair_shares(
-            self.w.semantics,
-            fairsim_core::ShareKind::Steady,
-            self.w.cluster.total,
-            &loads,
-            fairsim_core::ShareCap::MaxShare,
-        );
-        for (q, s) in self.w.queues.iter_mut().zip(steady) {
-            q.steady_share = s;
-        }
+        self.sched().rerank_queues();
+        self.w.compute_steady_shares();
     }
 
     fn init_apps(&mut self) {
@@ -497,6 +428,13 @@ impl<'a> Simulation<'a> {
         self.idle_ticks_kept = !on;
     }
 
+    /// Tests: compute apps' fair shares at every tick (`true`), as before they were computed
+    /// on demand, to compare the two.
+    #[doc(hidden)]
+    pub fn app_shares_every_tick(&mut self, on: bool) {
+        self.sched().app_shares_every_tick(on);
+    }
+
     /// Processes at most `max_events` events: the summary when the run ended within them,
     /// `None` (and no call to the recorder's `apps` or `finish`) when it did not. For tests
     /// that prove every run ends within a bound.
@@ -529,7 +467,9 @@ impl<'a> Simulation<'a> {
             // A skipped beat changes nothing: the next pop sees the same state.
             let popped = loop {
                 match self.cx.events.pop(every_node) {
-                    Some((_, Event::NodeHeartbeat { node })) if self.beat_changes_nothing(node) => {
+                    Some((_, Event::NodeHeartbeat { node }))
+                        if self.sched().beat_changes_nothing(node) =>
+                    {
                         self.cx.counters.full_beats_skipped += 1;
                     }
                     p => break p,
@@ -543,8 +483,8 @@ impl<'a> Simulation<'a> {
             self.cx.counters.events += 1;
             self.w.integrals.advance(self.cx.now.0);
             let stop = self.step(event);
-            self.fair.full_nodes.forget();
-            self.settle_parked();
+            self.scheduler.fair.full_nodes.forget();
+            self.sched().settle_parked();
             if self.cx.stalled_at.is_some() {
                 self.cx.events.clock_mut().stalled_at(key);
             }
@@ -597,28 +537,29 @@ impl<'a> Simulation<'a> {
                 // A killed container's completion may still be queued: its slot is dead.
                 if self.w.containers[container as usize].live {
                     self.cx.progress += 1;
-                    self.note_completion(self.w.containers[container as usize].node);
+                    let node = self.w.containers[container as usize].node;
+                    self.sched().note_completion(node);
                     self.completions += 1;
-                    self.on_container_finished(container);
+                    self.sched().on_container_finished(container);
                 }
             }
             Event::ContainerKilled { container, id } => {
                 let c = self.w.containers[container as usize];
                 if c.live && c.id == id {
                     self.cx.progress += 1;
-                    self.kill_container(container);
+                    self.sched().kill_container(container);
                 }
             }
-            Event::NodeChange { event } => self.on_node_event(event),
+            Event::NodeChange { event } => self.sched().on_node_event(event),
             Event::AppArrived { app } => {
                 self.cx.n_arrived += 1;
                 self.cx.progress += 1;
-                self.on_app_arrived(app);
+                self.sched().on_app_arrived(app);
             }
             Event::UpdateTick => {
-                self.before_update();
-                self.update();
-                self.after_update();
+                self.sched().before_update();
+                self.sched().update();
+                self.sched().after_update();
                 if self.stalled() {
                     self.cx.stalled_at.get_or_insert(self.cx.now);
                     if self.w.sc.end_ms.is_none() {
@@ -644,31 +585,31 @@ impl<'a> Simulation<'a> {
                 }
                 // Once stalled nothing can change: the update thread and the heartbeats
                 // stop, and only samples and the end remain (see "Quiescence").
-                if !self.drained() && self.cx.stalled_at.is_none() {
+                if !self.sched().drained() && self.cx.stalled_at.is_none() {
                     let next = self.next_tick();
                     self.cx.events.push(next, Event::UpdateTick);
                 }
             }
             Event::NodeHeartbeat { node } if self.cx.stalled_at.is_none() => {
-                self.on_heartbeat(node)
+                self.sched().on_heartbeat(node)
             }
             Event::NodeHeartbeat { node } => self.cx.events.clock_mut().disarm(node),
-            Event::ContinuousPass => self.continuous_pass(),
-            Event::AmHeartbeat { app, stage } => self.on_am_heartbeat(app, stage),
+            Event::ContinuousPass => self.sched().continuous_pass(),
+            Event::AmHeartbeat { app, stage } => self.sched().on_am_heartbeat(app, stage),
             Event::Sample => {
                 if let Some(why) = self.rows_over_limit() {
                     self.over_limit = Some(why);
                     return true;
                 }
                 self.sample();
-                if !self.drained() {
+                if !self.sched().drained() {
                     let next = self.cx.now.plus(self.w.sc.sample_interval_ms);
                     self.cx.events.push(next, Event::Sample);
                 }
             }
             Event::End => return true,
         }
-        if self.drained() && self.w.sc.end_ms.is_none() {
+        if self.sched().drained() && self.w.sc.end_ms.is_none() {
             return true;
         }
         false
@@ -676,31 +617,26 @@ impl<'a> Simulation<'a> {
 
     /// Whether every node's heartbeat is due next, or only armed nodes' (see "Heartbeat
     /// elision"). A stalled run beats no more (see "Quiescence").
-    pub(crate) fn every_node_beats(&self) -> bool {
-        self.cx.stalled_at.is_none() && (!self.cx.elide || self.offers_may_act())
-    }
-
-    /// Every app arrived and finished (or was rejected).
-    pub(crate) fn drained(&self) -> bool {
-        self.cx.n_closed == self.w.apps.len()
+    pub(crate) fn every_node_beats(&mut self) -> bool {
+        self.cx.stalled_at.is_none() && (!self.cx.elide || self.sched().offers_may_act())
     }
 
     /// Called at each update tick: true when apps are unfinished and no future event can
     /// change anything (see "Quiescence" in the module docs).
     fn stalled(&mut self) -> bool {
         if self.stalls_off
-            || self.drained()
+            || self.sched().drained()
             || self.cx.in_flight > 0
             || self.cx.n_arrived < self.w.apps.len()
             || self.cx.node_events_left > 0
-            || !self.delay_settled()
+            || !self.sched().delay_settled()
         {
             self.quiet = None;
             return false;
         }
         match self.quiet {
             Some((since, progress)) if progress == self.cx.progress => {
-                self.cx.now.since(since) >= self.offer_window_ms()
+                self.cx.now.since(since) >= self.sched().offer_window_ms()
             }
             _ => {
                 self.quiet = Some((self.cx.now, self.cx.progress));
@@ -709,323 +645,13 @@ impl<'a> Simulation<'a> {
         }
     }
 
-    /// No outstanding request can still change the path delay scheduling gives it.
-    fn delay_settled(&self) -> bool {
-        let conf = &self.w.sc.scheduler;
-        let off = if self.continuous_on() {
-            conf.locality_delay_node_ms < 0 || conf.locality_delay_rack_ms < 0
-        } else {
-            conf.locality_threshold_node < 0.0 || conf.locality_threshold_rack < 0.0
-        };
-        if off {
-            return true;
-        }
-        self.w
-            .apps
-            .iter()
-            .filter(|a| a.phase == AppPhase::Runnable)
-            .flat_map(|a| a.requests.by_priority.iter())
-            .all(|p| {
-                // A request never offered (no level yet) stays so unless a level change,
-                // which counts as progress, shows it was offered.
-                p.any == 0
-                    || !p.has_local_requests()
-                    || matches!(p.allowed, None | Some(crate::app::Locality::OffSwitch))
-            })
-    }
-
-    fn on_heartbeat(&mut self, node: u32) {
-        // A node not in the cluster (yet, or any more) does not beat.
-        match self.w.cluster.nodes[node as usize].state {
-            crate::cluster::NodeState::Pending | crate::cluster::NodeState::Gone => return,
-            crate::cluster::NodeState::Decommissioning => {
-                if self.decommissioning_beat(node) {
-                    return;
-                }
-            }
-            crate::cluster::NodeState::Running => {}
-        }
-        self.cx.counters.heartbeats += 1;
-        if self.heartbeat_schedules(node) {
-            self.attempt_scheduling(node);
-        }
-        self.rearm(node);
-        self.park_if_idle(node);
-    }
-
-    /// Arms `node` in the heartbeat clock while it holds a reservation or resources kept for
-    /// an app (its heartbeat may act even when no other node's can), disarms it otherwise.
-    pub(crate) fn rearm(&mut self, node: u32) {
-        let n = node as usize;
-        let clock = self.cx.events.clock_mut();
-        if self.w.cluster.nodes[n].reservation.is_some()
-            || !self.fair.held_for[n].is_empty()
-            || self.w.cluster.nodes[n].state == crate::cluster::NodeState::Decommissioning
-        {
-            clock.arm(node);
-        } else {
-            clock.disarm(node);
-        }
-    }
-
-    /// Marks app `a`'s demand for recomputation at the next update (its usage or requests
-    /// changed).
-    pub(crate) fn demand_changed(&mut self, a: u32) {
-        self.recheck_reserved_by(a);
-        let app = &mut self.w.apps[a as usize];
-        if !app.demand_dirty {
-            app.demand_dirty = true;
-            self.w.dirty_apps.push(a);
-        }
-    }
-
-    /// A container slot for a new container.
-    pub(crate) fn new_container(&mut self, c: Container) -> u32 {
-        if let Some(slot) = self.w.free_slots.pop() {
-            self.w.containers[slot as usize] = c;
-            slot
-        } else {
-            self.w.containers.push(c);
-            (self.w.containers.len() - 1) as u32
-        }
-    }
-
-    /// Adds `delta` to the usage of `leaf` and its ancestors, keeping orders and metrics.
-    pub(crate) fn add_usage(&mut self, leaf: QueueId, delta: Resource, sign: i64) {
-        let mut q = Some(leaf);
-        while let Some(id) = q {
-            let qs = &mut self.w.queues[id.idx()];
-            qs.usage = if sign > 0 {
-                qs.usage.saturating_add(delta)
-            } else {
-                qs.usage.saturating_sub(delta)
-            };
-            qs.sched.usage = qs.usage;
-            if id != QueueId::ROOT {
-                self.requeue(id);
-            }
-            q = self.w.tree.get(id).parent;
-        }
-        self.class_member_usage(leaf);
-        self.metrics_refresh_leaf(leaf);
-        let d = Resource::new(delta.memory_mb * sign, delta.vcores * sign);
-        self.w.integrals.used_mb += d.memory_mb;
-        self.w.integrals.used_vcores += d.vcores;
-    }
-
-    /// Re-inserts queue `id` in its parent's ordered set with a fresh key (present iff it has
-    /// an outstanding request).
-    pub(crate) fn requeue(&mut self, id: QueueId) {
-        if !self.w.incremental {
-            return;
-        }
-        let Some(parent) = self.w.tree.get(id).parent else {
-            return;
-        };
-        let (old, rank) = (
-            self.w.queues[id.idx()].key,
-            self.w.queues[id.idx()].name_rank,
-        );
-        let cmp = self.w.queues[parent.idx()].comparator;
-        let key = cmp.key(&self.w.queues[id.idx()].sched);
-        self.w.queues[id.idx()].key = key;
-        // Only queues with an outstanding request are offered nodes (`assign_queue` returns
-        // nothing at once for the others): the parent's set holds just those, so a descent
-        // never walks idle queues.
-        let wants = self.w.queues[id.idx()].pending > 0;
-        let set = &mut self.w.queues[parent.idx()].ordered;
-        set.remove(&(old, rank, id.0));
-        if wants {
-            set.insert((key, rank, id.0));
-        }
-    }
-
-    /// Re-inserts app `a` in its leaf's ordered sets (present iff runnable with requests;
-    /// in `am_waiting` while its AM is not running, see [`Simulation::waits_for_am`]).
-    /// Naive ordering keeps the sets too (its descent does not read them): heartbeat
-    /// elision reads which apps wait for their AM (`Simulation::refresh_open`).
-    pub(crate) fn reorder_app(&mut self, a: u32) {
-        let app = &self.w.apps[a as usize];
-        let leaf = app.queue;
-        let (old, rank, was_in, was_am) = (app.key, app.name_rank, app.in_set, app.in_am_set);
-        let should = app.phase == AppPhase::Runnable && app.requests.pending > 0;
-        let to_am = should && self.waits_for_am(a);
-        let key = if should {
-            self.w.queues[leaf.idx()].comparator.key(&app.sched)
-        } else {
-            old
-        };
-        let am = self.w.specs[a as usize].am.map(|r| (r.memory_mb, r.vcores));
-        let q = &mut self.w.queues[leaf.idx()];
-        if was_in {
-            if was_am {
-                q.am_waiting.remove(&(old, rank, a));
-                if let Some(size) = am
-                    && let Some(n) = q.am_sizes.get_mut(&size)
-                {
-                    *n -= 1;
-                    if *n == 0 {
-                        q.am_sizes.remove(&size);
-                    }
-                }
-            } else {
-                q.ordered.remove(&(old, rank, a));
-            }
-        }
-        if should {
-            if to_am {
-                q.am_waiting.insert((key, rank, a));
-                if let Some(size) = am {
-                    *q.am_sizes.entry(size).or_insert(0) += 1;
-                }
-            } else {
-                q.ordered.insert((key, rank, a));
-            }
-        }
-        let offered = should && self.filters_apps_with_demand() && self.has_pending_demand_33(a);
-        let app = &mut self.w.apps[a as usize];
-        app.key = key;
-        app.in_set = should;
-        app.in_am_set = to_am;
-        if app.offered_33 != offered {
-            app.offered_33 = offered;
-            let q = &mut self.w.queues[leaf.idx()];
-            if offered {
-                q.offered += 1;
-            } else {
-                q.offered -= 1;
-            }
-        }
-        self.refresh_open(leaf);
-    }
-
-    /// Changes the outstanding-request count of runnable app `a` by `delta` up its queues.
-    pub(crate) fn pending_changed(&mut self, a: u32, delta: i64) {
-        if delta == 0 {
-            return;
-        }
-        let mut q = Some(self.w.apps[a as usize].queue);
-        while let Some(id) = q {
-            let p = &mut self.w.queues[id.idx()].pending;
-            let was_idle = *p == 0;
-            *p = (*p as i64 + delta) as u64;
-            if was_idle != (*p == 0) {
-                self.requeue(id);
-            }
-            if self.w.tree.get(id).is_leaf {
-                self.refresh_open(id);
-            }
-            q = self.w.tree.get(id).parent;
-        }
-    }
-
-    /// Leaf `leaf`'s metric terms as its usage, demand and shares give them now.
-    fn leaf_terms(&self, leaf: QueueId) -> LeafTerms {
-        let threshold = self.w.tree.get(leaf).fair_share_preemption_threshold as f64;
-        let q = &self.w.queues[leaf.idx()];
-        let desired = q.min_share.memory_mb.min(q.demand.memory_mb);
-        let ideal = q.ideal_share.memory_mb;
-        let fair = self.fair_share_of(leaf).memory_mb;
-        LeafTerms {
-            starved_min: q.usage.memory_mb < desired,
-            starved_fair: starved_fair(q.usage.memory_mb, threshold, fair),
-            active: ideal > 0,
-            x: if ideal > 0 {
-                q.usage.memory_mb as f64 / ideal as f64
-            } else {
-                0.0
-            },
-            dev: (q.usage.memory_mb - ideal).abs() as f64,
-        }
-    }
-
-    /// Whether [`Simulation::metrics_refresh_leaf`] would leave every metric as it is, given
-    /// that Jain's sums are rebuilt ([`Simulation::metrics_resum`]) before anything reads
-    /// them: the leaf's terms are those it holds. Its starvation times then accrue at the
-    /// same flags whenever they are flushed, and taking out and adding back the same whole
-    /// megabytes leaves the deviation's sum, hence its running maximum, as they are.
-    pub(crate) fn metrics_unchanged(&self, leaf: QueueId) -> bool {
-        let t = self.leaf_terms(leaf);
-        let acc = &self.w.queues[leaf.idx()].acc;
-        t.starved_min == acc.starved_min
-            && t.starved_fair == acc.starved_fair
-            && t.active == acc.active
-            && t.x.to_bits() == acc.x.to_bits()
-            && t.dev.to_bits() == acc.dev.to_bits()
-    }
-
-    /// Refreshes the metrics contribution of `leaf` (starvation flags, Jain and deviation
-    /// terms) after its usage, demand or shares changed.
-    pub(crate) fn metrics_refresh_leaf(&mut self, leaf: QueueId) {
-        let now = self.cx.now.0;
-        let t = self.leaf_terms(leaf);
-        let q = &mut self.w.queues[leaf.idx()];
-        let acc = &mut q.acc;
-        let dt = now.saturating_sub(acc.last);
-        if acc.starved_min {
-            acc.starved_min_ms += dt;
-        }
-        if acc.starved_fair {
-            acc.starved_fair_ms += dt;
-        }
-        acc.last = now;
-        let starved_min = t.starved_min;
-        if starved_min && !acc.starved_min {
-            acc.starved_min_episodes += 1;
-            acc.starved_min_since = now;
-        }
-        // Episodes of zero length (a container released and replaced in the same
-        // millisecond) are not a wait.
-        if !starved_min && acc.starved_min && now > acc.starved_min_since {
-            acc.min_share_reached_ms.push(now - acc.starved_min_since);
-        }
-        acc.starved_min = starved_min;
-        acc.starved_fair = t.starved_fair;
-        let ig = &mut self.w.integrals;
-        if acc.active {
-            ig.n_active -= 1;
-            ig.sum_x -= acc.x;
-            ig.sum_x2 -= acc.x * acc.x;
-        }
-        ig.dev_sum -= acc.dev;
-        if acc.active != t.active {
-            if t.active {
-                self.w.metered.insert(leaf.0);
-            } else {
-                self.w.metered.remove(leaf.0);
-            }
-        }
-        self.w.metered.set_x(leaf.0, t.x);
-        acc.active = t.active;
-        acc.x = t.x;
-        acc.dev = t.dev;
-        if acc.active {
-            ig.n_active += 1;
-            ig.sum_x += acc.x;
-            ig.sum_x2 += acc.x * acc.x;
-        }
-        ig.dev_sum += acc.dev;
-        if ig.dev_sum > ig.dev_max {
-            ig.dev_max = ig.dev_sum;
-        }
-    }
-
-    /// Rebuilds Jain's index's sums from scratch (removes floating drift), in queue order
-    /// over the leaves it counts (the others add nothing). The deviation's sum is of whole
-    /// megabytes, exact in a double: kept as it is.
-    pub(crate) fn metrics_resum(&mut self) {
-        let ig = &mut self.w.integrals;
-        ig.n_active = 0;
-        ig.sum_x = 0.0;
-        ig.sum_x2 = 0.0;
-        for x in self.w.metered.terms() {
-            ig.n_active += 1;
-            ig.sum_x += x;
-            ig.sum_x2 += x * x;
-        }
-    }
-
     fn sample(&mut self) {
+        let shares: Vec<Resource> = {
+            let sched = self.sched();
+            (0..sched.w.queues.len())
+                .map(|i| sched.fair_share_of(QueueId(i as u32)))
+                .collect()
+        };
         let rows: Vec<QueueSample> = self
             .w
             .queues
@@ -1037,59 +663,13 @@ impl<'a> Simulation<'a> {
                 demand: q.demand,
                 min_share: q.min_share,
                 steady_fair_share: q.steady_share,
-                fair_share: self.fair_share_of(QueueId(i as u32)),
+                fair_share: shares[i],
                 ideal_share: q.ideal_share,
                 running_apps: q.runnable,
                 pending_apps: q.waiting,
             })
             .collect();
         self.cx.recorder.queue_samples(self.cx.now, &rows);
-    }
-
-    /// The name of the queue app `i`'s record names: where it runs, or the queue it asked
-    /// for when it was rejected or not yet submitted.
-    fn record_queue(&self, i: usize) -> &str {
-        let a = &self.w.apps[i];
-        if a.phase == AppPhase::Rejected || a.phase == AppPhase::Future {
-            &self.w.specs[i].queue
-        } else {
-            &self.w.tree.get(a.queue).name
-        }
-    }
-
-    /// App `i`'s record as it stands.
-    pub(crate) fn app_record(&self, i: usize) -> AppRecord {
-        let a = &self.w.apps[i];
-        let spec = &self.w.specs[i];
-        AppRecord {
-            index: i as u32,
-            name: spec.name.clone(),
-            queue: self.record_queue(i).to_string(),
-            user: spec.user.clone(),
-            arrival: spec.arrival,
-            first_container: a.first_container,
-            finish: a.finish,
-            containers: a.containers,
-            alone_ms: spec.alone_ms(),
-            rejected: a.rejected.clone(),
-            preempted_containers: a.preempted,
-            lost_work_ms: a.lost_work_ms,
-            recorded: spec.recorded,
-        }
-    }
-
-    /// Hands app `i`'s record to the recorder, when it wants records: when it closes
-    /// (finished or rejected: nothing in its record changes after that) and at the end of the
-    /// run for the apps still open. Only the first call of an app records it.
-    pub(crate) fn record_app(&mut self, i: usize) {
-        debug_assert!(!self.cx.recorded[i], "app {i} recorded twice");
-        if std::mem::replace(&mut self.cx.recorded[i], true) {
-            return;
-        }
-        if self.cx.recorder.wants_apps() {
-            let record = self.app_record(i);
-            self.cx.recorder.app(&record);
-        }
     }
 
     /// The outcome of every app in the run for the summary, its queue a position in `leaves`
@@ -1105,7 +685,7 @@ impl<'a> Simulation<'a> {
             .map(|i| {
                 let (a, spec) = (&self.w.apps[i], &self.w.specs[i]);
                 AppOutcome {
-                    leaf: position.get(self.record_queue(i)).copied(),
+                    leaf: position.get(self.w.record_queue(i)).copied(),
                     arrival: spec.arrival,
                     first_container: a.first_container,
                     finish: a.finish,
@@ -1123,13 +703,13 @@ impl<'a> Simulation<'a> {
             .filter(|&q| self.w.tree.get(q).is_leaf)
             .collect();
         for &l in &leaves {
-            self.metrics_refresh_leaf(l);
+            self.sched().metrics_refresh_leaf(l);
         }
         // The apps still open get their records now, by index; an app not submitted by the
         // end is not in the run and has none.
         for i in 0..self.w.apps.len() {
             if !self.cx.recorded[i] && self.w.apps[i].phase != AppPhase::Future {
-                self.record_app(i);
+                self.sched().record_app(i);
             }
         }
         let mut by_name: Vec<&QueueId> = leaves.iter().collect();
@@ -1292,18 +872,16 @@ impl<'a> Simulation<'a> {
 
     /// Checks: no node over capacity, node allocation = Σ its containers, queue usage = Σ
     /// its apps' containers, app usage = Σ its containers.
-    pub fn check_invariants(&self) -> Result<(), SimError> {
-        let fail = |message: String| SimError::Invariant {
-            time: self.cx.now,
-            message,
-        };
+    pub fn check_invariants(&mut self) -> Result<(), SimError> {
+        let now = self.cx.now;
+        let fail = |message: String| SimError::Invariant { time: now, message };
         let mut node_sum = vec![Resource::ZERO; self.w.cluster.nodes.len()];
         let mut app_sum = vec![Resource::ZERO; self.w.apps.len()];
         for c in self.w.containers.iter().filter(|c| c.live) {
             node_sum[c.node as usize] = node_sum[c.node as usize].saturating_add(c.size);
             app_sum[c.app as usize] = app_sum[c.app as usize].saturating_add(c.size);
         }
-        let node_fit = self.container_fit();
+        let node_fit = self.sched().container_fit();
         for (i, n) in self.w.cluster.nodes.iter().enumerate() {
             if !node_fit.fits_in(n.allocated, n.capacity) {
                 return Err(fail(format!("node {i} over capacity: {:?}", n.allocated)));
@@ -1311,9 +889,6 @@ impl<'a> Simulation<'a> {
             if n.allocated != node_sum[i] {
                 return Err(fail(format!("node {i} allocation != its containers")));
             }
-        }
-        if let Some(m) = &self.fair.queue_shares.mismatch {
-            return Err(fail(format!("the update's queue shares: {m}")));
         }
         let mut q_sum = vec![Resource::ZERO; self.w.queues.len()];
         for (i, a) in self.w.apps.iter().enumerate() {
@@ -1337,53 +912,9 @@ impl<'a> Simulation<'a> {
                 )));
             }
         }
-        // The apps Hadoop 3.3's descent may give a node, counted per leaf (heartbeat
-        // elision reads the counts through `refresh_open`).
-        let mut offered = vec![0u32; self.w.queues.len()];
-        for (i, a) in self.w.apps.iter().enumerate() {
-            let is = a.phase == AppPhase::Runnable
-                && a.requests.pending > 0
-                && self.filters_apps_with_demand()
-                && self.has_pending_demand_33(i as u32);
-            if a.offered_33 != is {
-                return Err(fail(format!("app {i} offered_33 is {}", a.offered_33)));
-            }
-            if is {
-                offered[a.queue.idx()] += 1;
-            }
-        }
-        for (i, q) in self.w.queues.iter().enumerate() {
-            if q.offered != offered[i] {
-                return Err(fail(format!(
-                    "queue {} counts {} apps with pending demand, not {}",
-                    self.w.tree.queues[i].name, q.offered, offered[i]
-                )));
-            }
-        }
-        // The nodes reserved per app (`scheduler::fair::full_nodes`).
-        let mut reserved = vec![0u32; self.w.apps.len()];
-        for r in self.w.cluster.nodes.iter().filter_map(|n| n.reservation) {
-            reserved[r.app as usize] += 1;
-        }
-        for (a, &k) in reserved.iter().enumerate() {
-            if self.fair.full_nodes.reserved_by(a as u32) != k {
-                return Err(fail(format!(
-                    "app {a} counts {} reserved nodes, not {k}",
-                    self.fair.full_nodes.reserved_by(a as u32)
-                )));
-            }
-        }
-        Ok(())
+        // What the scheduler keeps beside the world.
+        self.sched().check_invariants().map_err(fail)
     }
-}
-
-/// A leaf's contribution to the metrics, as `metrics_refresh_leaf` stores it in `LeafAcc`.
-struct LeafTerms {
-    starved_min: bool,
-    starved_fair: bool,
-    active: bool,
-    x: f64,
-    dev: f64,
 }
 
 /// Why a run without `end_ms` is refused before it starts: sampling every queue up to the

@@ -8,12 +8,12 @@
 //! the maximum in force then, so such an app is rejected before it runs rather than after
 //! its AM started.
 
-use crate::engine::Simulation;
 use crate::normalize::{AllocationLimits, Normalizer, max_allowed, normalize, validate};
+use crate::scheduler::Sched;
 use crate::tree::SchedulerKind;
 use fairsim_core::{Calculator, Resource};
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// The scheduler's minimum, maximum and rounding step.
     pub(crate) fn allocation_limits(&self) -> AllocationLimits {
         let c = &self.w.sc.scheduler;

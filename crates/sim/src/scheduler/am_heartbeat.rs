@@ -21,11 +21,11 @@
 //! itself. Unmanaged apps (no AM) ask at submission as before. Not modelled: a task killed by
 //! preemption is asked again at once rather than at the AM's next beat.
 
-use crate::engine::Simulation;
 use crate::event::Event;
+use crate::scheduler::Sched;
 use crate::time::SimTime;
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// AM timing is on for app `a` (managed, and a delay or a heartbeat configured).
     fn am_timed(&self, a: u32) -> bool {
         let conf = &self.w.sc.scheduler;

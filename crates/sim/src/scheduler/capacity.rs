@@ -35,7 +35,7 @@ use crate::capacity::locality::{
 };
 use crate::capacity::ordering::{AppOrder, children_by_use, fair_order, fifo_order};
 use crate::capacity::user_limit::{UserLimitInput, user_limit, user_may_allocate};
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use crate::tree::{OrderingPolicy, QueueId};
 use fairsim_core::{Calculator, Resource, Semantics};
 
@@ -59,7 +59,7 @@ enum Offer {
     Nothing,
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     fn minimum_allocation(&self) -> Resource {
         Resource::new(
             self.w.sc.scheduler.minimum_allocation_mb.max(1),

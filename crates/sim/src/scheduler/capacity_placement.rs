@@ -7,7 +7,7 @@
 //! `g:group:queue`, `%user` and `%primary_group`) first replace `default`, or any name with
 //! `queue-mappings-override.enable`.
 
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use crate::tree::{PlacementRule, QueueId, QueueTree};
 use fairsim_core::Semantics;
 use std::collections::BTreeMap;
@@ -23,7 +23,7 @@ pub(crate) fn short_names(tree: &QueueTree) -> BTreeMap<String, QueueId> {
     index
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// The leaf queue for an app submitted to `requested` by `user`; `Err` with the reason
     /// when the Capacity Scheduler rejects it.
     pub(crate) fn cs_place(&self, requested: &str, user: &str) -> Result<QueueId, String> {

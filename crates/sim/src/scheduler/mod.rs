@@ -7,6 +7,7 @@
 
 pub(crate) mod admission;
 pub(crate) mod am_heartbeat;
+pub(crate) mod books;
 pub(crate) mod capacity;
 pub(crate) mod capacity_placement;
 pub mod fair;
@@ -24,4 +25,28 @@ pub(crate) enum Outcome {
     Allocated(fairsim_core::Resource),
     /// The node was reserved.
     Reserved,
+}
+
+/// The schedulers' own state: the Fair Scheduler's, each era's preemption state, and the
+/// Capacity Scheduler's when the tree is a capacity tree. The engine owns it and knows
+/// nothing of what is inside.
+pub(crate) struct Scheduler {
+    /// The Fair Scheduler's own state (`fair::FairState`).
+    pub(crate) fair: fair::FairState,
+    /// Preemption state of the configured scheduler and era.
+    pub(crate) preempt: preempt::PreemptState,
+    /// The Capacity Scheduler's own state, when the tree is a capacity tree.
+    pub(crate) capacity: Option<capacity::CapacityState>,
+}
+
+/// A scheduler at work on one event: its own state, with the world and the context the
+/// engine lends it for that event. Every scheduler decision is a method of this type.
+pub(crate) struct Sched<'s, 'a> {
+    pub(crate) w: &'s mut crate::state::world::World<'a>,
+    pub(crate) cx: &'s mut crate::state::ctx::Ctx<'a>,
+    pub(crate) fair: &'s mut fair::FairState,
+    pub(crate) preempt: &'s mut preempt::PreemptState,
+    pub(crate) capacity: &'s mut Option<capacity::CapacityState>,
+    /// The engine watches for repeated states (its cycle watch is on).
+    pub(crate) cycles_watched: bool,
 }

@@ -17,7 +17,7 @@
 
 use crate::app::{AM_PRIORITY, AppPhase};
 use crate::cluster::{NodeId, NodeState};
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use crate::topology::events::NodeEventKind;
 use crate::tree::QueueId;
 use fairsim_core::{Comparator, Resource, Semantics};
@@ -26,7 +26,7 @@ use fairsim_core::{Comparator, Resource, Semantics};
 /// answers the configured maximum allocation (`ClusterNodeTracker` with no node).
 const NO_NODE: Resource = Resource::new(i64::MAX, i64::MAX);
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// Event `e` of `[[cluster.events]]` happens now.
     pub(crate) fn on_node_event(&mut self, e: u32) {
         let sc = self.w.sc;
@@ -285,7 +285,7 @@ impl Simulation<'_> {
         }
         self.w.largest_node = self.w.cluster.largest_node().unwrap_or(NO_NODE);
         self.w.integrals.set_capacity(cluster);
-        self.compute_steady_shares();
+        self.w.compute_steady_shares();
         // Keys read the comparators: every ordered set is built again.
         self.rerank_queues();
         for a in 0..self.w.apps.len() as u32 {

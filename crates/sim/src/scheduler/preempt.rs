@@ -19,7 +19,6 @@
 
 use crate::app::AppPhase;
 use crate::capacity::ideal::{CsApp, CsContainer, CsDecision, PcppState, leaf_victims};
-use crate::engine::Simulation;
 use crate::event::Event;
 use crate::preemption::round::{Fs27, Fs33, Leaf33};
 use crate::preemption::starvation::{AppLoad33, LeafCtx33, LeafLoad27, sub_non_negative};
@@ -29,6 +28,7 @@ use crate::preemption::victims::{
     Search33, Snapshot27,
 };
 use crate::scheduler::Outcome;
+use crate::scheduler::Sched;
 use crate::tree::{QueueId, SchedulerKind};
 use fairsim_core::{Resource, Semantics, tree_set_order};
 use std::collections::BTreeMap;
@@ -63,7 +63,7 @@ impl PreemptState {
     }
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// Sets up the preemption state for the scenario's scheduler and era.
     pub(crate) fn init_preemption(&mut self) {
         let n_q = self.w.tree.len();
@@ -74,12 +74,12 @@ impl Simulation<'_> {
                 let g = caps.guaranteed(QueueId(i as u32), self.w.cluster.total);
                 self.w.queues[i].min_share = g;
             }
-            self.capacity = Some(crate::scheduler::capacity::CapacityState {
+            *self.capacity = Some(crate::scheduler::capacity::CapacityState {
                 caps,
                 short_names: crate::scheduler::capacity_placement::short_names(&self.w.tree),
             });
             if self.w.sc.scheduler.preemption {
-                self.preempt = PreemptState::Capacity {
+                *self.preempt = PreemptState::Capacity {
                     state: PcppState::default(),
                     last_round: None,
                 };
@@ -89,7 +89,7 @@ impl Simulation<'_> {
         if !self.w.sc.scheduler.preemption {
             return;
         }
-        self.preempt = match self.w.semantics {
+        *self.preempt = match self.w.semantics {
             Semantics::Hadoop27 => PreemptState::Fs27(Box::new(Fs27::new(n_q, 0))),
             Semantics::Hadoop33 => PreemptState::Fs33 {
                 fs: Box::new(Fs33::new(n_q, self.w.apps.len(), 0)),

@@ -198,11 +198,12 @@ pub fn rejected_apps(sc: &Scenario, seed: u64) -> Result<Rejections, SimError> {
         let before = sim.w.tree.len();
         let spec = &sim.w.specs[a as usize];
         let (name, queue, user) = (spec.name.clone(), spec.queue.clone(), spec.user.clone());
-        let placed = sim.admit(a).and_then(|()| {
+        let placed = sim.sched().admit(a).and_then(|()| {
             if sim.w.tree.scheduler == SchedulerKind::Capacity {
-                sim.cs_place(&queue, &user).map(|q| (q, None))
+                sim.sched().cs_place(&queue, &user).map(|q| (q, None))
             } else {
-                sim.place_with_rule(&queue, &user)
+                sim.sched()
+                    .place_with_rule(&queue, &user)
                     .map(|(q, r)| (q, Some(r)))
             }
         });

@@ -3,7 +3,7 @@
 //! metrics' integrals that follow usage. The engine owns one [`World`]; a scheduler borrows
 //! it for each event it handles.
 
-use crate::app::{AppPhase, AppSpec, RequestTable};
+use crate::app::{AppPhase, AppRecord, AppSpec, RequestTable};
 use crate::cluster::Cluster;
 use crate::metrics::{Integrals, LeafAcc, Metered};
 use crate::scenario::Scenario;
@@ -213,4 +213,150 @@ pub(crate) struct World<'a> {
     /// Hosts and racks the apps' hints name that no node has (their request indices follow
     /// the cluster's).
     pub(crate) unknown_hints: crate::host_hints::UnknownNames,
+}
+
+impl World<'_> {
+    /// A queue's initial state.
+    pub(crate) fn new_queue_state(&self, q: QueueId) -> QueueState {
+        let conf = self.tree.get(q);
+        let cluster = self.cluster.total;
+        let max_share = conf.max_share(cluster);
+        let min_share = conf.min_resources.resolve(cluster);
+        let mut sched = Schedulable::new(conf.name.clone());
+        sched.weight = conf.weight;
+        sched.min_share = min_share;
+        sched.max_share = max_share;
+        sched.active = false;
+        QueueState {
+            usage: Resource::ZERO,
+            demand: Resource::ZERO,
+            fair_share: Resource::ZERO,
+            steady_share: Resource::ZERO,
+            ideal_share: Resource::ZERO,
+            min_share,
+            max_share,
+            am_usage: Resource::ZERO,
+            runnable: 0,
+            waiting: 0,
+            max_running: conf.max_running_apps.unwrap_or(u32::MAX),
+            pending: 0,
+            runnable_apps: Vec::new(),
+            waiting_apps: Vec::new(),
+            sched,
+            key: OrderKey::default(),
+            name_rank: 0,
+            comparator: Comparator::new(self.semantics, conf.policy, cluster),
+            child_list: conf.children.iter().map(|c| c.0).collect(),
+            ordered: BTreeSet::new(),
+            am_waiting: BTreeSet::new(),
+            am_sizes: BTreeMap::new(),
+            acc: LeafAcc::default(),
+            app_shares_dirty: false,
+            app_shares_listed: false,
+            open: false,
+            offered: 0,
+            app_demand: Resource::ZERO,
+        }
+    }
+
+    pub(crate) fn compute_steady_shares(&mut self) {
+        let loads: Vec<crate::tree::QueueLoad> = (0..self.queues.len())
+            .map(|_| crate::tree::QueueLoad {
+                active: true,
+                ..Default::default()
+            })
+            .collect();
+        let steady = self.tree.fair_shares(
+            self.semantics,
+            fairsim_core::ShareKind::Steady,
+            self.cluster.total,
+            &loads,
+            fairsim_core::ShareCap::MaxShare,
+        );
+        for (q, s) in self.queues.iter_mut().zip(steady) {
+            q.steady_share = s;
+        }
+    }
+
+    /// A container slot for a new container.
+    pub(crate) fn new_container(&mut self, c: Container) -> u32 {
+        if let Some(slot) = self.free_slots.pop() {
+            self.containers[slot as usize] = c;
+            slot
+        } else {
+            self.containers.push(c);
+            (self.containers.len() - 1) as u32
+        }
+    }
+
+    /// Re-inserts queue `id` in its parent's ordered set with a fresh key (present iff it has
+    /// an outstanding request).
+    pub(crate) fn requeue(&mut self, id: QueueId) {
+        if !self.incremental {
+            return;
+        }
+        let Some(parent) = self.tree.get(id).parent else {
+            return;
+        };
+        let (old, rank) = (self.queues[id.idx()].key, self.queues[id.idx()].name_rank);
+        let cmp = self.queues[parent.idx()].comparator;
+        let key = cmp.key(&self.queues[id.idx()].sched);
+        self.queues[id.idx()].key = key;
+        // Only queues with an outstanding request are offered nodes (`assign_queue` returns
+        // nothing at once for the others): the parent's set holds just those, so a descent
+        // never walks idle queues.
+        let wants = self.queues[id.idx()].pending > 0;
+        let set = &mut self.queues[parent.idx()].ordered;
+        set.remove(&(old, rank, id.0));
+        if wants {
+            set.insert((key, rank, id.0));
+        }
+    }
+
+    /// Rebuilds Jain's index's sums from scratch (removes floating drift), in queue order
+    /// over the leaves it counts (the others add nothing). The deviation's sum is of whole
+    /// megabytes, exact in a double: kept as it is.
+    pub(crate) fn metrics_resum(&mut self) {
+        let ig = &mut self.integrals;
+        ig.n_active = 0;
+        ig.sum_x = 0.0;
+        ig.sum_x2 = 0.0;
+        for x in self.metered.terms() {
+            ig.n_active += 1;
+            ig.sum_x += x;
+            ig.sum_x2 += x * x;
+        }
+    }
+
+    /// The name of the queue app `i`'s record names: where it runs, or the queue it asked
+    /// for when it was rejected or not yet submitted.
+    pub(crate) fn record_queue(&self, i: usize) -> &str {
+        let a = &self.apps[i];
+        if a.phase == AppPhase::Rejected || a.phase == AppPhase::Future {
+            &self.specs[i].queue
+        } else {
+            &self.tree.get(a.queue).name
+        }
+    }
+
+    /// App `i`'s record as it stands.
+    pub(crate) fn app_record(&self, i: usize) -> AppRecord {
+        let a = &self.apps[i];
+        let spec = &self.specs[i];
+        AppRecord {
+            index: i as u32,
+            name: spec.name.clone(),
+            queue: self.record_queue(i).to_string(),
+            user: spec.user.clone(),
+            arrival: spec.arrival,
+            first_container: a.first_container,
+            finish: a.finish,
+            containers: a.containers,
+            alone_ms: spec.alone_ms(),
+            rejected: a.rejected.clone(),
+            preempted_containers: a.preempted,
+            lost_work_ms: a.lost_work_ms,
+            recorded: spec.recorded,
+        }
+    }
 }

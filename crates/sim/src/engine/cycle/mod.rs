@@ -251,7 +251,7 @@ impl Simulation<'_> {
         {
             self.cycle.prints += 1;
         }
-        let (hold_allocations, holds_covered, amounts) = match &self.preempt {
+        let (hold_allocations, holds_covered, amounts) = match &self.scheduler.preempt {
             PreemptState::Fs33 { fs, .. } => (
                 fs.hold_allocations,
                 fs.holds_covered.clone(),
@@ -310,7 +310,7 @@ impl Simulation<'_> {
     /// A live task's completion is pending and nothing can kill a container before it
     /// completes: no preemption and no node event left (see "A completion ahead").
     fn completion_ahead(&self) -> bool {
-        if !matches!(self.preempt, PreemptState::Off) || self.cx.node_events_left > 0 {
+        if !matches!(self.scheduler.preempt, PreemptState::Off) || self.cx.node_events_left > 0 {
             return false;
         }
         // Every live task has its completion queued (`schedule_completion`, at its one
@@ -339,7 +339,7 @@ impl Simulation<'_> {
         if self.w.tree.get(crate::tree::QueueId(i as u32)).is_leaf {
             // The Capacity Scheduler keeps its own order in the list, a FIFO leaf's app
             // shares read the list's order, and the booster marks apps in it.
-            if self.capacity.is_some()
+            if self.scheduler.capacity.is_some()
                 || q.comparator.policy == fairsim_core::Policy::Fifo
                 || conf.booster.is_some()
             {
@@ -361,12 +361,17 @@ impl Simulation<'_> {
 
     /// The state relative to now (see the module docs), and apart from it the amounts that
     /// Hadoop 3.x preemption holds on nodes.
-    fn fingerprint(&self, parts: &mut PartPrints) -> (Print, String) {
+    fn fingerprint(&mut self, parts: &mut PartPrints) -> (Print, String) {
+        let fair_shares: Vec<fairsim_core::Resource> = {
+            let sched = self.sched();
+            (0..sched.w.queues.len())
+                .map(|i| sched.fair_share_of(crate::tree::QueueId(i as u32)))
+                .collect()
+        };
         let Simulation {
             w,
             cx,
-            preempt,
-            capacity: _,
+            scheduler,
             quiet,
             stalls_off: _,
             cycle_from: _,
@@ -377,8 +382,12 @@ impl Simulation<'_> {
             over_limit: _,
             // A switch of the engine, not state.
             idle_ticks_kept: _,
+        } = &*self;
+        let crate::scheduler::Scheduler {
             fair,
-        } = self;
+            preempt,
+            capacity: _,
+        } = scheduler;
         let crate::state::ctx::Ctx {
             now,
             current: _,
@@ -555,7 +564,7 @@ impl Simulation<'_> {
             put_in.push(a.am_container.map_or(u64::MAX, |slot| {
                 live_slot(slot).map_or(u64::from(u32::MAX), |r| r)
             }));
-            let bound = if self.capacity.is_some() {
+            let bound = if self.scheduler.capacity.is_some() {
                 // Compared with the node-locality delay (at most the node count) and with
                 // asks (at most the app's tasks), as f32: exact below 2^24.
                 let tasks: u64 = self.w.specs[i]
@@ -572,7 +581,8 @@ impl Simulation<'_> {
             };
             let arrival = self.w.specs[i].arrival.0;
             for p in &a.requests.by_priority {
-                let off_switch = p.allowed == Some(Locality::OffSwitch) && self.capacity.is_none();
+                let off_switch =
+                    p.allowed == Some(Locality::OffSwitch) && self.scheduler.capacity.is_none();
                 let b = if off_switch { 0 } else { bound };
                 put_in.push(u64::from(p.opportunities).min(b));
                 // Time-based delay: the wait since the level changed (or since the app
@@ -603,7 +613,7 @@ impl Simulation<'_> {
             let id = crate::tree::QueueId(i as u32);
             let leaf = tree.get(id).is_leaf;
             let free_order = self.order_is_free(i);
-            let fair = self.fair_share_of(id);
+            let fair = fair_shares[i];
             queue_ids.push(parts.queues.id(
                 i,
                 |was| queue_unchanged(was, q, fair, leaf, free_order),

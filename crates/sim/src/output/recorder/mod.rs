@@ -329,7 +329,7 @@ mod tests {
         // arrives after it, so it is not in the run and has no record.
         assert_eq!(order, [2, 1, 0, 3]);
         for r in got.iter() {
-            assert_eq!(*r, sim.app_record(r.index as usize), "app {}", r.index);
+            assert_eq!(*r, sim.w.app_record(r.index as usize), "app {}", r.index);
         }
         assert!(got[0].rejected.is_some());
         let a0 = &got[2];

@@ -21,7 +21,7 @@
 //! kept at every tick (preemption on, or Hadoop 3.x): at the ticks where it may take a
 //! fingerprint every due leaf is computed, so that it sees the states it saw before.
 
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use crate::tree::QueueId;
 use fairsim_core::Semantics;
 
@@ -47,7 +47,7 @@ impl std::fmt::Debug for DueAppShares {
     }
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// Whether a decision reads apps' instantaneous fair shares: Hadoop 3.x's Fair
     /// Scheduler (its starvation check and its preemption).
     pub(crate) fn app_shares_read(&self) -> bool {
@@ -92,7 +92,7 @@ impl Simulation<'_> {
         }
         self.fair.app_share_leaves = listed;
         self.fair.app_share_leaves.clear();
-        let watched = !self.cycle.off && self.cx.n_arrived >= self.w.apps.len();
+        let watched = self.cycles_watched && self.cx.n_arrived >= self.w.apps.len();
         if watched || self.fair.queue_shares.due.every_tick {
             self.all_app_shares();
         }
@@ -131,8 +131,7 @@ impl Simulation<'_> {
 
     /// Tests: compute apps' fair shares at every tick (`true`), as before they were computed
     /// on demand, to compare the two.
-    #[doc(hidden)]
-    pub fn app_shares_every_tick(&mut self, on: bool) {
+    pub(crate) fn app_shares_every_tick(&mut self, on: bool) {
         self.fair.queue_shares.due.every_tick = on;
     }
 }

@@ -36,14 +36,15 @@
 
 use crate::app::Locality;
 use crate::cluster::Reservation;
-use crate::engine::{Container, Simulation};
 use crate::recorder::{Decision, DecisionKind};
 use crate::scheduler::Outcome;
+use crate::scheduler::Sched;
+use crate::state::world::Container;
 use crate::tree::QueueId;
 use fairsim_core::{Policy, Resource, Semantics, stable_sort_by, tree_set_order};
 use std::ops::Bound;
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// Hadoop's `attemptScheduling` for `node`.
     pub(crate) fn attempt_scheduling(&mut self, node: u32) {
         if self.capacity.is_some() {
@@ -665,7 +666,7 @@ impl Simulation<'_> {
         }
         let id = self.w.next_container_id;
         self.w.next_container_id += 1;
-        let slot = self.new_container(Container {
+        let slot = self.w.new_container(Container {
             app: a,
             node,
             size,

@@ -21,8 +21,8 @@
 //! whose descent can do nothing, with or without the pass.
 
 use crate::app::Locality;
-use crate::engine::Simulation;
 use crate::event::Event;
+use crate::scheduler::Sched;
 use fairsim_core::{Resource, Semantics};
 
 /// Per-run state of continuous scheduling.
@@ -46,7 +46,7 @@ impl Continuous {
     }
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// Continuous scheduling is on (Fair Scheduler only).
     pub(crate) fn continuous_on(&self) -> bool {
         self.fair.continuous.is_some()

@@ -39,7 +39,7 @@
 //! (`sort_history`: each beat sorts them), `heartbeats = "every"`, the Capacity Scheduler.
 
 use crate::cluster::NodeState;
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use crate::tree::QueueId;
 use fairsim_core::{Resource, Semantics};
 
@@ -76,7 +76,7 @@ impl FullNodes {
     }
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// Whether the run skips beats of full nodes at all (see the module docs).
     fn full_nodes_elided(&self) -> bool {
         let conf = &self.w.sc.scheduler;

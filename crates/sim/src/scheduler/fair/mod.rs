@@ -16,8 +16,9 @@ pub mod sort_history;
 pub mod update;
 
 use crate::app::{AM_PRIORITY, AppPhase};
-use crate::engine::{Container, Simulation};
 use crate::event::Event;
+use crate::scheduler::Sched;
+use crate::state::world::Container;
 use crate::time::SimTime;
 use crate::tree::SchedulerKind;
 
@@ -63,7 +64,7 @@ pub(crate) struct FairState {
     pub full_nodes: full_nodes::FullNodes,
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// An app is submitted: placed in a queue (or rejected), made runnable or held back by
     /// maxRunningApps, and its first requests are made.
     pub(crate) fn on_app_arrived(&mut self, a: u32) {

@@ -55,7 +55,7 @@
 //! the Capacity Scheduler nothing is parked.
 
 use crate::cluster::NodeState;
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use fairsim_core::{Resource, Semantics};
 
 /// The parked nodes, and the inputs of their heartbeats touched during the current event.
@@ -175,7 +175,7 @@ impl ParkedNodes {
     }
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// After `node`'s heartbeat: parks it when it is a reserved node whose heartbeats
     /// change nothing until an input is touched (see the module docs).
     pub(crate) fn park_if_idle(&mut self, node: u32) {

@@ -11,11 +11,11 @@
 //! parents. The preemption state grows to cover it. An app placed on a parent queue, or left unplaced by every rule, is
 //! rejected and counted in the outputs (`apps_rejected`, `status` in apps.csv).
 
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use crate::tree::{PlacementRule, QueueId};
 use fairsim_core::Semantics;
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// The leaf queue for an app submitted to `requested` by `user`, creating it if a rule
     /// allows; `Err` with the reason when the app is rejected.
     pub(crate) fn place(&mut self, requested: &str, user: &str) -> Result<QueueId, String> {
@@ -238,7 +238,7 @@ impl Simulation<'_> {
                     // Made by a rule: dynamic, so no rule that may not create takes it.
                     self.w.tree.get_mut(q).configured = false;
                     self.w.queue_ids.insert(self.w.tree.get(q).name.clone(), q);
-                    let state = self.new_queue_state(q);
+                    let state = self.w.new_queue_state(q);
                     self.w.queues.push(state);
                     self.w.queues[cur.idx()].child_list.push(q.0);
                     self.preempt_queue_added(q);
@@ -247,7 +247,7 @@ impl Simulation<'_> {
             };
         }
         self.rerank_queues();
-        self.compute_steady_shares();
+        self.w.compute_steady_shares();
         Ok(cur)
     }
 }

@@ -46,7 +46,7 @@
 //! again and a scan of the members of the classes whose share moved, never the idle queues.
 //! The whole state is rebuilt from scratch when the queue count or the cluster changes.
 
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use crate::tree::{QueueId, QueueLoad};
 use fairsim_core::share::{
     AtMaxSums, ItemClass, ShareItem, policy_shares, policy_shares_counted, share_at_max,
@@ -226,7 +226,7 @@ fn capped_sum(sum: [i128; 2], max: Resource) -> Resource {
     Resource::new(clamp(sum[0]), clamp(sum[1])).component_min(max)
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// Queue `q`'s instantaneous fair share: through its parent's class for a leaf under a
     /// parent split by class (0 while inactive), as stored otherwise.
     pub(crate) fn fair_share_of(&self, q: QueueId) -> Resource {

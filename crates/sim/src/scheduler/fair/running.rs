@@ -9,10 +9,10 @@
 //! the check, and stopping after as many apps as there are lists.
 
 use crate::app::AppPhase;
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use crate::tree::QueueId;
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// The id of `user`, created with its limit on first use.
     pub(crate) fn user_id(&mut self, user: &str) -> u32 {
         if let Some(&u) = self.w.user_index.get(user) {

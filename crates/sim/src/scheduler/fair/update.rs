@@ -9,12 +9,12 @@
 //! waiting apps. Weights follow `fairsim_core::AppWeight` (sizebasedweight, booster).
 
 use crate::app::AppPhase;
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use crate::tree::QueueId;
 use fairsim_core::share::policy_shares;
 use fairsim_core::{AppWeight, Schedulable, Semantics, ShareCap, ShareKind};
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// One run of the update thread.
     pub(crate) fn update(&mut self) {
         let all_levels = self.w.semantics == Semantics::Hadoop27;
@@ -99,7 +99,7 @@ impl Simulation<'_> {
         // Queue keys depend on demand and activity: re-key the queues where they changed.
         for &i in &keyed {
             if i != 0 {
-                self.requeue(QueueId(i));
+                self.w.requeue(QueueId(i));
             }
         }
         // Apps' keys change here only through demand and weight (usage changes re-key an app
@@ -119,7 +119,7 @@ impl Simulation<'_> {
                 self.metrics_refresh_leaf(QueueId(i));
             }
         }
-        self.metrics_resum();
+        self.w.metrics_resum();
         if self.w.sc.check_invariants && self.fair.queue_shares.mismatch.is_none() {
             self.fair.queue_shares.mismatch = self.leaf_terms_mismatch();
         }
