@@ -24,7 +24,6 @@
 //!   its watch and the cycle watch takes no fingerprint, at each of those ticks alike.
 
 use crate::engine::Simulation;
-use crate::scheduler::preempt::PreemptState;
 use crate::time::SimTime;
 use crate::tree::QueueId;
 
@@ -58,12 +57,9 @@ impl Simulation<'_> {
     fn tick_is_idle(&mut self) -> bool {
         let root = &self.w.queues[QueueId::ROOT.idx()];
         !self.idle_ticks_kept
-            && matches!(self.scheduler.preempt, PreemptState::Off)
-            && self.w.sc.scheduler.booster.is_none()
             && root.waiting == 0
             && (self.cx.in_flight > 0 || self.cx.n_arrived < self.w.apps.len())
             && self.w.dirty_apps.is_empty()
-            && (!self.sched().app_shares_kept() || self.scheduler.fair.app_share_leaves.is_empty())
-            && self.scheduler.fair.queue_shares.nothing_touched()
+            && self.sched().update_is_idle()
     }
 }

@@ -66,6 +66,7 @@
 
 pub(crate) mod cycle;
 pub(crate) mod idle_ticks;
+pub mod submission_check;
 
 // The event queue and heartbeat clock keep their paths under the engine.
 pub use crate::events::{event, event_key, heartbeat, radix_queue};
@@ -85,7 +86,7 @@ use std::collections::BTreeMap;
 use crate::scheduler::{Sched, Scheduler};
 pub use crate::state::ctx::Counters;
 pub(crate) use crate::state::ctx::Ctx;
-pub(crate) use crate::state::world::{AppState, QueueState, UserState, World};
+pub(crate) use crate::state::world::{AppState, QueueState, World, java_ranks};
 
 /// Errors of a run.
 #[derive(Debug, thiserror::Error)]
@@ -147,22 +148,6 @@ fn joining_nodes(sc: &Scenario) -> Vec<(crate::topology::NodeSpec, u64)> {
         }
     }
     out
-}
-
-/// Java's `String.compareTo` order of `names`, as ranks.
-pub(crate) fn java_ranks(names: &[&str]) -> Vec<u32> {
-    let mut idx: Vec<usize> = (0..names.len()).collect();
-    idx.sort_by(|&a, &b| {
-        names[a]
-            .encode_utf16()
-            .cmp(names[b].encode_utf16())
-            .then(a.cmp(&b))
-    });
-    let mut ranks = vec![0u32; names.len()];
-    for (r, &i) in idx.iter().enumerate() {
-        ranks[i] = r as u32;
-    }
-    ranks
 }
 
 /// Runs `scenario` with base `seed` and `run_index`, pushing results into `recorder`.
@@ -267,20 +252,11 @@ impl<'a> Simulation<'a> {
             cycle: Default::default(),
             queue_rows: 0,
             over_limit: None,
-            scheduler: Scheduler {
-                preempt: crate::scheduler::preempt::PreemptState::Off,
-                capacity: None,
-                fair: crate::scheduler::fair::FairState {
-                    sorted_history: crate::scheduler::fair::sort_history::lists_keep_history(sc),
-                    tree_sets: crate::scheduler::fair::sort_history::descents_build_tree_sets(sc),
-                    held_for: vec![Vec::new(); n_nodes],
-                    ..Default::default()
-                },
-            },
+            scheduler: Scheduler::new(sc, n_nodes),
         };
-        sim.init_queues();
+        sim.init_queues()?;
         sim.init_apps();
-        sim.sched().init_preemption();
+        sim.sched().start_preemption();
         sim.w.largest_node = sim.w.cluster.largest_node().unwrap_or(Resource::ZERO);
         sim.w.integrals.set_capacity(sim.w.cluster.total);
         let arrivals = sim
@@ -292,18 +268,7 @@ impl<'a> Simulation<'a> {
             .collect();
         sim.cx.events = EventQueue::with_sources(arrivals, HeartbeatClock::new(&sim.w.cluster));
         sim.cx.events.push(SimTime::ZERO, Event::UpdateTick);
-        if conf.continuous_scheduling {
-            if sim.scheduler.capacity.is_some() {
-                return Err(SimError::Invalid(
-                    "scheduler.continuous_scheduling is a Fair Scheduler setting; the allocation \
-                     file is a capacity-scheduler.xml"
-                        .into(),
-                ));
-            }
-            sim.scheduler.fair.continuous =
-                Some(crate::scheduler::fair::continuous::Continuous::new(n_nodes));
-            sim.cx.events.push(SimTime::ZERO, Event::ContinuousPass);
-        }
+        sim.sched().start_passes().map_err(SimError::Invalid)?;
         if sc.sample_interval_ms > 0 && sim.cx.recorder.wants_samples() {
             sim.cx.events.push(SimTime::ZERO, Event::Sample);
         }
@@ -320,25 +285,19 @@ impl<'a> Simulation<'a> {
 
     /// The scheduler at work, lent the world and the context.
     pub(crate) fn sched(&mut self) -> Sched<'_, 'a> {
-        Sched {
-            w: &mut self.w,
-            cx: &mut self.cx,
-            fair: &mut self.scheduler.fair,
-            preempt: &mut self.scheduler.preempt,
-            capacity: &mut self.scheduler.capacity,
-            cycles_watched: !self.cycle.off,
-        }
+        self.scheduler
+            .lend(&mut self.w, &mut self.cx, !self.cycle.off)
     }
 
-    fn init_queues(&mut self) {
+    fn init_queues(&mut self) -> Result<(), SimError> {
         self.w.queues = (0..self.w.tree.len())
             .map(|i| self.w.new_queue_state(QueueId(i as u32)))
             .collect();
         self.w.queue_ids = (self.w.tree.queues.iter().enumerate())
             .map(|(i, q)| (q.name.clone(), QueueId(i as u32)))
             .collect();
-        self.sched().rerank_queues();
-        self.w.compute_steady_shares();
+        // The scheduler's own order and shares of the queues.
+        self.sched().start().map_err(SimError::Invalid)
     }
 
     fn init_apps(&mut self) {
@@ -483,8 +442,7 @@ impl<'a> Simulation<'a> {
             self.cx.counters.events += 1;
             self.w.integrals.advance(self.cx.now.0);
             let stop = self.step(event);
-            self.scheduler.fair.full_nodes.forget();
-            self.sched().settle_parked();
+            self.sched().after_event();
             if self.cx.stalled_at.is_some() {
                 self.cx.events.clock_mut().stalled_at(key);
             }
@@ -537,10 +495,8 @@ impl<'a> Simulation<'a> {
                 // A killed container's completion may still be queued: its slot is dead.
                 if self.w.containers[container as usize].live {
                     self.cx.progress += 1;
-                    let node = self.w.containers[container as usize].node;
-                    self.sched().note_completion(node);
                     self.completions += 1;
-                    self.sched().on_container_finished(container);
+                    self.sched().on_completion(container);
                 }
             }
             Event::ContainerKilled { container, id } => {
@@ -557,9 +513,7 @@ impl<'a> Simulation<'a> {
                 self.sched().on_app_arrived(app);
             }
             Event::UpdateTick => {
-                self.sched().before_update();
-                self.sched().update();
-                self.sched().after_update();
+                self.sched().on_update();
                 if self.stalled() {
                     self.cx.stalled_at.get_or_insert(self.cx.now);
                     if self.w.sc.end_ms.is_none() {
@@ -585,7 +539,7 @@ impl<'a> Simulation<'a> {
                 }
                 // Once stalled nothing can change: the update thread and the heartbeats
                 // stop, and only samples and the end remain (see "Quiescence").
-                if !self.sched().drained() && self.cx.stalled_at.is_none() {
+                if !self.drained() && self.cx.stalled_at.is_none() {
                     let next = self.next_tick();
                     self.cx.events.push(next, Event::UpdateTick);
                 }
@@ -602,17 +556,22 @@ impl<'a> Simulation<'a> {
                     return true;
                 }
                 self.sample();
-                if !self.sched().drained() {
+                if !self.drained() {
                     let next = self.cx.now.plus(self.w.sc.sample_interval_ms);
                     self.cx.events.push(next, Event::Sample);
                 }
             }
             Event::End => return true,
         }
-        if self.sched().drained() && self.w.sc.end_ms.is_none() {
+        if self.drained() && self.w.sc.end_ms.is_none() {
             return true;
         }
         false
+    }
+
+    /// Every app arrived and finished (or was rejected).
+    pub(crate) fn drained(&self) -> bool {
+        self.cx.n_closed == self.w.apps.len()
     }
 
     /// Whether every node's heartbeat is due next, or only armed nodes' (see "Heartbeat
@@ -625,7 +584,7 @@ impl<'a> Simulation<'a> {
     /// change anything (see "Quiescence" in the module docs).
     fn stalled(&mut self) -> bool {
         if self.stalls_off
-            || self.sched().drained()
+            || self.drained()
             || self.cx.in_flight > 0
             || self.cx.n_arrived < self.w.apps.len()
             || self.cx.node_events_left > 0
@@ -709,7 +668,7 @@ impl<'a> Simulation<'a> {
         // end is not in the run and has none.
         for i in 0..self.w.apps.len() {
             if !self.cx.recorded[i] && self.w.apps[i].phase != AppPhase::Future {
-                self.sched().record_app(i);
+                self.cx.record_app(&self.w, i);
             }
         }
         let mut by_name: Vec<&QueueId> = leaves.iter().collect();

@@ -22,7 +22,7 @@ impl Sched<'_, '_> {
     pub(crate) fn rerank_queues(&mut self) {
         self.reset_queue_shares();
         let names: Vec<&str> = self.w.tree.queues.iter().map(|q| q.name.as_str()).collect();
-        let ranks = crate::engine::java_ranks(&names);
+        let ranks = crate::state::world::java_ranks(&names);
         for (i, (q, r)) in self.w.queues.iter_mut().zip(ranks).enumerate() {
             q.name_rank = r;
             if !self.w.tree.queues[i].is_leaf {
@@ -250,20 +250,6 @@ impl Sched<'_, '_> {
         ig.dev_sum += acc.dev;
         if ig.dev_sum > ig.dev_max {
             ig.dev_max = ig.dev_sum;
-        }
-    }
-
-    /// Hands app `i`'s record to the recorder, when it wants records: when it closes
-    /// (finished or rejected: nothing in its record changes after that) and at the end of the
-    /// run for the apps still open. Only the first call of an app records it.
-    pub(crate) fn record_app(&mut self, i: usize) {
-        debug_assert!(!self.cx.recorded[i], "app {i} recorded twice");
-        if std::mem::replace(&mut self.cx.recorded[i], true) {
-            return;
-        }
-        if self.cx.recorder.wants_apps() {
-            let record = self.w.app_record(i);
-            self.cx.recorder.app(&record);
         }
     }
 

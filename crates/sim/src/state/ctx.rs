@@ -4,6 +4,7 @@
 
 use crate::event::{EventKey, EventQueue};
 use crate::recorder::Recorder;
+use crate::state::world::World;
 use crate::time::SimTime;
 
 /// Run counters, for benchmarks.
@@ -63,4 +64,20 @@ pub(crate) struct Ctx<'a> {
     pub(crate) progress: u64,
     /// When the run was found stalled (see the module docs).
     pub(crate) stalled_at: Option<SimTime>,
+}
+
+impl Ctx<'_> {
+    /// Hands app `i`'s record to the recorder, when it wants records: when it closes
+    /// (finished or rejected: nothing in its record changes after that) and at the end of the
+    /// run for the apps still open. Only the first call of an app records it.
+    pub(crate) fn record_app(&mut self, w: &World<'_>, i: usize) {
+        debug_assert!(!self.recorded[i], "app {i} recorded twice");
+        if std::mem::replace(&mut self.recorded[i], true) {
+            return;
+        }
+        if self.recorder.wants_apps() {
+            let record = w.app_record(i);
+            self.recorder.app(&record);
+        }
+    }
 }

@@ -360,3 +360,19 @@ impl World<'_> {
         }
     }
 }
+
+/// Java's `String.compareTo` order of `names`, as ranks.
+pub(crate) fn java_ranks(names: &[&str]) -> Vec<u32> {
+    let mut idx: Vec<usize> = (0..names.len()).collect();
+    idx.sort_by(|&a, &b| {
+        names[a]
+            .encode_utf16()
+            .cmp(names[b].encode_utf16())
+            .then(a.cmp(&b))
+    });
+    let mut ranks = vec![0u32; names.len()];
+    for (r, &i) in idx.iter().enumerate() {
+        ranks[i] = r as u32;
+    }
+    ranks
+}

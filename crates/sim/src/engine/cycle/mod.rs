@@ -87,13 +87,8 @@ mod prints;
 use parts::{QueueFrom, app_text, queue_text, queue_unchanged};
 
 use crate::app::{AppPhase, Locality};
-use crate::capacity::ideal::PcppState;
 use crate::engine::Simulation;
 use crate::event::Event;
-use crate::preemption::round::{Fs27, Fs33};
-use crate::preemption::starvation::{AppStarvation33, LeafStarvation27, LeafStarvation33};
-use crate::preemption::victims::{Preemptor27, Search33};
-use crate::scheduler::preempt::PreemptState;
 use crate::time::SimTime;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -251,14 +246,7 @@ impl Simulation<'_> {
         {
             self.cycle.prints += 1;
         }
-        let (hold_allocations, holds_covered, amounts) = match &self.scheduler.preempt {
-            PreemptState::Fs33 { fs, .. } => (
-                fs.hold_allocations,
-                fs.holds_covered.clone(),
-                fs.preempted_on_node.clone(),
-            ),
-            _ => (0, BTreeMap::new(), BTreeMap::new()),
-        };
+        let (hold_allocations, holds_covered, amounts) = self.sched().preemption_holds();
         // See "Amounts held by Hadoop 3.x preemption" in the module docs.
         let earlier = self.cycle.seen.get(&print).and_then(|states| {
             states.iter().find(|e| {
@@ -309,8 +297,8 @@ impl Simulation<'_> {
 
     /// A live task's completion is pending and nothing can kill a container before it
     /// completes: no preemption and no node event left (see "A completion ahead").
-    fn completion_ahead(&self) -> bool {
-        if !matches!(self.scheduler.preempt, PreemptState::Off) || self.cx.node_events_left > 0 {
+    fn completion_ahead(&mut self) -> bool {
+        if self.sched().preempts() || self.cx.node_events_left > 0 {
             return false;
         }
         // Every live task has its completion queued (`schedule_completion`, at its one
@@ -333,13 +321,13 @@ impl Simulation<'_> {
     /// created once every app arrived, and an app joining or leaving a leaf's list is an
     /// arrival, a completion or a decision) and so do their weights: a queue's is
     /// configured, and an app's changes only with sizebasedweight or the booster.
-    fn order_is_free(&self, i: usize) -> bool {
+    fn order_is_free(&self, i: usize, capacity: bool) -> bool {
         let q = &self.w.queues[i];
         let conf = &self.w.sc.scheduler;
         if self.w.tree.get(crate::tree::QueueId(i as u32)).is_leaf {
             // The Capacity Scheduler keeps its own order in the list, a FIFO leaf's app
             // shares read the list's order, and the booster marks apps in it.
-            if self.scheduler.capacity.is_some()
+            if capacity
                 || q.comparator.policy == fairsim_core::Policy::Fifo
                 || conf.booster.is_some()
             {
@@ -362,16 +350,20 @@ impl Simulation<'_> {
     /// The state relative to now (see the module docs), and apart from it the amounts that
     /// Hadoop 3.x preemption holds on nodes.
     fn fingerprint(&mut self, parts: &mut PartPrints) -> (Print, String) {
-        let fair_shares: Vec<fairsim_core::Resource> = {
-            let sched = self.sched();
-            (0..sched.w.queues.len())
-                .map(|i| sched.fair_share_of(crate::tree::QueueId(i as u32)))
-                .collect()
+        // The scheduler's part of the state, written by the scheduler.
+        let live_ids: Vec<u64> = {
+            let mut v: Vec<u64> = (self.w.containers.iter())
+                .filter(|c| c.live)
+                .map(|c| c.id)
+                .collect();
+            v.sort_unstable();
+            v
         };
+        let own = self.sched().own_print(&live_ids);
         let Simulation {
             w,
             cx,
-            scheduler,
+            scheduler: _,
             quiet,
             stalls_off: _,
             cycle_from: _,
@@ -383,11 +375,6 @@ impl Simulation<'_> {
             // A switch of the engine, not state.
             idle_ticks_kept: _,
         } = &*self;
-        let crate::scheduler::Scheduler {
-            fair,
-            preempt,
-            capacity: _,
-        } = scheduler;
         let crate::state::ctx::Ctx {
             now,
             current: _,
@@ -427,34 +414,11 @@ impl Simulation<'_> {
             // Fixed once the apps are read.
             unknown_hints: _,
         } = w;
-        let crate::scheduler::fair::FairState {
-            sorted_history: _,
-            tree_sets: _,
-            held_for,
-            share_scratch: _,
-            reorder_scratch: _,
-            changed_scratch: _,
-            queue_shares,
-            share_work: _,
-            app_share_leaves,
-            open_leaves: _,
-            // The clock's parked nodes are written with its armed ones, below.
-            parked: _,
-            // The floor is forgotten after every event; the reservation counts follow the
-            // nodes' reservations, written with the cluster.
-            full_nodes: _,
-            continuous,
-        } = fair;
         let now = now.0;
         let conf = &sc.scheduler;
         let age = |t: u64| now.saturating_sub(t);
         // Ids are only compared (newer is larger) or matched: a live container's id becomes
         // its rank among the live ones, every later container being newer than all of them.
-        let live_ids: Vec<u64> = {
-            let mut v: Vec<u64> = containers.iter().filter(|c| c.live).map(|c| c.id).collect();
-            v.sort_unstable();
-            v
-        };
         let rel_id = |id: u64| live_ids.binary_search(&id).map_or(u64::MAX, |r| r as u64);
         // Slot → the container's relative id, for live slots (their order is the slots').
         let live_slot = |slot: u32| {
@@ -464,7 +428,6 @@ impl Simulation<'_> {
                 .map(|c| rel_id(c.id))
         };
         let mut s = String::new();
-        let mut held = String::new();
         // The live containers' count first (redundant: the containers follow): states
         // that differ in it, as those of a filling cluster do, differ in the first bytes
         // rather than after a long list of equal containers.
@@ -529,7 +492,7 @@ impl Simulation<'_> {
             .iter()
             .map(|&f| live_below[(f as usize).min(containers.len())])
             .collect();
-        let _ = write!(s, "|free{below:?}|{:?}|{held_for:?}|", cluster.nodes);
+        let _ = write!(s, "|free{below:?}|{:?}|{}|", cluster.nodes, own.nodes);
         // Missed opportunities are read only in comparisons with a bound: beyond it every
         // count acts alike.
         let n_nodes = cluster.nodes.len() as u64;
@@ -564,7 +527,7 @@ impl Simulation<'_> {
             put_in.push(a.am_container.map_or(u64::MAX, |slot| {
                 live_slot(slot).map_or(u64::from(u32::MAX), |r| r)
             }));
-            let bound = if self.scheduler.capacity.is_some() {
+            let bound = if own.capacity {
                 // Compared with the node-locality delay (at most the node count) and with
                 // asks (at most the app's tasks), as f32: exact below 2^24.
                 let tasks: u64 = self.w.specs[i]
@@ -581,8 +544,7 @@ impl Simulation<'_> {
             };
             let arrival = self.w.specs[i].arrival.0;
             for p in &a.requests.by_priority {
-                let off_switch =
-                    p.allowed == Some(Locality::OffSwitch) && self.scheduler.capacity.is_none();
+                let off_switch = p.allowed == Some(Locality::OffSwitch) && !own.capacity;
                 let b = if off_switch { 0 } else { bound };
                 put_in.push(u64::from(p.opportunities).min(b));
                 // Time-based delay: the wait since the level changed (or since the app
@@ -612,8 +574,8 @@ impl Simulation<'_> {
         for (i, q) in queues.iter().enumerate() {
             let id = crate::tree::QueueId(i as u32);
             let leaf = tree.get(id).is_leaf;
-            let free_order = self.order_is_free(i);
-            let fair = fair_shares[i];
+            let free_order = self.order_is_free(i, own.capacity);
+            let fair = own.fair_shares[i];
             queue_ids.push(parts.queues.id(
                 i,
                 |was| queue_unchanged(was, q, fair, leaf, free_order),
@@ -626,113 +588,12 @@ impl Simulation<'_> {
         }
         let _ = write!(
             s,
-            "|{} {users:?} {user_index:?} {dirty_apps:?} {queue_shares:?} {app_share_leaves:?} {:?}|",
+            "|{} {users:?} {user_index:?} {dirty_apps:?} {}|",
             tree.len(),
-            continuous.as_ref().map(|c| c.reported_at(now))
+            own.update
         );
-        let clamp = |t: u64, timeout: Option<u64>| {
-            // Read only as "older than the timeout".
-            timeout.map_or(0, |to| age(t).min(to.saturating_add(1)))
-        };
-        let leaf = |i: usize| tree.get(crate::tree::QueueId(i as u32));
-        match preempt {
-            PreemptState::Off => s.push_str("off"),
-            PreemptState::Fs27(fs) => {
-                let Fs27 { clocks, preemptor } = &**fs;
-                for (i, c) in clocks.iter().enumerate() {
-                    let LeafStarvation27 {
-                        last_time_at_min_share,
-                        last_time_at_fair_share_threshold,
-                    } = *c;
-                    let q = leaf(i);
-                    let _ = write!(
-                        s,
-                        "{} {};",
-                        clamp(last_time_at_min_share, q.min_share_preemption_timeout_ms),
-                        clamp(
-                            last_time_at_fair_share_threshold,
-                            q.fair_share_preemption_timeout_ms
-                        )
-                    );
-                }
-                let Preemptor27 {
-                    last_check_ms,
-                    warned,
-                } = preemptor;
-                // Warned containers no longer live are dropped before the list is read.
-                let warned: Vec<(u32, u64)> = warned
-                    .iter()
-                    .filter(|c| live_ids.binary_search(&c.id).is_ok())
-                    .map(|c| (c.app, rel_id(c.id)))
-                    .collect();
-                let _ = write!(
-                    s,
-                    "w{warned:?} {}",
-                    age(*last_check_ms).min(conf.preemption_interval_ms)
-                );
-            }
-            PreemptState::Fs33 { fs, search } => {
-                let Fs33 {
-                    leaves,
-                    apps: starvation,
-                    starved,
-                    preempted_on_node,
-                    hold_allocations: _,
-                    holds_covered: _,
-                } = &**fs;
-                for (i, l) in leaves.iter().enumerate() {
-                    let LeafStarvation33 {
-                        last_time_at_min_share,
-                    } = *l;
-                    let t = clamp(
-                        last_time_at_min_share,
-                        leaf(i).min_share_preemption_timeout_ms,
-                    );
-                    let _ = write!(s, "{t};");
-                }
-                for (i, a) in starvation.iter().enumerate() {
-                    let AppStarvation33 {
-                        last_time_at_fair_share,
-                        fair_share_starvation,
-                        min_share_starvation,
-                        next_starvation_check,
-                    } = *a;
-                    let q = tree.get(apps[i].queue);
-                    let t = clamp(last_time_at_fair_share, q.fair_share_preemption_timeout_ms);
-                    let _ = write!(
-                        s,
-                        "{t} {fair_share_starvation:?} {min_share_starvation:?} {};",
-                        next_starvation_check.saturating_sub(now)
-                    );
-                }
-                // Only membership of live containers is ever asked.
-                let Search33 { marked } = search;
-                let marked: Vec<u64> = containers
-                    .iter()
-                    .filter(|c| c.live && marked.contains(&c.id))
-                    .map(|c| rel_id(c.id))
-                    .collect();
-                let held_nodes: Vec<&(u32, u32)> = preempted_on_node.keys().collect();
-                let _ = write!(s, "{starved:?} {held_nodes:?} {marked:?}");
-                held = format!("{preempted_on_node:?}");
-            }
-            PreemptState::Capacity { state, last_round } => {
-                let PcppState { preempted } = state;
-                // Entries of dead containers are never looked up again (they age out).
-                let selected: Vec<(u64, u64)> = containers
-                    .iter()
-                    .filter(|c| c.live)
-                    .filter_map(|c| preempted.get(&c.id).map(|&t| (rel_id(c.id), age(t))))
-                    .collect();
-                let interval = conf.pcpp_config().monitoring_interval_ms;
-                let _ = write!(
-                    s,
-                    "{selected:?} {:?}",
-                    last_round.map(|t| age(t).min(interval))
-                );
-            }
-        }
-        ((s, app_ids, queue_ids), held)
+        s.push_str(&own.preemption);
+        ((s, app_ids, queue_ids), own.held)
     }
 }
 

@@ -129,7 +129,7 @@ impl Sched<'_, '_> {
         // starts): release them, as a finished app's are.
         app.hints = Vec::new();
         self.cx.n_closed += 1;
-        self.record_app(a as usize);
+        self.cx.record_app(self.w, a as usize);
     }
 
     /// Adds the requests of stage `stage` of app `a` (or finishes the app if it has no more
@@ -261,7 +261,7 @@ impl Sched<'_, '_> {
         let app = &mut self.w.apps[i];
         app.requests = crate::app::RequestTable::default();
         app.hints = Vec::new();
-        self.record_app(i);
+        self.cx.record_app(self.w, i);
     }
 
     /// Schedules the report of a container that ends at `end` on `node`: the node's first

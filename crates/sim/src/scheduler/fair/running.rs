@@ -27,7 +27,7 @@ impl Sched<'_, '_> {
             .or(self.w.tree.user_max_apps_default)
             .unwrap_or(u32::MAX);
         let id = self.w.users.len() as u32;
-        self.w.users.push(crate::engine::UserState {
+        self.w.users.push(crate::state::world::UserState {
             runnable: 0,
             max_running: max,
             waiting: Vec::new(),
