@@ -1,19 +1,20 @@
-//! The simulation: one [`Simulation`] owns the clock, the event queue, the cluster, the
-//! queues and apps, and pushes results into a [`Recorder`]. [`run`] is the entry point.
+//! The simulation: one [`Simulation`] owns the world (cluster, containers, apps, queues),
+//! the run's context (clock, event queue, recorder, counters), the scheduler's own state,
+//! and the engine's watches. [`run`] is the entry point.
 //!
-//! `step()` pops one event and makes one `match`; the Fair Scheduler's work lives in
-//! `scheduler::fair` as methods on the same state (update thread, heartbeat assignment,
-//! maxRunningApps enforcement).
+//! `step()` pops one event, makes one `match` and hands the event to the scheduler, lent the
+//! world and the context (`scheduler::Sched`); the engine reads none of the scheduler's
+//! fields, it asks (`Sched::offers_may_act`, `Sched::delay_settled`, `Sched::own_print`...).
 //!
 //! # Heartbeat elision
 //!
 //! Heartbeats come from a clock (`heartbeat`), not from queued events. A heartbeat of a node
 //! holding no reservation and no resources kept for an app changes nothing when the
-//! scheduler's own first check of a descent fails (`Simulation::offers_may_act`: for the
+//! scheduler's own first check of a descent fails (`Sched::offers_may_act`: for the
 //! Fair Scheduler, the root queue has no outstanding request or is over its maxResources),
 //! or, in Hadoop 2.7, when every leaf with an outstanding request is AM-blocked (each of its
 //! pending apps waits for an AM that maxAMShare refuses: the descent returns nothing there
-//! and changes nothing that is read; `Simulation::refresh_open`).
+//! and changes nothing that is read; `Sched::refresh_open`).
 //! While that holds only *armed* nodes (reserved or holding resources for an app) beat;
 //! when it stops holding, every node beats again from the first heartbeat after the current
 //! event, exactly the heartbeat an unelided run would process next. Completed containers are
@@ -83,9 +84,9 @@ use crate::tree::QueueId;
 use fairsim_core::{Resource, Schedulable};
 use std::collections::BTreeMap;
 
+pub use crate::events::ctx::Counters;
+pub(crate) use crate::events::ctx::Ctx;
 use crate::scheduler::{Sched, Scheduler};
-pub use crate::state::ctx::Counters;
-pub(crate) use crate::state::ctx::Ctx;
 pub(crate) use crate::state::world::{AppState, QueueState, World, java_ranks};
 
 /// Errors of a run.

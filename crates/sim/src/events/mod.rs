@@ -3,6 +3,7 @@
 //! schedulers push the events their decisions cause (completions, AM heartbeats, kills).
 
 pub(crate) mod bit_set;
+pub(crate) mod ctx;
 pub mod event;
 pub mod event_key;
 pub mod heartbeat;

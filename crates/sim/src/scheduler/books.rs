@@ -84,9 +84,9 @@ impl Sched<'_, '_> {
     }
 
     /// Re-inserts app `a` in its leaf's ordered sets (present iff runnable with requests;
-    /// in `am_waiting` while its AM is not running, see [`Simulation::waits_for_am`]).
+    /// in `am_waiting` while its AM is not running, see [`Sched::waits_for_am`]).
     /// Naive ordering keeps the sets too (its descent does not read them): heartbeat
-    /// elision reads which apps wait for their AM (`Simulation::refresh_open`).
+    /// elision reads which apps wait for their AM (`Sched::refresh_open`).
     pub(crate) fn reorder_app(&mut self, a: u32) {
         let app = &self.w.apps[a as usize];
         let leaf = app.queue;
@@ -182,8 +182,8 @@ impl Sched<'_, '_> {
         }
     }
 
-    /// Whether [`Simulation::metrics_refresh_leaf`] would leave every metric as it is, given
-    /// that Jain's sums are rebuilt ([`Simulation::metrics_resum`]) before anything reads
+    /// Whether [`Sched::metrics_refresh_leaf`] would leave every metric as it is, given
+    /// that Jain's sums are rebuilt ([`World::metrics_resum`]) before anything reads
     /// them: the leaf's terms are those it holds. Its starvation times then accrue at the
     /// same flags whenever they are flushed, and taking out and adding back the same whole
     /// megabytes leaves the deviation's sum, hence its running maximum, as they are.

@@ -43,7 +43,7 @@ pub(crate) struct Scheduler {
 /// engine lends it for that event. Every scheduler decision is a method of this type.
 pub(crate) struct Sched<'s, 'a> {
     pub(crate) w: &'s mut crate::state::world::World<'a>,
-    pub(crate) cx: &'s mut crate::state::ctx::Ctx<'a>,
+    pub(crate) cx: &'s mut crate::events::ctx::Ctx<'a>,
     pub(crate) fair: &'s mut fair::FairState,
     pub(crate) preempt: &'s mut preempt::PreemptState,
     pub(crate) capacity: &'s mut Option<capacity::CapacityState>,
@@ -72,7 +72,7 @@ impl Scheduler {
     pub(crate) fn lend<'s, 'a>(
         &'s mut self,
         w: &'s mut crate::state::world::World<'a>,
-        cx: &'s mut crate::state::ctx::Ctx<'a>,
+        cx: &'s mut crate::events::ctx::Ctx<'a>,
         cycles_watched: bool,
     ) -> Sched<'s, 'a> {
         Sched {

@@ -6,7 +6,7 @@
 //!   beats from its join time on.
 //! * **lose** (`removeNode`): each running container completes as lost (Hadoop's
 //!   `LOST_CONTAINER` status, exit code ABORTED) and its task is asked again, as the AM asks
-//!   for a lost task attempt again; a lost AM fails its attempt (see [`Simulation::fail_attempt`]);
+//!   for a lost task attempt again; a lost AM fails its attempt (see [`Sched::fail_attempt`]);
 //!   the node's reservation is released; the cluster shrinks.
 //! * **decommission**: hadoop-3.3's graceful decommissioning. At each heartbeat of a
 //!   decommissioning node (`AbstractYarnScheduler.nodeUpdate`) its capability is set to what
@@ -115,7 +115,7 @@ impl Sched<'_, '_> {
     /// new attempt asks for an AM. When that AM runs, the asks come back: every task not
     /// finished yet (MapReduce's job recovery keeps the finished ones), including those just
     /// killed. Under the Fair Scheduler the failed attempt leaves the scheduler and a new one
-    /// joins ([`Simulation::replace_attempt`]); the Capacity Scheduler keeps the app where it
+    /// joins ([`Sched::replace_attempt`]); the Capacity Scheduler keeps the app where it
     /// was (a documented simplification).
     pub(crate) fn fail_attempt(&mut self, a: u32) {
         let i = a as usize;

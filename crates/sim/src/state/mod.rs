@@ -2,6 +2,5 @@
 //! their states and heartbeat phases, and trace host hints resolved against them.
 
 pub mod cluster;
-pub(crate) mod ctx;
 pub mod host_hints;
 pub(crate) mod world;

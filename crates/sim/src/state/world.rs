@@ -73,9 +73,9 @@ pub(crate) struct QueueState {
     /// Leaf: the runnable apps' fair shares must be recomputed at the next update (the
     /// runnable set, a weight or the leaf's fair share changed).
     pub app_shares_dirty: bool,
-    /// In `Simulation::app_share_leaves`.
+    /// In `FairState::app_share_leaves`.
     pub app_shares_listed: bool,
-    /// Leaf: counted in `Simulation::open_leaves` (see `Simulation::refresh_open`).
+    /// Leaf: counted in `FairState::open_leaves` (see `Sched::refresh_open`).
     pub open: bool,
     /// Leaf: Σ demand of its runnable and waiting apps, as of the last update.
     pub app_demand: Resource,
@@ -109,7 +109,7 @@ pub(crate) struct AppState {
     /// In its leaf's `am_waiting` set rather than `ordered` (when `in_set`).
     pub in_am_set: bool,
     /// Hadoop 3.3 Fair Scheduler: runnable with an outstanding request and a pending demand
-    /// that is not none (`Simulation::has_pending_demand_33`), so its leaf's descent may give
+    /// that is not none (`Sched::has_pending_demand_33`), so its leaf's descent may give
     /// it a node; counted in its leaf's `offered`.
     pub offered_33: bool,
     pub rejected: Option<String>,

@@ -375,7 +375,7 @@ impl Simulation<'_> {
             // A switch of the engine, not state.
             idle_ticks_kept: _,
         } = &*self;
-        let crate::state::ctx::Ctx {
+        let crate::events::ctx::Ctx {
             now,
             current: _,
             events,

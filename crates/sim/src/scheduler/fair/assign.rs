@@ -16,7 +16,7 @@
 //!   apps with no outstanding request are skipped (they could only return nothing).
 //! * Hadoop 3.3's leaf offers the node only to apps whose pending demand is not none
 //!   (`FSLeafQueue.fetchAppsWithDemand`): the demand of the last update minus the usage now
-//!   (`Simulation::has_pending_demand_33`). Requests made since the last update wait for
+//!   (`Sched::has_pending_demand_33`). Requests made since the last update wait for
 //!   the next one; an app whose usage fell since (a completion) is offered and finds nothing
 //!   unless it asked again; usage grown past the last demand (a second stage of larger
 //!   containers) gives a negative component, which is not none. 2.7 has no such filter.
@@ -149,7 +149,7 @@ impl Sched<'_, '_> {
     /// Recounts leaf `leaf` in `open_leaves`: it is open while it has an outstanding request
     /// and, in a Hadoop 2.7 run, it is not *AM-blocked*: every
     /// app with an outstanding request waits for its AM and maxAMShare refuses the smallest
-    /// of these AMs ([`Simulation::am_gate_closed`], which is false while delay scheduling
+    /// of these AMs ([`Sched::am_gate_closed`], which is false while delay scheduling
     /// reads the offers an app counts). An AM-blocked leaf gives nothing to any node and
     /// changes no state that is read (2.7's gate reads only the leaf's fair share, AM usage
     /// and maxAMShare), so while every leaf with a request is AM-blocked a heartbeat of an
@@ -319,7 +319,7 @@ impl Sched<'_, '_> {
 
     /// A leaf's apps in comparator order (incremental ordering): the merge of `ordered` and
     /// `am_waiting`, the latter skipped whole when maxAMShare refuses every waiting AM
-    /// ([`Simulation::am_gate_closed`]): `assign_app` would return nothing for each of them.
+    /// ([`Sched::am_gate_closed`]): `assign_app` would return nothing for each of them.
     fn assign_leaf_incremental(&mut self, q: QueueId, node: u32) -> Outcome {
         // The gate reads the leaf's AM sizes and fair share: only worth it with apps waiting.
         let skip_waiting = self.w.queues[q.idx()].am_waiting.is_empty() || self.am_gate_closed(q);

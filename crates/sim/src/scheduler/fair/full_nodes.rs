@@ -22,7 +22,7 @@
 //! shows it changes nothing, it is skipped, as the clock skips a parked node's beat: no
 //! wake-up is needed, since the test reads the state at the beat itself.
 //!
-//! The test (`Simulation::beat_changes_nothing`): the node is unarmed (no reservation, no
+//! The test (`Sched::beat_changes_nothing`): the node is unarmed (no reservation, no
 //! preempted resources held, not decommissioning) and its free space fits no container
 //! asked by an app the descent may reach: an app counted in an open leaf's `offered`
 //! (runnable, asking, pending demand not none) whose path from root passes the queues' own

@@ -49,10 +49,10 @@ pub(crate) struct FairState {
     /// Scratch of the queue-level update.
     pub share_work: queue_shares::ShareWork,
     /// Leaves whose apps' shares may need computing at the next update (see
-    /// `Simulation::mark_app_shares`).
+    /// `Sched::mark_app_shares`).
     pub app_share_leaves: Vec<u32>,
     /// Leaves with an outstanding request that a descent could serve (see
-    /// `Simulation::refresh_open`).
+    /// `Sched::refresh_open`).
     pub open_leaves: u64,
     /// Continuous scheduling, when on (`scheduler::fair::continuous`).
     pub continuous: Option<continuous::Continuous>,

@@ -6,27 +6,27 @@
 //! fails early when the reserved container will not fit; `attemptScheduling` then assigns
 //! nothing else on a reserved node): it reads the reservation, the node's free space and
 //! capacity, the reserving app's request at the reserved priority
-//! (`Simulation::has_container_for_node`, which in Hadoop 3.3 also reads the app's queues
+//! (`Sched::has_container_for_node`, which in Hadoop 3.3 also reads the app's queues
 //! against maxResources) and its queues' usage against maxResources, and writes nothing, not
 //! even a missed-opportunity count. Hadoop 3.3 first hands out what preemption holds on the
 //! node (`assignPreemptedContainers`): a node is parked only while nothing is held on it, and
-//! a hold added wakes it (`Simulation::preempt_for_app_33`). Hadoop 3.3's check
+//! a hold added wakes it (`Sched::preempt_for_app_33`). Hadoop 3.3's check
 //! (`isValidReservation`) also reads maxAMShare for an app whose AM is not running, which
 //! moves with its leaf's fair share, so such a reservation is not parked. So after such a
 //! heartbeat the node is parked (`HeartbeatClock::park`): its beats are skipped while that
-//! predicate (`Simulation::idle_reserved`) holds. Every change of an input it reads
+//! predicate (`Sched::idle_reserved`) holds. Every change of an input it reads
 //! re-evaluates it:
 //! - a container on the node is released (completion, preemption, loss with its failed
-//!   attempt): its free space grows (`Simulation::recheck_node`);
-//! - the reserving app's requests change (`Simulation::demand_changed`): an allocation
+//!   attempt): its free space grows (`Sched::recheck_node`);
+//! - the reserving app's requests change (`Sched::demand_changed`): an allocation
 //!   elsewhere, a new stage, a task asked for again, its AM lost or running
-//!   (`Simulation::recheck_reserved_by`);
-//! - the reservation is released (`Simulation::unreserve`), a 3.3 hold is added, the
+//!   (`Sched::recheck_reserved_by`);
+//! - the reservation is released (`Sched::unreserve`), a 3.3 hold is added, the
 //!   reserving app finishes (its requests are dropped), a node event (capacity, nodes
 //!   joining or leaving): these wake the node outright.
 //!
 //! A re-check is made at the end of the event that made the change
-//! (`Simulation::settle_parked`), on the state the event leaves: a trigger fires in the
+//! (`Sched::settle_parked`), on the state the event leaves: a trigger fires in the
 //! middle of a change (a release before the queues' usage is settled, a failed attempt
 //! before its asks are replaced), and nothing else happens before the node's next beat,
 //! which comes after the event: a later event at the same time is another event, whose
@@ -38,7 +38,7 @@
 //! An app's requests change at every container it gets or gives back: re-checking each of
 //! its parked nodes every time would cost changes × nodes, where waking them cost each node
 //! once (a woken node is not parked again before its next beat). So the app's asks are read
-//! first (`Simulation::asks_keep_parked`): while, at each priority it holds parked
+//! first (`Sched::asks_keep_parked`): while, at each priority it holds parked
 //! reservations at, containers are still asked for, may relax and keep the reserved size,
 //! no node's verdict can move and the re-check costs one look at those asks; otherwise its
 //! nodes are re-checked one by one. A node whose ask's size differs from its reserved size
@@ -244,7 +244,7 @@ impl Sched<'_, '_> {
     /// may relax (so every node passes the locality conditions) and keep the reserved size
     /// (so the size against each node's capacity, and in 3.3 against maxResources, reads as
     /// when the node was parked); in 3.3 its AM still runs. The rest of
-    /// [`Simulation::idle_reserved`] reads the node, the reservation and maxResources,
+    /// [`Sched::idle_reserved`] reads the node, the reservation and maxResources,
     /// which the app's requests do not move.
     fn asks_keep_parked(&self, a: u32, at: &[ParkedAt]) -> bool {
         if self.w.semantics == Semantics::Hadoop33 && self.waits_for_am(a) {
@@ -259,7 +259,7 @@ impl Sched<'_, '_> {
     }
 
     /// A container on `node` was released: if the node is parked, whether its heartbeat
-    /// now acts is decided at the end of the event ([`Simulation::settle_parked`]).
+    /// now acts is decided at the end of the event ([`Sched::settle_parked`]).
     pub(crate) fn recheck_node(&mut self, node: u32) {
         if self.fair.parked.n_nodes > 0 && self.cx.events.clock().is_node_parked(node) {
             self.fair.parked.nodes_touched.push(node);
@@ -267,7 +267,7 @@ impl Sched<'_, '_> {
     }
 
     /// App `a`'s requests changed: whether the heartbeats of the nodes parked for it now
-    /// act is decided at the end of the event ([`Simulation::settle_parked`]).
+    /// act is decided at the end of the event ([`Sched::settle_parked`]).
     pub(crate) fn recheck_reserved_by(&mut self, a: u32) {
         if self.fair.parked.of(a).is_some() {
             self.fair.parked.apps_touched.push(a);
@@ -277,7 +277,7 @@ impl Sched<'_, '_> {
     /// The end of an event: each parked node one of whose inputs the event changed is woken
     /// unless its heartbeat still changes nothing, read on the state the event leaves (every
     /// later change is another event's, re-checked at its end, before the node's next beat).
-    /// An app whose asks keep its nodes parked ([`Simulation::asks_keep_parked`]) costs
+    /// An app whose asks keep its nodes parked ([`Sched::asks_keep_parked`]) costs
     /// a look at those asks; the others' nodes are checked one by one.
     pub(crate) fn settle_parked(&mut self) {
         if self.fair.parked.apps_touched.is_empty() && self.fair.parked.nodes_touched.is_empty() {

@@ -22,7 +22,7 @@ impl Sched<'_, '_> {
         self.place_with_rule(requested, user).map(|(q, _)| q)
     }
 
-    /// [`Simulation::place`], with the rule that placed the app (for `fairsim validate`'s
+    /// [`Sched::place`], with the rule that placed the app (for `fairsim validate`'s
     /// account of the queues submission creates).
     pub(crate) fn place_with_rule(
         &mut self,

@@ -23,7 +23,7 @@
 //! grouped by configuration class (`ClassShares`), is split over one entry per class with
 //! its count (`fairsim_core::share::policy_shares_counted`), and keeps one share per class. A
 //! leaf under such a parent reads its fair share through its class
-//! (`Simulation::fair_share_of`); nothing is written per leaf when a class's share moves.
+//! (`Sched::fair_share_of`); nothing is written per leaf when a class's share moves.
 //! What depends on a leaf's fair share follows from a scan of the class's compact member
 //! list: the leaves whose fair-share starvation flag (`usage < threshold × fair share`)
 //! flips are refreshed like leaves whose load changed, the leaves whose open state reads
