@@ -279,6 +279,12 @@ impl Sched<'_, '_> {
 
     /// No outstanding request can still change the path delay scheduling gives it.
     pub(crate) fn delay_settled(&self) -> bool {
+        // The Capacity Scheduler's locality waits are counted, not levels: each missed
+        // opportunity that can still open a level counts as progress where it is made
+        // (`scheduler::capacity`), so its requests never hold the quiescence test back.
+        if self.capacity.is_some() {
+            return true;
+        }
         let conf = &self.w.sc.scheduler;
         let off = if self.continuous_on() {
             conf.locality_delay_node_ms < 0 || conf.locality_delay_rack_ms < 0
