@@ -2,6 +2,7 @@
 //! (`engine::cycle`): its own state relative to now, written by the scheduler so that the
 //! engine names none of its fields.
 
+use crate::app::Locality;
 use crate::capacity::ideal::PcppState;
 use crate::preemption::round::{Fs27, Fs33};
 use crate::preemption::starvation::{AppStarvation33, LeafStarvation27, LeafStarvation33};
@@ -29,6 +30,44 @@ pub(crate) struct OwnPrint {
     pub preemption: String,
     /// The amounts Hadoop 3.x preemption holds on nodes, apart from the state.
     pub held: String,
+    /// The Fair Scheduler's count of missed opportunities past which every count acts
+    /// alike (delay scheduling's node and rack thresholds × the nodes), 0 with it off.
+    fair_bound: u64,
+    /// The wait past which time-based delay scheduling reads every wait alike (continuous
+    /// scheduling's delays), none with it off.
+    time_delay_bound: Option<u64>,
+}
+
+impl OwnPrint {
+    /// The most of app `spec`'s missed opportunities the scheduler reads, on `n_nodes`
+    /// nodes: every count above it acts alike.
+    pub(crate) fn opportunity_bound(&self, spec: &crate::app::AppSpec, n_nodes: u64) -> u64 {
+        if !self.capacity {
+            return self.fair_bound;
+        }
+        // Compared with the node-locality delay (at most the node count) and with asks (at
+        // most the app's tasks), as f32: exact below 2^24.
+        let tasks: u64 = (spec.stages.iter().flatten())
+            .map(|g| u64::from(g.count))
+            .sum::<u64>()
+            + 1;
+        let b = 2 * n_nodes.max(tasks) + 2;
+        if b < 1 << 24 { b } else { u64::MAX }
+    }
+
+    /// Request `p`'s missed opportunities as the scheduler reads them, `bound` being its
+    /// app's [`OwnPrint::opportunity_bound`]: the Fair Scheduler reads none once the request
+    /// is relaxed to off-switch.
+    pub(crate) fn opportunities_read(&self, p: &crate::app::PriorityRequests, bound: u64) -> u64 {
+        let off_switch = p.allowed == Some(Locality::OffSwitch) && !self.capacity;
+        u64::from(p.opportunities).min(if off_switch { 0 } else { bound })
+    }
+
+    /// The wait since a request's level changed (or since its app started), as time-based
+    /// delay scheduling reads it: only against the delays.
+    pub(crate) fn delay_age_read(&self, age: u64) -> u64 {
+        self.time_delay_bound.map_or(0, |d| age.min(d))
+    }
 }
 
 /// What Hadoop 3.x preemption holds, as the cycle watch compares it: the allocations made
@@ -76,6 +115,23 @@ impl Sched<'_, '_> {
         );
         let mut s = String::new();
         let mut held = String::new();
+        // Missed opportunities are read only in comparisons with a bound: beyond it every
+        // count acts alike.
+        let n_nodes = self.w.cluster.nodes.len() as u64;
+        let fair_bound = {
+            let t = conf
+                .locality_threshold_node
+                .min(1.0)
+                .max(conf.locality_threshold_rack.min(1.0));
+            if conf.locality_threshold_node < 0.0 || conf.locality_threshold_rack < 0.0 {
+                0
+            } else {
+                (n_nodes as f64 * t).floor() as u64 + 1
+            }
+        };
+        let time_delay_bound = (conf.locality_delay_node_ms >= 0
+            && conf.locality_delay_rack_ms >= 0)
+            .then(|| conf.locality_delay_node_ms.max(conf.locality_delay_rack_ms) as u64 + 1);
         let clamp = |t: u64, timeout: Option<u64>| {
             // Read only as "older than the timeout".
             timeout.map_or(0, |to| age(t).min(to.saturating_add(1)))
@@ -185,6 +241,8 @@ impl Sched<'_, '_> {
             update,
             preemption: s,
             held,
+            fair_bound,
+            time_delay_bound,
         }
     }
 

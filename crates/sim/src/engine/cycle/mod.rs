@@ -86,7 +86,7 @@ mod prints;
 
 use parts::{QueueFrom, app_text, queue_text, queue_unchanged};
 
-use crate::app::{AppPhase, Locality};
+use crate::app::AppPhase;
 use crate::engine::Simulation;
 use crate::event::Event;
 use crate::time::SimTime;
@@ -496,20 +496,6 @@ impl Simulation<'_> {
         // Missed opportunities are read only in comparisons with a bound: beyond it every
         // count acts alike.
         let n_nodes = cluster.nodes.len() as u64;
-        let fair_bound = {
-            let t = conf
-                .locality_threshold_node
-                .min(1.0)
-                .max(conf.locality_threshold_rack.min(1.0));
-            if conf.locality_threshold_node < 0.0 || conf.locality_threshold_rack < 0.0 {
-                0
-            } else {
-                (n_nodes as f64 * t).floor() as u64 + 1
-            }
-        };
-        let time_delay_bound = (conf.locality_delay_node_ms >= 0
-            && conf.locality_delay_rack_ms >= 0)
-            .then(|| conf.locality_delay_node_ms.max(conf.locality_delay_rack_ms) as u64 + 1);
         let mut app_ids = Vec::with_capacity(apps.len());
         let mut put_in = Vec::new();
         for (i, a) in apps.iter().enumerate() {
@@ -527,32 +513,12 @@ impl Simulation<'_> {
             put_in.push(a.am_container.map_or(u64::MAX, |slot| {
                 live_slot(slot).map_or(u64::from(u32::MAX), |r| r)
             }));
-            let bound = if own.capacity {
-                // Compared with the node-locality delay (at most the node count) and with
-                // asks (at most the app's tasks), as f32: exact below 2^24.
-                let tasks: u64 = self.w.specs[i]
-                    .stages
-                    .iter()
-                    .flatten()
-                    .map(|g| u64::from(g.count))
-                    .sum::<u64>()
-                    + 1;
-                let b = 2 * n_nodes.max(tasks) + 2;
-                if b < 1 << 24 { b } else { u64::MAX }
-            } else {
-                fair_bound
-            };
+            // How much of a request's locality state the scheduler ever reads.
+            let bound = own.opportunity_bound(&self.w.specs[i], n_nodes);
             let arrival = self.w.specs[i].arrival.0;
             for p in &a.requests.by_priority {
-                let off_switch = p.allowed == Some(Locality::OffSwitch) && !own.capacity;
-                let b = if off_switch { 0 } else { bound };
-                put_in.push(u64::from(p.opportunities).min(b));
-                // Time-based delay: the wait since the level changed (or since the app
-                // started) is read only against the delays.
-                put_in.push(match time_delay_bound {
-                    Some(d) => age(p.last_scheduled.unwrap_or(arrival)).min(d),
-                    None => 0,
-                });
+                put_in.push(own.opportunities_read(p, bound));
+                put_in.push(own.delay_age_read(age(p.last_scheduled.unwrap_or(arrival))));
             }
             // A closed app (finished or rejected) stays closed and its state no longer
             // changes: it is the same in every state compared (equal `n_closed` means the
