@@ -492,9 +492,8 @@ fn run(cli: Cli) -> Result<String, CliError> {
             // The apps a run would reject: a warning, not an error (YARN accepts the
             // configuration and rejects the apps one by one).
             let seed = 1;
-            let rejections =
-                fairsim_sim::scheduler::submission_check::rejected_apps(&scenario, seed)
-                    .map_err(|e| CliError::Input(format!("{}: {e}", args.file.display())))?;
+            let rejections = fairsim_sim::engine::submission_check::rejected_apps(&scenario, seed)
+                .map_err(|e| CliError::Input(format!("{}: {e}", args.file.display())))?;
             for line in rejections.warning(seed, 5) {
                 eprintln!("warning: {line}");
             }

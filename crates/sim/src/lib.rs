@@ -5,6 +5,7 @@
 //! (seed, run index) into any [`Recorder`], [`run_to_dir`] writes the standard output files.
 
 pub mod engine;
+pub mod events;
 pub mod input;
 pub mod model;
 pub mod output;
@@ -16,8 +17,9 @@ pub mod capacity;
 pub mod preemption;
 
 // Every module keeps the path it had before the layout above (`fairsim_sim::alloc`, ...).
-pub(crate) use engine::{bit_set, cycle};
-pub use engine::{event, event_key, heartbeat, radix_queue};
+pub(crate) use engine::cycle;
+pub(crate) use events::bit_set;
+pub use events::{event, event_key, heartbeat, radix_queue};
 pub use input::{
     alloc, groups, hadoop_conf, import, key_lines, limits, scenario, scenario_checks,
     scenario_error, settings, topology, workload, yarn_site,

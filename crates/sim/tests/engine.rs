@@ -3,7 +3,7 @@
 mod common;
 
 use common::apps::one_stage;
-use common::outcomes::run_sampled;
+use common::outcomes::{allocated, run_sampled};
 use common::scenarios::trace_scenario;
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::app::AppSpec;
@@ -23,10 +23,8 @@ fn app(arrival: u64, queue: &str, user: &str, count: u32, mb: i64, dur: u64) -> 
 /// Containers allocated per app after the run (or until `end_ms`).
 fn allocations(rec: &MemoryRecorder, n_apps: usize) -> Vec<usize> {
     let mut v = vec![0; n_apps];
-    for d in &rec.decisions {
-        if matches!(d.kind, DecisionKind::Allocated(_)) {
-            v[d.app as usize] += 1;
-        }
+    for d in allocated(rec) {
+        v[d.app as usize] += 1;
     }
     v
 }

@@ -8,12 +8,11 @@
 mod common;
 
 use common::apps::{GB, LONG_MS, one_stage};
+use common::outcomes::{allocated, run_recorded};
 use common::scenarios::{capacity_tree, capacity_xml, trace_scenario};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::alloc::parse_any_xml;
 use fairsim_sim::app::AppSpec;
-use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::run;
 use fairsim_sim::scenario::{Scenario, SchedulerConf};
 
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
@@ -59,13 +58,8 @@ fn scenario(
 
 /// `(app, MB)` of every allocation, in order.
 fn allocations(sc: &Scenario) -> Vec<(u32, i64)> {
-    let mut rec = MemoryRecorder::default();
-    run(sc, 1, 0, &mut rec).expect("runs");
-    rec.decisions
-        .iter()
-        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
-        .map(|d| (d.app, d.size.memory_mb))
-        .collect()
+    let (rec, _) = run_recorded(sc);
+    allocated(&rec).map(|d| (d.app, d.size.memory_mb)).collect()
 }
 
 /// MB held by each of `n` apps after all allocations.

@@ -11,7 +11,7 @@
 mod common;
 
 use common::apps::one_stage;
-use common::outcomes::{first_allocations, metric, run_recorded, run_sampled};
+use common::outcomes::{allocated, first_allocations, metric, run_recorded, run_sampled};
 use common::scenarios::{fair_tree, trace_scenario};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::app::AppSpec;
@@ -50,11 +50,7 @@ fn scenario(
 }
 
 fn allocations(rec: &MemoryRecorder) -> Vec<Decision> {
-    rec.decisions
-        .iter()
-        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
-        .copied()
-        .collect()
+    allocated(rec).copied().collect()
 }
 
 /// Containers per app among the first `n` allocations.

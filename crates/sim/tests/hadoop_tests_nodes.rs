@@ -9,7 +9,7 @@
 mod common;
 
 use common::apps::one_stage;
-use common::outcomes::{metric, run_sampled};
+use common::outcomes::{allocated, metric, run_sampled};
 use common::scenarios::fair_tree;
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::app::AppSpec;
@@ -93,11 +93,7 @@ fn scenario(
 
 /// (time, node, app) of every allocation.
 fn allocations(rec: &MemoryRecorder) -> Vec<(u64, u32, u32)> {
-    rec.decisions
-        .iter()
-        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
-        .map(|d| (d.time.0, d.node, d.app))
-        .collect()
+    allocated(rec).map(|d| (d.time.0, d.node, d.app)).collect()
 }
 
 /// Memory reserved after every decision up to and including time `t` (root's reservedMB).

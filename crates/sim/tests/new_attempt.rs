@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::outcomes::run_recorded;
+use common::outcomes::{allocated, run_recorded};
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
 use fairsim_sim::scenario::{Scenario, parse_scenario};
 
@@ -48,11 +48,7 @@ fn scenario_losing(
 
 /// (time, app, node) of every allocation.
 fn allocations(rec: &MemoryRecorder) -> Vec<(u64, u32, u32)> {
-    rec.decisions
-        .iter()
-        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
-        .map(|d| (d.time.0, d.app, d.node))
-        .collect()
+    allocated(rec).map(|d| (d.time.0, d.app, d.node)).collect()
 }
 
 fn finish(rec: &MemoryRecorder, app: usize) -> Option<u64> {

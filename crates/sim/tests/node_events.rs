@@ -5,9 +5,9 @@
 
 mod common;
 
-use common::outcomes::{metric, run_sampled};
+use common::outcomes::{allocated, metric, run_sampled};
 use fairsim_core::Resource;
-use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
+use fairsim_sim::recorder::MemoryRecorder;
 use fairsim_sim::scenario::{Scenario, parse_scenario};
 
 const FS_XML: &str = "<allocations>\n  <queue name=\"a\"/>\n</allocations>\n";
@@ -54,11 +54,7 @@ fn root_steady_at(rec: &MemoryRecorder, t: u64) -> Resource {
 
 /// (time, node) of every allocation.
 fn allocations(rec: &MemoryRecorder) -> Vec<(u64, u32)> {
-    rec.decisions
-        .iter()
-        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
-        .map(|d| (d.time.0, d.node))
-        .collect()
+    allocated(rec).map(|d| (d.time.0, d.node)).collect()
 }
 
 const ERAS: [&str; 2] = ["hadoop-2.7", "hadoop-3.3"];

@@ -24,7 +24,6 @@
 //!   its watch and the cycle watch takes no fingerprint, at each of those ticks alike.
 
 use crate::engine::Simulation;
-use crate::scheduler::preempt::PreemptState;
 use crate::time::SimTime;
 use crate::tree::QueueId;
 
@@ -33,37 +32,34 @@ impl Simulation<'_> {
     /// was idle, the last tick of the grid before the next other event (the ticks in between
     /// are counted in `events` and `ticks_skipped`).
     pub(crate) fn next_tick(&mut self) -> SimTime {
-        let interval = self.sc.scheduler.update_interval_ms;
-        let next = self.now.plus(interval);
+        let interval = self.w.sc.scheduler.update_interval_ms;
+        let next = self.cx.now.plus(interval);
         if interval == 0 || !self.tick_is_idle() {
             return next;
         }
         let every_node = self.every_node_beats();
-        let Some(bound) = self.events.next_time(every_node) else {
+        let Some(bound) = self.cx.events.next_time(every_node) else {
             return next;
         };
         // Grid ticks strictly before `bound`: now + k × interval for k in 1..=last.
-        let last = bound.since(self.now).saturating_sub(1) / interval;
+        let last = bound.since(self.cx.now).saturating_sub(1) / interval;
         if last < 2 {
             return next;
         }
         let skipped = last - 1;
-        self.counters.events += skipped;
-        self.counters.ticks_skipped += skipped;
-        SimTime(self.now.0 + last * interval)
+        self.cx.counters.events += skipped;
+        self.cx.counters.ticks_skipped += skipped;
+        SimTime(self.cx.now.0 + last * interval)
     }
 
     /// Whether the tick just processed changed nothing but could have, and every tick after
     /// it until another event would change nothing either (see the module docs).
-    fn tick_is_idle(&self) -> bool {
-        let root = &self.queues[QueueId::ROOT.idx()];
+    fn tick_is_idle(&mut self) -> bool {
+        let root = &self.w.queues[QueueId::ROOT.idx()];
         !self.idle_ticks_kept
-            && matches!(self.preempt, PreemptState::Off)
-            && self.sc.scheduler.booster.is_none()
             && root.waiting == 0
-            && (self.in_flight > 0 || self.n_arrived < self.apps.len())
-            && self.dirty_apps.is_empty()
-            && (!self.app_shares_kept() || self.fair.app_share_leaves.is_empty())
-            && self.fair.queue_shares.nothing_touched()
+            && (self.cx.in_flight > 0 || self.cx.n_arrived < self.w.apps.len())
+            && self.w.dirty_apps.is_empty()
+            && self.sched().update_is_idle()
     }
 }

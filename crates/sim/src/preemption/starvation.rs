@@ -173,7 +173,7 @@ impl AppLoad33 {
     /// `updateStarvedAppsMinShare`, subtracts the fair-share starvation (never negative) with
     /// `subtractFromNonNegative`, and max(0, max(0, x) − y) = max(0, x − y) for y ≥ 0, so the
     /// clamp changes nothing. Which apps have pending demand at all is decided on the plain
-    /// difference (`Simulation::has_pending_demand_33`).
+    /// difference (`Sched::has_pending_demand_33`).
     pub fn pending_demand(&self) -> Resource {
         sub_non_negative(self.demand, self.usage)
     }

@@ -8,18 +8,18 @@
 //! the maximum in force then, so such an app is rejected before it runs rather than after
 //! its AM started.
 
-use crate::engine::Simulation;
 use crate::normalize::{AllocationLimits, Normalizer, max_allowed, normalize, validate};
+use crate::scheduler::Sched;
 use crate::tree::SchedulerKind;
 use fairsim_core::{Calculator, Resource};
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// The scheduler's minimum, maximum and rounding step.
     pub(crate) fn allocation_limits(&self) -> AllocationLimits {
-        let c = &self.sc.scheduler;
+        let c = &self.w.sc.scheduler;
         let minimum = Resource::new(c.minimum_allocation_mb, c.minimum_allocation_vcores);
         let maximum = Resource::new(c.maximum_allocation_mb, c.maximum_allocation_vcores);
-        let (step, normalizer) = match self.tree.scheduler {
+        let (step, normalizer) = match self.w.tree.scheduler {
             // FairScheduler.allocate: the dominant resource calculator, the increment.
             SchedulerKind::Fair => (
                 Resource::new(c.increment_allocation_mb, c.increment_allocation_vcores),
@@ -28,7 +28,7 @@ impl Simulation<'_> {
             // CapacityScheduler.allocate: its own calculator, the minimum as the step.
             SchedulerKind::Capacity => (
                 minimum,
-                match self.tree.resource_calculator {
+                match self.w.tree.resource_calculator {
                     Calculator::MemoryOnly => Normalizer::MemoryOnly,
                     Calculator::Dominant => Normalizer::Dominant,
                 },
@@ -46,16 +46,16 @@ impl Simulation<'_> {
     /// Validates and normalises the asks of app `a` now; `Err` with the reason to reject it.
     pub(crate) fn admit(&mut self, a: u32) -> Result<(), String> {
         let limits = self.allocation_limits();
-        let max = max_allowed(&limits, self.now.0, self.largest_node);
-        let spec = &self.specs[a as usize];
+        let max = max_allowed(&limits, self.cx.now.0, self.w.largest_node);
+        let spec = &self.w.specs[a as usize];
         if let Some(am) = spec.am {
             validate(am, max).map_err(|m| format!("AM container: {m}"))?;
         }
         for g in spec.stages.iter().flatten() {
             validate(g.size, max).map_err(|m| format!("task container: {m}"))?;
         }
-        let semantics = self.semantics;
-        let spec = &mut self.specs[a as usize];
+        let semantics = self.w.semantics;
+        let spec = &mut self.w.specs[a as usize];
         if let Some(am) = &mut spec.am {
             *am = normalize(*am, &limits, max, semantics);
         }

@@ -21,23 +21,23 @@
 //! itself. Unmanaged apps (no AM) ask at submission as before. Not modelled: a task killed by
 //! preemption is asked again at once rather than at the AM's next beat.
 
-use crate::engine::Simulation;
 use crate::event::Event;
+use crate::scheduler::Sched;
 use crate::time::SimTime;
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// AM timing is on for app `a` (managed, and a delay or a heartbeat configured).
     fn am_timed(&self, a: u32) -> bool {
-        let conf = &self.sc.scheduler;
-        self.specs[a as usize].am.is_some()
+        let conf = &self.w.sc.scheduler;
+        self.w.specs[a as usize].am.is_some()
             && (conf.am_heartbeat_ms > 0 || conf.am_launch_delay_ms > 0)
     }
 
     /// App `a`'s AM beat at or after `t`: its submission + k × `am_heartbeat_ms` (`t` itself
     /// when heartbeats are off).
     fn am_beat_at_or_after(&self, a: u32, t: SimTime) -> SimTime {
-        let hb = self.sc.scheduler.am_heartbeat_ms;
-        let start = self.specs[a as usize].arrival.0;
+        let hb = self.w.sc.scheduler.am_heartbeat_ms;
+        let start = self.w.specs[a as usize].arrival.0;
         if hb == 0 || t.0 <= start {
             return if hb == 0 { t } else { SimTime(start) };
         }
@@ -55,7 +55,7 @@ impl Simulation<'_> {
             self.start_stage(a, 0);
             return;
         }
-        let registered = self.now.plus(self.sc.scheduler.am_launch_delay_ms);
+        let registered = self.cx.now.plus(self.w.sc.scheduler.am_launch_delay_ms);
         let t = self.am_beat_at_or_after(a, registered);
         self.push_am_beat(a, 0, t);
     }
@@ -67,24 +67,24 @@ impl Simulation<'_> {
             self.start_stage(a, stage);
             return;
         }
-        let t = self.am_beat_at_or_after(a, self.now);
+        let t = self.am_beat_at_or_after(a, self.cx.now);
         self.push_am_beat(a, stage, t);
     }
 
     /// When a task container of app `a` allocated now starts running.
     pub(crate) fn task_launch(&self, a: u32) -> SimTime {
         if self.am_timed(a) {
-            self.am_beat_at_or_after(a, self.now)
+            self.am_beat_at_or_after(a, self.cx.now)
         } else {
-            self.now
+            self.cx.now
         }
     }
 
     fn push_am_beat(&mut self, a: u32, stage: usize, t: SimTime) {
         // A pending beat changes state whatever the scheduler does: the quiescence watch
         // counts it with the pending completions.
-        self.in_flight += 1;
-        self.events.push(
+        self.cx.in_flight += 1;
+        self.cx.events.push(
             t,
             Event::AmHeartbeat {
                 app: a,
@@ -95,11 +95,11 @@ impl Simulation<'_> {
 
     /// The AM beat that asks for `stage` (or ends the app).
     pub(crate) fn on_am_heartbeat(&mut self, a: u32, stage: u32) {
-        self.in_flight -= 1;
-        self.progress += 1;
+        self.cx.in_flight -= 1;
+        self.cx.progress += 1;
         // The AM that heard of it was lost: its successor asks once it runs.
-        if self.apps[a as usize].stash.is_some() {
-            self.apps[a as usize].deferred_stage = Some(stage as usize);
+        if self.w.apps[a as usize].stash.is_some() {
+            self.w.apps[a as usize].deferred_stage = Some(stage as usize);
             return;
         }
         self.start_stage(a, stage as usize);

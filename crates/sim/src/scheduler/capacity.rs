@@ -35,7 +35,7 @@ use crate::capacity::locality::{
 };
 use crate::capacity::ordering::{AppOrder, children_by_use, fair_order, fifo_order};
 use crate::capacity::user_limit::{UserLimitInput, user_limit, user_may_allocate};
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use crate::tree::{OrderingPolicy, QueueId};
 use fairsim_core::{Calculator, Resource, Semantics};
 
@@ -59,11 +59,11 @@ enum Offer {
     Nothing,
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     fn minimum_allocation(&self) -> Resource {
         Resource::new(
-            self.sc.scheduler.minimum_allocation_mb.max(1),
-            self.sc.scheduler.minimum_allocation_vcores.max(1),
+            self.w.sc.scheduler.minimum_allocation_mb.max(1),
+            self.w.sc.scheduler.minimum_allocation_vcores.max(1),
         )
     }
 
@@ -72,7 +72,7 @@ impl Simulation<'_> {
     /// (`computeAvailableContainers`), memory alone by default, so vcores may overcommit.
     pub(crate) fn container_fit(&self) -> Calculator {
         match self.capacity {
-            Some(_) => self.tree.resource_calculator,
+            Some(_) => self.w.tree.resource_calculator,
             None => Calculator::Dominant,
         }
     }
@@ -81,24 +81,24 @@ impl Simulation<'_> {
     pub(crate) fn cs_attempt_scheduling(&mut self, node: u32) {
         let n = node as usize;
         let min_alloc = self.minimum_allocation();
-        let calc = self.tree.resource_calculator;
+        let calc = self.w.tree.resource_calculator;
         // `allocateContainersToNode` starts when the minimum allocation fits the node
         // (`computeAvailableContainers`); the root keeps assigning while the node's
         // available resource is at least the minimum by the calculator's order
         // (`ParentQueue.canAssign`; the same test for the memory-only calculator).
-        if !calc.fits_in(min_alloc, self.cluster.nodes[n].available()) {
+        if !calc.fits_in(min_alloc, self.w.cluster.nodes[n].available()) {
             return;
         }
         loop {
-            let available = self.cluster.nodes[n].available();
-            if calc.less_than(self.cluster.total, available, min_alloc) {
+            let available = self.w.cluster.nodes[n].available();
+            if calc.less_than(self.w.cluster.total, available, min_alloc) {
                 return;
             }
             let Some(caps) = self.capacity.as_ref().map(|cs| cs.caps.clone()) else {
                 return;
             };
             // The root is handed the cluster (`new ResourceLimits(clusterResource)`).
-            let cluster = self.cluster.total;
+            let cluster = self.w.cluster.total;
             match self.cs_offer(QueueId::ROOT, cluster, node, &caps) {
                 Offer::Assigned(Locality::OffSwitch) | Offer::QueueLimit(_) | Offer::Nothing => {
                     return;
@@ -111,24 +111,24 @@ impl Simulation<'_> {
     /// Offers `node` to queue `q`, held to `limit` by its parent (`ParentQueue.assignContainers`
     /// and `assignContainersToChildQueues`; `LeafQueue.assignContainers` for a leaf).
     fn cs_offer(&mut self, q: QueueId, limit: Resource, node: u32, caps: &Capacities) -> Offer {
-        if self.queues[q.idx()].pending == 0 {
+        if self.w.queues[q.idx()].pending == 0 {
             return Offer::Nothing;
         }
-        let era = self.sc.scheduler.semantics;
-        let calc = self.tree.resource_calculator;
-        let cluster = self.cluster.total;
+        let era = self.w.sc.scheduler.semantics;
+        let calc = self.w.tree.resource_calculator;
+        let cluster = self.w.cluster.total;
         let min_alloc = self.minimum_allocation();
         let own_max = caps.own_max(era, calc, q, cluster, min_alloc);
         let current = calc.min(cluster, own_max, limit);
-        if self.tree.get(q).is_leaf {
+        if self.w.tree.get(q).is_leaf {
             return self.cs_assign_leaf(q, node, current);
         }
-        let used = self.queues[q.idx()].usage;
+        let used = self.w.queues[q.idx()].usage;
         if !queue_open(era, calc, cluster, used, min_alloc, current) {
             return Offer::Nothing;
         }
-        let usage: Vec<Resource> = self.queues.iter().map(|x| x.usage).collect();
-        let kids = children_by_use(&self.tree, caps, cluster, &usage, q);
+        let usage: Vec<Resource> = self.w.queues.iter().map(|x| x.usage).collect();
+        let kids = children_by_use(&self.w.tree, caps, cluster, &usage, q);
         let mut blocked = Resource::ZERO;
         let mut skipped_for_limit = false;
         for c in kids {
@@ -162,14 +162,14 @@ impl Simulation<'_> {
     /// Offers `node` to the apps of `leaf`, whose current limit is `limit` (the smaller of its
     /// own maximum and what its parent hands it).
     fn cs_assign_leaf(&mut self, leaf: QueueId, node: u32, limit: Resource) -> Offer {
-        let cluster = self.cluster.total;
-        let calc = self.tree.resource_calculator;
-        let era = self.sc.scheduler.semantics;
-        let conf = self.tree.get(leaf).clone();
+        let cluster = self.w.cluster.total;
+        let calc = self.w.tree.resource_calculator;
+        let era = self.w.sc.scheduler.semantics;
+        let conf = self.w.tree.get(leaf).clone();
         let Some(caps) = self.capacity.as_ref().map(|cs| cs.caps.clone()) else {
             return Offer::Nothing;
         };
-        let queue_usage = self.queues[leaf.idx()].usage;
+        let queue_usage = self.w.queues[leaf.idx()].usage;
         // Hadoop 3.3 checks the leaf once, before its apps (`canAssignToThisQueue`), and
         // keeps its headroom for each ask; 2.7 checks each ask against the limit.
         if era == Semantics::Hadoop33
@@ -178,16 +178,16 @@ impl Simulation<'_> {
             return Offer::Nothing;
         }
         let headroom = subtract(limit, queue_usage);
-        let mut apps: Vec<u32> = self.queues[leaf.idx()]
+        let mut apps: Vec<u32> = self.w.queues[leaf.idx()]
             .runnable_apps
             .iter()
             .copied()
-            .filter(|&a| self.apps[a as usize].requests.pending > 0)
+            .filter(|&a| self.w.apps[a as usize].requests.pending > 0)
             .collect();
         let views: Vec<AppOrder> = apps
             .iter()
             .map(|&a| {
-                let app = &self.apps[a as usize];
+                let app = &self.w.apps[a as usize];
                 AppOrder {
                     id: u64::from(a),
                     used_mb: app.usage.memory_mb,
@@ -200,33 +200,34 @@ impl Simulation<'_> {
             OrderingPolicy::Fair => fair_order(&views, conf.cs.size_based_weight),
         };
         apps = order.into_iter().map(|i| apps[i]).collect();
-        let mut active_users: Vec<u32> = apps.iter().map(|&a| self.apps[a as usize].user).collect();
+        let mut active_users: Vec<u32> =
+            apps.iter().map(|&a| self.w.apps[a as usize].user).collect();
         active_users.sort_unstable();
         active_users.dedup();
         // Everything the active users hold in the leaf (their apps without pending asks too).
-        let active_usage = self.queues[leaf.idx()]
+        let active_usage = self.w.queues[leaf.idx()]
             .runnable_apps
             .iter()
             .filter(|&&x| {
                 active_users
-                    .binary_search(&self.apps[x as usize].user)
+                    .binary_search(&self.w.apps[x as usize].user)
                     .is_ok()
             })
             .fold(Resource::ZERO, |s, &x| {
-                s.saturating_add(self.apps[x as usize].usage)
+                s.saturating_add(self.w.apps[x as usize].usage)
             });
         let am_limit = crate::capacity::scale(
             cluster,
             caps.absolute[leaf.idx()] * conf.maximum_am_resource_fraction.unwrap_or(0.1),
         );
-        let any_am_running = self.queues[leaf.idx()].am_usage != Resource::ZERO;
+        let any_am_running = self.w.queues[leaf.idx()].am_usage != Resource::ZERO;
         let n = node as usize;
-        let rack = self.cluster.nodes[n].rack;
+        let rack = self.w.cluster.nodes[n].rack;
         // Hadoop's getNumClusterNodes: the nodes in the cluster now.
-        let n_nodes = self.cluster.live;
+        let n_nodes = self.w.cluster.live;
         for a in apps {
             let i = a as usize;
-            let Some(idx) = self.apps[i]
+            let Some(idx) = self.w.apps[i]
                 .requests
                 .by_priority
                 .iter()
@@ -235,7 +236,7 @@ impl Simulation<'_> {
                 continue;
             };
             let (size, is_am, ask) = {
-                let p = &self.apps[i].requests.by_priority[idx];
+                let p = &self.w.apps[i].requests.by_priority[idx];
                 let ask = LocalityAsk {
                     on_node: p.node_count(node).unwrap_or(0),
                     on_rack: p.rack_count(rack).unwrap_or(0),
@@ -253,24 +254,24 @@ impl Simulation<'_> {
                 return Offer::Nothing;
             }
             // User limit.
-            let user = self.apps[i].user;
-            let user_usage = self.queues[leaf.idx()]
+            let user = self.w.apps[i].user;
+            let user_usage = self.w.queues[leaf.idx()]
                 .runnable_apps
                 .iter()
-                .filter(|&&x| self.apps[x as usize].user == user)
+                .filter(|&&x| self.w.apps[x as usize].user == user)
                 .fold(Resource::ZERO, |s, &x| {
-                    s.saturating_add(self.apps[x as usize].usage)
+                    s.saturating_add(self.w.apps[x as usize].usage)
                 });
             // Hadoop 2.7 computes the limit with the ask being placed; from 2.8 on
             // (`UsersManager.computeUserLimit` in 3.x) with the minimum allocation, so the
             // limit grows one container at a time whatever the ask.
-            let required = match self.sc.scheduler.semantics {
+            let required = match self.w.sc.scheduler.semantics {
                 Semantics::Hadoop27 => size,
                 Semantics::Hadoop33 => self.minimum_allocation(),
             };
             // Hadoop 3.x divides what the active users hold (`totalResUsageForActiveUsers`)
             // among them, Hadoop 2.x the current capacity.
-            let active_users_usage = match self.sc.scheduler.semantics {
+            let active_users_usage = match self.w.sc.scheduler.semantics {
                 Semantics::Hadoop27 => None,
                 Semantics::Hadoop33 => Some(active_usage),
             };
@@ -297,7 +298,7 @@ impl Simulation<'_> {
                 && any_am_running
                 && calc.greater_than(
                     cluster,
-                    self.queues[leaf.idx()].am_usage.saturating_add(size),
+                    self.w.queues[leaf.idx()].am_usage.saturating_add(size),
                     am_limit,
                 )
             {
@@ -310,13 +311,13 @@ impl Simulation<'_> {
             }
             // `computeAvailableContainers(available, ask) > 0`: memory alone for the
             // default calculator, so vcores may be overcommitted.
-            if !calc.fits_in(size, self.cluster.nodes[n].available()) {
+            if !calc.fits_in(size, self.w.cluster.nodes[n].available()) {
                 continue;
             }
-            let semantics = self.sc.scheduler.semantics;
-            let delay = self.sc.scheduler.node_locality_delay;
+            let semantics = self.w.sc.scheduler.semantics;
+            let delay = self.w.sc.scheduler.node_locality_delay;
             let missed = {
-                let p = &mut self.apps[i].requests.by_priority[idx];
+                let p = &mut self.w.apps[i].requests.by_priority[idx];
                 p.opportunities = p.opportunities.saturating_add(1);
                 u64::from(p.opportunities)
             };
@@ -332,13 +333,13 @@ impl Simulation<'_> {
                 delay,
             );
             if missed <= to_open {
-                self.progress += 1;
+                self.cx.progress += 1;
             }
             let Some(loc) = allowed_locality(semantics, ask, missed, n_nodes, delay) else {
                 continue;
             };
             if resets_opportunities(loc) {
-                self.apps[i].requests.by_priority[idx].opportunities = 0;
+                self.w.apps[i].requests.by_priority[idx].opportunities = 0;
             }
             self.try_assign(a, idx, node, loc, false);
             return Offer::Assigned(loc);

@@ -7,7 +7,7 @@
 //! `g:group:queue`, `%user` and `%primary_group`) first replace `default`, or any name with
 //! `queue-mappings-override.enable`.
 
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use crate::tree::{PlacementRule, QueueId, QueueTree};
 use fairsim_core::Semantics;
 use std::collections::BTreeMap;
@@ -23,7 +23,7 @@ pub(crate) fn short_names(tree: &QueueTree) -> BTreeMap<String, QueueId> {
     index
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// The leaf queue for an app submitted to `requested` by `user`; `Err` with the reason
     /// when the Capacity Scheduler rejects it.
     pub(crate) fn cs_place(&self, requested: &str, user: &str) -> Result<QueueId, String> {
@@ -34,8 +34,8 @@ impl Simulation<'_> {
         let by_short = (self.capacity.as_ref())
             .and_then(|cs| cs.short_names.get(requested))
             .copied();
-        let by_path = match self.semantics {
-            Semantics::Hadoop33 => self.queue_ids.get(requested).copied(),
+        let by_path = match self.w.semantics {
+            Semantics::Hadoop33 => self.w.queue_ids.get(requested).copied(),
             Semantics::Hadoop27 => None,
         };
         let found = match (by_short, by_path) {
@@ -46,7 +46,7 @@ impl Simulation<'_> {
             None => Err(format!(
                 "submitted by user {user} to unknown queue: {requested}"
             )),
-            Some(q) if !self.tree.get(q).is_leaf => Err(format!(
+            Some(q) if !self.w.tree.get(q).is_leaf => Err(format!(
                 "submitted by user {user} to non-leaf queue: {requested}"
             )),
             Some(q) => self.cs_accepts(q, user).map(|()| q),
@@ -58,7 +58,7 @@ impl Simulation<'_> {
     /// or `maxApplicationsPerUser` of this user's, rejects the submission
     /// (`capacity::app_limits`).
     fn cs_accepts(&self, leaf: QueueId, user: &str) -> Result<(), String> {
-        let conf = self.tree.get(leaf);
+        let conf = self.w.tree.get(leaf);
         if conf.cs.stopped {
             return Err(format!(
                 "queue {} is STOPPED: it accepts no application",
@@ -70,13 +70,13 @@ impl Simulation<'_> {
             .as_ref()
             .map_or(0.0, |c| c.caps.absolute[leaf.idx()]);
         let (max_apps, max_per_user) = crate::capacity::app_limits::max_applications(
-            self.semantics,
+            self.w.semantics,
             &conf.cs,
             absolute,
             conf.minimum_user_limit_percent.unwrap_or(100.0),
             conf.user_limit_factor.unwrap_or(1.0),
         );
-        let qs = &self.queues[leaf.idx()];
+        let qs = &self.w.queues[leaf.idx()];
         let held = i64::from(qs.runnable) + i64::from(qs.waiting);
         if held >= max_apps {
             return Err(format!(
@@ -84,11 +84,11 @@ impl Simulation<'_> {
                 conf.name
             ));
         }
-        let of_user = self.user_index.get(user).map_or(0, |&uid| {
+        let of_user = self.w.user_index.get(user).map_or(0, |&uid| {
             qs.runnable_apps
                 .iter()
                 .chain(&qs.waiting_apps)
-                .filter(|&&a| self.apps[a as usize].user == uid)
+                .filter(|&&a| self.w.apps[a as usize].user == uid)
                 .count() as i64
         });
         if of_user >= max_per_user {
@@ -105,8 +105,8 @@ impl Simulation<'_> {
     /// user (`u:`) or one of the user's groups (`g:`, primary first); used when the app was
     /// submitted to `default`, or always with `queue-mappings-override.enable`.
     fn cs_mapped_queue(&self, requested: &str, user: &str) -> Option<String> {
-        let groups = &self.sc.scheduler.groups;
-        for rule in &self.tree.placement {
+        let groups = &self.w.sc.scheduler.groups;
+        for rule in &self.w.tree.placement {
             let PlacementRule::CapacityMapping {
                 group,
                 source,

@@ -2,17 +2,18 @@
 //! Scheduler on the same state (`capacity_placement` its queue choice); `admission`
 //! validates and normalises asks at submission for both; `preempt` runs preemption (both
 //! schedulers) from the update tick; `node_events` makes nodes join and leave during a run
-//! (both schedulers); `submission_check` finds the apps a run would reject without running
-//! it.
+//! (both schedulers). `books` keeps what both schedulers keep as they decide (usage up the
+//! tree, ordered sets, metric terms); `Sched` is a scheduler at work on one event.
 
 pub(crate) mod admission;
 pub(crate) mod am_heartbeat;
+pub(crate) mod books;
 pub(crate) mod capacity;
 pub(crate) mod capacity_placement;
 pub mod fair;
 pub(crate) mod node_events;
 pub(crate) mod preempt;
-pub mod submission_check;
+pub(crate) mod print;
 
 /// What one offer of a node produced (a Fair Scheduler offer, also made to a starved app
 /// by preemption).
@@ -24,4 +25,137 @@ pub(crate) enum Outcome {
     Allocated(fairsim_core::Resource),
     /// The node was reserved.
     Reserved,
+}
+
+/// The schedulers' own state: the Fair Scheduler's, each era's preemption state, and the
+/// Capacity Scheduler's when the tree is a capacity tree. The engine owns it and knows
+/// nothing of what is inside.
+pub(crate) struct Scheduler {
+    /// The Fair Scheduler's own state (`fair::FairState`).
+    pub(crate) fair: fair::FairState,
+    /// Preemption state of the configured scheduler and era.
+    pub(crate) preempt: preempt::PreemptState,
+    /// The Capacity Scheduler's own state, when the tree is a capacity tree.
+    pub(crate) capacity: Option<capacity::CapacityState>,
+}
+
+/// A scheduler at work on one event: its own state, with the world and the context the
+/// engine lends it for that event. Every scheduler decision is a method of this type.
+pub(crate) struct Sched<'s, 'a> {
+    pub(crate) w: &'s mut crate::state::world::World<'a>,
+    pub(crate) cx: &'s mut crate::events::ctx::Ctx<'a>,
+    pub(crate) fair: &'s mut fair::FairState,
+    pub(crate) preempt: &'s mut preempt::PreemptState,
+    pub(crate) capacity: &'s mut Option<capacity::CapacityState>,
+    /// The engine watches for repeated states (its cycle watch is on).
+    pub(crate) cycles_watched: bool,
+}
+
+impl Scheduler {
+    /// The scheduler `sc` configures, on a cluster of `n_nodes` nodes (its queues and
+    /// preemption are set up by [`Sched::start`]).
+    pub(crate) fn new(sc: &crate::scenario::Scenario, n_nodes: usize) -> Scheduler {
+        Scheduler {
+            preempt: preempt::PreemptState::Off,
+            capacity: None,
+            fair: fair::FairState {
+                sorted_history: fair::sort_history::lists_keep_history(sc),
+                tree_sets: fair::sort_history::descents_build_tree_sets(sc),
+                held_for: vec![Vec::new(); n_nodes],
+                ..Default::default()
+            },
+        }
+    }
+
+    /// The scheduler at work on one event, lent `w` and `cx`; `cycles_watched` says whether
+    /// the engine watches for repeated states.
+    pub(crate) fn lend<'s, 'a>(
+        &'s mut self,
+        w: &'s mut crate::state::world::World<'a>,
+        cx: &'s mut crate::events::ctx::Ctx<'a>,
+        cycles_watched: bool,
+    ) -> Sched<'s, 'a> {
+        Sched {
+            w,
+            cx,
+            fair: &mut self.fair,
+            preempt: &mut self.preempt,
+            capacity: &mut self.capacity,
+            cycles_watched,
+        }
+    }
+}
+
+/// What the engine asks of the scheduler: one method per event it hands over, and the
+/// questions its heartbeat elision, idle-tick skipping, quiescence and cycle watches ask.
+impl Sched<'_, '_> {
+    /// Sets up the queues' order and shares and the preemption state; with continuous
+    /// scheduling, its first pass. An error says why the scenario cannot run.
+    pub(crate) fn start(&mut self) -> Result<(), String> {
+        self.rerank_queues();
+        self.w.compute_steady_shares();
+        Ok(())
+    }
+
+    /// Preemption, once the apps are read.
+    pub(crate) fn start_preemption(&mut self) {
+        self.init_preemption();
+    }
+
+    /// Continuous scheduling's first pass, when it is on, queued after the first update
+    /// tick.
+    pub(crate) fn start_passes(&mut self) -> Result<(), String> {
+        if self.w.sc.scheduler.continuous_scheduling {
+            if self.capacity.is_some() {
+                return Err(
+                    "scheduler.continuous_scheduling is a Fair Scheduler setting; the allocation \
+                     file is a capacity-scheduler.xml"
+                        .into(),
+                );
+            }
+            self.fair.continuous = Some(fair::continuous::Continuous::new(
+                self.w.cluster.nodes.len(),
+            ));
+            self.cx.events.push(
+                crate::time::SimTime::ZERO,
+                crate::event::Event::ContinuousPass,
+            );
+        }
+        Ok(())
+    }
+
+    /// A live container completed.
+    pub(crate) fn on_completion(&mut self, container: u32) {
+        let node = self.w.containers[container as usize].node;
+        self.note_completion(node);
+        self.on_container_finished(container);
+    }
+
+    /// The update thread's tick: preemption's clocks before, the update, preemption after.
+    pub(crate) fn on_update(&mut self) {
+        self.before_update();
+        self.update();
+        self.after_update();
+    }
+
+    /// After every event: what held only for the event is forgotten, and parked nodes whose
+    /// heartbeat inputs it touched are checked again.
+    pub(crate) fn after_event(&mut self) {
+        self.fair.full_nodes.forget();
+        self.settle_parked();
+    }
+
+    /// The scheduler's part of an idle update tick (see `engine::idle_ticks`): no
+    /// preemption, no booster, and nothing marked for its update.
+    pub(crate) fn update_is_idle(&self) -> bool {
+        matches!(self.preempt, preempt::PreemptState::Off)
+            && self.w.sc.scheduler.booster.is_none()
+            && (!self.app_shares_kept() || self.fair.app_share_leaves.is_empty())
+            && self.fair.queue_shares.nothing_touched()
+    }
+
+    /// Whether a container may be killed other than by a node event (preemption is on).
+    pub(crate) fn preempts(&self) -> bool {
+        !matches!(self.preempt, preempt::PreemptState::Off)
+    }
 }

@@ -6,7 +6,7 @@
 //!   beats from its join time on.
 //! * **lose** (`removeNode`): each running container completes as lost (Hadoop's
 //!   `LOST_CONTAINER` status, exit code ABORTED) and its task is asked again, as the AM asks
-//!   for a lost task attempt again; a lost AM fails its attempt (see [`Simulation::fail_attempt`]);
+//!   for a lost task attempt again; a lost AM fails its attempt (see [`Sched::fail_attempt`]);
 //!   the node's reservation is released; the cluster shrinks.
 //! * **decommission**: hadoop-3.3's graceful decommissioning. At each heartbeat of a
 //!   decommissioning node (`AbstractYarnScheduler.nodeUpdate`) its capability is set to what
@@ -17,7 +17,7 @@
 
 use crate::app::{AM_PRIORITY, AppPhase};
 use crate::cluster::{NodeId, NodeState};
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use crate::topology::events::NodeEventKind;
 use crate::tree::QueueId;
 use fairsim_core::{Comparator, Resource, Semantics};
@@ -26,25 +26,25 @@ use fairsim_core::{Comparator, Resource, Semantics};
 /// answers the configured maximum allocation (`ClusterNodeTracker` with no node).
 const NO_NODE: Resource = Resource::new(i64::MAX, i64::MAX);
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// Event `e` of `[[cluster.events]]` happens now.
     pub(crate) fn on_node_event(&mut self, e: u32) {
-        let sc = self.sc;
+        let sc = self.w.sc;
         let ev = &sc.cluster.events.events[e as usize];
-        self.node_events_left -= 1;
-        self.progress += 1;
+        self.cx.node_events_left -= 1;
+        self.cx.progress += 1;
         self.wake_all_parked();
         for &n in &ev.nodes {
-            match (ev.kind, self.semantics) {
+            match (ev.kind, self.w.semantics) {
                 (NodeEventKind::Add, _) => {
-                    self.cluster.join(NodeId(n));
-                    self.events.clock_mut().node_joined(n, self.current);
+                    self.w.cluster.join(NodeId(n));
+                    self.cx.events.clock_mut().node_joined(n, self.cx.current);
                 }
                 (NodeEventKind::Lose, _) | (NodeEventKind::Decommission, Semantics::Hadoop27) => {
                     self.remove_node(n)
                 }
                 (NodeEventKind::Decommission, Semantics::Hadoop33) => {
-                    self.cluster.nodes[n as usize].state = NodeState::Decommissioning;
+                    self.w.cluster.nodes[n as usize].state = NodeState::Decommissioning;
                     // It must beat to shrink and leave, even while no other node need.
                     self.rearm(n);
                 }
@@ -58,14 +58,14 @@ impl Simulation<'_> {
     /// leaves. True when it left.
     pub(crate) fn decommissioning_beat(&mut self, node: u32) -> bool {
         let n = node as usize;
-        if self.cluster.nodes[n].n_containers == 0 {
+        if self.w.cluster.nodes[n].n_containers == 0 {
             self.remove_node(node);
             self.cluster_changed();
             return true;
         }
-        let allocated = self.cluster.nodes[n].allocated;
-        if self.cluster.nodes[n].capacity != allocated {
-            self.cluster.resize(NodeId(node), allocated);
+        let allocated = self.w.cluster.nodes[n].allocated;
+        if self.w.cluster.nodes[n].capacity != allocated {
+            self.w.cluster.resize(NodeId(node), allocated);
             self.cluster_changed();
         }
         false
@@ -76,10 +76,11 @@ impl Simulation<'_> {
     /// where decommissioning removed it at once) is not in the cluster: nothing happens, as
     /// Hadoop's `removeNode` returns for a node it does not track.
     fn remove_node(&mut self, node: u32) {
-        if !self.cluster.nodes[node as usize].is_live() {
+        if !self.w.cluster.nodes[node as usize].is_live() {
             return;
         }
         let mut on_node: Vec<(u64, u32)> = self
+            .w
             .containers
             .iter()
             .enumerate()
@@ -90,21 +91,21 @@ impl Simulation<'_> {
         // Tasks first (each asked again), then the AMs, whose failed attempts take their
         // apps' remaining containers with them.
         for &(_, slot) in &on_node {
-            if !self.containers[slot as usize].is_am {
+            if !self.w.containers[slot as usize].is_am {
                 self.kill_task(slot, true);
             }
         }
         for &(_, slot) in &on_node {
-            let c = self.containers[slot as usize];
+            let c = self.w.containers[slot as usize];
             if c.live && c.is_am {
                 self.fail_attempt(c.app);
             }
         }
         self.unreserve(node);
         self.release_holds(node);
-        self.cluster.leave(NodeId(node));
-        self.events.clock_mut().node_left(node, self.current);
-        self.events.clock_mut().disarm(node);
+        self.w.cluster.leave(NodeId(node));
+        self.cx.events.clock_mut().node_left(node, self.cx.current);
+        self.cx.events.clock_mut().disarm(node);
     }
 
     /// App `a`'s AM container was lost: its attempt fails. YARN does not count an attempt
@@ -114,34 +115,35 @@ impl Simulation<'_> {
     /// new attempt asks for an AM. When that AM runs, the asks come back: every task not
     /// finished yet (MapReduce's job recovery keeps the finished ones), including those just
     /// killed. Under the Fair Scheduler the failed attempt leaves the scheduler and a new one
-    /// joins ([`Simulation::replace_attempt`]); the Capacity Scheduler keeps the app where it
+    /// joins ([`Sched::replace_attempt`]); the Capacity Scheduler keeps the app where it
     /// was (a documented simplification).
     pub(crate) fn fail_attempt(&mut self, a: u32) {
         let i = a as usize;
-        let Some(am_slot) = self.apps[i].am_container.take() else {
+        let Some(am_slot) = self.w.apps[i].am_container.take() else {
             return;
         };
-        let c = self.containers[am_slot as usize];
+        let c = self.w.containers[am_slot as usize];
         self.recheck_node(c.node);
-        self.containers[am_slot as usize].live = false;
-        let node = &mut self.cluster.nodes[c.node as usize];
+        self.w.containers[am_slot as usize].live = false;
+        let node = &mut self.w.cluster.nodes[c.node as usize];
         node.allocated = node.allocated.saturating_sub(c.size);
         node.n_containers -= 1;
-        let leaf = self.apps[i].queue;
+        let leaf = self.w.apps[i].queue;
         {
-            let app = &mut self.apps[i];
+            let app = &mut self.w.apps[i];
             app.usage = app.usage.saturating_sub(c.size);
             app.sched.usage = app.usage;
             app.live -= 1;
             app.lost += 1;
             app.am_running = false;
         }
-        self.counters.lost += 1;
+        self.cx.counters.lost += 1;
         self.add_usage(leaf, c.size, -1);
-        let q = &mut self.queues[leaf.idx()];
+        let q = &mut self.w.queues[leaf.idx()];
         q.am_usage = q.am_usage.saturating_sub(c.size);
         self.refresh_open(leaf);
         let mut others: Vec<(u64, u32)> = self
+            .w
             .containers
             .iter()
             .enumerate()
@@ -152,21 +154,21 @@ impl Simulation<'_> {
         for (_, slot) in others {
             self.kill_task(slot, true);
         }
-        let runnable = self.apps[i].phase == AppPhase::Runnable;
-        let pending = self.apps[i].requests.pending;
+        let runnable = self.w.apps[i].phase == AppPhase::Runnable;
+        let pending = self.w.apps[i].requests.pending;
         if runnable && pending > 0 {
             self.pending_changed(a, -(pending as i64));
         }
-        let mut asks = std::mem::take(&mut self.apps[i].requests);
+        let mut asks = std::mem::take(&mut self.w.apps[i].requests);
         // The new attempt asks them afresh: no missed opportunities, no relaxed level.
         asks.forget_delay_state();
-        self.apps[i].stash = Some(asks);
+        self.w.apps[i].stash = Some(asks);
         if self.capacity.is_none() {
             self.replace_attempt(a);
             return;
         }
-        if let Some(am) = self.specs[i].am {
-            self.apps[i]
+        if let Some(am) = self.w.specs[i].am {
+            self.w.apps[i]
                 .requests
                 .add(AM_PRIORITY, am, 1, 0, Vec::new(), Vec::new(), true);
             if runnable {
@@ -191,9 +193,9 @@ impl Simulation<'_> {
     ///   if the limits allow it now, last in its leaf's list.
     pub(crate) fn replace_attempt(&mut self, a: u32) {
         let i = a as usize;
-        let reserved: Vec<u32> = (0..self.cluster.nodes.len() as u32)
+        let reserved: Vec<u32> = (0..self.w.cluster.nodes.len() as u32)
             .filter(|&n| {
-                self.cluster.nodes[n as usize]
+                self.w.cluster.nodes[n as usize]
                     .reservation
                     .is_some_and(|r| r.app == a)
             })
@@ -202,30 +204,30 @@ impl Simulation<'_> {
             self.unreserve(n);
         }
         self.release_holds_for(a);
-        let leaf = self.apps[i].queue;
-        let q = &mut self.queues[leaf.idx()];
-        q.app_demand = q.app_demand.saturating_sub(self.apps[i].demand);
+        let leaf = self.w.apps[i].queue;
+        let q = &mut self.w.queues[leaf.idx()];
+        q.app_demand = q.app_demand.saturating_sub(self.w.apps[i].demand);
         self.touch_leaf(leaf);
-        let was_runnable = self.apps[i].phase == AppPhase::Runnable;
-        self.apps[i].phase = AppPhase::Future;
+        let was_runnable = self.w.apps[i].phase == AppPhase::Runnable;
+        self.w.apps[i].phase = AppPhase::Future;
         self.reorder_app(a);
         if was_runnable {
             self.on_runnable_app_removed(a);
         }
         let weight = fairsim_core::AppWeight {
-            semantics: self.semantics,
-            size_based: self.sc.scheduler.sizebasedweight,
-            booster: self.sc.scheduler.booster,
+            semantics: self.w.semantics,
+            size_based: self.w.sc.scheduler.sizebasedweight,
+            booster: self.w.sc.scheduler.booster,
         }
         .weight(0, 1, 0);
-        let now = self.now.0;
-        let app = &mut self.apps[i];
+        let now = self.cx.now.0;
+        let app = &mut self.w.apps[i];
         app.demand = Resource::ZERO;
         app.sched.demand = Resource::ZERO;
         app.sched.weight = weight;
         app.sched.start_time_ms = now as i64;
         app.fair_share = Resource::ZERO;
-        if let Some(am) = self.specs[i].am {
+        if let Some(am) = self.w.specs[i].am {
             app.requests
                 .add(AM_PRIORITY, am, 1, 0, Vec::new(), Vec::new(), true);
         }
@@ -238,17 +240,17 @@ impl Simulation<'_> {
     /// True when there was a failed attempt.
     pub(crate) fn resume_attempt(&mut self, a: u32) -> bool {
         let i = a as usize;
-        let Some(asks) = self.apps[i].stash.take() else {
+        let Some(asks) = self.w.apps[i].stash.take() else {
             return false;
         };
         let pending = asks.pending;
-        self.apps[i].requests = asks;
-        if self.apps[i].phase == AppPhase::Runnable && pending > 0 {
+        self.w.apps[i].requests = asks;
+        if self.w.apps[i].phase == AppPhase::Runnable && pending > 0 {
             self.pending_changed(a, pending as i64);
         }
         self.demand_changed(a);
         self.reorder_app(a);
-        if let Some(stage) = self.apps[i].deferred_stage.take() {
+        if let Some(stage) = self.w.apps[i].deferred_stage.take() {
             self.start_stage(a, stage);
         }
         true
@@ -258,22 +260,22 @@ impl Simulation<'_> {
     /// `addNode`/`removeNode` recompute them, resolved min and max shares, capacities, the
     /// comparators' cluster, the largest node, and the capacity the metrics integrate).
     pub(crate) fn cluster_changed(&mut self) {
-        let cluster = self.cluster.total;
+        let cluster = self.w.cluster.total;
         // Hadoop 3.3 derives effective capacities (absolute resources above all) anew.
         if let Some(cs) = &mut self.capacity {
-            cs.caps = crate::capacity::Capacities::at(&self.tree, cluster);
+            cs.caps = crate::capacity::Capacities::at(&self.w.tree, cluster);
         }
-        for i in 0..self.queues.len() {
+        for i in 0..self.w.queues.len() {
             let q = QueueId(i as u32);
-            let conf = self.tree.get(q);
+            let conf = self.w.tree.get(q);
             let max_share = conf.max_share(cluster);
             let resolved_min = conf.min_resources.resolve(cluster);
             let min_share = match &self.capacity {
                 Some(cs) => cs.caps.guaranteed(q, cluster),
                 None => resolved_min,
             };
-            let comparator = Comparator::new(self.semantics, conf.policy, cluster);
-            let qs = &mut self.queues[i];
+            let comparator = Comparator::new(self.w.semantics, conf.policy, cluster);
+            let qs = &mut self.w.queues[i];
             qs.max_share = max_share;
             qs.min_share = min_share;
             qs.sched.min_share = resolved_min;
@@ -281,18 +283,18 @@ impl Simulation<'_> {
             qs.comparator = comparator;
             qs.app_shares_dirty = true;
         }
-        self.largest_node = self.cluster.largest_node().unwrap_or(NO_NODE);
-        self.integrals.set_capacity(cluster);
-        self.compute_steady_shares();
+        self.w.largest_node = self.w.cluster.largest_node().unwrap_or(NO_NODE);
+        self.w.integrals.set_capacity(cluster);
+        self.w.compute_steady_shares();
         // Keys read the comparators: every ordered set is built again.
         self.rerank_queues();
-        for a in 0..self.apps.len() as u32 {
-            if self.apps[a as usize].in_set {
+        for a in 0..self.w.apps.len() as u32 {
+            if self.w.apps[a as usize].in_set {
                 self.reorder_app(a);
             }
         }
-        for i in 0..self.queues.len() {
-            if self.tree.queues[i].is_leaf {
+        for i in 0..self.w.queues.len() {
+            if self.w.tree.queues[i].is_leaf {
                 self.metrics_refresh_leaf(QueueId(i as u32));
             }
         }

@@ -19,7 +19,6 @@
 
 use crate::app::AppPhase;
 use crate::capacity::ideal::{CsApp, CsContainer, CsDecision, PcppState, leaf_victims};
-use crate::engine::Simulation;
 use crate::event::Event;
 use crate::preemption::round::{Fs27, Fs33, Leaf33};
 use crate::preemption::starvation::{AppLoad33, LeafCtx33, LeafLoad27, sub_non_negative};
@@ -29,6 +28,7 @@ use crate::preemption::victims::{
     Search33, Snapshot27,
 };
 use crate::scheduler::Outcome;
+use crate::scheduler::Sched;
 use crate::tree::{QueueId, SchedulerKind};
 use fairsim_core::{Resource, Semantics, tree_set_order};
 use std::collections::BTreeMap;
@@ -63,36 +63,36 @@ impl PreemptState {
     }
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// Sets up the preemption state for the scenario's scheduler and era.
     pub(crate) fn init_preemption(&mut self) {
-        let n_q = self.tree.len();
-        if self.tree.scheduler == SchedulerKind::Capacity {
-            let caps = crate::capacity::Capacities::at(&self.tree, self.cluster.total);
+        let n_q = self.w.tree.len();
+        if self.w.tree.scheduler == SchedulerKind::Capacity {
+            let caps = crate::capacity::Capacities::at(&self.w.tree, self.w.cluster.total);
             // Metrics read a queue's min share as "what it is owed": its guarantee.
             for i in 0..n_q {
-                let g = caps.guaranteed(QueueId(i as u32), self.cluster.total);
-                self.queues[i].min_share = g;
+                let g = caps.guaranteed(QueueId(i as u32), self.w.cluster.total);
+                self.w.queues[i].min_share = g;
             }
-            self.capacity = Some(crate::scheduler::capacity::CapacityState {
+            *self.capacity = Some(crate::scheduler::capacity::CapacityState {
                 caps,
-                short_names: crate::scheduler::capacity_placement::short_names(&self.tree),
+                short_names: crate::scheduler::capacity_placement::short_names(&self.w.tree),
             });
-            if self.sc.scheduler.preemption {
-                self.preempt = PreemptState::Capacity {
+            if self.w.sc.scheduler.preemption {
+                *self.preempt = PreemptState::Capacity {
                     state: PcppState::default(),
                     last_round: None,
                 };
             }
             return;
         }
-        if !self.sc.scheduler.preemption {
+        if !self.w.sc.scheduler.preemption {
             return;
         }
-        self.preempt = match self.semantics {
+        *self.preempt = match self.w.semantics {
             Semantics::Hadoop27 => PreemptState::Fs27(Box::new(Fs27::new(n_q, 0))),
             Semantics::Hadoop33 => PreemptState::Fs33 {
-                fs: Box::new(Fs33::new(n_q, self.apps.len(), 0)),
+                fs: Box::new(Fs33::new(n_q, self.w.apps.len(), 0)),
                 search: Search33::default(),
             },
         };
@@ -102,31 +102,31 @@ impl Simulation<'_> {
     /// the capacities grow to cover it. Its starvation clocks start now, as a new
     /// `FSLeafQueue` starts them at construction.
     pub(crate) fn preempt_queue_added(&mut self, q: QueueId) {
-        let now = self.now.0;
+        let now = self.cx.now.0;
         match &mut self.preempt {
             PreemptState::Off | PreemptState::Capacity { .. } => {}
             PreemptState::Fs27(fs) => fs.queue_added(q, now),
             PreemptState::Fs33 { fs, .. } => fs.queue_added(q, now),
         }
         if let Some(cs) = &mut self.capacity {
-            let caps = crate::capacity::Capacities::at(&self.tree, self.cluster.total);
-            self.queues[q.idx()].min_share = caps.guaranteed(q, self.cluster.total);
+            let caps = crate::capacity::Capacities::at(&self.w.tree, self.w.cluster.total);
+            self.w.queues[q.idx()].min_share = caps.guaranteed(q, self.w.cluster.total);
             cs.caps = caps;
         }
     }
 
     /// An app was submitted (Hadoop 3.x starts its fair-share clock).
     pub(crate) fn preempt_app_submitted(&mut self, a: u32) {
-        let now = self.now.0;
+        let now = self.cx.now.0;
         if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
             fs.app_submitted(a, now);
         }
     }
 
     fn leaves(&self) -> Vec<QueueId> {
-        (0..self.tree.len())
+        (0..self.w.tree.len())
             .map(|i| QueueId(i as u32))
-            .filter(|&q| self.tree.get(q).is_leaf)
+            .filter(|&q| self.w.tree.get(q).is_leaf)
             .collect()
     }
 
@@ -134,7 +134,7 @@ impl Simulation<'_> {
         self.leaves()
             .into_iter()
             .map(|q| {
-                let (st, conf) = (&self.queues[q.idx()], self.tree.get(q));
+                let (st, conf) = (&self.w.queues[q.idx()], self.w.tree.get(q));
                 let load = LeafLoad27 {
                     usage: st.usage,
                     demand: st.demand,
@@ -155,7 +155,7 @@ impl Simulation<'_> {
             return;
         }
         let loads = self.leaf_loads_27();
-        let now = self.now.0;
+        let now = self.cx.now.0;
         if let PreemptState::Fs27(fs) = &mut self.preempt {
             fs.update_clocks(now, &loads);
         }
@@ -172,13 +172,13 @@ impl Simulation<'_> {
     }
 
     fn allocated(&self) -> Resource {
-        self.queues[0].usage
+        self.w.queues[0].usage
     }
 
     fn preempt_27(&mut self) {
-        let conf = self.sc.scheduler.preemption_config();
-        let now = self.now.0;
-        if !conf.should_attempt(self.cluster.total, self.allocated()) {
+        let conf = self.w.sc.scheduler.preemption_config();
+        let now = self.cx.now.0;
+        if !conf.should_attempt(self.w.cluster.total, self.allocated()) {
             return;
         }
         let loads = self.leaf_loads_27();
@@ -196,7 +196,7 @@ impl Simulation<'_> {
         }
         // The snapshot: runnable apps with their live non-AM containers.
         let mut by_app: BTreeMap<u32, Vec<(u32, ContainerView)>> = BTreeMap::new();
-        for (slot, c) in self.containers.iter().enumerate() {
+        for (slot, c) in self.w.containers.iter().enumerate() {
             if c.live && !c.is_am {
                 by_app.entry(c.app).or_default().push((
                     slot as u32,
@@ -210,8 +210,8 @@ impl Simulation<'_> {
                 ));
             }
         }
-        let runnable: Vec<u32> = (0..self.apps.len() as u32)
-            .filter(|&a| self.apps[a as usize].phase == AppPhase::Runnable)
+        let runnable: Vec<u32> = (0..self.w.apps.len() as u32)
+            .filter(|&a| self.w.apps[a as usize].phase == AppPhase::Runnable)
             .collect();
         let mut slot_of: BTreeMap<(u32, u64), u32> = BTreeMap::new();
         let apps: Vec<AppView> = runnable
@@ -222,7 +222,7 @@ impl Simulation<'_> {
                 for (slot, v) in &cs {
                     slot_of.insert((k as u32, v.id), *slot);
                 }
-                let st = &self.apps[a as usize];
+                let st = &self.w.apps[a as usize];
                 AppView {
                     leaf: st.queue,
                     sched: st.sched.clone(),
@@ -232,16 +232,17 @@ impl Simulation<'_> {
             .collect();
         // The lists Hadoop scans for the victim, as the last descent left them: children by
         // queue id, runnable apps by their index in the snapshot.
-        let mut index_of = vec![u32::MAX; self.apps.len()];
+        let mut index_of = vec![u32::MAX; self.w.apps.len()];
         for (k, &a) in runnable.iter().enumerate() {
             index_of[a as usize] = k as u32;
         }
         let lists: Vec<Vec<u32>> = self
+            .w
             .queues
             .iter()
             .enumerate()
             .map(|(i, q)| {
-                if self.tree.queues[i].is_leaf {
+                if self.w.tree.queues[i].is_leaf {
                     q.runnable_apps
                         .iter()
                         .map(|&a| index_of[a as usize])
@@ -253,7 +254,8 @@ impl Simulation<'_> {
             })
             .collect();
         debug_assert!(
-            self.queues
+            self.w
+                .queues
                 .iter()
                 .flat_map(|q| &q.runnable_apps)
                 .all(|&a| index_of[a as usize] != u32::MAX),
@@ -261,10 +263,11 @@ impl Simulation<'_> {
         );
         let snap = Snapshot27 {
             lists: Some(lists),
-            tree: &self.tree,
-            semantics: self.semantics,
-            cluster: self.cluster.total,
+            tree: &self.w.tree,
+            semantics: self.w.semantics,
+            cluster: self.w.cluster.total,
             queues: self
+                .w
                 .queues
                 .iter()
                 .enumerate()
@@ -287,7 +290,7 @@ impl Simulation<'_> {
                 .iter()
                 .filter_map(|c| {
                     let slot = *live.get(&c.id)?;
-                    let cont = &self.containers[slot as usize];
+                    let cont = &self.w.containers[slot as usize];
                     let k = runnable.iter().position(|&a| a == cont.app)?;
                     Some(ContainerRef {
                         app: k as u32,
@@ -322,13 +325,14 @@ impl Simulation<'_> {
             if kill {
                 self.kill_container(slot);
             } else {
-                self.containers[slot as usize].marked_at = Some(now);
+                self.w.containers[slot as usize].marked_at = Some(now);
             }
         }
     }
 
     fn live_slots_by_id(&self) -> BTreeMap<u64, u32> {
-        self.containers
+        self.w
+            .containers
             .iter()
             .enumerate()
             .filter(|(_, c)| c.live)
@@ -337,9 +341,9 @@ impl Simulation<'_> {
     }
 
     fn preempt_33(&mut self) {
-        let conf = self.sc.scheduler.preemption_config();
-        let now = self.now.0;
-        let cluster = self.cluster.total;
+        let conf = self.w.sc.scheduler.preemption_config();
+        let now = self.cx.now.0;
+        let cluster = self.w.cluster.total;
         if !conf.should_attempt(cluster, self.allocated()) {
             return;
         }
@@ -347,7 +351,7 @@ impl Simulation<'_> {
         self.all_app_shares();
         let mut leaves: Vec<Leaf33> = Vec::new();
         for q in self.leaves() {
-            let (st, qc) = (&self.queues[q.idx()], self.tree.get(q));
+            let (st, qc) = (&self.w.queues[q.idx()], self.w.tree.get(q));
             // `fetchAppsWithDemand(false)`: the runnable apps with pending demand (the
             // descent's filter, read right after the update) that are due for a starvation
             // check, added in list order to a `TreeSet` under the leaf's comparator. Where
@@ -366,7 +370,10 @@ impl Simulation<'_> {
                 .collect();
             let cmp = st.comparator;
             let apps = tree_set_order(&candidates, |&x, &y| {
-                cmp.compare(&self.apps[x as usize].sched, &self.apps[y as usize].sched)
+                cmp.compare(
+                    &self.w.apps[x as usize].sched,
+                    &self.w.apps[y as usize].sched,
+                )
             });
             leaves.push(Leaf33 {
                 queue: q,
@@ -383,7 +390,7 @@ impl Simulation<'_> {
                 apps: apps
                     .into_iter()
                     .map(|a| {
-                        let app = &self.apps[a as usize];
+                        let app = &self.w.apps[a as usize];
                         (
                             a,
                             AppLoad33 {
@@ -417,10 +424,11 @@ impl Simulation<'_> {
     }
 
     fn preempt_for_app_33(&mut self, app: u32, starvation: Resource, now: u64) {
-        let conf = self.sc.scheduler.preemption_config();
-        let cluster = self.cluster.total;
+        let conf = self.w.sc.scheduler.preemption_config();
+        let cluster = self.w.cluster.total;
         let requests = starved_requests_33(starvation, &self.priority_asks(app), |r| {
-            self.cluster
+            self.w
+                .cluster
                 .nodes
                 .iter()
                 .enumerate()
@@ -432,6 +440,7 @@ impl Simulation<'_> {
             return;
         }
         let mut nodes: Vec<NodeView> = self
+            .w
             .cluster
             .nodes
             .iter()
@@ -446,9 +455,9 @@ impl Simulation<'_> {
                 containers: Vec::new(),
             })
             .collect();
-        let mut marked = vec![Resource::ZERO; self.apps.len()];
+        let mut marked = vec![Resource::ZERO; self.w.apps.len()];
         let mut slot_of: BTreeMap<u64, u32> = BTreeMap::new();
-        for (slot, c) in self.containers.iter().enumerate() {
+        for (slot, c) in self.w.containers.iter().enumerate() {
             if !c.live || c.is_am {
                 continue;
             }
@@ -466,6 +475,7 @@ impl Simulation<'_> {
             });
         }
         let mut owners: Vec<OwnerView> = self
+            .w
             .apps
             .iter()
             .enumerate()
@@ -474,8 +484,8 @@ impl Simulation<'_> {
                 fair_share: a.fair_share,
                 to_be_preempted: marked[i],
                 preemptable: a.phase == AppPhase::Runnable
-                    && self.tree.get(a.queue).allow_preemption_from,
-                calc: self.tree.get(a.queue).policy.calculator(),
+                    && self.w.tree.get(a.queue).allow_preemption_from,
+                calc: self.w.tree.get(a.queue).policy.calculator(),
             })
             .collect();
         let sets = {
@@ -502,13 +512,13 @@ impl Simulation<'_> {
                 }
                 // A parked reserved node beats again: its heartbeat now hands out the hold.
                 self.wake_node(set.node);
-                self.events.clock_mut().arm(set.node);
+                self.cx.events.clock_mut().arm(set.node);
             }
             for c in set.containers {
                 let slot = slot_of[&c.id];
-                self.containers[slot as usize].marked_at = Some(now);
-                let at = self.now.plus(conf.wait_before_kill_ms);
-                self.events.push(
+                self.w.containers[slot as usize].marked_at = Some(now);
+                let at = self.cx.now.plus(conf.wait_before_kill_ms);
+                self.cx.events.push(
                     at,
                     Event::ContainerKilled {
                         container: slot,
@@ -524,8 +534,8 @@ impl Simulation<'_> {
     /// A node or rack the node tracker holds no node for (a hinted host or rack outside the
     /// cluster, a node not live) is [`Level::Absent`], under its own name.
     fn priority_asks(&self, app: u32) -> Vec<PriorityAsks> {
-        let cluster = &self.cluster;
-        let unknown = &self.unknown_hints;
+        let cluster = &self.w.cluster;
+        let unknown = &self.w.unknown_hints;
         let mut rack_live = vec![false; cluster.racks.len()];
         for n in cluster.nodes.iter().filter(|n| n.is_live()) {
             rack_live[n.rack as usize] = true;
@@ -537,7 +547,7 @@ impl Simulation<'_> {
                 format!("/{name}")
             }
         };
-        self.apps[app as usize]
+        self.w.apps[app as usize]
             .requests
             .by_priority
             .iter()
@@ -650,16 +660,16 @@ impl Simulation<'_> {
     /// starvation handed down by the last starvation check (preemption on only).
     pub(crate) fn is_starved_33(&mut self, app: u32) -> bool {
         debug_assert!(self.app_shares_read(), "apps' fair shares are not computed");
-        self.app_shares(self.apps[app as usize].queue);
-        let a = &self.apps[app as usize];
-        let calc = self.tree.get(a.queue).policy.calculator();
+        self.app_shares(self.w.apps[app as usize].queue);
+        let a = &self.w.apps[app as usize];
+        let calc = self.w.tree.get(a.queue).policy.calculator();
         let min_share_starved = match &self.preempt {
             PreemptState::Fs33 { fs, .. } => {
                 fs.apps[app as usize].min_share_starvation != Resource::ZERO
             }
             _ => false,
         };
-        min_share_starved || calc.less_than_single_type(self.cluster.total, a.usage, a.fair_share)
+        min_share_starved || calc.less_than_single_type(self.w.cluster.total, a.usage, a.fair_share)
     }
 
     /// Hadoop 3.x's `FairScheduler.assignPreemptedContainers`, first in a node update: each
@@ -671,7 +681,7 @@ impl Simulation<'_> {
         let n = node as usize;
         // `cleanupPreemptionList`: holds of apps gone or no longer starved end.
         for app in self.fair.held_for[n].clone() {
-            let gone = self.apps[app as usize].phase != AppPhase::Runnable;
+            let gone = self.w.apps[app as usize].phase != AppPhase::Runnable;
             if gone || !self.is_starved_33(app) {
                 self.release_hold(node, app);
             }
@@ -683,7 +693,7 @@ impl Simulation<'_> {
             .map(|&app| (app, self.held_on_node(node, app)))
             .collect();
         for (app, mut left) in holds {
-            while left != Resource::ZERO && self.apps[app as usize].phase == AppPhase::Runnable {
+            while left != Resource::ZERO && self.w.apps[app as usize].phase == AppPhase::Runnable {
                 match self.assign_app(app, node, None) {
                     Outcome::Allocated(r) => {
                         left = sub_non_negative(left, r);
@@ -719,35 +729,37 @@ impl Simulation<'_> {
             return false;
         }
         let calc = self
+            .w
             .tree
-            .get(self.apps[app as usize].queue)
+            .get(self.w.apps[app as usize].queue)
             .policy
             .calculator();
-        let cluster = self.cluster.total;
+        let cluster = self.w.cluster.total;
         if calc.less_than(cluster, size, self.reservation_threshold_33()) {
             return false;
         }
         if self.fair.held_for[node as usize].contains(&app) {
             return false;
         }
-        let rack = self.cluster.nodes[node as usize].rack;
+        let rack = self.w.cluster.nodes[node as usize].rack;
         let (held, nodes) = match locality {
             crate::app::Locality::NodeLocal => return true,
             crate::app::Locality::RackLocal => {
                 let in_rack = |n: &&crate::cluster::Node| n.rack == rack;
                 (
-                    self.cluster
+                    self.w
+                        .cluster
                         .nodes
                         .iter()
                         .filter(in_rack)
                         .filter(|n| n.reservation.is_some_and(|r| r.app == app))
                         .count(),
-                    self.cluster.live_in_rack(rack),
+                    self.w.cluster.live_in_rack(rack),
                 )
             }
             crate::app::Locality::OffSwitch => (
                 self.fair.full_nodes.reserved_by(app) as usize,
-                self.cluster.live as usize,
+                self.w.cluster.live as usize,
             ),
         };
         (held as u64) < self.reservable_nodes_cap(nodes as u64)
@@ -756,7 +768,7 @@ impl Simulation<'_> {
     /// The smallest container Hadoop 3.x reserves a node for
     /// (`yarn.scheduler.reservation-threshold.increment-multiple` × the increment allocation).
     pub(crate) fn reservation_threshold_33(&self) -> Resource {
-        let conf = &self.sc.scheduler;
+        let conf = &self.w.sc.scheduler;
         let multiple = conf.reservation_threshold_increment_multiple;
         Resource::new(
             (conf.increment_allocation_mb as f64 * multiple) as i64,
@@ -768,12 +780,12 @@ impl Simulation<'_> {
     /// `reservable_nodes`), the product in Java float as `reservationExceedsThreshold`
     /// computes it.
     pub(crate) fn reservable_nodes_cap(&self, nodes: u64) -> u64 {
-        (nodes as f32 * self.sc.scheduler.reservable_nodes).ceil() as u64
+        (nodes as f32 * self.w.sc.scheduler.reservable_nodes).ceil() as u64
     }
 
     fn preempt_capacity(&mut self) {
-        let pc = self.sc.scheduler.pcpp_config();
-        let now = self.now.0;
+        let pc = self.w.sc.scheduler.pcpp_config();
+        let now = self.cx.now.0;
         {
             let PreemptState::Capacity { last_round, .. } = &mut self.preempt else {
                 return;
@@ -786,30 +798,30 @@ impl Simulation<'_> {
         let Some(caps) = self.capacity.as_ref().map(|cs| cs.caps.clone()) else {
             return;
         };
-        let cluster = self.cluster.total;
-        let calc = self.tree.resource_calculator;
-        let n_q = self.tree.len();
+        let cluster = self.w.cluster.total;
+        let calc = self.w.tree.resource_calculator;
+        let n_q = self.w.tree.len();
         let mut current = vec![Resource::ZERO; n_q];
         let mut pending = vec![Resource::ZERO; n_q];
-        for a in self.apps.iter().filter(|a| a.phase == AppPhase::Runnable) {
+        for a in self.w.apps.iter().filter(|a| a.phase == AppPhase::Runnable) {
             let q = a.queue.idx();
             current[q] = current[q].saturating_add(a.usage);
             pending[q] = pending[q].saturating_add(a.requests.outstanding(false));
         }
         let mut qs =
-            crate::capacity::ideal::temp_queues(&self.tree, &caps, cluster, &current, &pending);
-        crate::capacity::ideal::compute_ideal(&self.tree, calc, cluster, &pc, &mut qs);
+            crate::capacity::ideal::temp_queues(&self.w.tree, &caps, cluster, &current, &pending);
+        crate::capacity::ideal::compute_ideal(&self.w.tree, calc, cluster, &pc, &mut qs);
         let mut selected: Vec<u64> = Vec::new();
         let mut slot_of: BTreeMap<u64, u32> = BTreeMap::new();
         // One pass over the containers: per leaf, per app (by submission order).
         let mut by_leaf: BTreeMap<u32, BTreeMap<u32, CsApp>> = BTreeMap::new();
-        for (slot, c) in self.containers.iter().enumerate() {
+        for (slot, c) in self.w.containers.iter().enumerate() {
             if !c.live {
                 continue;
             }
             slot_of.insert(c.id, slot as u32);
             by_leaf
-                .entry(self.apps[c.app as usize].queue.0)
+                .entry(self.w.apps[c.app as usize].queue.0)
                 .or_default()
                 .entry(c.app)
                 .or_insert_with(|| CsApp {
@@ -827,14 +839,19 @@ impl Simulation<'_> {
         for q in self.leaves() {
             let apps = by_leaf.remove(&q.0).unwrap_or_default();
             let apps: Vec<CsApp> = apps.into_values().collect();
-            let am_fraction = self.tree.get(q).maximum_am_resource_fraction.unwrap_or(0.1);
+            let am_fraction = self
+                .w
+                .tree
+                .get(q)
+                .maximum_am_resource_fraction
+                .unwrap_or(0.1);
             let am_limit = crate::capacity::scale(cluster, caps.absolute[q.idx()] * am_fraction);
             let v = leaf_victims(calc, cluster, &pc, &qs[q.idx()], &apps, am_limit);
             // AM containers are never killed (see the module docs).
             selected.extend(v.into_iter().filter(|id| {
                 slot_of
                     .get(id)
-                    .is_some_and(|&s| !self.containers[s as usize].is_am)
+                    .is_some_and(|&s| !self.w.containers[s as usize].is_am)
             }));
         }
         let decisions = {
@@ -852,7 +869,7 @@ impl Simulation<'_> {
                 }
                 CsDecision::Preempt(id) => {
                     if let Some(&slot) = slot_of.get(&id) {
-                        let c = &mut self.containers[slot as usize];
+                        let c = &mut self.w.containers[slot as usize];
                         c.marked_at.get_or_insert(now);
                     }
                 }
@@ -870,14 +887,14 @@ impl Simulation<'_> {
     /// now, its task asked for again; a preempted one's run time counts as lost work. The
     /// slot is not reused (a queued completion finds it dead).
     pub(crate) fn kill_task(&mut self, slot: u32, lost: bool) {
-        debug_assert!(!self.containers[slot as usize].is_am);
+        debug_assert!(!self.w.containers[slot as usize].is_am);
         let c = self.take_back_container(slot);
-        let app = &mut self.apps[c.app as usize];
+        let app = &mut self.w.apps[c.app as usize];
         if lost {
             app.lost += 1;
         } else {
             app.preempted += 1;
-            app.lost_work_ms += self.now.since(c.start);
+            app.lost_work_ms += self.cx.now.since(c.start);
         }
         // Its task is asked for again: usage and requests changed.
         let a = c.app;
@@ -885,18 +902,21 @@ impl Simulation<'_> {
         // Its hints are not kept (a documented deviation), except for an ask that may not
         // relax: that one is asked again on the node it ran on (one of its hosts), or it
         // could never run again.
-        let strict = self.apps[a as usize]
+        let strict = self.w.apps[a as usize]
             .requests
             .by_priority
             .iter()
             .find(|p| p.priority == c.priority)
             .is_some_and(|p| !p.relax_locality);
         let (nodes, racks) = if strict {
-            (vec![c.node], vec![self.cluster.nodes[c.node as usize].rack])
+            (
+                vec![c.node],
+                vec![self.w.cluster.nodes[c.node as usize].rack],
+            )
         } else {
             (Vec::new(), Vec::new())
         };
-        let app = &mut self.apps[a as usize];
+        let app = &mut self.w.apps[a as usize];
         app.requests.add_strict(
             c.priority,
             c.size,
@@ -910,9 +930,9 @@ impl Simulation<'_> {
         let leaf = app.queue;
         let runnable = app.phase == AppPhase::Runnable;
         if lost {
-            self.counters.lost += 1;
+            self.cx.counters.lost += 1;
         } else {
-            self.counters.preempted += 1;
+            self.cx.counters.preempted += 1;
         }
         self.add_usage(leaf, c.size, -1);
         if runnable {

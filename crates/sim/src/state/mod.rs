@@ -3,3 +3,4 @@
 
 pub mod cluster;
 pub mod host_hints;
+pub(crate) mod world;

@@ -1,6 +1,6 @@
 //! What a run did: its allocations in order and the summary's metrics.
 
-use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
+use fairsim_sim::recorder::{Decision, DecisionKind, MemoryRecorder};
 use fairsim_sim::scenario::Scenario;
 use fairsim_sim::{RunSummary, run};
 
@@ -21,13 +21,16 @@ pub fn run_sampled(sc: &Scenario) -> (MemoryRecorder, RunSummary) {
     (rec, summary)
 }
 
-/// `(time, app)` of every allocation, in the order made.
-pub fn allocations(rec: &MemoryRecorder) -> Vec<(u64, u32)> {
+/// Every allocation of a run, in the order made (reservations and releases left out).
+pub fn allocated(rec: &MemoryRecorder) -> impl Iterator<Item = &Decision> {
     rec.decisions
         .iter()
         .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
-        .map(|d| (d.time.0, d.app))
-        .collect()
+}
+
+/// `(time, app)` of every allocation, in the order made.
+pub fn allocations(rec: &MemoryRecorder) -> Vec<(u64, u32)> {
+    allocated(rec).map(|d| (d.time.0, d.app)).collect()
 }
 
 /// `(time, app)` of every allocation of a run of `sc` (see [`run_recorded`]).
@@ -37,9 +40,8 @@ pub fn run_allocations(sc: &Scenario) -> Vec<(u64, u32)> {
 
 /// Times at which app `app` got its containers.
 pub fn allocation_times(rec: &MemoryRecorder, app: u32) -> Vec<u64> {
-    rec.decisions
-        .iter()
-        .filter(|d| d.app == app && matches!(d.kind, DecisionKind::Allocated(_)))
+    allocated(rec)
+        .filter(|d| d.app == app)
         .map(|d| d.time.0)
         .collect()
 }

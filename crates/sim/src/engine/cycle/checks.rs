@@ -12,21 +12,21 @@ impl Simulation<'_> {
         let mut ordered = BTreeSet::new();
         let mut am_waiting = BTreeSet::new();
         let mut am_sizes: BTreeMap<(i64, i64), u32> = BTreeMap::new();
-        for (a, app) in self.apps.iter().enumerate() {
+        for (a, app) in self.w.apps.iter().enumerate() {
             if app.queue.idx() != i || !app.in_set {
                 continue;
             }
             let entry = (app.key, app.name_rank, a as u32);
             if app.in_am_set {
                 am_waiting.insert(entry);
-                if let Some(r) = self.specs[a].am {
+                if let Some(r) = self.w.specs[a].am {
                     *am_sizes.entry((r.memory_mb, r.vcores)).or_insert(0) += 1;
                 }
             } else {
                 ordered.insert(entry);
             }
         }
-        let q = &self.queues[i];
+        let q = &self.w.queues[i];
         assert_eq!(q.ordered, ordered, "leaf {i}: ordered set");
         assert_eq!(q.am_waiting, am_waiting, "leaf {i}: am_waiting set");
         assert_eq!(q.am_sizes, am_sizes, "leaf {i}: AM sizes");

@@ -86,14 +86,9 @@ mod prints;
 
 use parts::{QueueFrom, app_text, queue_text, queue_unchanged};
 
-use crate::app::{AppPhase, Locality};
-use crate::capacity::ideal::PcppState;
+use crate::app::AppPhase;
 use crate::engine::Simulation;
 use crate::event::Event;
-use crate::preemption::round::{Fs27, Fs33};
-use crate::preemption::starvation::{AppStarvation33, LeafStarvation27, LeafStarvation33};
-use crate::preemption::victims::{Preemptor27, Search33};
-use crate::scheduler::preempt::PreemptState;
 use crate::time::SimTime;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -209,12 +204,12 @@ impl Simulation<'_> {
     /// Called at the end of an update tick: whether this state, relative to now, was seen
     /// before with no arrival or completion since.
     pub(crate) fn repeats(&mut self) -> Option<Repeat> {
-        if self.cycle.off || self.n_arrived < self.apps.len() {
+        if self.cycle.off || self.cx.n_arrived < self.w.apps.len() {
             return None;
         }
-        let done = self.n_arrived as u64 + self.completions;
-        let busy = self.progress != self.cycle.progress;
-        self.cycle.progress = self.progress;
+        let done = self.cx.n_arrived as u64 + self.completions;
+        let busy = self.cx.progress != self.cycle.progress;
+        self.cycle.progress = self.cx.progress;
         if done != self.cycle.done {
             self.cycle.done = done;
             self.cycle.seen.clear();
@@ -230,8 +225,9 @@ impl Simulation<'_> {
         // Without decisions, a pending completion or kill will make progress: only a state
         // with nothing pending can be frozen.
         if !busy
-            && (self.in_flight > 0
+            && (self.cx.in_flight > 0
                 || self
+                    .cx
                     .events
                     .pending()
                     .iter()
@@ -250,14 +246,7 @@ impl Simulation<'_> {
         {
             self.cycle.prints += 1;
         }
-        let (hold_allocations, holds_covered, amounts) = match &self.preempt {
-            PreemptState::Fs33 { fs, .. } => (
-                fs.hold_allocations,
-                fs.holds_covered.clone(),
-                fs.preempted_on_node.clone(),
-            ),
-            _ => (0, BTreeMap::new(), BTreeMap::new()),
-        };
+        let (hold_allocations, holds_covered, amounts) = self.sched().preemption_holds();
         // See "Amounts held by Hadoop 3.x preemption" in the module docs.
         let earlier = self.cycle.seen.get(&print).and_then(|states| {
             states.iter().find(|e| {
@@ -267,7 +256,7 @@ impl Simulation<'_> {
             })
         });
         if let Some(e) = earlier {
-            return Some(if e.progress == self.progress {
+            return Some(if e.progress == self.cx.progress {
                 Repeat::Frozen
             } else {
                 Repeat::Cycle(e.at)
@@ -285,8 +274,8 @@ impl Simulation<'_> {
             debug_assert_eq!(again.0, print.0);
             self.cycle.bytes = bytes;
             self.cycle.seen.entry(again).or_default().push(Seen {
-                at: self.now,
-                progress: self.progress,
+                at: self.cx.now,
+                progress: self.cx.progress,
                 hold_allocations,
                 holds_covered,
                 held,
@@ -295,8 +284,8 @@ impl Simulation<'_> {
             return None;
         }
         let seen = Seen {
-            at: self.now,
-            progress: self.progress,
+            at: self.cx.now,
+            progress: self.cx.progress,
             hold_allocations,
             holds_covered,
             held,
@@ -308,18 +297,18 @@ impl Simulation<'_> {
 
     /// A live task's completion is pending and nothing can kill a container before it
     /// completes: no preemption and no node event left (see "A completion ahead").
-    fn completion_ahead(&self) -> bool {
-        if !matches!(self.preempt, PreemptState::Off) || self.node_events_left > 0 {
+    fn completion_ahead(&mut self) -> bool {
+        if self.sched().preempts() || self.cx.node_events_left > 0 {
             return false;
         }
         // Every live task has its completion queued (`schedule_completion`, at its one
         // allocation site), and an AM none.
-        let ahead = self.containers.iter().any(|c| c.live && !c.is_am);
+        let ahead = self.w.containers.iter().any(|c| c.live && !c.is_am);
         debug_assert_eq!(
             ahead,
-            self.events.pending().iter().any(|(_, e)| matches!(
+            self.cx.events.pending().iter().any(|(_, e)| matches!(
                 e,
-                Event::ContainerFinished { container } if self.containers[*container as usize].live
+                Event::ContainerFinished { container } if self.w.containers[*container as usize].live
             )),
             "a live task without its completion queued, or the reverse"
         );
@@ -332,13 +321,13 @@ impl Simulation<'_> {
     /// created once every app arrived, and an app joining or leaving a leaf's list is an
     /// arrival, a completion or a decision) and so do their weights: a queue's is
     /// configured, and an app's changes only with sizebasedweight or the booster.
-    fn order_is_free(&self, i: usize) -> bool {
-        let q = &self.queues[i];
-        let conf = &self.sc.scheduler;
-        if self.tree.get(crate::tree::QueueId(i as u32)).is_leaf {
+    fn order_is_free(&self, i: usize, capacity: bool) -> bool {
+        let q = &self.w.queues[i];
+        let conf = &self.w.sc.scheduler;
+        if self.w.tree.get(crate::tree::QueueId(i as u32)).is_leaf {
             // The Capacity Scheduler keeps its own order in the list, a FIFO leaf's app
             // shares read the list's order, and the booster marks apps in it.
-            if self.capacity.is_some()
+            if capacity
                 || q.comparator.policy == fairsim_core::Policy::Fifo
                 || conf.booster.is_some()
             {
@@ -347,26 +336,65 @@ impl Simulation<'_> {
             let positive = !conf.sizebasedweight
                 && q.runnable_apps
                     .iter()
-                    .all(|&a| self.apps[a as usize].sched.weight > 0.0);
+                    .all(|&a| self.w.apps[a as usize].sched.weight > 0.0);
             q.comparator.orders_totally(positive)
         } else {
             let positive = q
                 .child_list
                 .iter()
-                .all(|&c| self.queues[c as usize].sched.weight > 0.0);
+                .all(|&c| self.w.queues[c as usize].sched.weight > 0.0);
             q.comparator.orders_totally(positive)
         }
     }
 
     /// The state relative to now (see the module docs), and apart from it the amounts that
     /// Hadoop 3.x preemption holds on nodes.
-    fn fingerprint(&self, parts: &mut PartPrints) -> (Print, String) {
+    fn fingerprint(&mut self, parts: &mut PartPrints) -> (Print, String) {
+        // The scheduler's part of the state, written by the scheduler.
+        let live_ids: Vec<u64> = {
+            let mut v: Vec<u64> = (self.w.containers.iter())
+                .filter(|c| c.live)
+                .map(|c| c.id)
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        let own = self.sched().own_print(&live_ids);
         let Simulation {
-            sc,
-            semantics: _,
+            w,
+            cx,
+            scheduler: _,
+            quiet,
+            stalls_off: _,
+            cycle_from: _,
+            completions: _,
+            cycle: _,
+            // Outputs, not state.
+            queue_rows: _,
+            over_limit: _,
+            // A switch of the engine, not state.
+            idle_ticks_kept: _,
+        } = &*self;
+        let crate::events::ctx::Ctx {
             now,
             current: _,
             events,
+            recorder: _,
+            counters: _,
+            elide: _,
+            node_events_left: _,
+            n_closed,
+            recorded: _,
+            first_arrival: _,
+            last_finish: _,
+            in_flight,
+            n_arrived,
+            progress,
+            stalled_at: _,
+        } = cx;
+        let crate::state::world::World {
+            sc,
+            semantics: _,
             cluster,
             tree,
             specs: _,
@@ -376,69 +404,21 @@ impl Simulation<'_> {
             user_index,
             containers,
             free_slots,
-            recorder: _,
-            counters: _,
-            elide: _,
             largest_node: _,
-            node_events_left: _,
-            n_closed,
-            recorded: _,
             integrals: _,
             incremental: _,
-            first_arrival: _,
-            last_finish: _,
             next_container_id: _,
-            preempt,
-            capacity: _,
-            in_flight,
-            n_arrived,
-            progress,
-            quiet,
-            stalled_at: _,
-            stalls_off: _,
-            cycle_from: _,
             dirty_apps,
             metered: _,
             queue_ids: _,
-            completions: _,
-            cycle: _,
             // Fixed once the apps are read.
             unknown_hints: _,
-            // Outputs, not state.
-            queue_rows: _,
-            over_limit: _,
-            // A switch of the engine, not state.
-            idle_ticks_kept: _,
-            fair,
-        } = self;
-        let crate::scheduler::fair::FairState {
-            sorted_history: _,
-            tree_sets: _,
-            held_for,
-            share_scratch: _,
-            reorder_scratch: _,
-            changed_scratch: _,
-            queue_shares,
-            share_work: _,
-            app_share_leaves,
-            open_leaves: _,
-            // The clock's parked nodes are written with its armed ones, below.
-            parked: _,
-            // The floor is forgotten after every event; the reservation counts follow the
-            // nodes' reservations, written with the cluster.
-            full_nodes: _,
-            continuous,
-        } = fair;
+        } = w;
         let now = now.0;
         let conf = &sc.scheduler;
         let age = |t: u64| now.saturating_sub(t);
         // Ids are only compared (newer is larger) or matched: a live container's id becomes
         // its rank among the live ones, every later container being newer than all of them.
-        let live_ids: Vec<u64> = {
-            let mut v: Vec<u64> = containers.iter().filter(|c| c.live).map(|c| c.id).collect();
-            v.sort_unstable();
-            v
-        };
         let rel_id = |id: u64| live_ids.binary_search(&id).map_or(u64::MAX, |r| r as u64);
         // Slot → the container's relative id, for live slots (their order is the slots').
         let live_slot = |slot: u32| {
@@ -448,7 +428,6 @@ impl Simulation<'_> {
                 .map(|c| rel_id(c.id))
         };
         let mut s = String::new();
-        let mut held = String::new();
         // The live containers' count first (redundant: the containers follow): states
         // that differ in it, as those of a filling cluster do, differ in the first bytes
         // rather than after a long list of equal containers.
@@ -513,24 +492,10 @@ impl Simulation<'_> {
             .iter()
             .map(|&f| live_below[(f as usize).min(containers.len())])
             .collect();
-        let _ = write!(s, "|free{below:?}|{:?}|{held_for:?}|", cluster.nodes);
+        let _ = write!(s, "|free{below:?}|{:?}|{}|", cluster.nodes, own.nodes);
         // Missed opportunities are read only in comparisons with a bound: beyond it every
         // count acts alike.
         let n_nodes = cluster.nodes.len() as u64;
-        let fair_bound = {
-            let t = conf
-                .locality_threshold_node
-                .min(1.0)
-                .max(conf.locality_threshold_rack.min(1.0));
-            if conf.locality_threshold_node < 0.0 || conf.locality_threshold_rack < 0.0 {
-                0
-            } else {
-                (n_nodes as f64 * t).floor() as u64 + 1
-            }
-        };
-        let time_delay_bound = (conf.locality_delay_node_ms >= 0
-            && conf.locality_delay_rack_ms >= 0)
-            .then(|| conf.locality_delay_node_ms.max(conf.locality_delay_rack_ms) as u64 + 1);
         let mut app_ids = Vec::with_capacity(apps.len());
         let mut put_in = Vec::new();
         for (i, a) in apps.iter().enumerate() {
@@ -548,32 +513,12 @@ impl Simulation<'_> {
             put_in.push(a.am_container.map_or(u64::MAX, |slot| {
                 live_slot(slot).map_or(u64::from(u32::MAX), |r| r)
             }));
-            let bound = if self.capacity.is_some() {
-                // Compared with the node-locality delay (at most the node count) and with
-                // asks (at most the app's tasks), as f32: exact below 2^24.
-                let tasks: u64 = self.specs[i]
-                    .stages
-                    .iter()
-                    .flatten()
-                    .map(|g| u64::from(g.count))
-                    .sum::<u64>()
-                    + 1;
-                let b = 2 * n_nodes.max(tasks) + 2;
-                if b < 1 << 24 { b } else { u64::MAX }
-            } else {
-                fair_bound
-            };
-            let arrival = self.specs[i].arrival.0;
+            // How much of a request's locality state the scheduler ever reads.
+            let bound = own.opportunity_bound(&self.w.specs[i], n_nodes);
+            let arrival = self.w.specs[i].arrival.0;
             for p in &a.requests.by_priority {
-                let off_switch = p.allowed == Some(Locality::OffSwitch) && self.capacity.is_none();
-                let b = if off_switch { 0 } else { bound };
-                put_in.push(u64::from(p.opportunities).min(b));
-                // Time-based delay: the wait since the level changed (or since the app
-                // started) is read only against the delays.
-                put_in.push(match time_delay_bound {
-                    Some(d) => age(p.last_scheduled.unwrap_or(arrival)).min(d),
-                    None => 0,
-                });
+                put_in.push(own.opportunities_read(p, bound));
+                put_in.push(own.delay_age_read(age(p.last_scheduled.unwrap_or(arrival))));
             }
             // A closed app (finished or rejected) stays closed and its state no longer
             // changes: it is the same in every state compared (equal `n_closed` means the
@@ -595,8 +540,8 @@ impl Simulation<'_> {
         for (i, q) in queues.iter().enumerate() {
             let id = crate::tree::QueueId(i as u32);
             let leaf = tree.get(id).is_leaf;
-            let free_order = self.order_is_free(i);
-            let fair = self.fair_share_of(id);
+            let free_order = self.order_is_free(i, own.capacity);
+            let fair = own.fair_shares[i];
             queue_ids.push(parts.queues.id(
                 i,
                 |was| queue_unchanged(was, q, fair, leaf, free_order),
@@ -609,113 +554,12 @@ impl Simulation<'_> {
         }
         let _ = write!(
             s,
-            "|{} {users:?} {user_index:?} {dirty_apps:?} {queue_shares:?} {app_share_leaves:?} {:?}|",
+            "|{} {users:?} {user_index:?} {dirty_apps:?} {}|",
             tree.len(),
-            continuous.as_ref().map(|c| c.reported_at(now))
+            own.update
         );
-        let clamp = |t: u64, timeout: Option<u64>| {
-            // Read only as "older than the timeout".
-            timeout.map_or(0, |to| age(t).min(to.saturating_add(1)))
-        };
-        let leaf = |i: usize| tree.get(crate::tree::QueueId(i as u32));
-        match preempt {
-            PreemptState::Off => s.push_str("off"),
-            PreemptState::Fs27(fs) => {
-                let Fs27 { clocks, preemptor } = &**fs;
-                for (i, c) in clocks.iter().enumerate() {
-                    let LeafStarvation27 {
-                        last_time_at_min_share,
-                        last_time_at_fair_share_threshold,
-                    } = *c;
-                    let q = leaf(i);
-                    let _ = write!(
-                        s,
-                        "{} {};",
-                        clamp(last_time_at_min_share, q.min_share_preemption_timeout_ms),
-                        clamp(
-                            last_time_at_fair_share_threshold,
-                            q.fair_share_preemption_timeout_ms
-                        )
-                    );
-                }
-                let Preemptor27 {
-                    last_check_ms,
-                    warned,
-                } = preemptor;
-                // Warned containers no longer live are dropped before the list is read.
-                let warned: Vec<(u32, u64)> = warned
-                    .iter()
-                    .filter(|c| live_ids.binary_search(&c.id).is_ok())
-                    .map(|c| (c.app, rel_id(c.id)))
-                    .collect();
-                let _ = write!(
-                    s,
-                    "w{warned:?} {}",
-                    age(*last_check_ms).min(conf.preemption_interval_ms)
-                );
-            }
-            PreemptState::Fs33 { fs, search } => {
-                let Fs33 {
-                    leaves,
-                    apps: starvation,
-                    starved,
-                    preempted_on_node,
-                    hold_allocations: _,
-                    holds_covered: _,
-                } = &**fs;
-                for (i, l) in leaves.iter().enumerate() {
-                    let LeafStarvation33 {
-                        last_time_at_min_share,
-                    } = *l;
-                    let t = clamp(
-                        last_time_at_min_share,
-                        leaf(i).min_share_preemption_timeout_ms,
-                    );
-                    let _ = write!(s, "{t};");
-                }
-                for (i, a) in starvation.iter().enumerate() {
-                    let AppStarvation33 {
-                        last_time_at_fair_share,
-                        fair_share_starvation,
-                        min_share_starvation,
-                        next_starvation_check,
-                    } = *a;
-                    let q = tree.get(apps[i].queue);
-                    let t = clamp(last_time_at_fair_share, q.fair_share_preemption_timeout_ms);
-                    let _ = write!(
-                        s,
-                        "{t} {fair_share_starvation:?} {min_share_starvation:?} {};",
-                        next_starvation_check.saturating_sub(now)
-                    );
-                }
-                // Only membership of live containers is ever asked.
-                let Search33 { marked } = search;
-                let marked: Vec<u64> = containers
-                    .iter()
-                    .filter(|c| c.live && marked.contains(&c.id))
-                    .map(|c| rel_id(c.id))
-                    .collect();
-                let held_nodes: Vec<&(u32, u32)> = preempted_on_node.keys().collect();
-                let _ = write!(s, "{starved:?} {held_nodes:?} {marked:?}");
-                held = format!("{preempted_on_node:?}");
-            }
-            PreemptState::Capacity { state, last_round } => {
-                let PcppState { preempted } = state;
-                // Entries of dead containers are never looked up again (they age out).
-                let selected: Vec<(u64, u64)> = containers
-                    .iter()
-                    .filter(|c| c.live)
-                    .filter_map(|c| preempted.get(&c.id).map(|&t| (rel_id(c.id), age(t))))
-                    .collect();
-                let interval = conf.pcpp_config().monitoring_interval_ms;
-                let _ = write!(
-                    s,
-                    "{selected:?} {:?}",
-                    last_round.map(|t| age(t).min(interval))
-                );
-            }
-        }
-        ((s, app_ids, queue_ids), held)
+        s.push_str(&own.preemption);
+        ((s, app_ids, queue_ids), own.held)
     }
 }
 

@@ -329,7 +329,7 @@ mod tests {
         // arrives after it, so it is not in the run and has no record.
         assert_eq!(order, [2, 1, 0, 3]);
         for r in got.iter() {
-            assert_eq!(*r, sim.app_record(r.index as usize), "app {}", r.index);
+            assert_eq!(*r, sim.w.app_record(r.index as usize), "app {}", r.index);
         }
         assert!(got[0].rejected.is_some());
         let a0 = &got[2];
@@ -342,7 +342,7 @@ mod tests {
         // and its locality hints (resolved per stage and task group when the run starts, so
         // an app still to run or running has one entry per group when it names a host, d3
         // here, and none when it names none, e4).
-        for (i, a) in sim.apps.iter().enumerate() {
+        for (i, a) in sim.w.apps.iter().enumerate() {
             let closed = a.finish.is_some() || a.rejected.is_some();
             let names_hosts = i == 3;
             assert_eq!(

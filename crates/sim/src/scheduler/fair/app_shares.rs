@@ -21,7 +21,7 @@
 //! kept at every tick (preemption on, or Hadoop 3.x): at the ticks where it may take a
 //! fingerprint every due leaf is computed, so that it sees the states it saw before.
 
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use crate::tree::QueueId;
 use fairsim_core::Semantics;
 
@@ -47,18 +47,18 @@ impl std::fmt::Debug for DueAppShares {
     }
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// Whether a decision reads apps' instantaneous fair shares: Hadoop 3.x's Fair
     /// Scheduler (its starvation check and its preemption).
     pub(crate) fn app_shares_read(&self) -> bool {
-        self.semantics == Semantics::Hadoop33 && self.capacity.is_none()
+        self.w.semantics == Semantics::Hadoop33 && self.capacity.is_none()
     }
 
     /// Whether apps' fair shares were kept up to date at every tick before they were
     /// computed on demand (preemption on, or Hadoop 3.x): they are part of the state the
     /// cycle watch compares.
     pub(crate) fn app_shares_kept(&self) -> bool {
-        self.preempt.is_on() || self.semantics != Semantics::Hadoop27
+        self.preempt.is_on() || self.w.semantics != Semantics::Hadoop27
     }
 
     /// At the end of an update tick: the listed leaves whose inputs changed become due, and
@@ -71,19 +71,19 @@ impl Simulation<'_> {
         let listed = std::mem::take(&mut self.fair.app_share_leaves);
         for &i in &listed {
             let i = i as usize;
-            self.queues[i].app_shares_listed = false;
+            self.w.queues[i].app_shares_listed = false;
             // A listed leaf without runnable apps keeps its flag and leaves the list: an app
             // becoming runnable lists it again.
-            if !self.tree.queues[i].is_leaf
-                || self.queues[i].runnable_apps.is_empty()
-                || !self.queues[i].app_shares_dirty
+            if !self.w.tree.queues[i].is_leaf
+                || self.w.queues[i].runnable_apps.is_empty()
+                || !self.w.queues[i].app_shares_dirty
             {
                 continue;
             }
-            self.queues[i].app_shares_dirty = false;
+            self.w.queues[i].app_shares_dirty = false;
             let due = &mut self.fair.queue_shares.due;
             if due.flag.len() <= i {
-                due.flag.resize(self.queues.len().max(i + 1), false);
+                due.flag.resize(self.w.queues.len().max(i + 1), false);
             }
             if !due.flag[i] {
                 due.flag[i] = true;
@@ -92,7 +92,7 @@ impl Simulation<'_> {
         }
         self.fair.app_share_leaves = listed;
         self.fair.app_share_leaves.clear();
-        let watched = !self.cycle.off && self.n_arrived >= self.apps.len();
+        let watched = self.cycles_watched && self.cx.n_arrived >= self.w.apps.len();
         if watched || self.fair.queue_shares.due.every_tick {
             self.all_app_shares();
         }
@@ -131,8 +131,7 @@ impl Simulation<'_> {
 
     /// Tests: compute apps' fair shares at every tick (`true`), as before they were computed
     /// on demand, to compare the two.
-    #[doc(hidden)]
-    pub fn app_shares_every_tick(&mut self, on: bool) {
+    pub(crate) fn app_shares_every_tick(&mut self, on: bool) {
         self.fair.queue_shares.due.every_tick = on;
     }
 }

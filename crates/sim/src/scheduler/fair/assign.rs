@@ -16,7 +16,7 @@
 //!   apps with no outstanding request are skipped (they could only return nothing).
 //! * Hadoop 3.3's leaf offers the node only to apps whose pending demand is not none
 //!   (`FSLeafQueue.fetchAppsWithDemand`): the demand of the last update minus the usage now
-//!   (`Simulation::has_pending_demand_33`). Requests made since the last update wait for
+//!   (`Sched::has_pending_demand_33`). Requests made since the last update wait for
 //!   the next one; an app whose usage fell since (a completion) is offered and finds nothing
 //!   unless it asked again; usage grown past the last demand (a second stage of larger
 //!   containers) gives a negative component, which is not none. 2.7 has no such filter.
@@ -36,14 +36,15 @@
 
 use crate::app::Locality;
 use crate::cluster::Reservation;
-use crate::engine::{Container, Simulation};
 use crate::recorder::{Decision, DecisionKind};
 use crate::scheduler::Outcome;
+use crate::scheduler::Sched;
+use crate::state::world::Container;
 use crate::tree::QueueId;
 use fairsim_core::{Policy, Resource, Semantics, stable_sort_by, tree_set_order};
 use std::ops::Bound;
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// Hadoop's `attemptScheduling` for `node`.
     pub(crate) fn attempt_scheduling(&mut self, node: u32) {
         if self.capacity.is_some() {
@@ -56,9 +57,9 @@ impl Simulation<'_> {
         if !self.fair.held_for[n].is_empty() {
             self.offer_held_node(node);
         }
-        if let Some(res) = self.cluster.nodes[n].reservation {
+        if let Some(res) = self.w.cluster.nodes[n].reservation {
             let app = res.app;
-            let idx = self.apps[app as usize]
+            let idx = self.w.apps[app as usize]
                 .requests
                 .by_priority
                 .iter()
@@ -66,25 +67,25 @@ impl Simulation<'_> {
             // 3.3's `isValidReservation` also drops a reservation whose app is held by
             // maxAMShare (its leaf's fair share may have fallen since it reserved).
             let valid = idx.is_some_and(|i| self.has_container_for_node(app, i, node))
-                && self.fits_in_max_share(self.apps[app as usize].queue, res.size)
-                && !(self.semantics == Semantics::Hadoop33 && self.over_am_share_limit_33(app));
+                && self.fits_in_max_share(self.w.apps[app as usize].queue, res.size)
+                && !(self.w.semantics == Semantics::Hadoop33 && self.over_am_share_limit_33(app));
             if !valid {
                 self.unreserve(node);
             } else {
-                if res.size.fits_in(self.cluster.nodes[n].available()) {
+                if res.size.fits_in(self.w.cluster.nodes[n].available()) {
                     self.assign_app(app, node, Some(res.priority));
                 }
                 return;
             }
         }
-        let conf = &self.sc.scheduler;
+        let conf = &self.w.sc.scheduler;
         let (multiple, max_assign) = (conf.assignmultiple, conf.max_assign);
-        let dynamic = self.semantics == Semantics::Hadoop33 && conf.dynamic_max_assign;
-        let avail = self.cluster.nodes[n].available();
+        let dynamic = self.w.semantics == Semantics::Hadoop33 && conf.dynamic_max_assign;
+        let avail = self.w.cluster.nodes[n].available();
         let half = Resource::new(avail.memory_mb / 2, avail.vcores / 2);
         let mut count = 0i64;
         let mut assigned = Resource::ZERO;
-        while self.cluster.nodes[n].reservation.is_none() {
+        while self.w.cluster.nodes[n].reservation.is_none() {
             match self.assign_queue(QueueId::ROOT, node) {
                 Outcome::Nothing => break,
                 Outcome::Reserved => count += 1,
@@ -112,7 +113,7 @@ impl Simulation<'_> {
         q: QueueId,
         cursor: Option<(fairsim_core::OrderKey, u32, u32)>,
     ) -> Option<u32> {
-        let set = &self.queues[q.idx()].ordered;
+        let set = &self.w.queues[q.idx()].ordered;
         match cursor {
             None => set.iter().next(),
             Some(c) => set.range((Bound::Excluded(c), Bound::Unbounded)).next(),
@@ -121,12 +122,12 @@ impl Simulation<'_> {
     }
 
     fn entry_of_queue(&self, c: u32) -> (fairsim_core::OrderKey, u32, u32) {
-        let qs = &self.queues[c as usize];
+        let qs = &self.w.queues[c as usize];
         (qs.key, qs.name_rank, c)
     }
 
     fn entry_of_app(&self, a: u32) -> (fairsim_core::OrderKey, u32, u32) {
-        let ap = &self.apps[a as usize];
+        let ap = &self.w.apps[a as usize];
         (ap.key, ap.name_rank, a)
     }
 
@@ -136,7 +137,7 @@ impl Simulation<'_> {
     /// a heartbeat is elided (see `engine`'s "Heartbeat elision").
     pub(crate) fn offers_may_act(&self) -> bool {
         if self.capacity.is_some() {
-            return self.queues[QueueId::ROOT.idx()].pending > 0;
+            return self.w.queues[QueueId::ROOT.idx()].pending > 0;
         }
         if self.fair.sorted_history {
             // Every heartbeat whose root precheck passes sorts lists that remember it.
@@ -148,7 +149,7 @@ impl Simulation<'_> {
     /// Recounts leaf `leaf` in `open_leaves`: it is open while it has an outstanding request
     /// and, in a Hadoop 2.7 run, it is not *AM-blocked*: every
     /// app with an outstanding request waits for its AM and maxAMShare refuses the smallest
-    /// of these AMs ([`Simulation::am_gate_closed`], which is false while delay scheduling
+    /// of these AMs ([`Sched::am_gate_closed`], which is false while delay scheduling
     /// reads the offers an app counts). An AM-blocked leaf gives nothing to any node and
     /// changes no state that is read (2.7's gate reads only the leaf's fair share, AM usage
     /// and maxAMShare), so while every leaf with a request is AM-blocked a heartbeat of an
@@ -162,14 +163,14 @@ impl Simulation<'_> {
     /// its ordered sets (which every change of an app's usage, requests or demand
     /// re-keys), its AM usage and its fair share.
     pub(crate) fn refresh_open(&mut self, leaf: QueueId) {
-        let qs = &self.queues[leaf.idx()];
+        let qs = &self.w.queues[leaf.idx()];
         let open = qs.pending > 0
-            && !(self.semantics == Semantics::Hadoop27
+            && !(self.w.semantics == Semantics::Hadoop27
                 && self.capacity.is_none()
                 && qs.ordered.is_empty()
                 && self.am_gate_closed(leaf))
             && (!self.filters_apps_with_demand() || qs.offered > 0);
-        let q = &mut self.queues[leaf.idx()];
+        let q = &mut self.w.queues[leaf.idx()];
         if q.open != open {
             q.open = open;
             if open {
@@ -184,19 +185,19 @@ impl Simulation<'_> {
     /// A queue's own precondition for taking a node (besides the node not being reserved):
     /// usage within maxResources and an outstanding request below it.
     fn queue_may_take(&self, q: QueueId) -> bool {
-        let qs = &self.queues[q.idx()];
+        let qs = &self.w.queues[q.idx()];
         qs.usage.fits_in(qs.max_share) && qs.pending > 0
     }
 
     /// The usage half of Hadoop's `assignContainerPreCheck`: usage within maxResources.
     fn precheck_passes(&self, q: QueueId) -> bool {
-        let qs = &self.queues[q.idx()];
+        let qs = &self.w.queues[q.idx()];
         qs.usage.fits_in(qs.max_share)
     }
 
     /// `FSParentQueue`/`FSLeafQueue.assignContainer`.
     fn assign_queue(&mut self, q: QueueId, node: u32) -> Outcome {
-        if self.cluster.nodes[node as usize].reservation.is_some() {
+        if self.w.cluster.nodes[node as usize].reservation.is_some() {
             return Outcome::Nothing;
         }
         if self.fair.sorted_history {
@@ -212,11 +213,11 @@ impl Simulation<'_> {
         if self.fair.tree_sets {
             return self.assign_queue_tree_set(q, node);
         }
-        let leaf = self.tree.get(q).is_leaf;
-        if self.incremental && leaf {
+        let leaf = self.w.tree.get(q).is_leaf;
+        if self.w.incremental && leaf {
             return self.assign_leaf_incremental(q, node);
         }
-        if self.incremental {
+        if self.w.incremental {
             let mut cursor = None;
             while let Some(x) = self.next_in_order(q, cursor) {
                 let r = if leaf {
@@ -241,28 +242,28 @@ impl Simulation<'_> {
     /// run gets here only when its comparators order strictly (fair and FIFO end on the
     /// name), where the `TreeSet` it builds iterates in the sorted order.
     fn assign_queue_sorted(&mut self, q: QueueId, node: u32) -> Outcome {
-        let leaf = self.tree.get(q).is_leaf;
-        let cmp = self.queues[q.idx()].comparator;
+        let leaf = self.w.tree.get(q).is_leaf;
+        let cmp = self.w.queues[q.idx()].comparator;
         let order: Vec<u32> = if leaf {
             // A FIFO leaf's app shares read the list's order (the first of equal start
             // times takes all): computed over the order the tick saw.
-            if self.tree.get(q).policy == Policy::Fifo {
+            if self.w.tree.get(q).policy == Policy::Fifo {
                 self.app_shares(q);
             }
-            let mut list = std::mem::take(&mut self.queues[q.idx()].runnable_apps);
-            let apps = &self.apps;
+            let mut list = std::mem::take(&mut self.w.queues[q.idx()].runnable_apps);
+            let apps = &self.w.apps;
             stable_sort_by(&mut list, |&x, &y| {
                 cmp.compare(&apps[x as usize].sched, &apps[y as usize].sched)
             });
-            self.queues[q.idx()].runnable_apps = list.clone();
+            self.w.queues[q.idx()].runnable_apps = list.clone();
             list
         } else {
-            let mut list = std::mem::take(&mut self.queues[q.idx()].child_list);
-            let queues = &self.queues;
+            let mut list = std::mem::take(&mut self.w.queues[q.idx()].child_list);
+            let queues = &self.w.queues;
             stable_sort_by(&mut list, |&x, &y| {
                 cmp.compare(&queues[x as usize].sched, &queues[y as usize].sched)
             });
-            self.queues[q.idx()].child_list = list.clone();
+            self.w.queues[q.idx()].child_list = list.clone();
             list
         };
         self.offer_in_order(&order, leaf, node)
@@ -272,23 +273,23 @@ impl Simulation<'_> {
     /// `TreeSet` of every child (or of the runnable apps with pending demand), added in the
     /// order of lists Hadoop never sorts (`scheduler::fair::sort_history`).
     fn assign_queue_tree_set(&mut self, q: QueueId, node: u32) -> Outcome {
-        let leaf = self.tree.get(q).is_leaf;
-        let cmp = self.queues[q.idx()].comparator;
+        let leaf = self.w.tree.get(q).is_leaf;
+        let cmp = self.w.queues[q.idx()].comparator;
         let order: Vec<u32> = if leaf {
             // Hadoop's set holds the apps with pending demand, asking or not: its shape,
             // and so the order of NaN ties, depends on each of them.
-            let with_demand: Vec<u32> = self.queues[q.idx()]
+            let with_demand: Vec<u32> = self.w.queues[q.idx()]
                 .runnable_apps
                 .iter()
                 .copied()
                 .filter(|&a| self.has_pending_demand_33(a))
                 .collect();
-            let apps = &self.apps;
+            let apps = &self.w.apps;
             tree_set_order(&with_demand, |&x, &y| {
                 cmp.compare(&apps[x as usize].sched, &apps[y as usize].sched)
             })
         } else {
-            let queues = &self.queues;
+            let queues = &self.w.queues;
             tree_set_order(&queues[q.idx()].child_list, |&x, &y| {
                 cmp.compare(&queues[x as usize].sched, &queues[y as usize].sched)
             })
@@ -302,7 +303,7 @@ impl Simulation<'_> {
     fn offer_in_order(&mut self, order: &[u32], leaf: bool, node: u32) -> Outcome {
         for &x in order {
             let r = if leaf {
-                if self.apps[x as usize].requests.pending == 0 || !self.offered_by_leaf(x) {
+                if self.w.apps[x as usize].requests.pending == 0 || !self.offered_by_leaf(x) {
                     continue;
                 }
                 self.assign_app(x, node, None)
@@ -318,13 +319,13 @@ impl Simulation<'_> {
 
     /// A leaf's apps in comparator order (incremental ordering): the merge of `ordered` and
     /// `am_waiting`, the latter skipped whole when maxAMShare refuses every waiting AM
-    /// ([`Simulation::am_gate_closed`]): `assign_app` would return nothing for each of them.
+    /// ([`Sched::am_gate_closed`]): `assign_app` would return nothing for each of them.
     fn assign_leaf_incremental(&mut self, q: QueueId, node: u32) -> Outcome {
         // The gate reads the leaf's AM sizes and fair share: only worth it with apps waiting.
-        let skip_waiting = self.queues[q.idx()].am_waiting.is_empty() || self.am_gate_closed(q);
+        let skip_waiting = self.w.queues[q.idx()].am_waiting.is_empty() || self.am_gate_closed(q);
         let mut cursor: Option<(fairsim_core::OrderKey, u32, u32)> = None;
         loop {
-            let qs = &self.queues[q.idx()];
+            let qs = &self.w.queues[q.idx()];
             let after =
                 |set: &std::collections::BTreeSet<(fairsim_core::OrderKey, u32, u32)>| match cursor
                 {
@@ -362,20 +363,20 @@ impl Simulation<'_> {
     /// `app.demand` is that demand: only the update thread writes it, and an app not yet seen
     /// by an update has demand 0.
     pub(crate) fn has_pending_demand_33(&self, a: u32) -> bool {
-        let app = &self.apps[a as usize];
+        let app = &self.w.apps[a as usize];
         app.demand.saturating_sub(app.usage) != Resource::ZERO
     }
 
     /// Hadoop 3.3's Fair Scheduler, whose leaves offer nodes only to apps with pending
     /// demand (`FSLeafQueue.fetchAppsWithDemand`).
     pub(crate) fn filters_apps_with_demand(&self) -> bool {
-        self.semantics == Semantics::Hadoop33 && self.capacity.is_none()
+        self.w.semantics == Semantics::Hadoop33 && self.capacity.is_none()
     }
 
     /// Whether the leaf of runnable app `a` offers it the node at all: in Hadoop 3.3 only
     /// with pending demand (`FSLeafQueue.fetchAppsWithDemand`); 2.7 offers every runnable app.
     fn offered_by_leaf(&self, a: u32) -> bool {
-        self.semantics != Semantics::Hadoop33 || self.has_pending_demand_33(a)
+        self.w.semantics != Semantics::Hadoop33 || self.has_pending_demand_33(a)
     }
 
     /// App `a` is held by the AM gate of `assign_app` while maxAMShare refuses its AM: it
@@ -383,9 +384,9 @@ impl Simulation<'_> {
     /// container, 3.3 that its AM is not running; an AM is never preempted, so the two
     /// agree).
     pub(crate) fn waits_for_am(&self, a: u32) -> bool {
-        let app = &self.apps[a as usize];
-        self.specs[a as usize].am.is_some()
-            && match self.semantics {
+        let app = &self.w.apps[a as usize];
+        self.w.specs[a as usize].am.is_some()
+            && match self.w.semantics {
                 Semantics::Hadoop27 => app.live == 0,
                 Semantics::Hadoop33 => !app.am_running,
             }
@@ -396,12 +397,12 @@ impl Simulation<'_> {
     /// In 2.7 the gate comes after the app counts a scheduling opportunity, so the apps are
     /// skipped only while delay scheduling (the one reader of that count) is off.
     fn am_gate_closed(&self, leaf: QueueId) -> bool {
-        let sizes = &self.queues[leaf.idx()].am_sizes;
+        let sizes = &self.w.queues[leaf.idx()].am_sizes;
         if sizes.is_empty() {
             return true;
         }
-        let conf = &self.sc.scheduler;
-        if self.semantics == Semantics::Hadoop27
+        let conf = &self.w.sc.scheduler;
+        if self.w.semantics == Semantics::Hadoop27
             && !self.continuous_on()
             && conf.locality_threshold_node >= 0.0
             && conf.locality_threshold_rack >= 0.0
@@ -420,9 +421,9 @@ impl Simulation<'_> {
     /// has nothing pending or may not start its AM under its leaf's maxAMShare.
     pub(crate) fn over_am_share_limit_33(&self, a: u32) -> bool {
         let i = a as usize;
-        match self.specs[i].am {
-            Some(am) if !self.apps[i].am_running => {
-                self.apps[i].requests.pending == 0 || !self.can_run_am(self.apps[i].queue, am)
+        match self.w.specs[i].am {
+            Some(am) if !self.w.apps[i].am_running => {
+                self.w.apps[i].requests.pending == 0 || !self.can_run_am(self.w.apps[i].queue, am)
             }
             _ => false,
         }
@@ -431,17 +432,17 @@ impl Simulation<'_> {
     /// `FSAppAttempt.hasContainerForNode`: outstanding containers, the relaxLocality
     /// conditions (`PriorityRequests::locality_allows`), and a size that fits the node.
     pub(crate) fn has_container_for_node(&self, a: u32, idx: usize, node: u32) -> bool {
-        let p = &self.apps[a as usize].requests.by_priority[idx];
-        let nd = &self.cluster.nodes[node as usize];
+        let p = &self.w.apps[a as usize].requests.by_priority[idx];
+        let nd = &self.w.cluster.nodes[node as usize];
         if p.any == 0 || !p.locality_allows(node, nd.rack) {
             return false;
         }
         let cap = nd.capacity;
-        match self.semantics {
+        match self.w.semantics {
             // DefaultResourceCalculator: memory only.
             Semantics::Hadoop27 => p.size.memory_mb <= cap.memory_mb,
             Semantics::Hadoop33 => {
-                p.size.fits_in(cap) && self.fits_in_max_share(self.apps[a as usize].queue, p.size)
+                p.size.fits_in(cap) && self.fits_in_max_share(self.w.apps[a as usize].queue, p.size)
             }
         }
     }
@@ -450,26 +451,26 @@ impl Simulation<'_> {
     pub(crate) fn fits_in_max_share(&self, leaf: QueueId, extra: Resource) -> bool {
         let mut q = Some(leaf);
         while let Some(id) = q {
-            let qs = &self.queues[id.idx()];
+            let qs = &self.w.queues[id.idx()];
             if !qs.usage.saturating_add(extra).fits_in(qs.max_share) {
                 return false;
             }
-            q = self.tree.get(id).parent;
+            q = self.w.tree.get(id).parent;
         }
         true
     }
 
     /// `FSLeafQueue.canRunAppAM`.
     pub(crate) fn can_run_am(&self, leaf: QueueId, am: Resource) -> bool {
-        let conf = self.tree.get(leaf);
+        let conf = self.w.tree.get(leaf);
         let share = conf.max_am_share;
         if (share - -1.0).abs() < 0.0001 {
             return true;
         }
         let share = share.min(1.0) as f64;
-        let qs = &self.queues[leaf.idx()];
+        let qs = &self.w.queues[leaf.idx()];
         let if_run = qs.am_usage.saturating_add(am);
-        match self.semantics {
+        match self.w.semantics {
             Semantics::Hadoop27 => {
                 let fair = self.fair_share_of(leaf);
                 let limit = Resource::new(
@@ -482,10 +483,10 @@ impl Simulation<'_> {
                 }
             }
             Semantics::Hadoop33 => {
-                let total = self.cluster.total;
+                let total = self.w.cluster.total;
                 let avail = Resource::new(
-                    total.memory_mb - self.integrals.used_mb,
-                    total.vcores - self.integrals.used_vcores,
+                    total.memory_mb - self.w.integrals.used_mb,
+                    total.vcores - self.w.integrals.used_vcores,
                 );
                 let mut fs = self.fair_share_of(leaf);
                 if fs.memory_mb == 0 {
@@ -509,20 +510,20 @@ impl Simulation<'_> {
         if self.continuous_on() {
             return self.allowed_locality_by_time(a, idx);
         }
-        let conf = &self.sc.scheduler;
+        let conf = &self.w.sc.scheduler;
         let tn = conf.locality_threshold_node.min(1.0);
         let tr = conf.locality_threshold_rack.min(1.0);
         if tn < 0.0 || tr < 0.0 {
             return Locality::OffSwitch;
         }
         // Hadoop's getNumClusterNodes: the nodes in the cluster now.
-        let n_nodes = f64::from(self.cluster.live);
-        let p = &mut self.apps[a as usize].requests.by_priority[idx];
+        let n_nodes = f64::from(self.w.cluster.live);
+        let p = &mut self.w.apps[a as usize].requests.by_priority[idx];
         let Some(allowed) = p.allowed else {
             p.allowed = Some(Locality::NodeLocal);
             // A level change can make a later offer succeed: it counts as progress for the
             // quiescence watch (see the engine's module docs).
-            self.progress += 1;
+            self.cx.progress += 1;
             return Locality::NodeLocal;
         };
         if allowed == Locality::OffSwitch {
@@ -540,7 +541,7 @@ impl Simulation<'_> {
                 Locality::OffSwitch
             });
             p.opportunities = 0;
-            self.progress += 1;
+            self.cx.progress += 1;
         }
         p.allowed.unwrap_or(Locality::OffSwitch)
     }
@@ -548,31 +549,31 @@ impl Simulation<'_> {
     /// `FSAppAttempt.assignContainer(node, reserved)`: `reserved` is the reserved priority.
     pub(crate) fn assign_app(&mut self, a: u32, node: u32, reserved: Option<i32>) -> Outcome {
         let i = a as usize;
-        let managed_am = self.specs[i].am;
-        let leaf = self.apps[i].queue;
-        if self.semantics == Semantics::Hadoop33 && self.over_am_share_limit_33(a) {
+        let managed_am = self.w.specs[i].am;
+        let leaf = self.w.apps[i].queue;
+        if self.w.semantics == Semantics::Hadoop33 && self.over_am_share_limit_33(a) {
             return Outcome::Nothing;
         }
-        let rack = self.cluster.nodes[node as usize].rack;
-        let n_prio = self.apps[i].requests.by_priority.len();
+        let rack = self.w.cluster.nodes[node as usize].rack;
+        let n_prio = self.w.apps[i].requests.by_priority.len();
         for idx in 0..n_prio {
-            let prio = self.apps[i].requests.by_priority[idx].priority;
+            let prio = self.w.apps[i].requests.by_priority[idx].priority;
             if reserved.is_some_and(|r| r != prio) {
                 continue;
             }
             if !self.has_container_for_node(a, idx, node) {
                 continue;
             }
-            self.apps[i].requests.by_priority[idx].opportunities += 1;
-            if self.semantics == Semantics::Hadoop27
+            self.w.apps[i].requests.by_priority[idx].opportunities += 1;
+            if self.w.semantics == Semantics::Hadoop27
                 && let Some(am) = managed_am
-                && self.apps[i].live == 0
+                && self.w.apps[i].live == 0
                 && !self.can_run_am(leaf, am)
             {
                 return Outcome::Nothing;
             }
             let allowed = self.allowed_locality(a, idx);
-            let p = &self.apps[i].requests.by_priority[idx];
+            let p = &self.w.apps[i].requests.by_priority[idx];
             let rack_c = p.rack_count(rack).unwrap_or(0);
             let node_c = p.node_count(node).unwrap_or(0);
             if rack_c > 0 && node_c > 0 {
@@ -608,13 +609,13 @@ impl Simulation<'_> {
         let i = a as usize;
         let n = node as usize;
         let (size, priority) = {
-            let p = &self.apps[i].requests.by_priority[idx];
+            let p = &self.w.apps[i].requests.by_priority[idx];
             (p.size, p.priority)
         };
-        let leaf = self.apps[i].queue;
+        let leaf = self.w.apps[i].queue;
         let fit = self.container_fit();
-        if !fit.fits_in(size, self.cluster.nodes[n].available()) {
-            let may_reserve = match self.semantics {
+        if !fit.fits_in(size, self.w.cluster.nodes[n].available()) {
+            let may_reserve = match self.w.semantics {
                 Semantics::Hadoop27 => self.fits_in_max_share(leaf, size),
                 Semantics::Hadoop33 => {
                     self.fits_in_max_share(leaf, size)
@@ -626,20 +627,20 @@ impl Simulation<'_> {
             }
             // A node reserved again (by a held node's offer or a resized ask) leaves its
             // previous app's count.
-            if let Some(was) = self.cluster.nodes[n].reservation {
+            if let Some(was) = self.w.cluster.nodes[n].reservation {
                 self.fair.full_nodes.count_reservation(was.app, -1);
             }
             self.fair.full_nodes.count_reservation(a, 1);
-            self.cluster.nodes[n].reservation = Some(Reservation {
+            self.w.cluster.nodes[n].reservation = Some(Reservation {
                 app: a,
                 priority,
                 size,
             });
-            self.events.clock_mut().arm(node);
-            self.counters.reservations += 1;
-            self.progress += 1;
-            self.recorder.decision(&Decision {
-                time: self.now,
+            self.cx.events.clock_mut().arm(node);
+            self.cx.counters.reservations += 1;
+            self.cx.progress += 1;
+            self.cx.recorder.decision(&Decision {
+                time: self.cx.now,
                 node,
                 app: a,
                 priority,
@@ -650,7 +651,7 @@ impl Simulation<'_> {
         }
         // FSAppAttempt.allocate: raise the allowed level back on a better locality.
         {
-            let p = &mut self.apps[i].requests.by_priority[idx];
+            let p = &mut self.w.apps[i].requests.by_priority[idx];
             if let Some(al) = p.allowed
                 && ((al == Locality::OffSwitch && locality < Locality::OffSwitch)
                     || (al == Locality::RackLocal && locality == Locality::NodeLocal))
@@ -658,14 +659,14 @@ impl Simulation<'_> {
                 p.allowed = Some(locality);
             }
         }
-        let rack = self.cluster.nodes[n].rack;
-        let task = self.apps[i].requests.take(idx, node, rack, locality);
+        let rack = self.w.cluster.nodes[n].rack;
+        let task = self.w.apps[i].requests.take(idx, node, rack, locality);
         if reserved {
             self.unreserve(node);
         }
-        let id = self.next_container_id;
-        self.next_container_id += 1;
-        let slot = self.new_container(Container {
+        let id = self.w.next_container_id;
+        self.w.next_container_id += 1;
+        let slot = self.w.new_container(Container {
             app: a,
             node,
             size,
@@ -673,15 +674,15 @@ impl Simulation<'_> {
             live: true,
             id,
             priority,
-            start: self.now,
+            start: self.cx.now,
             duration_ms: task.duration_ms,
             marked_at: None,
         });
-        let nd = &mut self.cluster.nodes[n];
+        let nd = &mut self.w.cluster.nodes[n];
         nd.allocated = nd.allocated.saturating_add(size);
         nd.n_containers += 1;
-        let now = self.now;
-        let app = &mut self.apps[i];
+        let now = self.cx.now;
+        let app = &mut self.w.apps[i];
         app.usage = app.usage.saturating_add(size);
         app.sched.usage = app.usage;
         app.live += 1;
@@ -689,14 +690,14 @@ impl Simulation<'_> {
         if app.first_container.is_none() {
             app.first_container = Some(now);
         }
-        self.counters.assignments += 1;
+        self.cx.counters.assignments += 1;
         self.hold_served(node, a, size);
         self.demand_changed(a);
         self.pending_changed(a, -1);
         self.add_usage(leaf, size, 1);
         self.reorder_app(a);
-        self.progress += 1;
-        self.recorder.decision(&Decision {
+        self.cx.progress += 1;
+        self.cx.recorder.decision(&Decision {
             time: now,
             node,
             app: a,
@@ -705,10 +706,10 @@ impl Simulation<'_> {
             kind: DecisionKind::Allocated(locality),
         });
         if task.is_am {
-            let app = &mut self.apps[i];
+            let app = &mut self.w.apps[i];
             app.am_running = true;
             app.am_container = Some(slot);
-            let q = &mut self.queues[leaf.idx()];
+            let q = &mut self.w.queues[leaf.idx()];
             q.am_usage = q.am_usage.saturating_add(size);
             self.refresh_open(leaf);
             self.am_allocated(a);
@@ -722,11 +723,11 @@ impl Simulation<'_> {
     /// Releases the reservation held on `node`.
     pub(crate) fn unreserve(&mut self, node: u32) {
         self.wake_node(node);
-        if let Some(r) = self.cluster.nodes[node as usize].reservation.take() {
+        if let Some(r) = self.w.cluster.nodes[node as usize].reservation.take() {
             self.fair.full_nodes.count_reservation(r.app, -1);
-            self.progress += 1;
-            self.recorder.decision(&Decision {
-                time: self.now,
+            self.cx.progress += 1;
+            self.cx.recorder.decision(&Decision {
+                time: self.cx.now,
                 node,
                 app: r.app,
                 priority: r.priority,

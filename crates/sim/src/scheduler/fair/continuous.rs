@@ -21,8 +21,8 @@
 //! whose descent can do nothing, with or without the pass.
 
 use crate::app::Locality;
-use crate::engine::Simulation;
 use crate::event::Event;
+use crate::scheduler::Sched;
 use fairsim_core::{Resource, Semantics};
 
 /// Per-run state of continuous scheduling.
@@ -46,7 +46,7 @@ impl Continuous {
     }
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// Continuous scheduling is on (Fair Scheduler only).
     pub(crate) fn continuous_on(&self) -> bool {
         self.fair.continuous.is_some()
@@ -55,9 +55,9 @@ impl Simulation<'_> {
     /// The window of the quiescence watch: every node is offered within it, by its
     /// heartbeat or, with continuous scheduling, by a pass.
     pub(crate) fn offer_window_ms(&self) -> u64 {
-        let hb = self.cluster.heartbeat_ms;
+        let hb = self.w.cluster.heartbeat_ms;
         if self.continuous_on() {
-            hb.max(self.sc.scheduler.continuous_scheduling_sleep_ms)
+            hb.max(self.w.sc.scheduler.continuous_scheduling_sleep_ms)
         } else {
             hb
         }
@@ -65,7 +65,7 @@ impl Simulation<'_> {
 
     /// A completed container was reported on `node` now.
     pub(crate) fn note_completion(&mut self, node: u32) {
-        let now = self.now.0;
+        let now = self.cx.now.0;
         if let Some(c) = self.fair.continuous.as_mut() {
             c.completed_at[node as usize] = Some(now);
         }
@@ -75,19 +75,19 @@ impl Simulation<'_> {
     pub(crate) fn heartbeat_schedules(&self, node: u32) -> bool {
         match &self.fair.continuous {
             None => true,
-            Some(_) if self.semantics == Semantics::Hadoop33 => true,
-            Some(c) => c.completed_at[node as usize] == Some(self.now.0),
+            Some(_) if self.w.semantics == Semantics::Hadoop33 => true,
+            Some(c) => c.completed_at[node as usize] == Some(self.cx.now.0),
         }
     }
 
     /// One pass over the nodes, then the next pass after the sleep.
     pub(crate) fn continuous_pass(&mut self) {
         // Once stalled nothing can change (see the engine's "Quiescence").
-        if self.stalled_at.is_some() {
+        if self.cx.stalled_at.is_some() {
             return;
         }
         let armed = |s: &Self| {
-            s.cluster
+            s.w.cluster
                 .nodes
                 .iter()
                 .zip(&s.fair.held_for)
@@ -96,17 +96,17 @@ impl Simulation<'_> {
         // A pass whose every node offer would return at once is skipped whole.
         if self.offers_may_act() || armed(self) {
             let minimum = Resource::new(
-                self.sc.scheduler.minimum_allocation_mb,
-                self.sc.scheduler.minimum_allocation_vcores,
+                self.w.sc.scheduler.minimum_allocation_mb,
+                self.w.sc.scheduler.minimum_allocation_vcores,
             );
-            let nodes = &self.cluster.nodes;
+            let nodes = &self.w.cluster.nodes;
             let mut order: Vec<u32> = (0..nodes.len() as u32)
                 .filter(|&n| nodes[n as usize].is_live())
                 .collect();
             // Stable: equal free memory keeps index order.
             order.sort_by_key(|&n| std::cmp::Reverse(nodes[n as usize].available().memory_mb));
             for node in order {
-                if minimum.fits_in(self.cluster.nodes[node as usize].available()) {
+                if minimum.fits_in(self.w.cluster.nodes[node as usize].available()) {
                     self.attempt_scheduling(node);
                     self.rearm(node);
                 }
@@ -114,30 +114,31 @@ impl Simulation<'_> {
         }
         if !self.drained() {
             let next = self
+                .cx
                 .now
-                .plus(self.sc.scheduler.continuous_scheduling_sleep_ms);
-            self.events.push(next, Event::ContinuousPass);
+                .plus(self.w.sc.scheduler.continuous_scheduling_sleep_ms);
+            self.cx.events.push(next, Event::ContinuousPass);
         }
     }
 
     /// `FSAppAttempt.getAllowedLocalityLevelByTime` for priority index `idx` of app `a`.
     pub(crate) fn allowed_locality_by_time(&mut self, a: u32, idx: usize) -> Locality {
-        let conf = &self.sc.scheduler;
+        let conf = &self.w.sc.scheduler;
         let (node_ms, rack_ms) = (conf.locality_delay_node_ms, conf.locality_delay_rack_ms);
         if node_ms < 0 || rack_ms < 0 {
             return Locality::OffSwitch;
         }
-        let now = self.now.0;
-        let start = self.specs[a as usize].arrival.0;
-        let era = self.semantics;
-        let p = &mut self.apps[a as usize].requests.by_priority[idx];
+        let now = self.cx.now.0;
+        let start = self.w.specs[a as usize].arrival.0;
+        let era = self.w.semantics;
+        let p = &mut self.w.apps[a as usize].requests.by_priority[idx];
         let Some(allowed) = p.allowed else {
             p.allowed = Some(Locality::NodeLocal);
             if era == Semantics::Hadoop33 {
                 p.last_scheduled = Some(now);
             }
             // A level change can make a later offer succeed (quiescence watch).
-            self.progress += 1;
+            self.cx.progress += 1;
             return Locality::NodeLocal;
         };
         if allowed == Locality::OffSwitch {
@@ -157,7 +158,7 @@ impl Simulation<'_> {
             });
             p.last_scheduled = Some(now);
             p.opportunities = 0;
-            self.progress += 1;
+            self.cx.progress += 1;
         }
         p.allowed.unwrap_or(Locality::OffSwitch)
     }

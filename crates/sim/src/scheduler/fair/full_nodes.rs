@@ -22,7 +22,7 @@
 //! shows it changes nothing, it is skipped, as the clock skips a parked node's beat: no
 //! wake-up is needed, since the test reads the state at the beat itself.
 //!
-//! The test (`Simulation::beat_changes_nothing`): the node is unarmed (no reservation, no
+//! The test (`Sched::beat_changes_nothing`): the node is unarmed (no reservation, no
 //! preempted resources held, not decommissioning) and its free space fits no container
 //! asked by an app the descent may reach: an app counted in an open leaf's `offered`
 //! (runnable, asking, pending demand not none) whose path from root passes the queues' own
@@ -39,7 +39,7 @@
 //! (`sort_history`: each beat sorts them), `heartbeats = "every"`, the Capacity Scheduler.
 
 use crate::cluster::NodeState;
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use crate::tree::QueueId;
 use fairsim_core::{Resource, Semantics};
 
@@ -76,13 +76,13 @@ impl FullNodes {
     }
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// Whether the run skips beats of full nodes at all (see the module docs).
     fn full_nodes_elided(&self) -> bool {
-        let conf = &self.sc.scheduler;
-        self.elide
+        let conf = &self.w.sc.scheduler;
+        self.cx.elide
             && self.capacity.is_none()
-            && self.semantics == Semantics::Hadoop33
+            && self.w.semantics == Semantics::Hadoop33
             && !self.continuous_on()
             && !self.fair.sorted_history
             && (conf.locality_threshold_node.min(1.0) < 0.0
@@ -94,11 +94,11 @@ impl Simulation<'_> {
     /// docs). Read on the state after the last event processed, which is the state at the
     /// beat: skipped beats change nothing.
     pub(crate) fn beat_changes_nothing(&mut self, node: u32) -> bool {
-        if !self.full_nodes_elided() || self.stalled_at.is_some() {
+        if !self.full_nodes_elided() || self.cx.stalled_at.is_some() {
             return false;
         }
         let n = node as usize;
-        let nd = &self.cluster.nodes[n];
+        let nd = &self.w.cluster.nodes[n];
         if nd.state != NodeState::Running
             || nd.reservation.is_some()
             || !self.fair.held_for[n].is_empty()
@@ -125,22 +125,23 @@ impl Simulation<'_> {
         let mut apps = Vec::new();
         self.reachable_offered_apps(QueueId::ROOT, &mut apps);
         let threshold = self.reservation_threshold_33();
-        let cap = self.reservable_nodes_cap(u64::from(self.cluster.live));
+        let cap = self.reservable_nodes_cap(u64::from(self.w.cluster.live));
         for a in apps {
             if self.over_am_share_limit_33(a) {
                 continue;
             }
             let calc = self
+                .w
                 .tree
-                .get(self.apps[a as usize].queue)
+                .get(self.w.apps[a as usize].queue)
                 .policy
                 .calculator();
-            let total = self.cluster.total;
+            let total = self.w.cluster.total;
             // Off-switch reservations count against the cluster's cap; an ask with node or
             // rack requests may reserve node-locally (no cap) or against its rack's.
             let mut big_local = false;
             let mut big_off_switch = false;
-            for p in &self.apps[a as usize].requests.by_priority {
+            for p in &self.w.apps[a as usize].requests.by_priority {
                 if p.any == 0 {
                     continue;
                 }
@@ -168,11 +169,11 @@ impl Simulation<'_> {
     /// precheck passes down the path, and the leaf counts them in `offered` (Hadoop 3.3's
     /// `fetchAppsWithDemand`, asking).
     fn reachable_offered_apps(&self, q: QueueId, out: &mut Vec<u32>) {
-        let qs = &self.queues[q.idx()];
+        let qs = &self.w.queues[q.idx()];
         if !qs.usage.fits_in(qs.max_share) || qs.pending == 0 {
             return;
         }
-        let conf = self.tree.get(q);
+        let conf = self.w.tree.get(q);
         if conf.is_leaf {
             if qs.offered == 0 {
                 return;
@@ -182,13 +183,13 @@ impl Simulation<'_> {
                     .iter()
                     .chain(qs.am_waiting.iter())
                     .map(|e| e.2)
-                    .filter(|&a| self.apps[a as usize].offered_33),
+                    .filter(|&a| self.w.apps[a as usize].offered_33),
             );
             return;
         }
         // Incremental ordering keeps a parent's asking children in its ordered set: walk
         // those, not every child.
-        if self.incremental {
+        if self.w.incremental {
             for e in &qs.ordered {
                 self.reachable_offered_apps(QueueId(e.2), out);
             }

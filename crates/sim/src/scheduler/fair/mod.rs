@@ -16,8 +16,9 @@ pub mod sort_history;
 pub mod update;
 
 use crate::app::{AM_PRIORITY, AppPhase};
-use crate::engine::{Container, Simulation};
 use crate::event::Event;
+use crate::scheduler::Sched;
+use crate::state::world::Container;
 use crate::time::SimTime;
 use crate::tree::SchedulerKind;
 
@@ -48,10 +49,10 @@ pub(crate) struct FairState {
     /// Scratch of the queue-level update.
     pub share_work: queue_shares::ShareWork,
     /// Leaves whose apps' shares may need computing at the next update (see
-    /// `Simulation::mark_app_shares`).
+    /// `Sched::mark_app_shares`).
     pub app_share_leaves: Vec<u32>,
     /// Leaves with an outstanding request that a descent could serve (see
-    /// `Simulation::refresh_open`).
+    /// `Sched::refresh_open`).
     pub open_leaves: u64,
     /// Continuous scheduling, when on (`scheduler::fair::continuous`).
     pub continuous: Option<continuous::Continuous>,
@@ -63,21 +64,21 @@ pub(crate) struct FairState {
     pub full_nodes: full_nodes::FullNodes,
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// An app is submitted: placed in a queue (or rejected), made runnable or held back by
     /// maxRunningApps, and its first requests are made.
     pub(crate) fn on_app_arrived(&mut self, a: u32) {
         let i = a as usize;
-        if self.first_arrival.is_none() {
-            self.first_arrival = Some(self.now);
+        if self.cx.first_arrival.is_none() {
+            self.cx.first_arrival = Some(self.cx.now);
         }
         if let Err(msg) = self.admit(a) {
             self.reject(a, msg);
             return;
         }
-        let spec = &self.specs[i];
+        let spec = &self.w.specs[i];
         let (queue_name, user) = (spec.queue.clone(), spec.user.clone());
-        let placed = if self.tree.scheduler == SchedulerKind::Capacity {
+        let placed = if self.w.tree.scheduler == SchedulerKind::Capacity {
             self.cs_place(&queue_name, &user)
         } else {
             self.place(&queue_name, &user)
@@ -91,21 +92,26 @@ impl Simulation<'_> {
         };
         let uid = self.user_id(&user);
         {
-            let app = &mut self.apps[i];
+            let app = &mut self.w.apps[i];
             app.queue = leaf;
             app.user = uid;
         }
         // An unmanaged app that asks for no container has nothing to wait for or run, as
         // YARN allocates nothing for an ask of zero containers: it finishes as it is
         // submitted, never runnable, so it holds no place in its queue.
-        if self.specs[i].am.is_none() && self.specs[i].stages.iter().flatten().all(|g| g.count == 0)
+        if self.w.specs[i].am.is_none()
+            && self.w.specs[i]
+                .stages
+                .iter()
+                .flatten()
+                .all(|g| g.count == 0)
         {
             self.finish_app(a);
             return;
         }
         // First requests: the AM, or the first stage of an unmanaged app.
-        if let Some(am) = self.specs[i].am {
-            self.apps[i]
+        if let Some(am) = self.w.specs[i].am {
+            self.w.apps[i]
                 .requests
                 .add(AM_PRIORITY, am, 1, 0, Vec::new(), Vec::new(), true);
         } else {
@@ -116,14 +122,14 @@ impl Simulation<'_> {
     }
 
     fn reject(&mut self, a: u32, msg: String) {
-        let app = &mut self.apps[a as usize];
+        let app = &mut self.w.apps[a as usize];
         app.phase = AppPhase::Rejected;
         app.rejected = Some(msg);
         // Nothing reads a rejected app's locality hints (resolved for every app when the run
         // starts): release them, as a finished app's are.
         app.hints = Vec::new();
-        self.n_closed += 1;
-        self.record_app(a as usize);
+        self.cx.n_closed += 1;
+        self.cx.record_app(self.w, a as usize);
     }
 
     /// Adds the requests of stage `stage` of app `a` (or finishes the app if it has no more
@@ -132,11 +138,11 @@ impl Simulation<'_> {
         let i = a as usize;
         let mut stage = stage;
         loop {
-            if stage >= self.specs[i].stages.len() {
+            if stage >= self.w.specs[i].stages.len() {
                 self.finish_app(a);
                 return;
             }
-            let n: u64 = self.specs[i].stages[stage]
+            let n: u64 = self.w.specs[i].stages[stage]
                 .iter()
                 .map(|g| g.count as u64)
                 .sum();
@@ -145,9 +151,9 @@ impl Simulation<'_> {
             }
             stage += 1;
         }
-        let before = self.apps[i].requests.pending;
-        let groups = self.specs[i].stages[stage].clone();
-        let app = &mut self.apps[i];
+        let before = self.w.apps[i].requests.pending;
+        let groups = self.w.specs[i].stages[stage].clone();
+        let app = &mut self.w.apps[i];
         app.stage = stage;
         for (g, group) in groups.iter().enumerate() {
             let (nodes, racks) = app
@@ -167,8 +173,8 @@ impl Simulation<'_> {
             app.stage_remaining += group.count as u64;
         }
         self.demand_changed(a);
-        let delta = (self.apps[i].requests.pending - before) as i64;
-        if self.apps[i].phase == AppPhase::Runnable {
+        let delta = (self.w.apps[i].requests.pending - before) as i64;
+        if self.w.apps[i].phase == AppPhase::Runnable {
             self.pending_changed(a, delta);
             self.reorder_app(a);
         }
@@ -176,13 +182,13 @@ impl Simulation<'_> {
 
     /// A container's completion is reported: release it; advance or finish its app.
     pub(crate) fn on_container_finished(&mut self, slot: u32) {
-        let c = self.containers[slot as usize];
+        let c = self.w.containers[slot as usize];
         self.release_container(slot);
         if c.is_am {
             return;
         }
         let a = c.app;
-        let app = &mut self.apps[a as usize];
+        let app = &mut self.w.apps[a as usize];
         app.stage_remaining -= 1;
         if app.stage_remaining == 0 && app.requests.pending == 0 {
             let next = app.stage + 1;
@@ -193,8 +199,8 @@ impl Simulation<'_> {
     /// Frees a container's resources on its node, app and queues.
     pub(crate) fn release_container(&mut self, slot: u32) {
         let c = self.take_back_container(slot);
-        self.free_slots.push(slot);
-        let leaf = self.apps[c.app as usize].queue;
+        self.w.free_slots.push(slot);
+        let leaf = self.w.apps[c.app as usize].queue;
         self.demand_changed(c.app);
         self.add_usage(leaf, c.size, -1);
         self.reorder_app(c.app);
@@ -204,14 +210,14 @@ impl Simulation<'_> {
     /// wakes) and its app; returns it. The caller settles the app's demand, its queues and its
     /// order, and whether the slot is reused.
     pub(crate) fn take_back_container(&mut self, slot: u32) -> Container {
-        let c = self.containers[slot as usize];
+        let c = self.w.containers[slot as usize];
         debug_assert!(c.live);
         self.recheck_node(c.node);
-        self.containers[slot as usize].live = false;
-        let node = &mut self.cluster.nodes[c.node as usize];
+        self.w.containers[slot as usize].live = false;
+        let node = &mut self.w.cluster.nodes[c.node as usize];
         node.allocated = node.allocated.saturating_sub(c.size);
         node.n_containers -= 1;
-        let app = &mut self.apps[c.app as usize];
+        let app = &mut self.w.apps[c.app as usize];
         app.usage = app.usage.saturating_sub(c.size);
         app.sched.usage = app.usage;
         app.live -= 1;
@@ -222,50 +228,52 @@ impl Simulation<'_> {
     pub(crate) fn finish_app(&mut self, a: u32) {
         let i = a as usize;
         self.wake_reserved_by(a);
-        if let Some(slot) = self.apps[i].am_container.take() {
+        if let Some(slot) = self.w.apps[i].am_container.take() {
             self.release_container(slot);
         }
-        let leaf = self.apps[i].queue;
-        let was_runnable = self.apps[i].phase == AppPhase::Runnable;
-        if self.apps[i].am_running
-            && let Some(am) = self.specs[i].am
+        let leaf = self.w.apps[i].queue;
+        let was_runnable = self.w.apps[i].phase == AppPhase::Runnable;
+        if self.w.apps[i].am_running
+            && let Some(am) = self.w.specs[i].am
         {
-            let q = &mut self.queues[leaf.idx()];
+            let q = &mut self.w.queues[leaf.idx()];
             q.am_usage = q.am_usage.saturating_sub(am);
             self.refresh_open(leaf);
         }
-        let pending = self.apps[i].requests.pending;
+        let pending = self.w.apps[i].requests.pending;
         if was_runnable && pending > 0 {
             self.pending_changed(a, -(pending as i64));
         }
         // It leaves its leaf's lists: its demand leaves the leaf's sum.
-        let q = &mut self.queues[leaf.idx()];
-        q.app_demand = q.app_demand.saturating_sub(self.apps[i].demand);
+        let q = &mut self.w.queues[leaf.idx()];
+        q.app_demand = q.app_demand.saturating_sub(self.w.apps[i].demand);
         self.touch_leaf(leaf);
-        self.apps[i].phase = AppPhase::Finished;
-        self.apps[i].finish = Some(self.now);
-        self.last_finish = self.now;
-        self.n_closed += 1;
+        self.w.apps[i].phase = AppPhase::Finished;
+        self.w.apps[i].finish = Some(self.cx.now);
+        self.cx.last_finish = self.cx.now;
+        self.cx.n_closed += 1;
         self.reorder_app(a);
         if was_runnable {
             self.on_runnable_app_removed(a);
         }
         // Nothing reads a finished app's requests or hints again: release them, so memory
         // follows the live apps, not the finished ones.
-        let app = &mut self.apps[i];
+        let app = &mut self.w.apps[i];
         app.requests = crate::app::RequestTable::default();
         app.hints = Vec::new();
-        self.record_app(i);
+        self.cx.record_app(self.w, i);
     }
 
     /// Schedules the report of a container that ends at `end` on `node`: the node's first
     /// heartbeat at or after the end (a NodeManager reports completions on heartbeats).
     pub(crate) fn schedule_completion(&mut self, slot: u32, node: u32, end: SimTime) {
         let t = self
+            .w
             .cluster
             .heartbeat_at_or_after(crate::cluster::NodeId(node), end);
-        self.in_flight += 1;
-        self.events
+        self.cx.in_flight += 1;
+        self.cx
+            .events
             .push(t, Event::ContainerFinished { container: slot });
     }
 }

@@ -6,27 +6,27 @@
 //! fails early when the reserved container will not fit; `attemptScheduling` then assigns
 //! nothing else on a reserved node): it reads the reservation, the node's free space and
 //! capacity, the reserving app's request at the reserved priority
-//! (`Simulation::has_container_for_node`, which in Hadoop 3.3 also reads the app's queues
+//! (`Sched::has_container_for_node`, which in Hadoop 3.3 also reads the app's queues
 //! against maxResources) and its queues' usage against maxResources, and writes nothing, not
 //! even a missed-opportunity count. Hadoop 3.3 first hands out what preemption holds on the
 //! node (`assignPreemptedContainers`): a node is parked only while nothing is held on it, and
-//! a hold added wakes it (`Simulation::preempt_for_app_33`). Hadoop 3.3's check
+//! a hold added wakes it (`Sched::preempt_for_app_33`). Hadoop 3.3's check
 //! (`isValidReservation`) also reads maxAMShare for an app whose AM is not running, which
 //! moves with its leaf's fair share, so such a reservation is not parked. So after such a
 //! heartbeat the node is parked (`HeartbeatClock::park`): its beats are skipped while that
-//! predicate (`Simulation::idle_reserved`) holds. Every change of an input it reads
+//! predicate (`Sched::idle_reserved`) holds. Every change of an input it reads
 //! re-evaluates it:
 //! - a container on the node is released (completion, preemption, loss with its failed
-//!   attempt): its free space grows (`Simulation::recheck_node`);
-//! - the reserving app's requests change (`Simulation::demand_changed`): an allocation
+//!   attempt): its free space grows (`Sched::recheck_node`);
+//! - the reserving app's requests change (`Sched::demand_changed`): an allocation
 //!   elsewhere, a new stage, a task asked for again, its AM lost or running
-//!   (`Simulation::recheck_reserved_by`);
-//! - the reservation is released (`Simulation::unreserve`), a 3.3 hold is added, the
+//!   (`Sched::recheck_reserved_by`);
+//! - the reservation is released (`Sched::unreserve`), a 3.3 hold is added, the
 //!   reserving app finishes (its requests are dropped), a node event (capacity, nodes
 //!   joining or leaving): these wake the node outright.
 //!
 //! A re-check is made at the end of the event that made the change
-//! (`Simulation::settle_parked`), on the state the event leaves: a trigger fires in the
+//! (`Sched::settle_parked`), on the state the event leaves: a trigger fires in the
 //! middle of a change (a release before the queues' usage is settled, a failed attempt
 //! before its asks are replaced), and nothing else happens before the node's next beat,
 //! which comes after the event: a later event at the same time is another event, whose
@@ -38,7 +38,7 @@
 //! An app's requests change at every container it gets or gives back: re-checking each of
 //! its parked nodes every time would cost changes × nodes, where waking them cost each node
 //! once (a woken node is not parked again before its next beat). So the app's asks are read
-//! first (`Simulation::asks_keep_parked`): while, at each priority it holds parked
+//! first (`Sched::asks_keep_parked`): while, at each priority it holds parked
 //! reservations at, containers are still asked for, may relax and keep the reserved size,
 //! no node's verdict can move and the re-check costs one look at those asks; otherwise its
 //! nodes are re-checked one by one. A node whose ask's size differs from its reserved size
@@ -55,7 +55,7 @@
 //! the Capacity Scheduler nothing is parked.
 
 use crate::cluster::NodeState;
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use fairsim_core::{Resource, Semantics};
 
 /// The parked nodes, and the inputs of their heartbeats touched during the current event.
@@ -175,16 +175,16 @@ impl ParkedNodes {
     }
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// After `node`'s heartbeat: parks it when it is a reserved node whose heartbeats
     /// change nothing until an input is touched (see the module docs).
     pub(crate) fn park_if_idle(&mut self, node: u32) {
         if self.idle_reserved(node).is_some()
-            && let Some(r) = self.cluster.nodes[node as usize].reservation
+            && let Some(r) = self.w.cluster.nodes[node as usize].reservation
         {
             // Parked once: its beats are skipped until it is woken.
-            if !self.events.clock().is_node_parked(node) {
-                self.events.clock_mut().park(node);
+            if !self.cx.events.clock().is_node_parked(node) {
+                self.cx.events.clock_mut().park(node);
                 self.fair.parked.insert(r.app, node, r.priority, r.size);
             }
         }
@@ -193,11 +193,11 @@ impl Simulation<'_> {
     /// The app `node` is reserved for, when the node's next heartbeat would change nothing
     /// (nor any later one until an input of it changes: see the module docs).
     fn idle_reserved(&self, node: u32) -> Option<u32> {
-        if !self.elide || self.capacity.is_some() || self.continuous_on() {
+        if !self.cx.elide || self.capacity.is_some() || self.continuous_on() {
             return None;
         }
         let n = node as usize;
-        let nd = &self.cluster.nodes[n];
+        let nd = &self.w.cluster.nodes[n];
         if nd.state != NodeState::Running || !self.fair.held_for[n].is_empty() {
             return None;
         }
@@ -208,33 +208,33 @@ impl Simulation<'_> {
         let a = res.app;
         // 3.3 also drops the reservation of an app whose AM maxAMShare refuses, which reads
         // its leaf's fair share and AM usage: such a reservation is not parked.
-        if self.semantics == Semantics::Hadoop33 && self.waits_for_am(a) {
+        if self.w.semantics == Semantics::Hadoop33 && self.waits_for_am(a) {
             return None;
         }
-        let idx = self.apps[a as usize]
+        let idx = self.w.apps[a as usize]
             .requests
             .by_priority
             .iter()
             .position(|p| p.priority == res.priority)?;
         // An ask whose size moved away from the reserved one (a later stage at the same
         // priority) is not parked, so that `asks_keep_parked` may compare sizes.
-        if self.apps[a as usize].requests.by_priority[idx].size != res.size
+        if self.w.apps[a as usize].requests.by_priority[idx].size != res.size
             || !self.has_container_for_node(a, idx, node)
         {
             return None;
         }
-        let n_nodes = self.cluster.nodes.len() as i64;
+        let n_nodes = self.w.cluster.nodes.len() as i64;
         let most = Resource::new(
-            self.largest_node.memory_mb.saturating_mul(n_nodes),
-            self.largest_node.vcores.saturating_mul(n_nodes),
+            self.w.largest_node.memory_mb.saturating_mul(n_nodes),
+            self.w.largest_node.vcores.saturating_mul(n_nodes),
         )
         .saturating_add(res.size);
-        let mut q = Some(self.apps[a as usize].queue);
+        let mut q = Some(self.w.apps[a as usize].queue);
         while let Some(id) = q {
-            if !most.fits_in(self.queues[id.idx()].max_share) {
+            if !most.fits_in(self.w.queues[id.idx()].max_share) {
                 return None;
             }
-            q = self.tree.get(id).parent;
+            q = self.w.tree.get(id).parent;
         }
         Some(a)
     }
@@ -244,13 +244,13 @@ impl Simulation<'_> {
     /// may relax (so every node passes the locality conditions) and keep the reserved size
     /// (so the size against each node's capacity, and in 3.3 against maxResources, reads as
     /// when the node was parked); in 3.3 its AM still runs. The rest of
-    /// [`Simulation::idle_reserved`] reads the node, the reservation and maxResources,
+    /// [`Sched::idle_reserved`] reads the node, the reservation and maxResources,
     /// which the app's requests do not move.
     fn asks_keep_parked(&self, a: u32, at: &[ParkedAt]) -> bool {
-        if self.semantics == Semantics::Hadoop33 && self.waits_for_am(a) {
+        if self.w.semantics == Semantics::Hadoop33 && self.waits_for_am(a) {
             return false;
         }
-        let asks = &self.apps[a as usize].requests.by_priority;
+        let asks = &self.w.apps[a as usize].requests.by_priority;
         at.iter().all(|k| {
             asks.iter().any(|p| {
                 p.priority == k.priority && p.size == k.size && p.any > 0 && p.relax_locality
@@ -259,15 +259,15 @@ impl Simulation<'_> {
     }
 
     /// A container on `node` was released: if the node is parked, whether its heartbeat
-    /// now acts is decided at the end of the event ([`Simulation::settle_parked`]).
+    /// now acts is decided at the end of the event ([`Sched::settle_parked`]).
     pub(crate) fn recheck_node(&mut self, node: u32) {
-        if self.fair.parked.n_nodes > 0 && self.events.clock().is_node_parked(node) {
+        if self.fair.parked.n_nodes > 0 && self.cx.events.clock().is_node_parked(node) {
             self.fair.parked.nodes_touched.push(node);
         }
     }
 
     /// App `a`'s requests changed: whether the heartbeats of the nodes parked for it now
-    /// act is decided at the end of the event ([`Simulation::settle_parked`]).
+    /// act is decided at the end of the event ([`Sched::settle_parked`]).
     pub(crate) fn recheck_reserved_by(&mut self, a: u32) {
         if self.fair.parked.of(a).is_some() {
             self.fair.parked.apps_touched.push(a);
@@ -277,7 +277,7 @@ impl Simulation<'_> {
     /// The end of an event: each parked node one of whose inputs the event changed is woken
     /// unless its heartbeat still changes nothing, read on the state the event leaves (every
     /// later change is another event's, re-checked at its end, before the node's next beat).
-    /// An app whose asks keep its nodes parked ([`Simulation::asks_keep_parked`]) costs
+    /// An app whose asks keep its nodes parked ([`Sched::asks_keep_parked`]) costs
     /// a look at those asks; the others' nodes are checked one by one.
     pub(crate) fn settle_parked(&mut self) {
         if self.fair.parked.apps_touched.is_empty() && self.fair.parked.nodes_touched.is_empty() {
@@ -292,7 +292,7 @@ impl Simulation<'_> {
                 continue;
             };
             if self.asks_keep_parked(a, &parked.at) {
-                self.counters.kept_parked += parked.nodes.len() as u64;
+                self.cx.counters.kept_parked += parked.nodes.len() as u64;
             } else {
                 nodes.extend_from_slice(&parked.nodes);
             }
@@ -301,11 +301,11 @@ impl Simulation<'_> {
         nodes.dedup();
         for &n in &nodes {
             // Woken meanwhile (its reservation released, a hold, a node event).
-            if !self.events.clock().is_node_parked(n) {
+            if !self.cx.events.clock().is_node_parked(n) {
                 continue;
             }
             if self.idle_reserved(n).is_some() {
-                self.counters.kept_parked += 1;
+                self.cx.counters.kept_parked += 1;
             } else {
                 self.wake_node(n);
             }
@@ -318,12 +318,12 @@ impl Simulation<'_> {
 
     /// Unparks `node` if it is parked (an input of its heartbeat changed).
     pub(crate) fn wake_node(&mut self, node: u32) {
-        if self.fair.parked.n_nodes == 0 || !self.events.clock_mut().unpark(node) {
+        if self.fair.parked.n_nodes == 0 || !self.cx.events.clock_mut().unpark(node) {
             return;
         }
         // A parked node keeps its reservation: only its own heartbeat or `unreserve` (which
         // wakes it first) changes it.
-        let res = self.cluster.nodes[node as usize].reservation;
+        let res = self.w.cluster.nodes[node as usize].reservation;
         debug_assert!(res.is_some(), "parked node {node} without a reservation");
         if let Some(r) = res {
             self.fair.parked.remove(r.app, node, r.priority, r.size);

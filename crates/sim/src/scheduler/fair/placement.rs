@@ -11,18 +11,18 @@
 //! parents. The preemption state grows to cover it. An app placed on a parent queue, or left unplaced by every rule, is
 //! rejected and counted in the outputs (`apps_rejected`, `status` in apps.csv).
 
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use crate::tree::{PlacementRule, QueueId};
 use fairsim_core::Semantics;
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// The leaf queue for an app submitted to `requested` by `user`, creating it if a rule
     /// allows; `Err` with the reason when the app is rejected.
     pub(crate) fn place(&mut self, requested: &str, user: &str) -> Result<QueueId, String> {
         self.place_with_rule(requested, user).map(|(q, _)| q)
     }
 
-    /// [`Simulation::place`], with the rule that placed the app (for `fairsim validate`'s
+    /// [`Sched::place`], with the rule that placed the app (for `fairsim validate`'s
     /// account of the queues submission creates).
     pub(crate) fn place_with_rule(
         &mut self,
@@ -42,7 +42,7 @@ impl Simulation<'_> {
         // manager's name check, non-breaking spaces included) and trims the user name its
         // rules build queues from (TestFairScheduler's testQueueNameWithTrailingSpace and
         // testUserAsDefaultQueueWithLeadingTrailingSpaceUserName).
-        let user = if self.semantics == Semantics::Hadoop33 {
+        let user = if self.w.semantics == Semantics::Hadoop33 {
             if requested.trim() != requested {
                 return Err(format!(
                     "submitted by user {user} with an illegal queue name `{requested}`: it has leading or trailing whitespace"
@@ -52,13 +52,13 @@ impl Simulation<'_> {
         } else {
             user
         };
-        let rules = if self.tree.placement.is_empty() {
+        let rules = if self.w.tree.placement.is_empty() {
             vec![
                 PlacementRule::Specified { create: true },
                 PlacementRule::User { create: true },
             ]
         } else {
-            self.tree.placement.clone()
+            self.w.tree.placement.clone()
         };
         for rule in &rules {
             match self.apply_rule(rule, requested, user)? {
@@ -118,7 +118,7 @@ impl Simulation<'_> {
                 match self.find_queue(&parent) {
                     None if !inner_creates => return Ok(None),
                     None => {}
-                    Some(p) if !(inner_creates || self.tree.get(p).configured) => {
+                    Some(p) if !(inner_creates || self.w.tree.get(p).configured) => {
                         return Ok(None);
                     }
                     // A leaf as the parent: Hadoop 3.3's user rule passes on any leaf the
@@ -128,9 +128,9 @@ impl Simulation<'_> {
                     // the app is rejected (`create_leaf`), as 2.7's `getLeafQueue` returns
                     // null ("is not a leaf queue").
                     Some(p)
-                        if self.tree.get(p).is_leaf
-                            && (self.semantics == Semantics::Hadoop33
-                                || self.tree.get(p).configured) =>
+                        if self.w.tree.get(p).is_leaf
+                            && (self.w.semantics == Semantics::Hadoop33
+                                || self.w.tree.get(p).configured) =>
                     {
                         return Ok(None);
                     }
@@ -148,8 +148,8 @@ impl Simulation<'_> {
             // passes to the next rule (Hadoop 2.7 `QueuePlacementRule.assignAppToQueue`,
             // Hadoop 3.3 `FSPlacementRule.configuredQueue`): a queue made at run time, or
             // the root.default the file does not name, is not one.
-            Some(q) if !create && !self.tree.get(q).configured => Ok(None),
-            Some(q) if self.tree.get(q).is_leaf => Ok(Some(q)),
+            Some(q) if !create && !self.w.tree.get(q).configured => Ok(None),
+            Some(q) if self.w.tree.get(q).is_leaf => Ok(Some(q)),
             Some(_) => Err(format!("`{name}` is a parent queue, not a leaf")),
             None if create => self.create_leaf(&name).map(Some),
             None => Ok(None),
@@ -187,13 +187,19 @@ impl Simulation<'_> {
 
     /// The user's primary group as a queue name (`.` → `_dot_`, as Hadoop cleans names).
     fn primary_group_queue(&self, user: &str) -> String {
-        self.sc.scheduler.groups.primary(user).replace('.', "_dot_")
+        self.w
+            .sc
+            .scheduler
+            .groups
+            .primary(user)
+            .replace('.', "_dot_")
     }
 
     /// `root.G` for the first secondary group G of `user` that is a configured queue (leaf
     /// or parent; queues created at run time and an unnamed root.default do not count).
     fn secondary_group_queue(&self, user: &str) -> Option<String> {
-        self.sc
+        self.w
+            .sc
             .scheduler
             .groups
             .secondary(user)
@@ -201,13 +207,13 @@ impl Simulation<'_> {
             .map(|g| format!("root.{}", g.replace('.', "_dot_")))
             .find(|q| {
                 self.find_queue(q)
-                    .is_some_and(|id| self.tree.get(id).configured)
+                    .is_some_and(|id| self.w.tree.get(id).configured)
             })
     }
 
     /// The queue named `name` (full name), as `QueueTree::find` finds it, without a scan.
     fn find_queue(&self, name: &str) -> Option<QueueId> {
-        self.queue_ids.get(name).copied()
+        self.w.queue_ids.get(name).copied()
     }
 
     /// Creates leaf `name` (and missing parents).
@@ -225,23 +231,23 @@ impl Simulation<'_> {
             cur = match self.find_queue(&path) {
                 Some(q) => q,
                 None => {
-                    if self.tree.get(cur).is_leaf && cur != QueueId::ROOT {
+                    if self.w.tree.get(cur).is_leaf && cur != QueueId::ROOT {
                         return Err(format!("cannot create `{path}` under leaf queue"));
                     }
-                    let q = self.tree.add_queue(cur, part, last);
+                    let q = self.w.tree.add_queue(cur, part, last);
                     // Made by a rule: dynamic, so no rule that may not create takes it.
-                    self.tree.get_mut(q).configured = false;
-                    self.queue_ids.insert(self.tree.get(q).name.clone(), q);
-                    let state = self.new_queue_state(q);
-                    self.queues.push(state);
-                    self.queues[cur.idx()].child_list.push(q.0);
+                    self.w.tree.get_mut(q).configured = false;
+                    self.w.queue_ids.insert(self.w.tree.get(q).name.clone(), q);
+                    let state = self.w.new_queue_state(q);
+                    self.w.queues.push(state);
+                    self.w.queues[cur.idx()].child_list.push(q.0);
                     self.preempt_queue_added(q);
                     q
                 }
             };
         }
         self.rerank_queues();
-        self.compute_steady_shares();
+        self.w.compute_steady_shares();
         Ok(cur)
     }
 }

@@ -23,7 +23,7 @@
 //! grouped by configuration class (`ClassShares`), is split over one entry per class with
 //! its count (`fairsim_core::share::policy_shares_counted`), and keeps one share per class. A
 //! leaf under such a parent reads its fair share through its class
-//! (`Simulation::fair_share_of`); nothing is written per leaf when a class's share moves.
+//! (`Sched::fair_share_of`); nothing is written per leaf when a class's share moves.
 //! What depends on a leaf's fair share follows from a scan of the class's compact member
 //! list: the leaves whose fair-share starvation flag (`usage < threshold × fair share`)
 //! flips are refreshed like leaves whose load changed, the leaves whose open state reads
@@ -46,7 +46,7 @@
 //! again and a scan of the members of the classes whose share moved, never the idle queues.
 //! The whole state is rebuilt from scratch when the queue count or the cluster changes.
 
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use crate::tree::{QueueId, QueueLoad};
 use fairsim_core::share::{
     AtMaxSums, ItemClass, ShareItem, policy_shares, policy_shares_counted, share_at_max,
@@ -226,14 +226,14 @@ fn capped_sum(sum: [i128; 2], max: Resource) -> Resource {
     Resource::new(clamp(sum[0]), clamp(sum[1])).component_min(max)
 }
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// Queue `q`'s instantaneous fair share: through its parent's class for a leaf under a
     /// parent split by class (0 while inactive), as stored otherwise.
     pub(crate) fn fair_share_of(&self, q: QueueId) -> Resource {
         let s = &self.fair.queue_shares;
         let c = &s.by_class;
         if !c.by_class.get(q.idx()).copied().unwrap_or(false) {
-            return self.queues[q.idx()].fair_share;
+            return self.w.queues[q.idx()].fair_share;
         }
         if !s.loads[q.idx()].active {
             return Resource::ZERO;
@@ -256,10 +256,10 @@ impl Simulation<'_> {
             .by_class
             .by_class
             .len()
-            .min(self.queues.len());
+            .min(self.w.queues.len());
         for i in 0..n {
             if self.fair.queue_shares.by_class.by_class[i] {
-                self.queues[i].fair_share = self.fair_share_of(QueueId(i as u32));
+                self.w.queues[i].fair_share = self.fair_share_of(QueueId(i as u32));
             }
         }
     }
@@ -267,9 +267,9 @@ impl Simulation<'_> {
     /// Whether leaf `leaf`'s open state reads the AM gate, hence its fair share (see
     /// `refresh_open`).
     pub(crate) fn open_reads_fair_share(&self, leaf: QueueId) -> bool {
-        let q = &self.queues[leaf.idx()];
+        let q = &self.w.queues[leaf.idx()];
         q.pending > 0
-            && self.semantics == fairsim_core::Semantics::Hadoop27
+            && self.w.semantics == fairsim_core::Semantics::Hadoop27
             && self.capacity.is_none()
             && q.ordered.is_empty()
     }
@@ -288,7 +288,7 @@ impl Simulation<'_> {
 
     /// Leaf `leaf`'s usage changed: its class member follows.
     pub(crate) fn class_member_usage(&mut self, leaf: QueueId) {
-        let usage = self.queues[leaf.idx()].usage.memory_mb;
+        let usage = self.w.queues[leaf.idx()].usage.memory_mb;
         if let Some(m) = self.member_mut(leaf) {
             m.usage_mb = usage;
         }
@@ -305,10 +305,10 @@ impl Simulation<'_> {
     /// Child `q` of parent `p` became active or inactive: it joins or leaves its class.
     fn class_membership(&mut self, p: QueueId, q: QueueId, active: bool) {
         let is_leaf = self.fair.queue_shares.by_class.by_class[q.idx()];
-        let threshold = self.tree.get(q).fair_share_preemption_threshold as f64;
+        let threshold = self.w.tree.get(q).fair_share_preemption_threshold as f64;
         let member = Member {
             leaf: q.0,
-            usage_mb: self.queues[q.idx()].usage.memory_mb,
+            usage_mb: self.w.queues[q.idx()].usage.memory_mb,
             threshold,
             gated: self.open_reads_fair_share(q),
         };
@@ -355,15 +355,15 @@ impl Simulation<'_> {
     /// docs); returns the queues where one of them changed, ascending.
     pub(crate) fn refresh_queue_shares(&mut self, work: &mut ShareWork) -> Vec<u32> {
         work.changed.clear();
-        let key = (self.cluster.total, self.queues.len());
+        let key = (self.w.cluster.total, self.w.queues.len());
         if self.fair.queue_shares.built_for != Some(key) {
             self.rebuild_queue_shares();
-            return (0..self.queues.len() as u32).collect();
+            return (0..self.w.queues.len() as u32).collect();
         }
         let touched = std::mem::take(&mut self.fair.queue_shares.touched);
         for &l in &touched {
             self.fair.queue_shares.is_touched[l as usize] = false;
-            let q = &self.queues[l as usize];
+            let q = &self.w.queues[l as usize];
             let load = QueueLoad {
                 demand: q
                     .app_demand
@@ -387,7 +387,7 @@ impl Simulation<'_> {
             work.is_changed[q as usize] = false;
         }
         changed.sort_unstable();
-        if self.sc.check_invariants && self.fair.queue_shares.mismatch.is_none() {
+        if self.w.sc.check_invariants && self.fair.queue_shares.mismatch.is_none() {
             self.fair.queue_shares.mismatch = self.queue_shares_mismatch();
         }
         changed
@@ -397,8 +397,8 @@ impl Simulation<'_> {
     /// tree, if they do (checked with `check_invariants`).
     fn queue_shares_mismatch(&self) -> Option<String> {
         let (loads, fair, ideal) = self.whole_tree_shares();
-        let shares = (0..self.queues.len()).find_map(|i| {
-            let (kept, q) = (self.fair.queue_shares.loads[i], &self.queues[i]);
+        let shares = (0..self.w.queues.len()).find_map(|i| {
+            let (kept, q) = (self.fair.queue_shares.loads[i], &self.w.queues[i]);
             let fair_now = self.fair_share_of(QueueId(i as u32));
             let differs = kept.demand != loads[i].demand
                 || kept.active != loads[i].active
@@ -407,7 +407,7 @@ impl Simulation<'_> {
             differs.then(|| {
                 format!(
                     "queue {}: kept {:?} fair {:?} ideal {:?}, whole tree {:?} fair {:?} ideal {:?}",
-                    self.tree.queues[i].name,
+                    self.w.tree.queues[i].name,
                     kept,
                     fair_now,
                     q.ideal_share,
@@ -425,7 +425,7 @@ impl Simulation<'_> {
     /// gate as they are.
     fn class_members_mismatch(&self) -> Option<String> {
         let c = &self.fair.queue_shares.by_class;
-        (0..self.queues.len()).find_map(|i| {
+        (0..self.w.queues.len()).find_map(|i| {
             if !c.by_class[i] {
                 return None;
             }
@@ -439,8 +439,8 @@ impl Simulation<'_> {
             let expected = active.then(|| {
                 (
                     q.0,
-                    self.queues[i].usage.memory_mb,
-                    (self.tree.queues[i].fair_share_preemption_threshold as f64).to_bits(),
+                    self.w.queues[i].usage.memory_mb,
+                    (self.w.tree.queues[i].fair_share_preemption_threshold as f64).to_bits(),
                     self.open_reads_fair_share(q),
                 )
             });
@@ -448,7 +448,7 @@ impl Simulation<'_> {
             (kept != expected).then(|| {
                 format!(
                     "queue {}: class member {kept:?}, expected {expected:?}",
-                    self.tree.queues[i].name
+                    self.w.tree.queues[i].name
                 )
             })
         })
@@ -456,18 +456,18 @@ impl Simulation<'_> {
 
     /// Loads (usage left at zero), fair shares and ideal shares computed over the whole tree.
     fn whole_tree_shares(&self) -> (Vec<QueueLoad>, Vec<Resource>, Vec<Resource>) {
-        let cluster = self.cluster.total;
-        let mut loads = vec![QueueLoad::default(); self.queues.len()];
+        let cluster = self.w.cluster.total;
+        let mut loads = vec![QueueLoad::default(); self.w.queues.len()];
         for (i, l) in loads.iter_mut().enumerate() {
-            if self.tree.queues[i].is_leaf {
-                l.demand = self.queues[i].app_demand;
-                l.active = self.queues[i].runnable > 0;
+            if self.w.tree.queues[i].is_leaf {
+                l.demand = self.w.queues[i].app_demand;
+                l.active = self.w.queues[i].runnable > 0;
             }
         }
-        self.tree.roll_up(cluster, &mut loads);
+        self.w.tree.roll_up(cluster, &mut loads);
         let shares = |cap| {
-            self.tree.fair_shares(
-                self.semantics,
+            self.w.tree.fair_shares(
+                self.w.semantics,
                 ShareKind::Instantaneous,
                 cluster,
                 &loads,
@@ -488,7 +488,7 @@ impl Simulation<'_> {
             }
             s.loads[q.idx()] = load;
             work.mark(q.0);
-            let Some(p) = self.tree.get(q).parent else {
+            let Some(p) = self.w.tree.get(q).parent else {
                 return;
             };
             let sum = &mut s.child_demand[p.idx()];
@@ -496,7 +496,7 @@ impl Simulation<'_> {
             sum[1] += load.demand.vcores as i128 - old.demand.vcores as i128;
             if !s.by_class.slots[p.idx()].is_empty() {
                 for k in 0..2 {
-                    let semantics = self.semantics;
+                    let semantics = self.w.semantics;
                     let s = &mut self.fair.queue_shares;
                     for (l, sign) in [(old, -1), (load, 1)] {
                         if l.active {
@@ -549,10 +549,10 @@ impl Simulation<'_> {
     }
 
     fn set_fair(&mut self, q: QueueId, share: Resource, work: &mut ShareWork) {
-        if self.queues[q.idx()].fair_share == share {
+        if self.w.queues[q.idx()].fair_share == share {
             return;
         }
-        self.queues[q.idx()].fair_share = share;
+        self.w.queues[q.idx()].fair_share = share;
         self.mark_app_shares(q);
         let (leaf, parent) = self.fair.queue_shares.shape[q.idx()];
         if leaf {
@@ -565,10 +565,10 @@ impl Simulation<'_> {
     }
 
     fn set_ideal(&mut self, q: QueueId, share: Resource, work: &mut ShareWork) {
-        if self.queues[q.idx()].ideal_share == share {
+        if self.w.queues[q.idx()].ideal_share == share {
             return;
         }
-        self.queues[q.idx()].ideal_share = share;
+        self.w.queues[q.idx()].ideal_share = share;
         work.mark(q.0);
         if self.fair.queue_shares.shape[q.idx()].1 {
             work.ideal_dirty.insert(q.0);
@@ -590,7 +590,7 @@ impl Simulation<'_> {
         if by_class {
             self.fair.queue_shares.ideal_at_max[p.idx()] = at_max;
         }
-        let conf = self.tree.get(p);
+        let conf = self.w.tree.get(p);
         let s = &self.fair.queue_shares;
         work.ids.clear();
         if conf.policy == Policy::Fifo {
@@ -615,11 +615,11 @@ impl Simulation<'_> {
             item.active = load.active;
         }
         let total = match cap {
-            ShareCap::MaxShare => self.queues[p.idx()].fair_share,
-            ShareCap::Demand => self.queues[p.idx()].ideal_share,
+            ShareCap::MaxShare => self.w.queues[p.idx()].fair_share,
+            ShareCap::Demand => self.w.queues[p.idx()].ideal_share,
         };
         let split = policy_shares(
-            self.semantics,
+            self.w.semantics,
             conf.policy,
             ShareKind::Instantaneous,
             &work.list,
@@ -639,18 +639,18 @@ impl Simulation<'_> {
     /// Whether fair or DRF parent `p`'s ideal split, over its active children, gives each its
     /// share at max (every type the policy computes).
     fn ideal_every_max_reached(&self, p: QueueId) -> bool {
-        let total = self.queues[p.idx()].ideal_share;
+        let total = self.w.queues[p.idx()].ideal_share;
         let sums = &self.fair.queue_shares.ideal_sums[p.idx()];
         // The types the policy computes: memory, and under DRF vcores.
-        let drf = self.tree.get(p).policy == Policy::Drf;
-        sums[0].every_max_reached(self.semantics, total.memory_mb)
-            && (!drf || sums[1].every_max_reached(self.semantics, total.vcores))
+        let drf = self.w.tree.get(p).policy == Policy::Drf;
+        sums[0].every_max_reached(self.w.semantics, total.memory_mb)
+            && (!drf || sums[1].every_max_reached(self.w.semantics, total.vcores))
     }
 
     /// Parent `p`'s ideal split ends, as its last did, with every active child at its share
     /// at max: the children whose load changed get theirs (those that left were given 0).
     fn ideal_moved_children(&mut self, p: QueueId, work: &mut ShareWork) {
-        let drf = self.tree.get(p).policy == Policy::Drf;
+        let drf = self.w.tree.get(p).policy == Policy::Drf;
         for i in 0..work.moved.len() {
             let (pp, c) = work.moved[i];
             let load = self.fair.queue_shares.loads[c as usize];
@@ -659,7 +659,7 @@ impl Simulation<'_> {
             }
             let at = |k| {
                 let item = ideal_item(&self.fair.queue_shares, c as usize, load, k);
-                share_at_max(self.semantics, ShareKind::Instantaneous, &item)
+                share_at_max(self.w.semantics, ShareKind::Instantaneous, &item)
             };
             // Under the fair policy vcores are not computed: 0, as `policy_shares` leaves them.
             let share = Resource::new(at(0), if drf { at(1) } else { 0 });
@@ -671,7 +671,7 @@ impl Simulation<'_> {
     /// share per class with active children; where it moved, the class's leaves follow
     /// (see the module docs). Child parents are given their class's share one by one.
     fn split_by_class(&mut self, p: QueueId, work: &mut ShareWork) {
-        let policy = self.tree.get(p).policy;
+        let policy = self.w.tree.get(p).policy;
         work.classes.clear();
         work.slots.clear();
         for (k, slot) in self.fair.queue_shares.by_class.slots[p.idx()]
@@ -684,9 +684,9 @@ impl Simulation<'_> {
                 work.slots.push(k as u32);
             }
         }
-        let total = self.queues[p.idx()].fair_share;
+        let total = self.w.queues[p.idx()].fair_share;
         let Some(shares) = policy_shares_counted(
-            self.semantics,
+            self.w.semantics,
             policy,
             ShareKind::Instantaneous,
             &work.classes,
@@ -738,29 +738,29 @@ impl Simulation<'_> {
     fn rebuild_queue_shares(&mut self) {
         self.store_class_shares();
         self.fair.queue_shares.by_class = ClassShares::default();
-        let cluster = self.cluster.total;
-        let n = self.queues.len();
+        let cluster = self.w.cluster.total;
+        let n = self.w.queues.len();
         let (loads, fair, ideal) = self.whole_tree_shares();
         for i in 0..n {
-            if self.queues[i].fair_share != fair[i] {
-                self.queues[i].fair_share = fair[i];
+            if self.w.queues[i].fair_share != fair[i] {
+                self.w.queues[i].fair_share = fair[i];
                 self.mark_app_shares(QueueId(i as u32));
-                if self.tree.queues[i].is_leaf {
+                if self.w.tree.queues[i].is_leaf {
                     self.refresh_open(QueueId(i as u32));
                 }
             }
-            self.queues[i].ideal_share = ideal[i];
+            self.w.queues[i].ideal_share = ideal[i];
         }
         let min: Vec<Resource> = (0..n)
-            .map(|i| self.tree.queues[i].min_resources.resolve(cluster))
+            .map(|i| self.w.tree.queues[i].min_resources.resolve(cluster))
             .collect();
         let max: Vec<Resource> = (0..n)
-            .map(|i| self.tree.queues[i].max_share(cluster))
+            .map(|i| self.w.tree.queues[i].max_share(cluster))
             .collect();
         let class = self.config_classes(&min, &max);
         let mut child_demand = vec![[0i128; 2]; n];
         let mut active_children = vec![BTreeSet::new(); n];
-        for (i, q) in self.tree.queues.iter().enumerate().skip(1) {
+        for (i, q) in self.w.tree.queues.iter().enumerate().skip(1) {
             if let Some(p) = q.parent {
                 let d = loads[i].demand;
                 child_demand[p.idx()][0] += d.memory_mb as i128;
@@ -777,8 +777,9 @@ impl Simulation<'_> {
             built_for: Some((cluster, n)),
             min,
             max,
-            weight: self.tree.queues.iter().map(|q| q.weight).collect(),
+            weight: self.w.tree.queues.iter().map(|q| q.weight).collect(),
             shape: self
+                .w
                 .tree
                 .queues
                 .iter()
@@ -800,7 +801,7 @@ impl Simulation<'_> {
         // whole-tree split just gave each its share at max starts on the short way.
         for i in 1..n {
             let load = self.fair.queue_shares.loads[i];
-            let Some(p) = self.tree.queues[i].parent else {
+            let Some(p) = self.w.tree.queues[i].parent else {
                 continue;
             };
             if !load.active || self.fair.queue_shares.by_class.slots[p.idx()].is_empty() {
@@ -809,7 +810,7 @@ impl Simulation<'_> {
             for k in 0..2 {
                 let item = ideal_item(&self.fair.queue_shares, i, load, k);
                 self.fair.queue_shares.ideal_sums[p.idx()][k].add(
-                    self.semantics,
+                    self.w.semantics,
                     ShareKind::Instantaneous,
                     &item,
                     1,
@@ -834,16 +835,16 @@ impl Simulation<'_> {
         min: &[Resource],
         max: &[Resource],
     ) -> ClassShares {
-        let n = self.queues.len();
+        let n = self.w.queues.len();
         let mut out = ClassShares {
             slots: vec![Vec::new(); n],
             by_class: vec![false; n],
-            parent: (self.tree.queues.iter())
+            parent: (self.w.tree.queues.iter())
                 .map(|q| q.parent.map_or(NOWHERE, |p| p.0))
                 .collect(),
             pos: vec![NOWHERE; n],
         };
-        for (p, conf) in self.tree.queues.iter().enumerate() {
+        for (p, conf) in self.w.tree.queues.iter().enumerate() {
             if conf.children.is_empty() || conf.policy == Policy::Fifo {
                 continue;
             }
@@ -853,12 +854,12 @@ impl Simulation<'_> {
                 let i = c.idx();
                 let slot = &mut slots[class[i] as usize];
                 slot.conf = Some(ItemClass {
-                    weight: self.tree.queues[i].weight,
+                    weight: self.w.tree.queues[i].weight,
                     min_share: min[i],
                     max_share: max[i],
                     count: 0,
                 });
-                let leaf = self.tree.queues[i].is_leaf;
+                let leaf = self.w.tree.queues[i].is_leaf;
                 out.by_class[i] = leaf;
                 if !loads[i].active {
                     continue;
@@ -872,8 +873,8 @@ impl Simulation<'_> {
                     out.pos[i] = slot.leaves.len() as u32;
                     slot.leaves.push(Member {
                         leaf: c.0,
-                        usage_mb: self.queues[i].usage.memory_mb,
-                        threshold: self.tree.queues[i].fair_share_preemption_threshold as f64,
+                        usage_mb: self.w.queues[i].usage.memory_mb,
+                        threshold: self.w.tree.queues[i].fair_share_preemption_threshold as f64,
                         gated: self.open_reads_fair_share(c),
                     });
                 } else {
@@ -888,13 +889,13 @@ impl Simulation<'_> {
     /// Each queue's class among its siblings: the rank of its (weight, min, max) among the
     /// distinct ones of its parent's children, in the order of these keys.
     fn config_classes(&self, min: &[Resource], max: &[Resource]) -> Vec<u32> {
-        let mut class = vec![0u32; self.tree.queues.len()];
+        let mut class = vec![0u32; self.w.tree.queues.len()];
         let mut keyed = Vec::new();
-        for conf in &self.tree.queues {
+        for conf in &self.w.tree.queues {
             keyed.clear();
             keyed.extend(conf.children.iter().map(|&c| {
                 let (lo, hi) = (min[c.idx()], max[c.idx()]);
-                let w = self.tree.queues[c.idx()].weight.to_bits();
+                let w = self.w.tree.queues[c.idx()].weight.to_bits();
                 ((w, lo.memory_mb, lo.vcores, hi.memory_mb, hi.vcores), c.0)
             }));
             keyed.sort_unstable();
@@ -912,7 +913,7 @@ impl Simulation<'_> {
     /// Leaf `leaf`'s runnable apps' shares must be computed again (its runnable set, an
     /// app's weight or its fair share changed): flagged, and listed for the next update.
     pub(crate) fn mark_app_shares(&mut self, leaf: QueueId) {
-        let q = &mut self.queues[leaf.idx()];
+        let q = &mut self.w.queues[leaf.idx()];
         q.app_shares_dirty = true;
         if !q.app_shares_listed {
             q.app_shares_listed = true;

@@ -16,7 +16,7 @@
 //! * **DRF without a name tie-break**: equal shares and start times compare 0, and the
 //!   stable sort keeps such schedulables in the order the last sorts left them.
 //!
-//! In such a run (`Simulation::sorted_history`) every descent sorts the persisted lists
+//! In such a run (`FairState::sorted_history`) every descent sorts the persisted lists
 //! exactly where Hadoop does (`assign_queue` visits queues with nothing to ask too), both
 //! orderings take that path (the incremental one's keys cannot express the history), and
 //! no heartbeat is elided while the root may take a node (each one sorts). Hadoop 3.3 builds
@@ -25,7 +25,7 @@
 //! weights (0 for a weight-0 queue, and with sizebasedweight for an app not updated yet) and
 //! by the cluster's vcores, so NaN ties make the set's order that of the red-black tree its
 //! insertions built: in a 3.3 run with DRF both orderings build that set
-//! (`Simulation::tree_sets`, `fairsim_core::tree_set_order`) from the lists in Hadoop's
+//! (`FairState::tree_sets`, `fairsim_core::tree_set_order`) from the lists in Hadoop's
 //! order (children as created, runnable apps as they became runnable).
 
 use crate::scenario::Scenario;

@@ -9,41 +9,41 @@
 //! waiting apps. Weights follow `fairsim_core::AppWeight` (sizebasedweight, booster).
 
 use crate::app::AppPhase;
-use crate::engine::Simulation;
+use crate::scheduler::Sched;
 use crate::tree::QueueId;
 use fairsim_core::share::policy_shares;
 use fairsim_core::{AppWeight, Schedulable, Semantics, ShareCap, ShareKind};
 
-impl Simulation<'_> {
+impl Sched<'_, '_> {
     /// One run of the update thread.
     pub(crate) fn update(&mut self) {
-        let all_levels = self.semantics == Semantics::Hadoop27;
+        let all_levels = self.w.semantics == Semantics::Hadoop27;
         let weight = AppWeight {
-            semantics: self.semantics,
-            size_based: self.sc.scheduler.sizebasedweight,
-            booster: self.sc.scheduler.booster,
+            semantics: self.w.semantics,
+            size_based: self.w.sc.scheduler.sizebasedweight,
+            booster: self.w.sc.scheduler.booster,
         };
-        let n_q = self.queues.len();
+        let n_q = self.w.queues.len();
         // App demands change only when an app's usage or requests change, and weights only
         // with its demand (sizebasedweight) or its age (booster): only apps marked since the
         // last tick are recomputed (every submitted, unfinished app when a booster is on), and
         // each leaf keeps the sum of its runnable and waiting apps' demands up to date.
-        if self.sc.scheduler.booster.is_some() {
+        if self.w.sc.scheduler.booster.is_some() {
             for i in 0..n_q {
-                let q = &self.queues[i];
+                let q = &self.w.queues[i];
                 for &a in q.runnable_apps.iter().chain(&q.waiting_apps) {
-                    if !self.apps[a as usize].demand_dirty {
-                        self.apps[a as usize].demand_dirty = true;
-                        self.dirty_apps.push(a);
+                    if !self.w.apps[a as usize].demand_dirty {
+                        self.w.apps[a as usize].demand_dirty = true;
+                        self.w.dirty_apps.push(a);
                     }
                 }
             }
         }
         let mut reorder = std::mem::take(&mut self.fair.reorder_scratch);
         reorder.clear();
-        let dirty = std::mem::take(&mut self.dirty_apps);
+        let dirty = std::mem::take(&mut self.w.dirty_apps);
         for &a in &dirty {
-            let app = &mut self.apps[a as usize];
+            let app = &mut self.w.apps[a as usize];
             app.demand_dirty = false;
             let runnable = match app.phase {
                 AppPhase::Runnable => true,
@@ -53,10 +53,10 @@ impl Simulation<'_> {
             let demand = app
                 .usage
                 .saturating_add(app.requests.outstanding(all_levels));
-            let age = self.now.since(self.specs[a as usize].arrival);
+            let age = self.cx.now.since(self.w.specs[a as usize].arrival);
             let w = weight.weight(demand.memory_mb, 1, age);
             let leaf = app.queue;
-            let q = &mut self.queues[leaf.idx()];
+            let q = &mut self.w.queues[leaf.idx()];
             q.app_demand = q
                 .app_demand
                 .saturating_sub(app.demand)
@@ -73,8 +73,8 @@ impl Simulation<'_> {
             }
             self.touch_leaf(leaf);
         }
-        self.dirty_apps = dirty;
-        self.dirty_apps.clear();
+        self.w.dirty_apps = dirty;
+        self.w.dirty_apps.clear();
         // Loads and shares of the queues where something changed (`queue_shares`).
         let mut work = std::mem::take(&mut self.fair.share_work);
         let changed = self.refresh_queue_shares(&mut work);
@@ -83,7 +83,7 @@ impl Simulation<'_> {
         keyed.clear();
         for &i in &changed {
             let load = self.fair.queue_shares.load(i as usize);
-            let q = &mut self.queues[i as usize];
+            let q = &mut self.w.queues[i as usize];
             // A queue's ordering key reads its demand and activity (usage changes re-key it
             // when they happen); its metrics read its demand and both shares.
             if q.sched.demand != load.demand || q.sched.active != load.active {
@@ -99,7 +99,7 @@ impl Simulation<'_> {
         // Queue keys depend on demand and activity: re-key the queues where they changed.
         for &i in &keyed {
             if i != 0 {
-                self.requeue(QueueId(i));
+                self.w.requeue(QueueId(i));
             }
         }
         // Apps' keys change here only through demand and weight (usage changes re-key an app
@@ -115,12 +115,12 @@ impl Simulation<'_> {
         // A leaf whose terms stay as they are is skipped (most leaves of a parent split
         // again, whose fair share moved but not across the starvation threshold).
         for &i in &changed {
-            if self.tree.queues[i as usize].is_leaf && !self.metrics_unchanged(QueueId(i)) {
+            if self.w.tree.queues[i as usize].is_leaf && !self.metrics_unchanged(QueueId(i)) {
                 self.metrics_refresh_leaf(QueueId(i));
             }
         }
-        self.metrics_resum();
-        if self.sc.check_invariants && self.fair.queue_shares.mismatch.is_none() {
+        self.w.metrics_resum();
+        if self.w.sc.check_invariants && self.fair.queue_shares.mismatch.is_none() {
             self.fair.queue_shares.mismatch = self.leaf_terms_mismatch();
         }
     }
@@ -130,26 +130,26 @@ impl Simulation<'_> {
     /// leaves refreshed incrementally, those whose load changed and those whose starvation
     /// flag flipped with their class's share, must be all that needed it).
     fn leaf_terms_mismatch(&self) -> Option<String> {
-        (0..self.queues.len() as u32)
+        (0..self.w.queues.len() as u32)
             .map(QueueId)
-            .filter(|&q| self.tree.get(q).is_leaf)
+            .filter(|&q| self.w.tree.get(q).is_leaf)
             .find(|&q| !self.metrics_unchanged(q))
             .map(|q| {
                 format!(
                     "leaf {}: held metric terms differ from its state's",
-                    self.tree.get(q).name
+                    self.w.tree.get(q).name
                 )
             })
     }
 
     /// The instantaneous shares of leaf `i`'s runnable apps.
     pub(crate) fn leaf_app_shares(&mut self, i: usize, list: &mut Vec<Schedulable>) {
-        let apps = &self.queues[i].runnable_apps;
+        let apps = &self.w.queues[i].runnable_apps;
         list.truncate(apps.len());
         // The share computation reads weights, min and max shares, demand, activity and
         // start times, never names: the list is filled without copying them.
         for (k, &a) in apps.iter().enumerate() {
-            let sched = &self.apps[a as usize].sched;
+            let sched = &self.w.apps[a as usize].sched;
             if k == list.len() {
                 list.push(Schedulable::new(String::new()));
             }
@@ -162,9 +162,9 @@ impl Simulation<'_> {
             slot.usage = sched.usage;
             slot.active = sched.active;
         }
-        let policy = self.tree.queues[i].policy;
+        let policy = self.w.tree.queues[i].policy;
         let split = policy_shares(
-            self.semantics,
+            self.w.semantics,
             policy,
             ShareKind::Instantaneous,
             list,
@@ -172,8 +172,8 @@ impl Simulation<'_> {
             ShareCap::MaxShare,
         );
         for (k, s) in split.into_iter().enumerate() {
-            let a = self.queues[i].runnable_apps[k];
-            self.apps[a as usize].fair_share = s;
+            let a = self.w.queues[i].runnable_apps[k];
+            self.w.apps[a as usize].fair_share = s;
         }
     }
 }

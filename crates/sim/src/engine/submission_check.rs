@@ -189,32 +189,33 @@ impl Rejections {
 pub fn rejected_apps(sc: &Scenario, seed: u64) -> Result<Rejections, SimError> {
     let mut rec = NullRecorder;
     let mut sim = Simulation::new(sc, seed, 0, &mut rec)?;
-    let mut order: Vec<u32> = (0..sim.specs.len() as u32).collect();
-    order.sort_by_key(|&a| (sim.specs[a as usize].arrival, a));
+    let mut order: Vec<u32> = (0..sim.w.specs.len() as u32).collect();
+    order.sort_by_key(|&a| (sim.w.specs[a as usize].arrival, a));
     let mut rejected = Vec::new();
     let mut created: Vec<CreatedQueue> = Vec::new();
     for a in order {
-        sim.now = SimTime(sim.specs[a as usize].arrival.0);
-        let before = sim.tree.len();
-        let spec = &sim.specs[a as usize];
+        sim.cx.now = SimTime(sim.w.specs[a as usize].arrival.0);
+        let before = sim.w.tree.len();
+        let spec = &sim.w.specs[a as usize];
         let (name, queue, user) = (spec.name.clone(), spec.queue.clone(), spec.user.clone());
-        let placed = sim.admit(a).and_then(|()| {
-            if sim.tree.scheduler == SchedulerKind::Capacity {
-                sim.cs_place(&queue, &user).map(|q| (q, None))
+        let placed = sim.sched().admit(a).and_then(|()| {
+            if sim.w.tree.scheduler == SchedulerKind::Capacity {
+                sim.sched().cs_place(&queue, &user).map(|q| (q, None))
             } else {
-                sim.place_with_rule(&queue, &user)
+                sim.sched()
+                    .place_with_rule(&queue, &user)
                     .map(|(q, r)| (q, Some(r)))
             }
         });
         match placed {
             Err(reason) => rejected.push((name, reason)),
             Ok((leaf, rule)) => {
-                let leaf_name = &sim.tree.get(leaf).name;
+                let leaf_name = &sim.w.tree.get(leaf).name;
                 if let Some(c) = created.iter_mut().find(|c| &c.queue == leaf_name) {
                     c.apps += 1;
                 }
                 // Parents made on the way are named by the leaf they were made for.
-                if sim.tree.len() > before {
+                if sim.w.tree.len() > before {
                     created.push(CreatedQueue {
                         queue: leaf_name.clone(),
                         rule: rule
@@ -230,7 +231,7 @@ pub fn rejected_apps(sc: &Scenario, seed: u64) -> Result<Rejections, SimError> {
         }
     }
     Ok(Rejections {
-        apps: sim.specs.len(),
+        apps: sim.w.specs.len(),
         rejected,
         created,
     })
