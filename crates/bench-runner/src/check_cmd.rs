@@ -4,6 +4,7 @@ use clap::{Args, Subcommand};
 use fairsim_bench_runner::CliError;
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::import::replay::{Errors, replay};
+use fairsim_sim::import::rm_capacity::read_capacity;
 use fairsim_sim::import::rm_scheduler::{SchedulerType, parse_json, read_fair, scheduler_type};
 use fairsim_sim::tree::SchedulerKind;
 use std::fmt::Write as _;
@@ -22,11 +23,13 @@ enum CheckWhat {
     /// container, AM launch delay and completion, recorded and simulated, per queue (median
     /// of each, mean difference and mean absolute difference); --out writes them per app.
     Replay(ReplayArgs),
-    /// fairsim's steady and instantaneous fair shares of every queue beside the ones the
-    /// ResourceManager reports in a saved /ws/v1/cluster/scheduler response (Fair Scheduler),
-    /// computed from the cluster's allocation file, the response's cluster size and its
-    /// active leaves' demands; exit 0 when every queue agrees, 1 when any differs, 2 on bad
-    /// input.
+    /// fairsim's numbers for every queue beside the ones the ResourceManager reports in a
+    /// saved /ws/v1/cluster/scheduler response: for the Fair Scheduler the steady and
+    /// instantaneous fair shares (from the allocation file, the response's cluster size and
+    /// its active leaves' demands), for the Capacity Scheduler the absolute capacities,
+    /// effective minimum and maximum resources and each leaf's user limit (from the
+    /// capacity-scheduler.xml, the cluster and the leaves' usage); exit 0 when every queue
+    /// agrees, 1 when any differs, 2 on bad input.
     Rm(RmArgs),
 }
 
@@ -35,9 +38,17 @@ struct RmArgs {
     /// The saved response of `curl http://RM:8088/ws/v1/cluster/scheduler`.
     #[arg(long)]
     scheduler: PathBuf,
-    /// The cluster's fair-scheduler.xml.
+    /// The cluster's fair-scheduler.xml or capacity-scheduler.xml.
     #[arg(long)]
     alloc: PathBuf,
+    /// Capacity Scheduler: the cluster's size as MB,VCORES, for responses that do not carry
+    /// the root's effective resource (Hadoop 2.x).
+    #[arg(long, value_parser = parse_resource)]
+    cluster: Option<Resource>,
+    /// Capacity Scheduler: yarn.scheduler.minimum-allocation-mb and -vcores as MB,VCORES
+    /// (the user limit rounds to it).
+    #[arg(long, default_value = "1024,1", value_parser = parse_resource)]
+    minimum_allocation: Resource,
     /// The cluster's Hadoop era.
     #[arg(long, default_value = "hadoop-3.3", value_parser = |s: &str| s.parse::<Semantics>())]
     semantics: Semantics,
@@ -61,6 +72,19 @@ struct ReplayArgs {
     /// Write the per-app times here (CSV).
     #[arg(long)]
     out: Option<PathBuf>,
+}
+
+fn parse_resource(s: &str) -> Result<Resource, String> {
+    let bad = || format!("`{s}`: give MB,VCORES (two whole numbers up to 2^31-1)");
+    let (m, v) = s.split_once(',').ok_or_else(bad)?;
+    let n = |x: &str| {
+        x.trim()
+            .parse::<i64>()
+            .ok()
+            .filter(|x| (0..=i64::from(i32::MAX)).contains(x))
+            .ok_or_else(bad)
+    };
+    Ok(Resource::new(n(m)?, n(v)?))
 }
 
 /// Runs `fairsim check`.
@@ -188,10 +212,18 @@ fn check_rm(a: &RmArgs) -> Result<String, CliError> {
             )));
         }
         (SchedulerType::Capacity, _) => {
-            return Err(CliError::Input(format!(
-                "{file}: a Capacity Scheduler response: `check rm` compares the Fair \
-                 Scheduler's shares only"
-            )));
+            let rm = read_capacity(&json, &file).map_err(CliError::Input)?;
+            return crate::check_capacity::check(
+                &rm,
+                &file,
+                &loaded.tree,
+                &crate::check_capacity::CapacityCheck {
+                    semantics: a.semantics,
+                    cluster: a.cluster,
+                    minimum_allocation: a.minimum_allocation,
+                    tolerance: a.tolerance,
+                },
+            );
         }
         (SchedulerType::Other(t), _) => {
             return Err(CliError::Input(format!(

@@ -272,6 +272,7 @@ fn build(c: &Case) -> Scenario {
         end_ms: None,
         sample_interval_ms: 0,
         check_invariants: false,
+        start: None,
     }
 }
 
@@ -473,6 +474,7 @@ fn refused_am_scenario() -> Scenario {
         end_ms: None,
         sample_interval_ms: 0,
         check_invariants: true,
+        start: None,
     }
 }
 

@@ -71,6 +71,7 @@ pub mod event_key;
 pub mod heartbeat;
 pub(crate) mod idle_ticks;
 pub mod radix_queue;
+mod warm_start;
 
 use crate::app::{AppPhase, AppRecord, AppSpec, RequestTable};
 use crate::cluster::Cluster;
@@ -558,6 +559,7 @@ impl<'a> Simulation<'a> {
             sim.events
                 .push(SimTime(e.at_ms), Event::NodeChange { event: i as u32 });
         }
+        warm_start::apply(&mut sim)?;
         Ok(sim)
     }
 
