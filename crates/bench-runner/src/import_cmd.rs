@@ -201,13 +201,21 @@ fn rm(a: &RmArgs) -> Result<String, CliError> {
         (SchedulerType::Fair, SchedulerKind::Fair) => {
             let rm_state = read_fair(&sched, &sched_file).map_err(CliError::Input)?;
             let mut demand = String::from("queue,memory_mb,vcores\n");
+            let mut from_usage = 0;
             for q in rm_state
                 .queues
                 .iter()
                 .filter(|q| q.leaf && q.active_apps.unwrap_or(0) > 0)
             {
+                from_usage += usize::from(q.demand.is_none());
                 let d = q.demand.or(q.used).unwrap_or(fairsim_core::Resource::ZERO);
                 let _ = writeln!(demand, "{},{},{}", q.name, d.memory_mb, d.vcores);
+            }
+            if from_usage > 0 {
+                eprintln!(
+                    "warning: {from_usage} active leaves without demandResources (before Hadoop \
+                     3.x): demand.csv takes their usage as their demand"
+                );
             }
             (Some(rm_state.cluster), Some(demand))
         }

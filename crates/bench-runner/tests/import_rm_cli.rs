@@ -203,3 +203,83 @@ fn a_capacity_bundle_starts_from_its_cluster_state() {
     assert!((12288..=12288 + 4096).contains(&b), "{queues}");
     assert!(a + b >= 15360);
 }
+
+/// The Fair bundle as Hadoop 2.7 writes it (scenarios/import/fair-bundle-27): no
+/// `demandResources`, `amUsedResources` or `resourceInformations`, child queues as a bare
+/// list, request priorities as plain numbers. The missing demand is taken as the usage, as
+/// before 3.x, and counted; the rest reads as 3.3's.
+#[test]
+fn a_hadoop_27_fair_bundle_imports_runs_and_checks() {
+    let b = |name: &str| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../scenarios/import/fair-bundle-27")
+            .join(name)
+    };
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("imported");
+    let o = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+        .args([
+            "import",
+            "rm",
+            "--semantics",
+            "hadoop-2.7",
+            "--remaining",
+            "elapsed",
+            "--scheduler",
+        ])
+        .arg(b("scheduler.json"))
+        .arg("--nodes")
+        .arg(b("nodes.json"))
+        .arg("--apps")
+        .arg(b("apps.json"))
+        .arg("--alloc")
+        .arg(b("fair-scheduler.xml"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "warning: 1 active leaves without demandResources (before Hadoop 3.x): demand.csv takes \
+         their usage as their demand\n\
+         warning: 1 nodes not RUNNING and 1 apps neither RUNNING nor ACCEPTED left out\n"
+    );
+    // root.a's usage, 3072 MB, stands for its demand.
+    assert_eq!(
+        std::fs::read_to_string(out.join("demand.csv")).unwrap(),
+        "queue,memory_mb,vcores\nroot.a,3072,3\n"
+    );
+    // Plain-number priorities read as 3.3's objects do; `elapsed`: 120 s.
+    assert!(
+        std::fs::read_to_string(out.join("open-apps.csv"))
+            .unwrap()
+            .contains("application_1700000000000_0007,0,root.a,alice,1024,1,0,7,1024,1,120000,20,")
+    );
+    let toml = std::fs::read_to_string(out.join("scenario.toml")).unwrap();
+    assert!(toml.contains("semantics = \"hadoop-2.7\""));
+    let o = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+        .arg("run")
+        .arg(out.join("scenario.toml"))
+        .arg("--out")
+        .arg(d.path().join("run"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = Command::new(env!("CARGO_BIN_EXE_fairsim"))
+        .args(["check", "rm", "--semantics", "hadoop-2.7", "--scheduler"])
+        .arg(b("scheduler.json"))
+        .arg("--alloc")
+        .arg(b("fair-scheduler.xml"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "warning: 1 active leaves without demandResources (before Hadoop 3.x): their usage taken \
+         as their demand\n"
+    );
+    assert!(
+        String::from_utf8_lossy(&o.stdout).ends_with("all 4 queues agree with the RM's shares\n")
+    );
+}
