@@ -3,7 +3,7 @@
 use clap::{Args, Subcommand};
 use fairsim_bench_runner::CliError;
 use fairsim_core::{Resource, Semantics};
-use fairsim_sim::import::replay::{Errors, replay};
+use fairsim_sim::import::replay::replay;
 use fairsim_sim::import::rm_capacity::read_capacity;
 use fairsim_sim::import::rm_scheduler::{SchedulerType, parse_json, read_fair, scheduler_type};
 use fairsim_sim::tree::SchedulerKind;
@@ -99,22 +99,6 @@ fn open(p: &PathBuf) -> Result<std::fs::File, CliError> {
     std::fs::File::open(p).map_err(|e| CliError::Input(format!("{}: {e}", p.display())))
 }
 
-fn secs(ms: f64) -> String {
-    format!("{:.1}", ms / 1000.0)
-}
-
-fn cells(e: &Option<Errors>) -> [String; 4] {
-    match e {
-        Some(e) => [
-            secs(e.recorded_p50 as f64),
-            secs(e.simulated_p50 as f64),
-            secs(e.bias_ms),
-            secs(e.mean_abs_ms),
-        ],
-        None => std::array::from_fn(|_| "-".to_string()),
-    }
-}
-
 fn check_replay(a: &ReplayArgs) -> Result<String, CliError> {
     let r = replay(
         open(&a.recorded)?,
@@ -124,30 +108,9 @@ fn check_replay(a: &ReplayArgs) -> Result<String, CliError> {
         a.am_launch_delay_ms,
     )
     .map_err(CliError::Input)?;
-    let mut t = String::new();
-    let _ = writeln!(
-        t,
-        "seconds: recorded median / simulated median / mean (sim - rec) / mean |sim - rec|"
-    );
-    let _ = writeln!(
-        t,
-        "{:<24} {:>6}  {:<30} {:<30} {:<30}",
-        "queue", "apps", "wait", "AM launch delay", "completion"
-    );
-    for q in &r.queues {
-        let cols = [&q.wait, &q.am_launch, &q.completion].map(|e| cells(e).join(" / "));
-        let _ = writeln!(
-            t,
-            "{:<24} {:>6}  {:<30} {:<30} {:<30}",
-            q.queue, q.apps, cols[0], cols[1], cols[2]
-        );
-    }
-    if r.missing_in_run + r.missing_in_recording + r.unfinished > 0 {
-        eprintln!(
-            "warning: {} recorded apps not in the run, {} run apps not recorded, {} apps \
-             unfinished in the run (left out of completion)",
-            r.missing_in_run, r.missing_in_recording, r.unfinished
-        );
+    let mut t = fairsim_bench_runner::replay_table::replay_table(&r);
+    if let Some(gaps) = fairsim_bench_runner::replay_table::replay_gaps(&r) {
+        eprintln!("warning: {gaps}");
     }
     if let Some(out) = &a.out {
         let mut w = csv::Writer::from_writer(Vec::new());

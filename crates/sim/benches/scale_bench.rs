@@ -451,6 +451,7 @@ fn scenario(
         sample_interval_ms: 0,
         check_invariants: false,
         start: None,
+        recorded: None,
     }
 }
 

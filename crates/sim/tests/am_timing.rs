@@ -72,6 +72,7 @@ fn scenario(s: Semantics, conf: SchedulerConf, apps: Vec<AppSpec>) -> Scenario {
         sample_interval_ms: 0,
         check_invariants: true,
         start: None,
+        recorded: None,
     }
 }
 

@@ -273,6 +273,7 @@ fn build(c: &Case) -> Scenario {
         sample_interval_ms: 0,
         check_invariants: false,
         start: None,
+        recorded: None,
     }
 }
 
@@ -475,6 +476,7 @@ fn refused_am_scenario() -> Scenario {
         sample_interval_ms: 0,
         check_invariants: true,
         start: None,
+        recorded: None,
     }
 }
 

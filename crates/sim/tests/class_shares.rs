@@ -54,6 +54,7 @@ fn scenario(tree: QueueTree, apps: Vec<AppSpec>, nodes: u32, node_mb: i64) -> Sc
         sample_interval_ms: 0,
         check_invariants: true,
         start: None,
+        recorded: None,
     }
 }
 

@@ -78,6 +78,7 @@ fn scenario_with(
         sample_interval_ms: 0,
         check_invariants: true,
         start: None,
+        recorded: None,
     }
 }
 

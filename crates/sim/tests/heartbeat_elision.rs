@@ -201,6 +201,7 @@ fn build(c: &Case, heartbeats: Heartbeats) -> Scenario {
         sample_interval_ms: 0,
         check_invariants: true,
         start: None,
+        recorded: None,
     }
 }
 
@@ -370,6 +371,7 @@ fn a_saturated_cluster_settles_at_fair_shares_with_elision() {
         sample_interval_ms: 1_000,
         check_invariants: false,
         start: None,
+        recorded: None,
     };
     let sampling = || MemoryRecorder {
         sample: true,
@@ -450,6 +452,7 @@ fn reserved_node_scenario(heartbeats: Heartbeats) -> Scenario {
         sample_interval_ms: 0,
         check_invariants: true,
         start: None,
+        recorded: None,
     }
 }
 

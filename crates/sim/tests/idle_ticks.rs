@@ -209,6 +209,7 @@ fn build(c: &Case) -> Scenario {
         sample_interval_ms: c.sample_ms,
         check_invariants: true,
         start: None,
+        recorded: None,
     }
 }
 

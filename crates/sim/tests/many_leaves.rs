@@ -83,6 +83,7 @@ fn build(c: &Case, ordering: Ordering) -> Scenario {
         sample_interval_ms: 0,
         check_invariants: true,
         start: None,
+        recorded: None,
     }
 }
 

@@ -68,6 +68,7 @@ fn scenario(semantics: Semantics, groups: Vec<TaskGroup>, delay: f64) -> Scenari
         sample_interval_ms: 0,
         check_invariants: true,
         start: None,
+        recorded: None,
     }
 }
 

@@ -146,6 +146,9 @@ pub struct Scenario {
     pub check_invariants: bool,
     /// Containers the trace's apps already hold when the run begins (`[workload] start`).
     pub start: Option<crate::start_state::StartState>,
+    /// The times the cluster recorded for the trace's apps (`[workload] recorded`, the
+    /// `recorded.csv` of `fairsim import logs`): a run's report sets its own beside them.
+    pub recorded: Option<PathBuf>,
 }
 
 impl Scenario {
@@ -166,6 +169,7 @@ impl Scenario {
             sample_interval_ms: 0,
             check_invariants: false,
             start: None,
+            recorded: None,
         }
     }
 }
@@ -361,6 +365,7 @@ fn apply_overrides(
 struct RawWorkload {
     csv: Option<PathBuf>,
     start: Option<PathBuf>,
+    recorded: Option<PathBuf>,
     sls: Option<OneOrMany>,
     rumen: Option<OneOrMany>,
     synth: Option<PathBuf>,
@@ -755,6 +760,13 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
             "a start state names the apps of a `csv` trace: give `csv` with it",
         ));
     }
+    if w.recorded.is_some() && w.csv.is_none() {
+        return Err(invalid(
+            "workload.recorded",
+            "recorded times are those of a `csv` trace's apps: give `csv` with it",
+        ));
+    }
+    let recorded = w.recorded.as_ref().map(|p| base.join(p));
     let start = match &w.start {
         Some(p) => Some(crate::start_state::read_start_state(&base.join(p))?),
         None => None,
@@ -852,6 +864,7 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         sample_interval_ms: raw.outputs.sample_interval_ms,
         check_invariants: false,
         start,
+        recorded,
     })
 }
 
