@@ -142,7 +142,8 @@ pub fn check(
             && near(q.effective_min, min)
             && near(q.effective_max, max);
         let mut limit_cell = "-".to_string();
-        if q.leaf && !conf.children.is_empty() || !q.leaf && conf.children.is_empty() {
+        // A leaf in one and a parent in the other differs whatever the numbers.
+        if q.leaf != conf.children.is_empty() {
             agrees = false;
         }
         if q.leaf && conf.children.is_empty() {

@@ -257,3 +257,31 @@ fn a_hadoop_2_response_needs_the_cluster_size_and_says_what_it_lacks() {
         )
     );
 }
+
+#[test]
+fn a_leaf_of_the_rm_that_the_file_makes_a_parent_differs() {
+    // root.c split into c1 in the file: the RM's leaf root.c is the file's parent, and the
+    // file's root.c.c1 is no queue of the RM.
+    let d = tempfile::tempdir().unwrap();
+    let xml = d.path().join("capacity-scheduler.xml");
+    let text = std::fs::read_to_string(bundle("capacity-scheduler.xml")).unwrap();
+    let c1 = "  <property><name>yarn.scheduler.capacity.root.c.queues</name><value>c1</value></property>\n  \
+              <property><name>yarn.scheduler.capacity.root.c.c1.capacity</name><value>100</value></property>\n</configuration>";
+    std::fs::write(&xml, text.replace("</configuration>", c1)).unwrap();
+    let o = check(&bundle("scheduler.json"), &xml, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    // Its numbers agree (c1 takes all of c): only the shape differs.
+    assert_eq!(
+        squash(row(&out, "root.c")),
+        "root.c 37.5 / 37.5 100 / 100 12288/12 / 12288/12 32768/32 / 32768/32 - differs"
+    );
+    assert_eq!(
+        row(&out, "root.c.c1").trim_end(),
+        "root.c.c1            not in the RM"
+    );
+    assert_eq!(
+        stderr(&o),
+        "fairsim: 2 of 5 queues differ from the RM's capacities\n"
+    );
+}
