@@ -3,7 +3,8 @@
 use clap::{Args, Subcommand};
 use fairsim_bench_runner::CliError;
 use fairsim_core::{Resource, Semantics};
-use fairsim_sim::import::replay::{Errors, replay};
+use fairsim_sim::import::replay::replay;
+use fairsim_sim::import::rm_capacity::read_capacity;
 use fairsim_sim::import::rm_scheduler::{SchedulerType, parse_json, read_fair, scheduler_type};
 use fairsim_sim::tree::SchedulerKind;
 use std::fmt::Write as _;
@@ -22,11 +23,13 @@ enum CheckWhat {
     /// container, AM launch delay and completion, recorded and simulated, per queue (median
     /// of each, mean difference and mean absolute difference); --out writes them per app.
     Replay(ReplayArgs),
-    /// fairsim's steady and instantaneous fair shares of every queue beside the ones the
-    /// ResourceManager reports in a saved /ws/v1/cluster/scheduler response (Fair Scheduler),
-    /// computed from the cluster's allocation file, the response's cluster size and its
-    /// active leaves' demands; exit 0 when every queue agrees, 1 when any differs, 2 on bad
-    /// input.
+    /// fairsim's numbers for every queue beside the ones the ResourceManager reports in a
+    /// saved /ws/v1/cluster/scheduler response: for the Fair Scheduler the steady and
+    /// instantaneous fair shares (from the allocation file, the response's cluster size and
+    /// its active leaves' demands), for the Capacity Scheduler the absolute capacities,
+    /// effective minimum and maximum resources and each leaf's user limit (from the
+    /// capacity-scheduler.xml, the cluster and the leaves' usage); exit 0 when every queue
+    /// agrees, 1 when any differs, 2 on bad input.
     Rm(RmArgs),
 }
 
@@ -35,9 +38,17 @@ struct RmArgs {
     /// The saved response of `curl http://RM:8088/ws/v1/cluster/scheduler`.
     #[arg(long)]
     scheduler: PathBuf,
-    /// The cluster's fair-scheduler.xml.
+    /// The cluster's fair-scheduler.xml or capacity-scheduler.xml.
     #[arg(long)]
     alloc: PathBuf,
+    /// Capacity Scheduler: the cluster's size as MB,VCORES, for responses that do not carry
+    /// the root's effective resource (Hadoop 2.x).
+    #[arg(long, value_parser = parse_resource)]
+    cluster: Option<Resource>,
+    /// Capacity Scheduler: yarn.scheduler.minimum-allocation-mb and -vcores as MB,VCORES
+    /// (the user limit rounds to it).
+    #[arg(long, default_value = "1024,1", value_parser = parse_resource)]
+    minimum_allocation: Resource,
     /// The cluster's Hadoop era.
     #[arg(long, default_value = "hadoop-3.3", value_parser = |s: &str| s.parse::<Semantics>())]
     semantics: Semantics,
@@ -63,6 +74,19 @@ struct ReplayArgs {
     out: Option<PathBuf>,
 }
 
+fn parse_resource(s: &str) -> Result<Resource, String> {
+    let bad = || format!("`{s}`: give MB,VCORES (two whole numbers up to 2^31-1)");
+    let (m, v) = s.split_once(',').ok_or_else(bad)?;
+    let n = |x: &str| {
+        x.trim()
+            .parse::<i64>()
+            .ok()
+            .filter(|x| (0..=i64::from(i32::MAX)).contains(x))
+            .ok_or_else(bad)
+    };
+    Ok(Resource::new(n(m)?, n(v)?))
+}
+
 /// Runs `fairsim check`.
 pub fn run(args: &CheckArgs) -> Result<String, CliError> {
     match &args.what {
@@ -75,22 +99,6 @@ fn open(p: &PathBuf) -> Result<std::fs::File, CliError> {
     std::fs::File::open(p).map_err(|e| CliError::Input(format!("{}: {e}", p.display())))
 }
 
-fn secs(ms: f64) -> String {
-    format!("{:.1}", ms / 1000.0)
-}
-
-fn cells(e: &Option<Errors>) -> [String; 4] {
-    match e {
-        Some(e) => [
-            secs(e.recorded_p50 as f64),
-            secs(e.simulated_p50 as f64),
-            secs(e.bias_ms),
-            secs(e.mean_abs_ms),
-        ],
-        None => std::array::from_fn(|_| "-".to_string()),
-    }
-}
-
 fn check_replay(a: &ReplayArgs) -> Result<String, CliError> {
     let r = replay(
         open(&a.recorded)?,
@@ -100,30 +108,9 @@ fn check_replay(a: &ReplayArgs) -> Result<String, CliError> {
         a.am_launch_delay_ms,
     )
     .map_err(CliError::Input)?;
-    let mut t = String::new();
-    let _ = writeln!(
-        t,
-        "seconds: recorded median / simulated median / mean (sim - rec) / mean |sim - rec|"
-    );
-    let _ = writeln!(
-        t,
-        "{:<24} {:>6}  {:<30} {:<30} {:<30}",
-        "queue", "apps", "wait", "AM launch delay", "completion"
-    );
-    for q in &r.queues {
-        let cols = [&q.wait, &q.am_launch, &q.completion].map(|e| cells(e).join(" / "));
-        let _ = writeln!(
-            t,
-            "{:<24} {:>6}  {:<30} {:<30} {:<30}",
-            q.queue, q.apps, cols[0], cols[1], cols[2]
-        );
-    }
-    if r.missing_in_run + r.missing_in_recording + r.unfinished > 0 {
-        eprintln!(
-            "warning: {} recorded apps not in the run, {} run apps not recorded, {} apps \
-             unfinished in the run (left out of completion)",
-            r.missing_in_run, r.missing_in_recording, r.unfinished
-        );
+    let mut t = fairsim_bench_runner::replay_table::replay_table(&r);
+    if let Some(gaps) = fairsim_bench_runner::replay_table::replay_gaps(&r) {
+        eprintln!("warning: {gaps}");
     }
     if let Some(out) = &a.out {
         let mut w = csv::Writer::from_writer(Vec::new());
@@ -188,10 +175,18 @@ fn check_rm(a: &RmArgs) -> Result<String, CliError> {
             )));
         }
         (SchedulerType::Capacity, _) => {
-            return Err(CliError::Input(format!(
-                "{file}: a Capacity Scheduler response: `check rm` compares the Fair \
-                 Scheduler's shares only"
-            )));
+            let rm = read_capacity(&json, &file).map_err(CliError::Input)?;
+            return crate::check_capacity::check(
+                &rm,
+                &file,
+                &loaded.tree,
+                &crate::check_capacity::CapacityCheck {
+                    semantics: a.semantics,
+                    cluster: a.cluster,
+                    minimum_allocation: a.minimum_allocation,
+                    tolerance: a.tolerance,
+                },
+            );
         }
         (SchedulerType::Other(t), _) => {
             return Err(CliError::Input(format!(

@@ -21,10 +21,12 @@ enum ImportWhat {
     /// trace) and DIR/recorded.csv (each app's recorded submission, AM allocation, AM launch,
     /// first task and finish, on the trace's clock), for `fairsim check replay`.
     Logs(LogsArgs),
-    /// Saved REST responses of a Fair Scheduler cluster (scheduler, nodes, apps) and its
-    /// allocation file into a scenario directory: scenario.toml with the running nodes
-    /// (capability = used + available), the allocation file, open-apps.csv (the open apps as
-    /// arrivals at 0 under --remaining-ms) and demand.csv (for `fairsim shares --alloc`).
+    /// Saved REST responses of a Fair or Capacity Scheduler cluster (scheduler, nodes, apps)
+    /// and its allocation file into a scenario directory that starts from the cluster's
+    /// state: scenario.toml with the running nodes (capability = used + available), the
+    /// allocation file, open-apps.csv (the open apps, arriving at 0), start.csv (the running
+    /// apps' containers on their nodes, held for --remaining) and, for the Fair Scheduler,
+    /// demand.csv (for `fairsim shares --alloc`).
     Rm(RmArgs),
 }
 
@@ -149,7 +151,8 @@ struct RmArgs {
     /// Saved /ws/v1/cluster/apps?states=RUNNING,ACCEPTED response (JSON).
     #[arg(long)]
     apps: PathBuf,
-    /// The cluster's fair-scheduler.xml (its REST output carries no weights).
+    /// The cluster's fair-scheduler.xml or capacity-scheduler.xml (the REST output carries
+    /// no weights nor every setting).
     #[arg(long)]
     alloc: PathBuf,
     /// The cluster's Hadoop era.
@@ -164,7 +167,8 @@ struct RmArgs {
     /// Seed of `exp:` draws.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Output directory: scenario.toml, the allocation file, open-apps.csv, demand.csv.
+    /// Output directory: scenario.toml, the allocation file, open-apps.csv, start.csv,
+    /// demand.csv.
     #[arg(long)]
     out: PathBuf,
 }
@@ -176,7 +180,10 @@ fn read_json(p: &PathBuf) -> Result<serde_json::Value, CliError> {
 }
 
 fn rm(a: &RmArgs) -> Result<String, CliError> {
-    use fairsim_sim::import::rm_bundle::{Remaining, open_apps_trace, read_nodes};
+    use fairsim_sim::import::rm_bundle::{Remaining, open_apps, read_nodes};
+    use fairsim_sim::import::rm_scheduler::{SchedulerType, read_fair, scheduler_type};
+    use fairsim_sim::tree::SchedulerKind;
+    use std::fmt::Write as _;
     let remaining = match a.remaining {
         Remaining::Exponential { mean_ms, .. } => Remaining::Exponential {
             mean_ms,
@@ -184,23 +191,57 @@ fn rm(a: &RmArgs) -> Result<String, CliError> {
         },
         other => other,
     };
-    use fairsim_sim::import::rm_scheduler::{SchedulerType, read_fair, scheduler_type};
-    use std::fmt::Write as _;
     let sched_file = a.scheduler.display().to_string();
     let sched = read_json(&a.scheduler)?;
     let kind = scheduler_type(&sched, &sched_file).map_err(CliError::Input)?;
     let loaded = fairsim_sim::alloc::load_any_file(&a.alloc, a.semantics)
         .map_err(|e| CliError::Input(e.to_string()))?;
-    if kind != SchedulerType::Fair
-        || loaded.tree.scheduler != fairsim_sim::tree::SchedulerKind::Fair
-    {
-        return Err(CliError::Input(format!(
-            "{sched_file} and {}: `import rm` reads a Fair Scheduler cluster (a fairScheduler \
-             response and a fair-scheduler.xml); this response is {kind:?}",
-            a.alloc.display()
-        )));
-    }
-    let rm_state = read_fair(&sched, &sched_file).map_err(CliError::Input)?;
+    let alloc_shown = a.alloc.display();
+    let (cluster, demand) = match (&kind, loaded.tree.scheduler) {
+        (SchedulerType::Fair, SchedulerKind::Fair) => {
+            let rm_state = read_fair(&sched, &sched_file).map_err(CliError::Input)?;
+            let mut demand = String::from("queue,memory_mb,vcores\n");
+            let mut from_usage = 0;
+            for q in rm_state
+                .queues
+                .iter()
+                .filter(|q| q.leaf && q.active_apps.unwrap_or(0) > 0)
+            {
+                from_usage += usize::from(q.demand.is_none());
+                let d = q.demand.or(q.used).unwrap_or(fairsim_core::Resource::ZERO);
+                let _ = writeln!(demand, "{},{},{}", q.name, d.memory_mb, d.vcores);
+            }
+            if from_usage > 0 {
+                eprintln!(
+                    "warning: {from_usage} active leaves without demandResources (before Hadoop \
+                     3.x): demand.csv takes their usage as their demand"
+                );
+            }
+            (Some(rm_state.cluster), Some(demand))
+        }
+        (SchedulerType::Capacity, SchedulerKind::Capacity) => {
+            let rm_state = fairsim_sim::import::rm_capacity::read_capacity(&sched, &sched_file)
+                .map_err(CliError::Input)?;
+            (rm_state.cluster, None)
+        }
+        _ => {
+            return Err(CliError::Input(format!(
+                "{sched_file} and {alloc_shown}: a {} response with a {} file: \
+                 give the response and the allocation file of the same scheduler \
+                 (fairScheduler with fair-scheduler.xml, capacityScheduler with \
+                 capacity-scheduler.xml)",
+                match &kind {
+                    SchedulerType::Fair => "Fair Scheduler".to_string(),
+                    SchedulerType::Capacity => "Capacity Scheduler".to_string(),
+                    SchedulerType::Other(t) => format!("`{t}`"),
+                },
+                match loaded.tree.scheduler {
+                    SchedulerKind::Fair => "fair-scheduler.xml",
+                    _ => "capacity-scheduler.xml",
+                }
+            )));
+        }
+    };
     let (nodes, nodes_skipped) = read_nodes(&read_json(&a.nodes)?, &a.nodes.display().to_string())
         .map_err(CliError::Input)?;
     if nodes.is_empty() {
@@ -209,22 +250,32 @@ fn rm(a: &RmArgs) -> Result<String, CliError> {
             a.nodes.display()
         )));
     }
-    let (trace, apps, apps_skipped) = open_apps_trace(
+    let tree = &loaded.tree;
+    // A Capacity Scheduler app names its leaf by short name or full path.
+    let known = |q: &str| {
+        tree.find(q).is_some_and(|id| tree.get(id).is_leaf)
+            || (tree.scheduler != SchedulerKind::Fair
+                && tree
+                    .queues
+                    .iter()
+                    .any(|c| c.is_leaf && c.name.rsplit('.').next() == Some(q)))
+    };
+    let open = open_apps(
         &read_json(&a.apps)?,
         &a.apps.display().to_string(),
         remaining,
+        &nodes,
+        &known,
     )
     .map_err(CliError::Input)?;
-    let alloc_name = a
-        .alloc
-        .file_name()
-        .map_or("fair-scheduler.xml".into(), |n| {
-            n.to_string_lossy().into_owned()
-        });
+    let alloc_name = a.alloc.file_name().map_or("allocation.xml".into(), |n| {
+        n.to_string_lossy().into_owned()
+    });
     let mut toml = format!(
         "# Imported from a ResourceManager's REST responses (docs/import.md). Start state: the\n\
-         # apps open at the snapshot arrive at 0 asking their running containers and pending\n\
-         # requests again; remaining run time: {remaining}.\n\
+         # running apps' containers held on their nodes at 0 ms (start.csv), their pending\n\
+         # requests and the accepted apps asked at 0 ms (open-apps.csv); remaining run time:\n\
+         # {remaining}.\n\
          name = \"imported\"\n\n[cluster]\n"
     );
     for n in &nodes {
@@ -236,43 +287,61 @@ fn rm(a: &RmArgs) -> Result<String, CliError> {
     }
     let _ = write!(
         toml,
-        "\n[scheduler]\nsemantics = \"{}\"\n\n[allocation]\nfile = {:?}\n\n[workload]\ncsv = \"open-apps.csv\"\n",
+        "\n[scheduler]\nsemantics = \"{}\"\n\n[allocation]\nfile = {:?}\n\n[workload]\ncsv = \"open-apps.csv\"\nstart = \"start.csv\"\n",
         a.semantics, alloc_name
     );
-    let mut demand = String::from("queue,memory_mb,vcores\n");
-    for q in rm_state
-        .queues
-        .iter()
-        .filter(|q| q.leaf && q.active_apps.unwrap_or(0) > 0)
-    {
-        let d = q.demand.or(q.used).unwrap_or(fairsim_core::Resource::ZERO);
-        let _ = writeln!(demand, "{},{},{}", q.name, d.memory_mb, d.vcores);
-    }
     let alloc_bytes = std::fs::read(&a.alloc)
         .map_err(|e| CliError::Input(format!("{}: {e}", a.alloc.display())))?;
     Staged::begin(&a.out, None, false)?.run(|s| {
-        for (name, bytes) in [
+        let mut files: Vec<(&str, &[u8])> = vec![
             ("scenario.toml", toml.as_bytes()),
             (alloc_name.as_str(), &alloc_bytes),
-            ("open-apps.csv", trace.as_bytes()),
-            ("demand.csv", demand.as_bytes()),
-        ] {
+            ("open-apps.csv", open.trace.as_bytes()),
+            ("start.csv", open.start.as_bytes()),
+        ];
+        if let Some(d) = &demand {
+            files.push(("demand.csv", d.as_bytes()));
+        }
+        for (name, bytes) in files {
             let p = s.dir().join(name);
             std::fs::write(&p, bytes).map_err(|source| CliError::Io { path: p, source })?;
         }
-        if nodes_skipped + apps_skipped > 0 {
+        if nodes_skipped + open.skipped > 0 {
             eprintln!(
-                "warning: {nodes_skipped} nodes not RUNNING and {apps_skipped} apps neither \
-                 RUNNING nor ACCEPTED left out"
+                "warning: {nodes_skipped} nodes not RUNNING and {} apps neither RUNNING nor \
+                 ACCEPTED left out",
+                open.skipped
+            );
+        }
+        for (n, what) in [
+            (open.uneven, "apps whose allocation is not a whole multiple of their running containers (sizes truncated)"),
+            (open.am_elsewhere, "AMs placed off their amHostHttpAddress node (unknown there, or its usage had no room)"),
+            (open.unknown_queue, "running apps in queues the allocation file lacks: they ask again what they hold, placement deciding"),
+            (open.am_asks_dropped, "priority-0 asks beyond an app's one AM set aside"),
+        ] {
+            if n > 0 {
+                eprintln!("warning: {n} {what}");
+            }
+        }
+        if open.beyond_usage > 0 {
+            eprintln!(
+                "warning: {} containers placed past their node's reported usage (the nodes' \
+                 and the apps' responses disagree)",
+                open.beyond_usage
             );
         }
         Ok(format!(
-            "wrote {} ({} nodes, {apps} open apps; remaining run time: {remaining}); cluster {} \
-             MB, {} vcores as the RM reports it\n",
+            "wrote {} ({} nodes, {} open apps, {} of them holding {} containers at the start; \
+             remaining run time: {remaining}); cluster {} as the RM reports it\n",
             s.shown(s.dir()).display(),
             nodes.len(),
-            rm_state.cluster.memory_mb,
-            rm_state.cluster.vcores
+            open.apps,
+            open.warm,
+            open.containers,
+            cluster.map_or("size not in the response".into(), |c| format!(
+                "{} MB, {} vcores",
+                c.memory_mb, c.vcores
+            )),
         ))
     })
 }

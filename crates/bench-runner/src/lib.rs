@@ -13,6 +13,7 @@ pub mod plan;
 pub mod plot;
 pub mod plot_cmd;
 pub mod progress;
+pub mod replay_table;
 pub mod report_html;
 pub mod results;
 pub mod run_report;

@@ -1,6 +1,7 @@
 //! The `fairsim` command line: glue over fairsim-core, fairsim-sim and the sweep library.
 
 mod alloc_cmd;
+mod check_capacity;
 mod check_cmd;
 mod convert_cmd;
 mod import_cmd;

@@ -271,6 +271,41 @@ pub struct Tee<'a> {
     pub inner: &'a mut dyn Recorder,
     /// What the charts need.
     pub trace: RunTrace,
+    /// A replay run's recorded times, joined with the run's apps as they close; its
+    /// figures join the summary's metrics before `inner` writes them.
+    pub replay: Option<ReplayTee>,
+}
+
+/// The recorded side of a replay run and what the join made of it.
+pub struct ReplayTee {
+    /// `recorded.csv`'s text, checked before the run.
+    pub recorded: String,
+    /// Its name in messages.
+    pub name: String,
+    /// The scenario's `am_launch_delay_ms`.
+    pub am_launch_delay_ms: i64,
+    /// The run's apps as they closed.
+    pub apps: Vec<fairsim_sim::import::replay::RunApp>,
+    /// The join, and the summary with its metrics, once the run finished.
+    pub result: Option<(fairsim_sim::import::replay::Replay, RunSummary)>,
+}
+
+impl ReplayTee {
+    /// Reads `path` and checks it joins (its columns and numbers), before any run.
+    pub fn open(path: &Path, am_launch_delay_ms: i64) -> Result<ReplayTee, crate::CliError> {
+        let name = path.display().to_string();
+        let recorded = std::fs::read_to_string(path)
+            .map_err(|e| crate::CliError::Input(format!("{name}: {e}")))?;
+        fairsim_sim::import::replay::replay_apps(recorded.as_bytes(), &name, &[], 0)
+            .map_err(crate::CliError::Input)?;
+        Ok(ReplayTee {
+            recorded,
+            name,
+            am_launch_delay_ms,
+            apps: Vec::new(),
+            result: None,
+        })
+    }
 }
 
 impl Recorder for Tee<'_> {
@@ -294,10 +329,36 @@ impl Recorder for Tee<'_> {
             self.inner.app(record);
         }
         self.trace.app(record);
+        if let Some(r) = self.replay.as_mut() {
+            let ms = |v: Option<u64>| v.map(|v| v as i64);
+            r.apps.push((
+                record.name.clone(),
+                record.queue.clone(),
+                ms(record.wait_ms()),
+                ms(record.jct_ms()),
+            ));
+        }
     }
     fn finish(&mut self, summary: &RunSummary) -> Result<(), RecorderError> {
         self.trace.end = Some(run_end(summary));
-        self.inner.finish(summary)
+        let Some(r) = self.replay.as_mut() else {
+            return self.inner.finish(summary);
+        };
+        // The recorded file was checked before the run: the join cannot fail on it.
+        let Ok(joined) = fairsim_sim::import::replay::replay_apps(
+            r.recorded.as_bytes(),
+            &r.name,
+            &r.apps,
+            r.am_launch_delay_ms,
+        ) else {
+            return self.inner.finish(summary);
+        };
+        let mut with = summary.clone();
+        with.metrics
+            .extend(fairsim_sim::import::replay::replay_metrics(&joined));
+        let done = self.inner.finish(&with);
+        r.result = Some((joined, with));
+        done
     }
 }
 
@@ -545,10 +606,18 @@ pub fn run_with_charts(
     out: &Path,
     command: &str,
 ) -> Result<(RunSummary, String), crate::CliError> {
+    let replay = match &scenario.recorded {
+        Some(p) => Some(ReplayTee::open(
+            p,
+            scenario.scheduler.am_launch_delay_ms as i64,
+        )?),
+        None => None,
+    };
     let mut files = fairsim_sim::FileRecorder::new(out);
     let mut tee = Tee {
         inner: &mut files,
         trace: RunTrace::default(),
+        replay,
     };
     let bar = crate::progress::sim_bar();
     let summary =
@@ -561,6 +630,10 @@ pub fn run_with_charts(
         _ => crate::CliError::Failed(e.to_string()),
     })?;
     let trace = tee.trace;
+    let (summary, replayed) = match tee.replay.and_then(|r| r.result) {
+        Some((joined, with)) => (with, Some(joined)),
+        None => (summary, None),
+    };
     let which = format!("{}, seed {seed}", scenario.name);
     let charts = draw_run_charts(&trace, scenario, &which, out)
         .map_err(|e| crate::CliError::Failed(e.to_string()))?;
@@ -573,6 +646,25 @@ pub fn run_with_charts(
     }];
     blocks.push(Block::Heading("Charts".to_string()));
     blocks.push(Block::Charts(charts_of(&charts).map_err(failed)?));
+    if let Some(r) = &replayed {
+        blocks.push(Block::Heading(
+            "Replay against the recorded times".to_string(),
+        ));
+        let mut text = crate::replay_table::replay_table(r);
+        if let Some(gaps) = crate::replay_table::replay_gaps(r) {
+            let _ = writeln!(text, "{gaps}");
+        }
+        blocks.push(Block::Pre {
+            caption: format!(
+                "Simulated against recorded ({}), from each app's submission; in summary.csv as replay_*",
+                scenario
+                    .recorded
+                    .as_ref()
+                    .map_or(String::new(), |p| p.display().to_string())
+            ),
+            text,
+        });
+    }
     blocks.push(Block::Heading("Metrics".to_string()));
     blocks.extend(metric_tables(&summary.metrics, &leaves));
     blocks.push(Block::Heading("How it was made".to_string()));

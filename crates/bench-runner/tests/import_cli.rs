@@ -170,3 +170,89 @@ fn a_bad_log_exits_2_naming_its_line_and_writes_nothing() {
     assert_eq!(o.status.code(), Some(2));
     assert!(!out.exists());
 }
+
+/// A replay run (`[workload] recorded`) writes the figures `check replay` prints into its
+/// summary.csv and report.html: each is worked from the per-app times `check replay --out`
+/// gives for the same run.
+#[test]
+fn a_replay_runs_summary_and_report_hold_its_errors_per_queue() {
+    let d = tempfile::tempdir().unwrap();
+    let run = d.path().join("run");
+    ok(&fairsim(&[
+        "run".as_ref(),
+        repo("scenarios/import/replay.toml").as_os_str(),
+        "--out".as_ref(),
+        run.as_os_str(),
+    ]));
+    let per_app = d.path().join("replay.csv");
+    ok(&fairsim(&[
+        "check".as_ref(),
+        "replay".as_ref(),
+        "--recorded".as_ref(),
+        repo("scenarios/import/recorded.csv").as_os_str(),
+        "--apps".as_ref(),
+        run.join("apps.csv").as_os_str(),
+        "--out".as_ref(),
+        per_app.as_os_str(),
+    ]));
+    let summary = std::fs::read_to_string(run.join("summary.csv")).unwrap();
+    let metric = |name: &str| -> String {
+        summary
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name},")))
+            .unwrap_or_else(|| panic!("no {name} in {summary}"))
+            .to_string()
+    };
+    // app,queue,recorded_wait,simulated_wait,recorded_launch,simulated_launch,recorded_completion,simulated_completion
+    let rows: Vec<Vec<i64>> = std::fs::read_to_string(&per_app)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            l.split(',')
+                .skip(2)
+                .map(|c| c.parse().unwrap_or(i64::MIN))
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows.len(), 2);
+    let secs = |ms: f64| ms / 1000.0;
+    let close = |got: &str, want: f64| {
+        let g: f64 = got.parse().unwrap();
+        assert!((g - want).abs() < 1e-9, "{got} vs {want}");
+    };
+    // The etl app (the first one): its own figures are its differences.
+    let etl = &rows[0];
+    close(
+        &metric("replay_wait_bias_s.root.etl"),
+        secs((etl[1] - etl[0]) as f64),
+    );
+    close(
+        &metric("replay_wait_abs_s.root.etl"),
+        secs((etl[1] - etl[0]).abs() as f64),
+    );
+    close(
+        &metric("replay_am_launch_bias_s.root.etl"),
+        secs((etl[3] - etl[2]) as f64),
+    );
+    close(
+        &metric("replay_completion_bias_s.root.etl"),
+        secs((etl[5] - etl[4]) as f64),
+    );
+    // adhoc has no recorded launch time (Hadoop 2.7): empty.
+    assert_eq!(metric("replay_am_launch_bias_s.root.adhoc"), "");
+    // All apps: the mean over both.
+    let mean_abs = |i: usize| {
+        secs(
+            rows.iter()
+                .map(|r| (r[i + 1] - r[i]).abs() as f64)
+                .sum::<f64>()
+                / 2.0,
+        )
+    };
+    close(&metric("replay_completion_abs_s"), mean_abs(4));
+    close(&metric("replay_wait_abs_s"), mean_abs(0));
+    let report = std::fs::read_to_string(run.join("report.html")).unwrap();
+    assert!(report.contains("Replay against the recorded times"));
+    assert!(report.contains("recorded median / simulated median"));
+}

@@ -450,6 +450,8 @@ fn scenario(
         end_ms,
         sample_interval_ms: 0,
         check_invariants: false,
+        start: None,
+        recorded: None,
     }
 }
 

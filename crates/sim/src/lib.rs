@@ -22,7 +22,7 @@ pub(crate) use events::bit_set;
 pub use events::{event, event_key, heartbeat, radix_queue};
 pub use input::{
     alloc, groups, hadoop_conf, import, key_lines, limits, scenario, scenario_checks,
-    scenario_error, settings, topology, workload, yarn_site,
+    scenario_error, settings, start_state, topology, workload, yarn_site,
 };
 pub use model::{app, normalize, time, tree};
 pub use output::{catalogue, metrics, recorder};

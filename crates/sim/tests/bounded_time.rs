@@ -272,6 +272,8 @@ fn build(c: &Case) -> Scenario {
         end_ms: None,
         sample_interval_ms: 0,
         check_invariants: false,
+        start: None,
+        recorded: None,
     }
 }
 
@@ -473,6 +475,8 @@ fn refused_am_scenario() -> Scenario {
         end_ms: None,
         sample_interval_ms: 0,
         check_invariants: true,
+        start: None,
+        recorded: None,
     }
 }
 

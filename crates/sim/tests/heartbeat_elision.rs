@@ -200,6 +200,8 @@ fn build(c: &Case, heartbeats: Heartbeats) -> Scenario {
         end_ms: Some(240_000),
         sample_interval_ms: 0,
         check_invariants: true,
+        start: None,
+        recorded: None,
     }
 }
 
@@ -368,6 +370,8 @@ fn a_saturated_cluster_settles_at_fair_shares_with_elision() {
         end_ms: Some(600_000),
         sample_interval_ms: 1_000,
         check_invariants: false,
+        start: None,
+        recorded: None,
     };
     let sampling = || MemoryRecorder {
         sample: true,
@@ -447,6 +451,8 @@ fn reserved_node_scenario(heartbeats: Heartbeats) -> Scenario {
         end_ms: None,
         sample_interval_ms: 0,
         check_invariants: true,
+        start: None,
+        recorded: None,
     }
 }
 

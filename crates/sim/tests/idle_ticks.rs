@@ -208,6 +208,8 @@ fn build(c: &Case) -> Scenario {
         end_ms: c.end_ms,
         sample_interval_ms: c.sample_ms,
         check_invariants: true,
+        start: None,
+        recorded: None,
     }
 }
 

@@ -67,6 +67,8 @@ fn scenario(semantics: Semantics, groups: Vec<TaskGroup>, delay: f64) -> Scenari
         end_ms: Some(10_000),
         sample_interval_ms: 0,
         check_invariants: true,
+        start: None,
+        recorded: None,
     }
 }
 

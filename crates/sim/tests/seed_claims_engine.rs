@@ -69,6 +69,8 @@ fn served_first(usage: (u32, u32), queues: (&str, &str)) -> String {
         end_ms: Some(20_000),
         sample_interval_ms: 0,
         check_invariants: true,
+        start: None,
+        recorded: None,
     };
     let mut rec = MemoryRecorder::default();
     run(&sc, 1, 0, &mut rec).expect("runs");

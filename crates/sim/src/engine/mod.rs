@@ -68,6 +68,7 @@
 pub(crate) mod cycle;
 pub(crate) mod idle_ticks;
 pub mod submission_check;
+mod warm_start;
 
 // The event queue and heartbeat clock keep their paths under the engine.
 pub use crate::events::{event, event_key, heartbeat, radix_queue};
@@ -281,6 +282,7 @@ impl<'a> Simulation<'a> {
                 .events
                 .push(SimTime(e.at_ms), Event::NodeChange { event: i as u32 });
         }
+        warm_start::apply(&mut sim)?;
         Ok(sim)
     }
 

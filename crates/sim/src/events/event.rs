@@ -165,6 +165,17 @@ impl EventQueue {
         }
     }
 
+    /// Takes the next arrival when it is at `time` (a warm start processes the apps of its
+    /// first instant before the run).
+    pub(crate) fn take_arrival_at(&mut self, time: SimTime) -> Option<u32> {
+        let &(t, app) = self.arrivals.get(self.next_arrival)?;
+        if t != time {
+            return None;
+        }
+        self.next_arrival += 1;
+        Some(app)
+    }
+
     /// The heartbeat clock (to arm or disarm nodes).
     pub fn clock_mut(&mut self) -> &mut HeartbeatClock {
         &mut self.clock

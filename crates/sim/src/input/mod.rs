@@ -14,6 +14,7 @@ pub mod scenario;
 pub mod scenario_checks;
 pub mod scenario_error;
 pub mod settings;
+pub mod start_state;
 pub mod topology;
 pub mod workload;
 pub mod yarn_site;

@@ -144,6 +144,11 @@ pub struct Scenario {
     pub sample_interval_ms: u64,
     /// Check the engine's invariants after every event (tests; slow).
     pub check_invariants: bool,
+    /// Containers the trace's apps already hold when the run begins (`[workload] start`).
+    pub start: Option<crate::start_state::StartState>,
+    /// The times the cluster recorded for the trace's apps (`[workload] recorded`, the
+    /// `recorded.csv` of `fairsim import logs`): a run's report sets its own beside them.
+    pub recorded: Option<PathBuf>,
 }
 
 impl Scenario {
@@ -163,6 +168,8 @@ impl Scenario {
             end_ms: None,
             sample_interval_ms: 0,
             check_invariants: false,
+            start: None,
+            recorded: None,
         }
     }
 }
@@ -357,6 +364,8 @@ fn apply_overrides(
 #[serde(deny_unknown_fields)]
 struct RawWorkload {
     csv: Option<PathBuf>,
+    start: Option<PathBuf>,
+    recorded: Option<PathBuf>,
     sls: Option<OneOrMany>,
     rumen: Option<OneOrMany>,
     synth: Option<PathBuf>,
@@ -745,6 +754,23 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
             "give exactly one of `csv`, `sls`, `rumen`, `synth` or `synthetic`",
         ));
     }
+    if w.start.is_some() && w.csv.is_none() {
+        return Err(invalid(
+            "workload.start",
+            "a start state names the apps of a `csv` trace: give `csv` with it",
+        ));
+    }
+    if w.recorded.is_some() && w.csv.is_none() {
+        return Err(invalid(
+            "workload.recorded",
+            "recorded times are those of a `csv` trace's apps: give `csv` with it",
+        ));
+    }
+    let recorded = w.recorded.as_ref().map(|p| base.join(p));
+    let start = match &w.start {
+        Some(p) => Some(crate::start_state::read_start_state(&base.join(p))?),
+        None => None,
+    };
     let workload = match (&w.csv, &w.sls, &w.rumen, &w.synthetic) {
         _ if w.synth.is_some() => {
             let p = base.join(w.synth.as_ref().expect("checked above"));
@@ -837,6 +863,8 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         end_ms: raw.end_ms,
         sample_interval_ms: raw.outputs.sample_interval_ms,
         check_invariants: false,
+        start,
+        recorded,
     })
 }
 

@@ -5,4 +5,5 @@ pub mod log_line;
 pub mod logs;
 pub mod replay;
 pub mod rm_bundle;
+pub mod rm_capacity;
 pub mod rm_scheduler;

@@ -123,6 +123,10 @@ fn cell_i64(
     })
 }
 
+/// One app of a run as the join reads it: its id, queue, `wait_ms` and `jct_ms` (`None`
+/// when it never started or did not finish).
+pub type RunApp = (String, String, Option<i64>, Option<i64>);
+
 /// Joins `recorded` (from `fairsim import logs`) with a run's `apps` by app id.
 /// `am_launch_delay_ms` is the run's scenario setting.
 pub fn replay(
@@ -130,6 +134,33 @@ pub fn replay(
     recorded_name: &str,
     apps: impl Read,
     apps_name: &str,
+    am_launch_delay_ms: i64,
+) -> Result<Replay, String> {
+    let mut run = csv::Reader::from_reader(apps);
+    let h = run
+        .headers()
+        .map_err(|e| format!("{apps_name}: {e}"))?
+        .clone();
+    let col = |n: &str| header_index(&h, n, apps_name);
+    let (aa, aq, aw, aj) = (col("app")?, col("queue")?, col("wait_ms")?, col("jct_ms")?);
+    let mut rows = Vec::new();
+    for r in run.records() {
+        let r = r.map_err(|e| format!("{apps_name}: {e}"))?;
+        rows.push((
+            r.get(aa).unwrap_or("").to_string(),
+            r.get(aq).unwrap_or("").to_string(),
+            cell_i64(&r, aw, apps_name, "wait_ms")?,
+            cell_i64(&r, aj, apps_name, "jct_ms")?,
+        ));
+    }
+    replay_apps(recorded, recorded_name, &rows, am_launch_delay_ms)
+}
+
+/// Joins `recorded` with a run's apps given as [`RunApp`]s, in the run's order.
+pub fn replay_apps(
+    recorded: impl Read,
+    recorded_name: &str,
+    apps: &[RunApp],
     am_launch_delay_ms: i64,
 ) -> Result<Replay, String> {
     let csv_err = |file: &str| {
@@ -159,10 +190,6 @@ pub fn replay(
         ];
         recorded_times.insert(r.get(ra).unwrap_or("").to_string(), times);
     }
-    let mut run = csv::Reader::from_reader(apps);
-    let h = run.headers().map_err(csv_err(apps_name))?.clone();
-    let col = |n: &str| header_index(&h, n, apps_name);
-    let (aa, aq, aw, aj) = (col("app")?, col("queue")?, col("wait_ms")?, col("jct_ms")?);
     let mut out = Replay {
         apps: Vec::new(),
         queues: Vec::new(),
@@ -171,23 +198,20 @@ pub fn replay(
         unfinished: 0,
     };
     let mut seen = 0;
-    for r in run.records() {
-        let r = r.map_err(csv_err(apps_name))?;
-        let app = r.get(aa).unwrap_or("");
-        let Some(&[submit, am_alloc, launch, finish]) = recorded_times.get(app) else {
+    for (app, queue, wait, jct) in apps {
+        let Some(&[submit, am_alloc, launch, finish]) = recorded_times.get(app.as_str()) else {
             out.missing_in_recording += 1;
             continue;
         };
         seen += 1;
         let Some(submit) = submit else { continue };
-        let wait = cell_i64(&r, aw, apps_name, "wait_ms")?;
-        let jct = cell_i64(&r, aj, apps_name, "jct_ms")?;
+        let (wait, jct) = (*wait, *jct);
         if jct.is_none() {
             out.unfinished += 1;
         }
         out.apps.push(AppReplay {
-            app: app.to_string(),
-            queue: r.get(aq).unwrap_or("").to_string(),
+            app: app.clone(),
+            queue: queue.clone(),
             wait: am_alloc.zip(wait).map(|(a, w)| (a - submit, w)),
             am_launch: launch
                 .zip(wait)
@@ -217,6 +241,33 @@ pub fn replay(
     queues.push(figures("all", &all));
     out.queues = queues;
     Ok(out)
+}
+
+/// The replay's figures as a run's metrics (`metric` for all apps, `metric.<queue>` per
+/// queue; the catalogue's `replay_*`), in seconds: for each of wait, AM launch delay and
+/// completion the mean of simulated minus recorded and the mean absolute difference; NaN
+/// when no app has the pair.
+pub fn replay_metrics(r: &Replay) -> Vec<(String, f64)> {
+    let mut out = Vec::new();
+    for q in &r.queues {
+        let suffix = if q.queue == "all" {
+            String::new()
+        } else {
+            format!(".{}", q.queue)
+        };
+        for (what, e) in [
+            ("wait", &q.wait),
+            ("am_launch", &q.am_launch),
+            ("completion", &q.completion),
+        ] {
+            let (bias, abs) = e.as_ref().map_or((f64::NAN, f64::NAN), |e| {
+                (e.bias_ms / 1000.0, e.mean_abs_ms / 1000.0)
+            });
+            out.push((format!("replay_{what}_bias_s{suffix}"), bias));
+            out.push((format!("replay_{what}_abs_s{suffix}"), abs));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -259,5 +310,16 @@ mod tests {
         let all = &r.queues[2];
         assert_eq!(all.wait.as_ref().unwrap().bias_ms, (-300.0 - 1500.0) / 2.0);
         assert_eq!(all.completion.as_ref().unwrap().n, 1);
+        // As metrics, in seconds: root.x's one app waited 0.3 s less than recorded and
+        // finished 2 s sooner; root.y's app has no launch time nor completion.
+        let m = replay_metrics(&r);
+        let get = |k: &str| m.iter().find(|(n, _)| n == k).unwrap().1;
+        assert_eq!(get("replay_wait_bias_s.root.x"), -0.3);
+        assert_eq!(get("replay_wait_abs_s.root.x"), 0.3);
+        assert_eq!(get("replay_completion_bias_s.root.x"), -2.0);
+        assert!(get("replay_completion_bias_s.root.y").is_nan());
+        assert_eq!(get("replay_wait_bias_s"), -0.9);
+        assert_eq!(get("replay_wait_abs_s"), 0.9);
+        assert_eq!(m.len(), 3 * 6);
     }
 }

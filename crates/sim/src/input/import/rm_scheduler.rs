@@ -79,7 +79,12 @@ pub fn parse_json(text: &str, file: &str) -> Result<Value, String> {
     })
 }
 
-fn resource(q: &Value, key: &str, path: &str, file: &str) -> Result<Option<Resource>, String> {
+pub(crate) fn resource(
+    q: &Value,
+    key: &str,
+    path: &str,
+    file: &str,
+) -> Result<Option<Resource>, String> {
     let Some(r) = q.get(key) else {
         return Ok(None);
     };
