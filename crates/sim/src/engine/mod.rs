@@ -1200,6 +1200,7 @@ impl<'a> Simulation<'a> {
         if acc.starved_fair {
             acc.starved_fair_ms += dt;
         }
+        acc.dev_ms += acc.dev as i128 * dt as i128;
         acc.last = now;
         let starved_min = t.starved_min;
         if starved_min && !acc.starved_min {
@@ -1475,6 +1476,14 @@ impl<'a> Simulation<'a> {
             let (n, lost) = lost_by_leaf[l.idx()];
             m.push((format!("preempted_containers.{name}"), n as f64));
             m.push((format!("lost_container_s.{name}"), lost as f64 / 1000.0));
+            m.push((
+                format!("share_deviation.{name}"),
+                over_capacity(acc.dev_ms, ig.capacity_mem_ms, ig.capacity.memory_mb),
+            ));
+            m.push((
+                format!("am_limit_blocks.{name}"),
+                acc.am_limit_blocks as f64,
+            ));
             let mut reached: Vec<f64> = acc
                 .min_share_reached_ms
                 .iter()

@@ -3,10 +3,11 @@
 //! validates and normalises asks at submission for both; `preempt` runs preemption (both
 //! schedulers) from the update tick; `node_events` makes nodes join and leave during a run
 //! (both schedulers); `submission_check` finds the apps a run would reject without running
-//! it.
+//! it; `am_limit_blocks` counts the apps each leaf's AM limit holds back (both schedulers).
 
 pub(crate) mod admission;
 pub(crate) mod am_heartbeat;
+pub(crate) mod am_limit_blocks;
 pub(crate) mod capacity;
 pub(crate) mod capacity_placement;
 pub mod fair;

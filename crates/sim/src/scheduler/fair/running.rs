@@ -85,6 +85,7 @@ impl Simulation<'_> {
         let pending = self.apps[a as usize].requests.pending;
         self.pending_changed(a, pending as i64);
         self.reorder_app(a);
+        self.count_am_limit_block(a);
     }
 
     /// Bookkeeping when a runnable app finished, then the release walk.
