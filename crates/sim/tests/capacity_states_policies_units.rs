@@ -77,56 +77,79 @@ fn a_configured_draining_state_stops_yarn_at_start_up() {
     }
 }
 
-/// `getAppOrderingPolicy`: the trimmed value equal to fifo or fair (case-sensitive) names the
-/// policy; anything else, untrimmed, is a class name. Hadoop's own classes load in the era
-/// that has them.
+/// Hadoop 3.3's `getAppOrderingPolicy`: the trimmed value equal to fifo, fair or
+/// fifo-with-partitions (case-sensitive) names the policy; anything else, untrimmed, is a
+/// class name, and Hadoop's own classes load. Hadoop 2.7.3's LeafQueue has no ordering
+/// policy (a TreeSet by application id): any value loads as FIFO, with a warning, and so
+/// does the size-based-weight flag.
 #[test]
 fn leaf_ordering_policies_by_name_and_by_class() {
-    let fifo_class = format!("{POLICY}FifoOrderingPolicy");
-    let fair_class = format!("{POLICY}FairOrderingPolicy");
-    let pending = format!("{POLICY}FifoOrderingPolicyForPendingApps");
-    let partitions = format!("{POLICY}FifoOrderingPolicyWithExclusivePartitions");
-    for era in [H27, H33] {
-        assert_eq!(policy_of(era, "fair"), Ok(Some(OrderingPolicy::Fair)));
-        assert_eq!(policy_of(era, " fair "), Ok(Some(OrderingPolicy::Fair)));
-        assert_eq!(policy_of(era, &fair_class), Ok(Some(OrderingPolicy::Fair)));
-        assert_eq!(policy_of(era, &fifo_class), Ok(Some(OrderingPolicy::Fifo)));
-        // Class.forName("FAIR") and a name with a space find no class.
-        for bad in [
-            "FAIR",
-            "Fifo",
-            " org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.FairOrderingPolicy",
-        ] {
-            let e = policy_of(era, bad).unwrap_err();
-            assert!(
-                e.starts_with("capacity-scheduler.xml:5:") && e.contains("root.a.ordering-policy"),
-                "{era} {bad}: {e}"
-            );
-        }
-        // A class of the cluster's own (TestCapacitySchedulerConfiguration's
-        // com.example.Missing) is refused with Hadoop's words.
-        let e = policy_of(era, "com.example.Missing").unwrap_err();
-        assert!(e.contains("Unable to construct ordering policy for"), "{e}");
+    let class = |name: &str| format!("{POLICY}{name}");
+    for (value, policy) in [
+        ("fair", OrderingPolicy::Fair),
+        (" fair ", OrderingPolicy::Fair),
+        ("fifo", OrderingPolicy::Fifo),
+        ("fifo-with-partitions", OrderingPolicy::Fifo),
+        (&class("FairOrderingPolicy"), OrderingPolicy::Fair),
+        (&class("FifoOrderingPolicy"), OrderingPolicy::Fifo),
+        (
+            &class("FifoOrderingPolicyForPendingApps"),
+            OrderingPolicy::Fifo,
+        ),
+        (
+            &class("FifoOrderingPolicyWithExclusivePartitions"),
+            OrderingPolicy::Fifo,
+        ),
+    ] {
+        assert_eq!(policy_of(H33, value), Ok(Some(policy)), "{value}");
     }
-    assert_eq!(policy_of(H33, &pending), Ok(Some(OrderingPolicy::Fifo)));
-    assert_eq!(policy_of(H33, &partitions), Ok(Some(OrderingPolicy::Fifo)));
-    assert_eq!(
-        policy_of(H33, "fifo-with-partitions"),
-        Ok(Some(OrderingPolicy::Fifo))
-    );
-    // Hadoop 2.7 has neither class nor the fifo-with-partitions name.
-    let e = policy_of(H27, &pending).unwrap_err();
-    assert!(e.contains("hadoop-2.7 has no such class"), "{e}");
-    assert!(policy_of(H27, "fifo-with-partitions").is_err());
-    // A later Hadoop's fifo-for-pending-apps name is a missing class to 3.3.
-    assert!(policy_of(H33, "fifo-for-pending-apps").is_err());
+    // Class.forName("FAIR"), a name with a space, a later Hadoop's fifo-for-pending-apps
+    // name and a class Hadoop does not have find no class.
+    for bad in [
+        "FAIR".to_string(),
+        "Fifo".to_string(),
+        format!(" {}", class("FairOrderingPolicy")),
+        "fifo-for-pending-apps".to_string(),
+        class("LifoOrderingPolicy"),
+    ] {
+        let e = policy_of(H33, &bad).unwrap_err();
+        assert!(
+            e.starts_with("capacity-scheduler.xml:5:") && e.contains("root.a.ordering-policy"),
+            "{bad}: {e}"
+        );
+    }
+    // A class of the cluster's own is refused with Hadoop's words.
+    let e = policy_of(H33, "com.example.Missing").unwrap_err();
+    assert!(e.contains("Unable to construct ordering policy for"), "{e}");
+    for value in ["fair", "FAIR", "com.example.Missing"] {
+        let props = two_leaves(&[
+            ("root.a.ordering-policy", value),
+            (
+                "root.a.ordering-policy.fair.enable-size-based-weight",
+                "true",
+            ),
+        ]);
+        let loaded = load(H27, &props).unwrap();
+        assert_eq!(
+            loaded.tree.queues[1].ordering_policy,
+            Some(OrderingPolicy::Fifo)
+        );
+        assert!(!loaded.tree.queues[1].cs.size_based_weight);
+        let w = loaded.warnings.join("\n");
+        assert_eq!(loaded.warnings.len(), 2, "{w}");
+        assert!(
+            w.contains(":5:")
+                && w.contains(":6:")
+                && w.contains("hadoop-2.7 has no ordering policies"),
+            "{w}"
+        );
+    }
 }
 
 /// Hadoop 3.3 reads a parent's ordering-policy as the order of its children
 /// (`getQueueOrderingPolicy`): utilization and priority-utilization load, an application
-/// policy's name is refused with the message TestCapacitySchedulerConfiguration pins
-/// ("Unable to construct queue ordering policy=fair queue=root"). Hadoop 2.7 reads the
-/// property on leaves only: a parent's is warned about.
+/// policy's name is refused as Hadoop refuses it ("Unable to construct queue ordering
+/// policy=fair queue=root"). Hadoop 2.7 reads no ordering policy: a parent's is warned about.
 #[test]
 fn parent_ordering_policies_order_children() {
     for ok in ["utilization", "priority-utilization", " utilization "] {
@@ -143,7 +166,7 @@ fn parent_ordering_policies_order_children() {
     let loaded = load(H27, &two_leaves(&[("root.ordering-policy", "fair")])).unwrap();
     let w = loaded.warnings.join("\n");
     assert!(
-        w.contains(":5:") && w.contains("reads ordering-policy on leaf queues only"),
+        w.contains(":5:") && w.contains("hadoop-2.7 has no ordering policies"),
         "{w}"
     );
 }

@@ -515,8 +515,9 @@ fn not_read<'a, 'i>(props: &Props<'_, 'a, 'i>) -> Vec<(Node<'a, 'i>, String)> {
             "the root's capacity is always 100 %"
         } else if rest.ends_with("max-parallel-apps") && props.semantics == Semantics::Hadoop27 {
             "hadoop-2.7 has no max-parallel-apps"
-        } else if rest.ends_with(".ordering-policy") {
-            "hadoop-2.7 reads ordering-policy on leaf queues only"
+        } else if rest.contains(".ordering-policy") && props.semantics == Semantics::Hadoop27 {
+            "hadoop-2.7 has no ordering policies (its leaves order applications by \
+             application id; they came with Hadoop 2.8)"
         } else {
             NOT_READ
                 .iter()
@@ -706,16 +707,19 @@ fn build(
         props.semantics,
     )?);
     let op_key = key("ordering-policy");
-    q.ordering_policy = if q.is_leaf {
-        Some(app_ordering_policy(props, &op_key)?)
-    } else {
-        if h33 {
+    // Hadoop 2.7's leaves order their apps by application id and read no ordering policy
+    // (the property, left unread, is warned about).
+    q.ordering_policy = match (q.is_leaf, h33) {
+        (true, true) => Some(app_ordering_policy(props, &op_key)?),
+        (true, false) => Some(OrderingPolicy::Fifo),
+        (false, true) => {
             queue_ordering_policy(props, &op_key, path)?;
+            None
         }
-        None
+        (false, false) => None,
     };
     let sbw_key = key("ordering-policy.fair.enable-size-based-weight");
-    if let Some(p) = props.get(&sbw_key)? {
+    if let Some(p) = h33.then(|| props.get(&sbw_key)).transpose()?.flatten() {
         q.cs.size_based_weight = values::boolean(&p.value).unwrap_or_else(|| {
             props.note(
                 &sbw_key,
@@ -846,56 +850,48 @@ fn build(
 /// The package of Hadoop's application ordering policies.
 const POLICY_PACKAGE: &str = "org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.";
 
-/// A leaf's `ordering-policy` as `getAppOrderingPolicy` reads it: the value trimmed and equal
-/// (case and all) to `fifo` or `fair`, or in hadoop-3.3 `fifo-with-partitions`, names a
+/// A hadoop-3.3 leaf's `ordering-policy` as `getAppOrderingPolicy` reads it: the value
+/// trimmed and equal (case and all) to `fifo`, `fair` or `fifo-with-partitions` names a
 /// policy; any other value, untrimmed, is a class Hadoop constructs by name. Of Hadoop's own
 /// classes fairsim runs each with the order it gives here: with no application priorities,
 /// no recovered applications and no node partitions, `FifoOrderingPolicyForPendingApps` and
-/// `FifoOrderingPolicyWithExclusivePartitions` (both hadoop-3.3 only) order as
-/// `FifoOrderingPolicy`. Anything else stops YARN at start-up (no such class), or is a class
-/// of the cluster's own, which is not simulated; both are refused.
+/// `FifoOrderingPolicyWithExclusivePartitions` order as `FifoOrderingPolicy`. Anything else
+/// stops YARN at start-up (no such class), or is a class of the cluster's own, which is not
+/// simulated; both are refused.
 fn app_ordering_policy(
     props: &Props<'_, '_, '_>,
     name: &str,
 ) -> Result<OrderingPolicy, AllocError> {
-    let h33 = props.semantics == Semantics::Hadoop33;
     let Some(p) = props.get_untrimmed(name)? else {
         return Ok(OrderingPolicy::Fifo);
     };
     match values::java_trim(&p.value) {
-        "fifo" => return Ok(OrderingPolicy::Fifo),
+        "fifo" | "fifo-with-partitions" => return Ok(OrderingPolicy::Fifo),
         "fair" => return Ok(OrderingPolicy::Fair),
-        "fifo-with-partitions" if h33 => return Ok(OrderingPolicy::Fifo),
         _ => {}
     }
     let class = p.value.as_str();
-    match (class.strip_prefix(POLICY_PACKAGE), h33) {
-        (Some("FifoOrderingPolicy"), _) => Ok(OrderingPolicy::Fifo),
-        (Some("FairOrderingPolicy"), _) => Ok(OrderingPolicy::Fair),
-        (Some("FifoOrderingPolicyForPendingApps"), true) => Ok(OrderingPolicy::Fifo),
-        (Some("FifoOrderingPolicyWithExclusivePartitions"), true) => Ok(OrderingPolicy::Fifo),
-        (package, _) => {
-            let names = if h33 {
-                "fifo, fair, fifo-with-partitions, or the full name of FifoOrderingPolicy, \
-                 FairOrderingPolicy, FifoOrderingPolicyForPendingApps or \
-                 FifoOrderingPolicyWithExclusivePartitions"
-            } else {
-                "fifo, fair, or the full name of FifoOrderingPolicy or FairOrderingPolicy"
-            };
+    match class.strip_prefix(POLICY_PACKAGE) {
+        Some("FifoOrderingPolicy")
+        | Some("FifoOrderingPolicyForPendingApps")
+        | Some("FifoOrderingPolicyWithExclusivePartitions") => Ok(OrderingPolicy::Fifo),
+        Some("FairOrderingPolicy") => Ok(OrderingPolicy::Fair),
+        package => {
             let why = if package.is_some() {
-                format!("{} has no such class", props.semantics)
+                "Hadoop has no such policy class"
             } else {
                 "a name Hadoop loads as a class: YARN fails to start unless the cluster has \
                  a class of that name (\"Unable to construct ordering policy for\"), and a \
                  policy of the cluster's own is not simulated"
-                    .to_string()
             };
             Err(props.invalid(
                 name,
                 format!(
-                    "\"{class}\" is not an application ordering policy {} reads ({names}; \
-                     the names are case-sensitive): {why}",
-                    props.semantics
+                    "\"{class}\" is not an application ordering policy hadoop-3.3 reads (fifo, \
+                     fair, fifo-with-partitions, or the full name of FifoOrderingPolicy, \
+                     FairOrderingPolicy, FifoOrderingPolicyForPendingApps or \
+                     FifoOrderingPolicyWithExclusivePartitions; the names are case-sensitive): \
+                     {why}"
                 ),
             ))
         }
