@@ -6,7 +6,7 @@
 
 use clap::{Args, ValueEnum};
 use fairsim_core::{Resource, Semantics};
-use fairsim_sim::alloc::{AllocError, LoadedAlloc, Missing, load_any_file, parse_resource};
+use fairsim_sim::alloc::{AllocError, LoadedAlloc, Missing, load_any_file_by_kind, parse_resource};
 use fairsim_sim::tree::{QueueId, QueueTree, ResourceSpec, SchedulerKind};
 use serde_json::json;
 use std::io::Write;
@@ -54,17 +54,22 @@ pub struct ValidateArgs {
     /// `yarn.scheduler.capacity.root.*` properties or is named capacity-scheduler.xml); a
     /// JSON file is refused, saying what it looks like.
     pub file: PathBuf,
-    /// Which Hadoop era's rules to follow for a fair-scheduler.xml or a yarn-site.xml
-    /// [default: hadoop-2.7]; refused with a scenario or a capacity-scheduler.xml, which it
-    /// would not change.
+    /// Which Hadoop era's rules to follow [default: hadoop-2.7 for a fair-scheduler.xml or a
+    /// yarn-site.xml, hadoop-3.3 for a capacity-scheduler.xml, whose weight and absolute
+    /// forms hadoop-2.7 refuses]; refused with a scenario, which sets its own.
     #[arg(long, value_parser = parse_semantics)]
     pub semantics: Option<Semantics>,
 }
 
 impl ValidateArgs {
-    /// The era to read the file as.
+    /// The era to read a fair-scheduler.xml or a yarn-site.xml as.
     pub fn era(&self) -> Semantics {
         self.semantics.unwrap_or(Semantics::Hadoop27)
+    }
+
+    /// The era to read a capacity-scheduler.xml as.
+    pub fn capacity_era(&self) -> Semantics {
+        self.semantics.unwrap_or(Semantics::Hadoop33)
     }
 }
 
@@ -168,7 +173,8 @@ pub fn run_shares(
     err: &mut dyn Write,
 ) -> Result<(), CmdError> {
     let cluster = parse_cluster(&args.cluster)?;
-    let loaded = load_any_file(&args.alloc, args.semantics)?;
+    // A capacity-scheduler.xml is refused below, whichever era would read it.
+    let loaded = load_any_file_by_kind(&args.alloc, args.semantics, Semantics::Hadoop33)?;
     print_warnings(&loaded, err)?;
     if loaded.tree.scheduler != SchedulerKind::Fair {
         return Err(CmdError::BadInput(format!(
@@ -487,14 +493,7 @@ pub fn run_validate(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<(), CmdError> {
-    let loaded = load_any_file(&args.file, args.era())?;
-    if loaded.tree.scheduler == SchedulerKind::Capacity && args.semantics.is_some() {
-        return Err(CmdError::BadInput(format!(
-            "{}: --semantics goes with a fair-scheduler.xml or a yarn-site.xml; a \
-             capacity-scheduler.xml reads the same in both eras",
-            args.file.display()
-        )));
-    }
+    let loaded = load_any_file_by_kind(&args.file, args.era(), args.capacity_era())?;
     print_warnings(&loaded, err)?;
     let t = &loaded.tree;
     let mut s = String::new();

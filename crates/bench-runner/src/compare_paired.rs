@@ -14,6 +14,8 @@ pub const REGRESSION_METRICS: &[&str] = &[
     "preempted_containers",
     "starved_min_s",
     "lost_container_s",
+    "share_deviation",
+    "am_limit_blocks",
 ];
 
 /// One line of the regression table.

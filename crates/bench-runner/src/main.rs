@@ -142,8 +142,9 @@ enum Command {
         seed: u64,
         /// Seeds to run each scenario with (seed, seed + 1, …): above 1, each scenario after
         /// the first is compared with it queue by queue over the paired seeds (p50 and p95
-        /// wait, preemptions, time below the guarantee, lost work: means and the change with
-        /// its 95% interval), printed and written to regression.csv and report.html.
+        /// wait, preemptions, time below the guarantee, lost work, share deviation, apps held
+        /// back by the AM limit: means and the change with its 95% interval), printed and
+        /// written to regression.csv and report.html.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1000))]
         seeds: u64,
         /// Output directory.

@@ -167,3 +167,36 @@ fn a_capacity_scenario_runs() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("apps: 2 finished"), "{stdout}");
 }
+
+/// `fairsim validate` reads a capacity-scheduler.xml as hadoop-3.3 unless `--semantics`
+/// says otherwise: the weight mode fs2cs writes loads, and hadoop-2.7, whose ResourceManager
+/// fails to start on it, refuses it naming the property.
+#[test]
+fn validate_reads_capacity_files_as_hadoop_33_unless_told() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = conf(&[
+        ("root.queues", "a,b"),
+        ("root.a.capacity", "1w"),
+        ("root.b.capacity", "3w"),
+    ]);
+    let f = write(dir.path(), "capacity-scheduler.xml", &text);
+    let path = f.to_str().expect("utf-8 path");
+    let out = fairsim(&["validate", path]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = fairsim(&["validate", path, "--semantics", "hadoop-3.3"]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = fairsim(&["validate", path, "--semantics", "hadoop-2.7"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("capacity-scheduler.xml:3:")
+            && err.contains("root.a.capacity")
+            && err.contains("hadoop-2.7 reads capacity as a percentage"),
+        "{err}"
+    );
+}

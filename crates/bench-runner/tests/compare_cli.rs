@@ -130,7 +130,13 @@ fn compare_over_paired_seeds_writes_a_per_queue_regression_table() {
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     for q in ["root.sls_queue_1", "root.sls_queue_2", "root.sls_queue_3"] {
-        for m in ["wait_s_p50", "wait_s_p95", "preempted_containers"] {
+        for m in [
+            "wait_s_p50",
+            "wait_s_p95",
+            "preempted_containers",
+            "share_deviation",
+            "am_limit_blocks",
+        ] {
             let r = rows
                 .iter()
                 .find(|r| r[1] == q && r[2] == m)
@@ -148,6 +154,16 @@ fn compare_over_paired_seeds_writes_a_per_queue_regression_table() {
         .find(|r| r[1] == "root.sls_queue_1" && r[2] == "wait_s_p95")
         .unwrap();
     assert!(p95[6].parse::<f64>().unwrap() > 0.0, "{p95:?}");
+    // The terminal's table has the same rows.
+    for m in ["share_deviation", "am_limit_blocks"] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with("root.sls_queue_1") && l.contains(m)),
+            "{m}: {stdout}"
+        );
+    }
     let html = std::fs::read_to_string(dir.path().join("report.html")).expect("report");
     assert!(html.contains("Per queue over 3 paired seeds"));
+    assert!(html.contains("share_deviation") && html.contains("am_limit_blocks"));
 }

@@ -505,8 +505,20 @@ fn capacity_file_loads() {
     // Told apart from a fair-scheduler.xml by its root element.
     let text = std::fs::read_to_string(data("capacity.xml")).expect("read");
     assert_eq!(
-        parse_any_xml(&text, "x", H27).expect("loads").tree,
+        parse_any_xml(&text, "x", H33).expect("loads").tree,
         loaded.tree
+    );
+    // Hadoop 2.7 has no ordering policies: dev orders its apps by id, and the property is
+    // warned about.
+    let old = parse_any_xml(&text, "x", H27).expect("loads");
+    let dev27 = old.tree.get(old.tree.find("root.dev").expect("dev"));
+    assert_eq!(dev27.ordering_policy, Some(OrderingPolicy::Fifo));
+    assert!(
+        old.warnings
+            .iter()
+            .any(|w| w.contains("root.dev.ordering-policy: hadoop-2.7 has no ordering policies")),
+        "{:?}",
+        old.warnings
     );
 }
 

@@ -17,7 +17,7 @@ const STATUSES: [&str; 7] = [
 ];
 
 /// Methods per (class, era) in the copies the table was made from (see the table's text).
-const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 16] = [
+const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 17] = [
     ("TestAbsoluteResourceConfiguration", "3.3", 7),
     ("TestAppRunnability", "3.3", 8),
     ("TestCapacitySchedulerWeightMode", "3.3", 15),
@@ -33,6 +33,7 @@ const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 16] = [
     ("TestMaxRunningAppsEnforcer", "2.7", 6),
     ("TestMaxRunningAppsEnforcer", "3.3", 6),
     ("TestParentQueue (Capacity Scheduler)", "3.3", 11),
+    ("TestQueueStateHelper", "3.3", 5),
     ("TestSchedulingPolicy", "3.3", 6),
 ];
 

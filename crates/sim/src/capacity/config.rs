@@ -5,9 +5,10 @@
 //! * A percentage of the parent: `50`, `12.5` (Java's `Float.parseFloat`).
 //! * A weight among the siblings: a number followed by `w` (`2w`, `1.5w`), 0 to 10000.
 //! * An absolute resource: `[memory=10240,vcores=12]`. Each `key=value` pair names `memory`
-//!   or `vcores`; a value is a Java long with optional units (`10Gi`), which Hadoop converts
-//!   to `Mi` for every key alike (`UnitsConversionUtil.convert`); a key left out is 0, and a
-//!   pair with another key is skipped (fairsim warns).
+//!   or `vcores`, as written; a value is a Java long with optional units (`10Gi`), which
+//!   Hadoop converts to `Mi` for every key alike (`UnitsConversionUtil.convert`); a key left
+//!   out is 0, a pair with another key is skipped (fairsim warns), and no memory makes the
+//!   whole resource none ([`absolute_resource`]).
 //!
 //! Hadoop 2.7 reads `capacity` with `getFloat` alone, so the weight and absolute forms stop
 //! its ResourceManager at start-up; the reader refuses them in that era.
@@ -89,22 +90,48 @@ pub fn capacity_value(text: &str) -> Result<CapacityValue, String> {
     values::float(t).map(CapacityValue::Percent)
 }
 
-/// `[key=value,...]` as `CapacitySchedulerConfiguration` reads it into a resource.
+/// The characters Hadoop 3.3's `PATTERN_FOR_ABSOLUTE_RESOURCE` allows between the brackets
+/// (`^\[[\w\.,\-_=\ /]+\]$`): a value with any other is not an absolute resource to it,
+/// and its `Float.parseFloat` then stops the ResourceManager.
+fn in_resource_pattern(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ',' | '-' | '=' | ' ' | '/')
+}
+
+/// `[key=value,...]` as `CapacitySchedulerConfiguration.internalGetLabeledResourceRequirementForQueue`
+/// reads it into a resource, with the keys it skipped:
+///
+/// * the text between the brackets is trimmed and split at commas; each pair is split at `=`
+///   (Java's `split`, so `memory=` has no value and is skipped, and `memory=1=2` reads 1);
+/// * a key is looked up as written: ` vcores` (after a comma and a space) is not `vcores`
+///   and is skipped, as Hadoop skips it;
+/// * a value is a Java long (`Long.valueOf`: no space allowed) with optional units;
+/// * memory 0 (left out, or written 0) makes the whole resource none ("Memory has to be
+///   configured always"): the caller reads such a queue as Hadoop does.
 pub fn absolute_resource(text: &str) -> Result<(Resource, Vec<String>), String> {
     let inner = &text[1..text.len() - 1];
+    if inner.is_empty() || !inner.chars().all(in_resource_pattern) {
+        return Err(format!(
+            "\"{text}\" is not an absolute resource as Hadoop 3.3 reads one (letters, digits and \
+             _ . , - = space / between the brackets): YARN then reads it as a percentage and \
+             fails to start (NumberFormatException)"
+        ));
+    }
     let mut r = Resource::ZERO;
     let mut skipped = Vec::new();
-    for pair in inner.split(',') {
-        let Some((key, value)) = pair.split_once('=') else {
+    for pair in inner.trim().split(',') {
+        let mut parts = pair.split('=');
+        let key = parts.next().unwrap_or("");
+        let Some(value) = parts
+            .next()
+            .filter(|v| !v.is_empty() || parts.clone().next().is_some())
+        else {
             if !pair.trim().is_empty() {
-                skipped.push(pair.trim().to_string());
+                skipped.push(pair.to_string());
             }
             continue;
         };
-        let key = key.trim();
-        let value = value.trim();
         if key != "memory" && key != "vcores" {
-            skipped.push(key.to_string());
+            skipped.push(format!("\"{key}\""));
             continue;
         }
         let v = with_units(value)?;
@@ -115,59 +142,82 @@ pub fn absolute_resource(text: &str) -> Result<(Resource, Vec<String>), String> 
             r.vcores = i64::from(v as i32);
         }
     }
+    if r.memory_mb == 0 {
+        return Ok((Resource::ZERO, skipped));
+    }
     Ok((r, skipped))
 }
 
-/// A Java long with optional units (the letters after the digits), converted to `Mi` when
-/// units are given, as `UnitsConversionUtil.convert` does (integer arithmetic).
+/// Hadoop's `UnitsConversionUtil` units, each as (numerator, denominator) of its converter.
+const UNITS: &[(&str, i64, i64)] = &[
+    ("p", 1, 1_000_000_000_000),
+    ("n", 1, 1_000_000_000),
+    ("u", 1, 1_000_000),
+    ("m", 1, 1_000),
+    ("k", 1_000, 1),
+    ("M", 1_000_000, 1),
+    ("G", 1_000_000_000, 1),
+    ("T", 1_000_000_000_000, 1),
+    ("P", 1_000_000_000_000_000, 1),
+    ("Ki", 1 << 10, 1),
+    ("Mi", 1 << 20, 1),
+    ("Gi", 1 << 30, 1),
+    ("Ti", 1 << 40, 1),
+    ("Pi", 1 << 50, 1),
+];
+
+/// A Java long with optional units, converted to `Mi` as `UnitsConversionUtil.convert` does:
+/// the units are the letters from the first position whose rest is all letters (Hadoop's
+/// `getUnits`); a unit Hadoop does not know (such as the `w` of a later Hadoop's capacity
+/// vectors, `[memory=1w]`) stops its ResourceManager, and so does a number `Long.valueOf`
+/// refuses.
 fn with_units(value: &str) -> Result<i64, String> {
     let split = value
-        .find(|c: char| c.is_ascii_alphabetic())
-        .unwrap_or(value.len());
+        .char_indices()
+        .find(|&(i, c)| c.is_alphabetic() && value[i..].chars().all(char::is_alphabetic))
+        .map_or(value.len(), |(i, _)| i);
     let (number, units) = value.split_at(split);
-    let n: i64 = number
-        .parse()
-        .map_err(|_| format!("\"{value}\" is not a number with optional units"))?;
+    let n: i64 = number.parse().map_err(|_| {
+        format!(
+            "\"{value}\" is not a Java long with optional units: YARN fails to start on it \
+             (NumberFormatException)"
+        )
+    })?;
     if n < 0 {
         return Err(format!("\"{value}\" is negative"));
     }
-    if units.is_empty() {
+    if units.is_empty() || units == "Mi" {
         return Ok(n);
     }
-    // (numerator, denominator) of each unit, as Hadoop's converters hold them.
-    let unit = |u: &str| -> Option<(i64, i64)> {
-        Some(match u {
-            "p" => (1, 1_000_000_000_000),
-            "n" => (1, 1_000_000_000),
-            "u" => (1, 1_000_000),
-            "m" => (1, 1_000),
-            "k" => (1_000, 1),
-            "M" => (1_000_000, 1),
-            "G" => (1_000_000_000, 1),
-            "T" => (1_000_000_000_000, 1),
-            "P" => (1_000_000_000_000_000, 1),
-            "Ki" => (1 << 10, 1),
-            "Mi" => (1 << 20, 1),
-            "Gi" => (1 << 30, 1),
-            "Ti" => (1 << 40, 1),
-            "Pi" => (1 << 50, 1),
-            _ => return None,
-        })
-    };
-    let Some((fnum, fden)) = unit(units) else {
+    let Some(&(_, fnum, fden)) = UNITS.iter().find(|(u, _, _)| *u == units) else {
+        let known: Vec<&str> = UNITS.iter().map(|(u, _, _)| *u).collect();
         return Err(format!(
-            "\"{units}\" in \"{value}\" is not a unit Hadoop knows"
+            "unit \"{units}\" in \"{value}\" is not one Hadoop 3.3 knows ({}): YARN fails to \
+             start on it (\"Unknown unit\"); weights and percentages inside brackets are a later \
+             Hadoop's capacity vectors",
+            known.join(", ")
         ));
     };
+    // convert(units, "Mi", n), its branches and integer arithmetic as written.
     let (tnum, tden) = (1_i64 << 20, 1_i64);
-    let numerator = fnum.saturating_mul(tden);
-    let denominator = fden.saturating_mul(tnum);
-    let overflow = || format!("\"{value}\" in Mi overflows a Java long");
+    let numerator = fnum * tden;
+    let denominator = fden * tnum;
+    let limit = i64::MAX / numerator;
+    let overflow = || format!("\"{value}\" in Mi overflows a Java long: YARN fails to start on it");
     if numerator < denominator {
-        let product = n.checked_mul(numerator).ok_or_else(overflow)?;
-        return Ok(product / denominator);
+        if limit < n {
+            return Err(overflow());
+        }
+        return Ok(n * numerator / denominator);
     }
-    n.checked_mul(numerator / denominator).ok_or_else(overflow)
+    if limit > n {
+        return Ok(numerator * n / denominator);
+    }
+    let tmp = numerator / denominator;
+    if i64::MAX / tmp < n {
+        return Err(overflow());
+    }
+    Ok(n * tmp)
 }
 
 /// What each sibling's `capacity` is, for [`siblings_mode`].
@@ -247,7 +297,7 @@ mod tests {
             capacity_value("[memory=125, gpu=2]"),
             Ok(CapacityValue::Absolute(
                 Resource::new(125, 0),
-                vec!["gpu".to_string()]
+                vec!["\" gpu\"".to_string()]
             ))
         );
         assert!(capacity_value("20000w").unwrap_err().contains("0 to 10000"));
@@ -268,11 +318,58 @@ mod tests {
         );
         // Hadoop converts whatever key carries units, vcores too.
         assert_eq!(
-            absolute_resource("[vcores=1Gi]").unwrap().0,
-            Resource::new(0, 1024)
+            absolute_resource("[memory=1,vcores=1Gi]").unwrap().0,
+            Resource::new(1, 1024)
+        );
+        // G is decimal: convert multiplies before it divides, (3 × 10^9) / 2^20 = 2861
+        // (953 per G times 3 would be 2859).
+        assert_eq!(
+            absolute_resource("[memory=3G]").unwrap().0,
+            Resource::new(2861, 0)
+        );
+        // k is below Mi: (5000 × 1000) / 2^20 = 4.77 → 4.
+        assert_eq!(
+            absolute_resource("[memory=5000k]").unwrap().0,
+            Resource::new(4, 0)
         );
         assert!(absolute_resource("[memory=1Xi]").is_err());
         assert!(absolute_resource("[memory=-5]").is_err());
+        let w = absolute_resource("[memory=1w]").unwrap_err();
+        assert!(
+            w.contains("unit \"w\"") && w.contains("Unknown unit"),
+            "{w}"
+        );
+        // '%' is outside Hadoop's pattern.
+        let p = absolute_resource("[memory=50%]").unwrap_err();
+        assert!(p.contains("not an absolute resource"), "{p}");
+        // Long.valueOf takes no space, nor a decimal.
+        assert!(absolute_resource("[memory= 1024]").is_err());
+        assert!(absolute_resource("[memory=1.5Gi]").is_err());
+    }
+
+    #[test]
+    fn keys_are_read_as_written_and_memory_is_required() {
+        // A key after ", " is " vcores": skipped, vcores stays 0.
+        assert_eq!(
+            absolute_resource("[memory=1024, vcores=4]").unwrap(),
+            (Resource::new(1024, 0), vec!["\" vcores\"".to_string()])
+        );
+        // The text between the brackets is trimmed first, so its ends may have spaces.
+        assert_eq!(
+            absolute_resource("[ memory=1024,vcores=4 ]").unwrap().0,
+            Resource::new(1024, 4)
+        );
+        // No memory: none at all, vcores dropped too.
+        assert_eq!(absolute_resource("[vcores=4]").unwrap().0, Resource::ZERO);
+        // `memory=` has no value in Java's split and is skipped; `memory=2=3` reads 2.
+        assert_eq!(
+            absolute_resource("[memory=,vcores=4]").unwrap().0,
+            Resource::ZERO
+        );
+        assert_eq!(
+            absolute_resource("[memory=2=3]").unwrap().0,
+            Resource::new(2, 0)
+        );
     }
 
     #[test]

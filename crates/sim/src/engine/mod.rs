@@ -790,6 +790,14 @@ impl<'a> Simulation<'a> {
             let (n, lost) = lost_by_leaf[l.idx()];
             m.push((format!("preempted_containers.{name}"), n as f64));
             m.push((format!("lost_container_s.{name}"), lost as f64 / 1000.0));
+            m.push((
+                format!("share_deviation.{name}"),
+                over_capacity(acc.dev_ms, ig.capacity_mem_ms, ig.capacity.memory_mb),
+            ));
+            m.push((
+                format!("am_limit_blocks.{name}"),
+                acc.am_limit_blocks as f64,
+            ));
             let mut reached: Vec<f64> = acc
                 .min_share_reached_ms
                 .iter()

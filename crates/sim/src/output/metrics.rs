@@ -9,7 +9,10 @@
 //! - `jain_index`: time average, over the time when at least one leaf is active (ideal share
 //!   > 0), of Jain's index of `usage / ideal share` over active leaves.
 //! - `deviation_mean`: time average of `Σ |usage − ideal share| / cluster memory` over leaves;
-//!   `deviation_max`: its maximum.
+//!   `deviation_max`: its maximum. `share_deviation.<queue>`: one leaf's term of
+//!   `deviation_mean` (the leaves' sum to it).
+//! - `am_limit_blocks.<queue>`: apps whose AM the leaf's AM limit would not take when they
+//!   became runnable (maxAMShare; the Capacity Scheduler's AM resource limit).
 //! - `starved_min_s.<queue>`: time with `usage < min(minShare, demand)`;
 //!   `starved_fair_s.<queue>`: time with `usage < threshold × fair share`
 //!   (fairSharePreemptionThreshold).
@@ -107,6 +110,10 @@ pub struct LeafAcc {
     pub x: f64,
     /// |usage − ideal| in MB.
     pub dev: f64,
+    /// ∫ |usage − ideal| dt up to `last` (MB·ms): the leaf's part of `deviation_mean`.
+    pub dev_ms: i128,
+    /// Apps whose AM the leaf's AM limit would not take when they became runnable.
+    pub am_limit_blocks: u64,
 }
 
 /// The leaves Jain's index counts, ascending, with each leaf's term `x = usage / ideal`

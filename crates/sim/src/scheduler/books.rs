@@ -211,6 +211,7 @@ impl Sched<'_, '_> {
         if acc.starved_fair {
             acc.starved_fair_ms += dt;
         }
+        acc.dev_ms += acc.dev as i128 * dt as i128;
         acc.last = now;
         let starved_min = t.starved_min;
         if starved_min && !acc.starved_min {

@@ -2,11 +2,13 @@
 //! Scheduler on the same state (`capacity_placement` its queue choice); `admission`
 //! validates and normalises asks at submission for both; `preempt` runs preemption (both
 //! schedulers) from the update tick; `node_events` makes nodes join and leave during a run
-//! (both schedulers). `books` keeps what both schedulers keep as they decide (usage up the
+//! (both schedulers); `am_limit_blocks` counts the apps each leaf's AM limit holds back (both
+//! schedulers). `books` keeps what both schedulers keep as they decide (usage up the
 //! tree, ordered sets, metric terms); `Sched` is a scheduler at work on one event.
 
 pub(crate) mod admission;
 pub(crate) mod am_heartbeat;
+pub(crate) mod am_limit_blocks;
 pub(crate) mod books;
 pub(crate) mod capacity;
 pub(crate) mod capacity_placement;

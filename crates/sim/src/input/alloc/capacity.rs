@@ -71,6 +71,11 @@ const NOT_READ: &[(&str, &str)] = &[
         "read from the scenario (`node_locality_delay`) or a yarn-site.xml, not from the allocation file",
     ),
     ("user-settings", "per-user weights are not modelled"),
+    (
+        "mapping-rule",
+        "the JSON placement rules are not modelled (queue-mappings are read; an app goes to \
+         the queue it names or a queue-mapping gives it)",
+    ),
     ("reservation", "reservations are not modelled"),
 ];
 
@@ -97,6 +102,15 @@ impl<'a, 'i> Props<'_, 'a, 'i> {
     /// The property as Hadoop's `getTrimmed` returns it: `${...}` substituted, then trimmed;
     /// a substitution Hadoop fails on is refused at the property's line.
     fn get(&self, name: &str) -> Result<Option<Prop<'a, 'i>>, AllocError> {
+        Ok(self.get_untrimmed(name)?.map(|p| Prop {
+            value: values::java_trim(&p.value).to_string(),
+            node: p.node,
+        }))
+    }
+
+    /// The property as Hadoop's `get` returns it: `${...}` substituted, not trimmed (the
+    /// queue state and the ordering policy's class name are read so).
+    fn get_untrimmed(&self, name: &str) -> Result<Option<Prop<'a, 'i>>, AllocError> {
         self.read.borrow_mut().insert(name.to_string());
         let Some(p) = self.map.get(name) else {
             return Ok(None);
@@ -108,7 +122,7 @@ impl<'a, 'i> Props<'_, 'a, 'i> {
         )
         .map_err(|e| self.invalid_at(p.node, name, e.message()))?;
         Ok(Some(Prop {
-            value: values::java_trim(&value).to_string(),
+            value,
             node: p.node,
         }))
     }
@@ -501,6 +515,9 @@ fn not_read<'a, 'i>(props: &Props<'_, 'a, 'i>) -> Vec<(Node<'a, 'i>, String)> {
             "the root's capacity is always 100 %"
         } else if rest.ends_with("max-parallel-apps") && props.semantics == Semantics::Hadoop27 {
             "hadoop-2.7 has no max-parallel-apps"
+        } else if rest.contains(".ordering-policy") && props.semantics == Semantics::Hadoop27 {
+            "hadoop-2.7 has no ordering policies (its leaves order applications by \
+             application id; they came with Hadoop 2.8)"
         } else {
             NOT_READ
                 .iter()
@@ -581,6 +598,24 @@ fn build(
                     q.cs.form = CapacityForm::Weight(w as f32);
                     0.0
                 }
+                CapacityValue::Absolute(r, skipped) if r == Resource::ZERO => {
+                    // Hadoop reads no memory as no resource at all, and a queue whose
+                    // capacity matches the absolute pattern as 0 %: a 0 % queue.
+                    props.note(
+                        &cap_key,
+                        format!(
+                            "{cap_key}: \"{}\" sets no memory, which Hadoop reads as no resource: \
+                             the queue is a 0 % queue{}",
+                            p.value,
+                            if skipped.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" ({} skipped)", skipped.join(", "))
+                            }
+                        ),
+                    );
+                    0.0
+                }
                 CapacityValue::Absolute(r, skipped) => {
                     if !skipped.is_empty() {
                         props.note(
@@ -605,15 +640,26 @@ fn build(
                 Some(t) if h33 && t.starts_with('[') && t.ends_with(']') => {
                     let (r, _) = crate::capacity::config::absolute_resource(t)
                         .map_err(|m| props.invalid(&max_key, m))?;
-                    if !matches!(q.cs.form, CapacityForm::Absolute(_)) {
+                    if r == Resource::ZERO {
+                        // No memory is no maximum resource: the queue is held to its
+                        // parent's limit, as with none written.
+                        props.note(
+                            &max_key,
+                            format!(
+                                "{max_key}: \"{t}\" sets no memory, which Hadoop reads as no \
+                                 maximum resource; the queue is held to its parent's limit"
+                            ),
+                        );
+                    } else if !matches!(q.cs.form, CapacityForm::Absolute(_)) {
                         return Err(props.invalid(
                             &max_key,
                             "an absolute maximum-capacity needs an absolute capacity: YARN \
                              refuses to start (\"should use either percentage based capacity \
                              configuration or absolute resource\")",
                         ));
+                    } else {
+                        q.cs.maximum_resource = Some(r);
                     }
-                    q.cs.maximum_resource = Some(r);
                     100.0
                 }
                 _ => match props.float(&max_key)? {
@@ -661,24 +707,19 @@ fn build(
         props.semantics,
     )?);
     let op_key = key("ordering-policy");
-    q.ordering_policy = match props.get(&op_key)? {
-        None => q.is_leaf.then_some(OrderingPolicy::Fifo),
-        Some(p) => Some(match p.value.to_ascii_lowercase().as_str() {
-            "fifo" => OrderingPolicy::Fifo,
-            "fair" => OrderingPolicy::Fair,
-            _ => {
-                return Err(props.invalid(
-                    &op_key,
-                    format!(
-                        "unknown ordering policy \"{}\" (expected fifo or fair)",
-                        p.value
-                    ),
-                ));
-            }
-        }),
+    // Hadoop 2.7's leaves order their apps by application id and read no ordering policy
+    // (the property, left unread, is warned about).
+    q.ordering_policy = match (q.is_leaf, h33) {
+        (true, true) => Some(app_ordering_policy(props, &op_key)?),
+        (true, false) => Some(OrderingPolicy::Fifo),
+        (false, true) => {
+            queue_ordering_policy(props, &op_key, path)?;
+            None
+        }
+        (false, false) => None,
     };
     let sbw_key = key("ordering-policy.fair.enable-size-based-weight");
-    if let Some(p) = props.get(&sbw_key)? {
+    if let Some(p) = h33.then(|| props.get(&sbw_key)).transpose()?.flatten() {
         q.cs.size_based_weight = values::boolean(&p.value).unwrap_or_else(|| {
             props.note(
                 &sbw_key,
@@ -715,8 +756,9 @@ fn build(
     );
     let parent_stopped = parent.is_some_and(|p| out[p.idx()].cs.stopped);
     let state_key = key("state");
-    q.cs.stopped = match props.get(&state_key)? {
+    q.cs.stopped = match props.get_untrimmed(&state_key)? {
         None => parent_stopped,
+        // `QueueState.valueOf(StringUtils.toUpperCase(value))`: any case, no spaces.
         Some(p) => match p.value.to_ascii_uppercase().as_str() {
             "STOPPED" => true,
             "RUNNING" if h33 && parent_stopped => {
@@ -731,11 +773,27 @@ fn build(
             // Hadoop 2.7 checks each queue up the path at submission: a STOPPED parent
             // refuses its RUNNING children's apps too.
             "RUNNING" => parent_stopped,
+            "DRAINING" if h33 => {
+                return Err(props.invalid(
+                    &state_key,
+                    "DRAINING is a state a queue passes through, not one it may be configured \
+                     in: YARN refuses to start (\"Invalid queue state configuration. We can \
+                     only use RUNNING or STOPPED.\"). A queue drains when a refresh of the \
+                     configuration stops it while it holds applications, and becomes STOPPED \
+                     when the last one finishes; a run has no refreshes",
+                ));
+            }
             _ => {
+                let known = if h33 {
+                    "RUNNING, STOPPED and DRAINING"
+                } else {
+                    "RUNNING and STOPPED"
+                };
                 return Err(props.invalid(
                     &state_key,
                     format!(
-                        "\"{}\" is not a queue state fairsim reads (RUNNING or STOPPED)",
+                        "\"{}\" is not a queue state: YARN fails to start (QueueState.valueOf \
+                         of {era} knows {known}, in any case and without spaces)",
                         p.value
                     ),
                 ));
@@ -787,6 +845,86 @@ fn build(
         result.map_err(|m| props.invalid(&queues_key, format!("{path}: {m}")))?;
     }
     Ok(id)
+}
+
+/// The package of Hadoop's application ordering policies.
+const POLICY_PACKAGE: &str = "org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.";
+
+/// A hadoop-3.3 leaf's `ordering-policy` as `getAppOrderingPolicy` reads it: the value
+/// trimmed and equal (case and all) to `fifo`, `fair` or `fifo-with-partitions` names a
+/// policy; any other value, untrimmed, is a class Hadoop constructs by name. Of Hadoop's own
+/// classes fairsim runs each with the order it gives here: with no application priorities,
+/// no recovered applications and no node partitions, `FifoOrderingPolicyForPendingApps` and
+/// `FifoOrderingPolicyWithExclusivePartitions` order as `FifoOrderingPolicy`. Anything else
+/// stops YARN at start-up (no such class), or is a class of the cluster's own, which is not
+/// simulated; both are refused.
+fn app_ordering_policy(
+    props: &Props<'_, '_, '_>,
+    name: &str,
+) -> Result<OrderingPolicy, AllocError> {
+    let Some(p) = props.get_untrimmed(name)? else {
+        return Ok(OrderingPolicy::Fifo);
+    };
+    match values::java_trim(&p.value) {
+        "fifo" | "fifo-with-partitions" => return Ok(OrderingPolicy::Fifo),
+        "fair" => return Ok(OrderingPolicy::Fair),
+        _ => {}
+    }
+    let class = p.value.as_str();
+    match class.strip_prefix(POLICY_PACKAGE) {
+        Some("FifoOrderingPolicy")
+        | Some("FifoOrderingPolicyForPendingApps")
+        | Some("FifoOrderingPolicyWithExclusivePartitions") => Ok(OrderingPolicy::Fifo),
+        Some("FairOrderingPolicy") => Ok(OrderingPolicy::Fair),
+        package => {
+            let why = if package.is_some() {
+                "Hadoop has no such policy class"
+            } else {
+                "a name Hadoop loads as a class: YARN fails to start unless the cluster has \
+                 a class of that name (\"Unable to construct ordering policy for\"), and a \
+                 policy of the cluster's own is not simulated"
+            };
+            Err(props.invalid(
+                name,
+                format!(
+                    "\"{class}\" is not an application ordering policy hadoop-3.3 reads (fifo, \
+                     fair, fifo-with-partitions, or the full name of FifoOrderingPolicy, \
+                     FairOrderingPolicy, FifoOrderingPolicyForPendingApps or \
+                     FifoOrderingPolicyWithExclusivePartitions; the names are case-sensitive): \
+                     {why}"
+                ),
+            ))
+        }
+    }
+}
+
+/// A parent's `ordering-policy` in hadoop-3.3 (`getQueueOrderingPolicy`): the order of its
+/// children, `utilization` (the default) or `priority-utilization`, the value trimmed and
+/// compared case and all; anything else stops YARN at start-up. The two order alike here:
+/// queue priorities are not modelled (a `priority` property is warned about), and with
+/// equal priorities Hadoop's priority comparison is the utilization one.
+fn queue_ordering_policy(
+    props: &Props<'_, '_, '_>,
+    name: &str,
+    path: &str,
+) -> Result<(), AllocError> {
+    let Some(p) = props.get_untrimmed(name)? else {
+        return Ok(());
+    };
+    match values::java_trim(&p.value) {
+        "utilization" | "priority-utilization" => Ok(()),
+        _ => Err(props.invalid(
+            name,
+            format!(
+                "\"{}\" is not a queue ordering policy: on a parent queue hadoop-3.3 reads \
+                 ordering-policy as the order of its children, utilization or \
+                 priority-utilization, and fails to start on anything else (\"Unable to \
+                 construct queue ordering policy={} queue={path}\"); fifo and fair order the \
+                 applications of a leaf",
+                p.value, p.value
+            ),
+        )),
+    }
 }
 
 /// The form of queue `q` as a sibling (`capacity` as a fraction of 1 for a percentage).

@@ -81,6 +81,26 @@ pub fn load_any_file(path: &Path, semantics: Semantics) -> Result<LoadedAlloc, A
     parse_any_xml(&text, &label(path), semantics)
 }
 
+/// [`load_any_file`] with an era for each kind: a fair-scheduler.xml read in `fair`, a
+/// capacity-scheduler.xml in `capacity` (the commands that read a file outside a scenario
+/// read the Capacity Scheduler's in hadoop-3.3 unless told otherwise, as its 3.x forms
+/// stop hadoop-2.7).
+pub fn load_any_file_by_kind(
+    path: &Path,
+    fair: Semantics,
+    capacity: Semantics,
+) -> Result<LoadedAlloc, AllocError> {
+    let text = read_capped(path)?;
+    let file_label = label(path);
+    fair::check_queue_count(&text, &file_label)?;
+    let doc = xml::parse_document(&text, &file_label)?;
+    if doc.root_element().tag_name().name() == "configuration" {
+        capacity::parse(&text, &file_label, capacity)
+    } else {
+        fair::parse(&text, &file_label, fair)
+    }
+}
+
 /// Parses either kind of file, told apart by the root element.
 pub fn parse_any_xml(
     text: &str,

@@ -86,6 +86,7 @@ impl Sched<'_, '_> {
         let pending = self.w.apps[a as usize].requests.pending;
         self.pending_changed(a, pending as i64);
         self.reorder_app(a);
+        self.count_am_limit_block(a);
     }
 
     /// Bookkeeping when a runnable app finished, then the release walk.
