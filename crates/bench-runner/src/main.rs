@@ -4,6 +4,7 @@ mod alloc_cmd;
 mod check_capacity;
 mod check_cmd;
 mod convert_cmd;
+mod export_cmd;
 mod import_cmd;
 mod input;
 mod site_cmd;
@@ -195,6 +196,10 @@ enum Command {
     /// Check fairsim against a cluster: a replay of its logs against its recorded times
     /// (docs/import.md).
     Check(check_cmd::CheckArgs),
+    /// A run's state written as a cluster would report it: `export rm` writes a Fair
+    /// Scheduler run's queues at one sample time as the ResourceManager's
+    /// /ws/v1/cluster/scheduler response, for `fairsim check rm` (docs/import.md).
+    Export(export_cmd::ExportArgs),
     /// The order in which the policy offers resources, with the reason for each place.
     Rank {
         /// Snapshot file, or `-` for standard input.
@@ -418,6 +423,7 @@ fn run(cli: Cli) -> Result<String, CliError> {
         }
         Command::Import(args) => import_cmd::run(&args),
         Command::Check(args) => check_cmd::run(&args),
+        Command::Export(args) => export_cmd::run(&args),
         Command::Rank { snapshot, format } => snapshot_cmd::rank_cmd(&snapshot, format),
         Command::Convert {
             file,

@@ -234,7 +234,7 @@ impl Placer {
 /// The open apps as a native CSV trace and a start state: every app arrives at 0; a
 /// running app's AM and other containers (`runningContainers` of `allocatedMB /
 /// runningContainers` each: the API gives no sizes per container) are held on the nodes
-/// [`Placer`] picks, the others running as `remaining` says; its pending `resourceRequests`
+/// `Placer` picks, the others running as `remaining` says; its pending `resourceRequests`
 /// at `*` are asked at their own priorities. An app not yet running asks its AM (its
 /// priority-0 ask) and the rest. `known_queue` tells the queues of the allocation file.
 pub fn open_apps(
