@@ -877,3 +877,84 @@ fn an_imported_cluster_grows_by_copies_of_its_nodes_and_keeps_those_the_start_st
     );
     assert!(!dir.path().join("p3").exists());
 }
+
+/// A start state on `nodes = N`'s node2 (names node0..node{N-1}: fewer than 3 nodes drop it),
+/// and a list whose last node an event loses (the list's other nodes go first, down to it).
+#[test]
+fn a_node_count_never_drops_a_node_the_start_state_or_an_event_names() {
+    let trace = "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,\
+                 duration_ms,priority,hosts\nx,0,root.B,u,1024,1,0,1,1024,1,100000,20,\n";
+    let scenario = "[cluster]\nnodes = 3\nnode_memory_mb = 4096\nnode_vcores = 4\n\
+                    [allocation]\nfile = \"fs.xml\"\n\
+                    [workload]\ncsv = \"trace.csv\"\nstart = \"start.csv\"\n";
+    let plan = "base = \"scenario.toml\"\n[variable]\nkind = \"nodes\"\nfrom = 2\nto = 4\n\
+                [[objective]]\nmetric = \"wait_s_p95\"\nat_most = 30\n";
+    let (dir, _) = fixture(scenario, plan);
+    std::fs::write(dir.path().join("trace.csv"), trace).unwrap();
+    std::fs::write(
+        dir.path().join("start.csv"),
+        "app,node,priority,containers\nx,node2,0,1\n",
+    )
+    .unwrap();
+    let out = fairsim(dir.path(), &["plan", "plan.toml", "--out", "o"]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "plan.toml:4: key `variable.from`: the base cluster cannot shrink to 2 nodes: \
+             `nodes = N` names its nodes node0..node{N-1}, and node2 must stay, so it keeps at \
+             least 3 (node2: the start state holds containers on it ("
+        ),
+        "{stderr}"
+    );
+    // From 3 the plan runs: the start state's node is there at every count.
+    std::fs::write(
+        dir.path().join("plan.toml"),
+        plan.replace("from = 2", "from = 3"),
+    )
+    .unwrap();
+    let out = fairsim(dir.path(), &["plan", "plan.toml", "--out", "o"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let list = "[cluster]\nnode_memory_mb = 4096\nnode_vcores = 4\n\
+                [[cluster.nodes]]\nname = \"h1\"\n[[cluster.nodes]]\nname = \"h2\"\n\
+                [[cluster.nodes]]\nname = \"h3\"\n\
+                [[cluster.events]]\nat_ms = 60000\nkind = \"lose\"\nnode = \"h3\"\n\
+                [allocation]\nfile = \"fs.xml\"\n\
+                [[workload.synthetic.queues]]\nqueue = \"B\"\napps = 2\nmean_interarrival_ms = 1000\n\
+                tasks = { dist = \"constant\", value = 1 }\n\
+                duration_ms = { dist = \"constant\", value = 1000 }\n";
+    let e = bad_plan(
+        list,
+        &plan
+            .replace("from = 2", "from = 0")
+            .replace("to = 4", "to = 3"),
+    );
+    assert!(e.contains("`from` must be at least 1"), "{e}");
+    // Down to one node: h2 and then h1 go, h3 stays.
+    let (dir, _) = fixture(list, &plan.replace("from = 2", "from = 1"));
+    let spec = PlanSpec::load(&dir.path().join("plan.toml")).unwrap();
+    let names = |i: u64| -> Vec<String> {
+        let s = spec.variable.apply(&spec.base, i);
+        s["cluster"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                e.get("name")
+                    .and_then(toml::Value::as_str)
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect()
+    };
+    assert_eq!(names(0), ["h3"]);
+    assert_eq!(names(1), ["h1", "h3"]);
+    assert_eq!(names(2), ["h1", "h2", "h3"]);
+    assert_eq!(names(3), ["h1", "h2", "h3", ""]);
+}
