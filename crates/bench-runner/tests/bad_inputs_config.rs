@@ -592,18 +592,23 @@ fn plan_cases() -> Vec<Case> {
             &[],
         ),
         case(
-            "plan of a node count over a list of two entries",
-            with(
-                "node_memory_mb = 8192\nnode_vcores = 8\n[[cluster.nodes]]\ncount = 2\n\
-                 [[cluster.nodes]]\ncount = 2\nmemory_mb = 16384\n",
-                "nodes",
-                1,
-                8,
-            ),
+            "plan of a node count over a list of two entries, copying a node it lacks",
+            {
+                let mut f = with(
+                    "node_memory_mb = 8192\nnode_vcores = 8\n[[cluster.nodes]]\ncount = 2\n\
+                     [[cluster.nodes]]\ncount = 2\nmemory_mb = 16384\n",
+                    "nodes",
+                    1,
+                    8,
+                );
+                let plan = &mut f.last_mut().expect("the plan").1;
+                *plan = plan.replace("to = 8\n", "to = 8\ntemplate = \"h9\"\n");
+                f
+            },
             PLAN,
             2,
             &[
-                "pl.toml:4: key `variable.kind`: the base scenario's cluster is a list of 2 [[cluster.nodes]] entries (s.toml:6)",
+                "pl.toml:7: key `variable.template`: `template = \"h9\"` names no node of the base scenario's cluster",
             ],
         ),
         case(

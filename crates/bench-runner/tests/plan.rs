@@ -775,3 +775,186 @@ fn unfinished_runs_fail_by_default_and_lower_bounds_fail_when_allowed() {
         "{stderr}"
     );
 }
+
+/// The Fair Scheduler bundle of docs/import.md imported: two nodes of 4096 MB (h1 in rack1, h2
+/// in rack2) and one open app in root.a holding its AM and two 1024 MB containers (one on h1,
+/// two on h2: both nodes must stay), asking seven more. With `exp:600000` and seed 1 the held
+/// containers run 578,203 ms and the asked ones 732,616 ms (open-apps.csv). On 2 nodes 5 of
+/// the 7 fit the 5120 MB left, and 2 wait for the held ones: the app ends no earlier than
+/// 578.203 + 732.616 = 1310.819 s. One added 4096 MB node holds all seven from the start: the
+/// app ends 732.616 s in (plus heartbeats), under 800 s.
+#[test]
+fn an_imported_cluster_grows_by_copies_of_its_nodes_and_keeps_those_the_start_state_holds() {
+    let bundle = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/import/fair-bundle");
+    let dir = tempfile::tempdir().unwrap();
+    let file = |f: &str| bundle.join(f).display().to_string();
+    let out = fairsim(
+        dir.path(),
+        &[
+            "import",
+            "rm",
+            "--scheduler",
+            &file("scheduler.json"),
+            "--nodes",
+            &file("nodes.json"),
+            "--apps",
+            &file("apps.json"),
+            "--alloc",
+            &file("fair-scheduler.xml"),
+            "--remaining",
+            "exp:600000",
+            "--seed",
+            "1",
+            "--out",
+            "cluster",
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let plan = "base = \"scenario.toml\"\nsearch = \"full\"\n[variable]\nkind = \"nodes\"\n\
+                from = 2\nto = 4\n[[objective]]\nmetric = \"makespan_s\"\nat_most = 800\n";
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.path().join("cluster").join(name), text).unwrap()
+    };
+    write("plan.toml", plan);
+    let out = fairsim(dir.path(), &["plan", "cluster/plan.toml", "--out", "p"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.starts_with(
+            "smallest cluster meeting all objectives: 3 nodes (1 added like h1 (4096 MB, 4 vcores, \
+             rack rack1)) (binding: makespan_s = "
+        ),
+        "{stdout}"
+    );
+    let csv = std::fs::read_to_string(dir.path().join("p/plan.csv")).unwrap();
+    let makespan: Vec<f64> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(4).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(makespan.len(), 3, "{csv}");
+    assert!((1310.819..1320.0).contains(&makespan[0]), "{csv}");
+    assert!((732.616..800.0).contains(&makespan[1]), "{csv}");
+    let answer = std::fs::read_to_string(dir.path().join("p/answer.json")).unwrap();
+    assert!(answer.contains("\"node\": \"h1\""), "{answer}");
+
+    // A named template: the added node is h2's size in h2's rack.
+    write(
+        "plan.toml",
+        &plan.replace("to = 4\n", "to = 4\ntemplate = \"h2\"\n"),
+    );
+    let out = fairsim(dir.path(), &["plan", "cluster/plan.toml", "--out", "p2"]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains(": 3 nodes (1 added like h2 (4096 MB, 4 vcores, rack rack2))"),
+        "{stdout}"
+    );
+
+    // Both nodes hold containers at the start: one node is refused before anything runs.
+    write("plan.toml", &plan.replace("from = 2", "from = 1"));
+    let out = fairsim(dir.path(), &["plan", "cluster/plan.toml", "--out", "p3"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(
+            "cluster/plan.toml:5: key `variable.from`: the base cluster cannot shrink to 1 node: a \
+             `nodes` variable removes the list's last nodes, but never one the start state holds \
+             containers on or an event names, so it keeps at least 2 (h1: the start state holds \
+             containers on it (cluster/start.csv:2); h2: the start state holds containers on it \
+             (cluster/start.csv:4)); start the range at 2 or above"
+        ),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("p3").exists());
+}
+
+/// A start state on `nodes = N`'s node2 (names node0..node{N-1}: fewer than 3 nodes drop it),
+/// and a list whose last node an event loses (the list's other nodes go first, down to it).
+#[test]
+fn a_node_count_never_drops_a_node_the_start_state_or_an_event_names() {
+    let trace = "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,\
+                 duration_ms,priority,hosts\nx,0,root.B,u,1024,1,0,1,1024,1,100000,20,\n";
+    let scenario = "[cluster]\nnodes = 3\nnode_memory_mb = 4096\nnode_vcores = 4\n\
+                    [allocation]\nfile = \"fs.xml\"\n\
+                    [workload]\ncsv = \"trace.csv\"\nstart = \"start.csv\"\n";
+    let plan = "base = \"scenario.toml\"\n[variable]\nkind = \"nodes\"\nfrom = 2\nto = 4\n\
+                [[objective]]\nmetric = \"wait_s_p95\"\nat_most = 30\n";
+    let (dir, _) = fixture(scenario, plan);
+    std::fs::write(dir.path().join("trace.csv"), trace).unwrap();
+    std::fs::write(
+        dir.path().join("start.csv"),
+        "app,node,priority,containers\nx,node2,0,1\n",
+    )
+    .unwrap();
+    let out = fairsim(dir.path(), &["plan", "plan.toml", "--out", "o"]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "plan.toml:4: key `variable.from`: the base cluster cannot shrink to 2 nodes: \
+             `nodes = N` names its nodes node0..node{N-1}, and node2 must stay, so it keeps at \
+             least 3 (node2: the start state holds containers on it ("
+        ),
+        "{stderr}"
+    );
+    // From 3 the plan runs: the start state's node is there at every count.
+    std::fs::write(
+        dir.path().join("plan.toml"),
+        plan.replace("from = 2", "from = 3"),
+    )
+    .unwrap();
+    let out = fairsim(dir.path(), &["plan", "plan.toml", "--out", "o"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let list = "[cluster]\nnode_memory_mb = 4096\nnode_vcores = 4\n\
+                [[cluster.nodes]]\nname = \"h1\"\n[[cluster.nodes]]\nname = \"h2\"\n\
+                [[cluster.nodes]]\nname = \"h3\"\n\
+                [[cluster.events]]\nat_ms = 60000\nkind = \"lose\"\nnode = \"h3\"\n\
+                [allocation]\nfile = \"fs.xml\"\n\
+                [[workload.synthetic.queues]]\nqueue = \"B\"\napps = 2\nmean_interarrival_ms = 1000\n\
+                tasks = { dist = \"constant\", value = 1 }\n\
+                duration_ms = { dist = \"constant\", value = 1000 }\n";
+    let e = bad_plan(
+        list,
+        &plan
+            .replace("from = 2", "from = 0")
+            .replace("to = 4", "to = 3"),
+    );
+    assert!(e.contains("`from` must be at least 1"), "{e}");
+    // Down to one node: h2 and then h1 go, h3 stays.
+    let (dir, _) = fixture(list, &plan.replace("from = 2", "from = 1"));
+    let spec = PlanSpec::load(&dir.path().join("plan.toml")).unwrap();
+    let names = |i: u64| -> Vec<String> {
+        let s = spec.variable.apply(&spec.base, i);
+        s["cluster"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                e.get("name")
+                    .and_then(toml::Value::as_str)
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect()
+    };
+    assert_eq!(names(0), ["h3"]);
+    assert_eq!(names(1), ["h1", "h3"]);
+    assert_eq!(names(2), ["h1", "h2", "h3"]);
+    assert_eq!(names(3), ["h1", "h2", "h3", ""]);
+}

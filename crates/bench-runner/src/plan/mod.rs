@@ -11,6 +11,7 @@
 
 pub mod chart;
 pub mod growth;
+pub mod node_list;
 pub mod objective;
 pub mod output;
 pub mod report;

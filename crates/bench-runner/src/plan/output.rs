@@ -197,6 +197,17 @@ pub fn answer_json(spec: &PlanSpec, result: &PlanResult) -> Value {
             "from": value_json(spec, 0),
             "to": value_json(spec, v.grid.len() - 1),
             "values_in_range": v.grid.len(),
+            "added_nodes_like": v.node_list.as_ref().filter(|l| l.adds_copies()).map(|l| {
+                let t = &l.template;
+                serde_json::json!({
+                    "node": t.name,
+                    "memory_mb": t.capacity.memory_mb,
+                    "vcores": t.capacity.vcores,
+                    "rack": t.rack,
+                    "named": format!("{}0, {}1, ...", super::node_list::ADDED_PREFIX, super::node_list::ADDED_PREFIX),
+                    "base_nodes": l.base_count(),
+                })
+            }),
         },
         "search": match spec.mode {
             super::Mode::Bisect => "bisect",
@@ -284,7 +295,7 @@ pub fn sentence(spec: &PlanSpec, result: &PlanResult, g: usize, step: &StepResul
             format!(
                 "{prefix}smallest {} meeting all objectives: {} (binding: {binding})",
                 v.subject(),
-                v.describe(a),
+                v.describe_answer(a),
             )
         }
         (None, Some(b)) => {

@@ -17,6 +17,7 @@ pub const MAX_GROWTH_STEPS: usize = 100;
 pub const MAX_GROWTH: f64 = 100.0;
 
 use super::growth::{apply_growth, check_growth};
+use super::node_list::NodeList;
 use super::objective::{Comparison, Objective};
 use super::search::Mode;
 use super::variable::{Grid, Variable, VariableKind, queue_key};
@@ -77,6 +78,7 @@ struct RawVariable {
     to: Spanned<toml::Value>,
     step: Option<Spanned<toml::Value>>,
     resolution: Option<Spanned<toml::Value>>,
+    template: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -181,13 +183,14 @@ impl PlanSpec {
             }
         };
 
-        let variable = parse_variable(&loc, raw.variable.get_ref(), &base, &queue_exists)?;
+        let mut variable = parse_variable(&loc, raw.variable.get_ref(), &base, &queue_exists)?;
         variable
             .check_cluster_form(&base, &base_text, &base_path.display().to_string())
             .map_err(|m| {
                 let span = raw.variable.get_ref().kind.span();
                 loc.err(Some(span), Some("variable.kind"), m)
             })?;
+        variable.node_list = node_list(&loc, raw.variable.get_ref(), &variable, &base, &scenario)?;
 
         let growth = match &raw.growth {
             None => vec![1.0],
@@ -330,6 +333,78 @@ impl PlanSpec {
     }
 }
 
+/// For a `nodes` variable, how its values resize the base's node list (`None` for `nodes = N`),
+/// refusing a `template` elsewhere and a range starting below the nodes that must stay (those
+/// the start state holds containers on or an event names; `plan::node_list`).
+fn node_list(
+    loc: &Locator<'_>,
+    raw: &RawVariable,
+    variable: &Variable,
+    base: &toml::Value,
+    scenario: &fairsim_sim::scenario::Scenario,
+) -> Result<Option<NodeList>, SpecError> {
+    let template = raw.template.as_ref();
+    if variable.kind != VariableKind::Nodes {
+        if let Some(t) = template {
+            let msg = "`template` chooses the node a `nodes` variable adds copies of";
+            return Err(loc.err(Some(t.span()), Some("variable.template"), msg));
+        }
+        return Ok(None);
+    }
+    let cluster = base
+        .get("cluster")
+        .cloned()
+        .unwrap_or(toml::Value::Integer(0));
+    let stay = super::node_list::nodes_that_stay(scenario);
+    let from = variable.grid.as_f64(0) as usize;
+    let from_err = |m: String| loc.err(Some(raw.from.span()), Some("variable.from"), m);
+    if cluster.get("nodes").is_some_and(toml::Value::is_array) {
+        let list = NodeList::new(&cluster, &stay, template.map(|t| t.get_ref().as_str())).map_err(
+            |m| {
+                let span = template.map_or(raw.kind.span(), Spanned::span);
+                loc.err(Some(span), Some("variable.template"), m)
+            },
+        )?;
+        if from < list.smallest() {
+            let how = "a `nodes` variable removes the list's last nodes, but never one the \
+                       start state holds containers on or an event names";
+            return Err(from_err(super::node_list::below_smallest(
+                from,
+                list.smallest(),
+                &stay,
+                how,
+            )));
+        }
+        return Ok(Some(list));
+    }
+    if let Some(t) = template {
+        let msg = "`nodes = N` gives identical nodes node0.. and a `nodes` variable sets N; \
+                   a template chooses the node added copies are like in a [[cluster.nodes]] list";
+        return Err(loc.err(Some(t.span()), Some("variable.template"), msg));
+    }
+    // `nodes = N` names its nodes node0..node{N-1}: a smaller N drops the last ones.
+    let initial = scenario.cluster.node_specs();
+    let smallest = initial
+        .iter()
+        .rposition(|n| stay.iter().any(|(s, _)| *s == n.name))
+        .map_or(1, |i| i + 1);
+    if from < smallest {
+        let how = format!(
+            "`nodes = N` names its nodes node0..node{{N-1}}, and node{} must stay",
+            smallest - 1
+        );
+        let last: Vec<(String, String)> = stay
+            .iter()
+            .filter(|(n, _)| *n == format!("node{}", smallest - 1))
+            .cloned()
+            .collect();
+        return Err(from_err(super::node_list::below_smallest(
+            from, smallest, &last, &how,
+        )));
+    }
+    Ok(None)
+}
+
 /// The initial nodes of scenario `s`, or why it is invalid.
 fn check_scenario(
     s: &toml::Value,
@@ -425,6 +500,7 @@ fn parse_variable(
         queue,
         queue_key,
         grid,
+        node_list: None,
     })
 }
 

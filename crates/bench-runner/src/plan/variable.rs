@@ -240,6 +240,8 @@ pub struct Variable {
     pub queue_key: Option<String>,
     /// The values it takes.
     pub grid: Grid,
+    /// A `nodes` variable over a `[[cluster.nodes]]` list: how a count resizes it.
+    pub node_list: Option<super::node_list::NodeList>,
 }
 
 impl Variable {
@@ -256,6 +258,22 @@ impl Variable {
         match &self.queue_key {
             Some(k) => format!("queues.{k}.{}", self.kind.scenario_key()),
             None => format!("cluster.{}", self.kind.scenario_key()),
+        }
+    }
+
+    /// An answer with its unit, and for a node list grown by copies of a template, what was
+    /// added: `4 nodes (2 added like h1 (4096 MB, 4 vcores, rack rack1))`.
+    pub fn describe_answer(&self, i: u64) -> String {
+        let plain = self.describe(i);
+        let Some(list) = self.node_list.as_ref().filter(|l| l.adds_copies()) else {
+            return plain;
+        };
+        let n = self.grid.as_f64(i) as usize;
+        match n.checked_sub(list.base_count()) {
+            Some(added) if added > 0 => {
+                format!("{plain} ({added} added like {})", list.template_words())
+            }
+            _ => plain,
         }
     }
 
@@ -282,20 +300,16 @@ impl Variable {
     }
 
     /// The base scenario with value `i` written in; a queue's table is created if the base has none.
-    /// A node count over a one-entry `[[cluster.nodes]]` list is that entry's `count`
-    /// ([`Variable::check_cluster_form`] refuses the other lists).
+    /// A node count over a `[[cluster.nodes]]` list resizes it as [`super::node_list`] says.
     pub fn apply(&self, base: &toml::Value, i: u64) -> toml::Value {
         let mut scenario = base.clone();
         let value = self.grid.value(i);
-        if self.kind == VariableKind::Nodes
-            && let Some([entry]) = scenario
-                .get_mut("cluster")
-                .and_then(|c| c.get_mut("nodes"))
-                .and_then(toml::Value::as_array_mut)
-                .map(Vec::as_mut_slice)
-            && let Some(entry) = entry.as_table_mut()
+        if let Some(list) = &self.node_list
+            && let Some(cluster) = scenario.get_mut("cluster").and_then(|c| c.as_table_mut())
         {
-            entry.insert("count".into(), value);
+            let n = usize::try_from(value.as_integer().unwrap_or(1)).unwrap_or(1);
+            let n = n.max(list.smallest());
+            cluster.insert("nodes".into(), toml::Value::Array(list.entries_for(n)));
             return scenario;
         }
         let root = scenario.as_table_mut().expect("a scenario is a TOML table");
@@ -322,8 +336,8 @@ impl Variable {
 impl Variable {
     /// Refuses a cluster variable the base scenario's cluster form cannot take, naming the
     /// base's line (`base_file`, `base_text`) and the reason, rather than replacing the
-    /// cluster or changing nothing: a node count over a nodes file or over a list of several
-    /// entries (or of one named host), a node size over list entries that give their own.
+    /// cluster or changing nothing: a node count over a nodes file, a node size over list
+    /// entries that give their own.
     pub fn check_cluster_form(
         &self,
         base: &toml::Value,
@@ -344,24 +358,7 @@ impl Variable {
                  `nodes = N` or one [[cluster.nodes]] entry with a `count`",
                 at("cluster.nodes_file")
             )),
-            VariableKind::Nodes => match list.map(Vec::as_slice) {
-                None => Ok(()),
-                Some([entry]) if entry.get("name").is_none() => Ok(()),
-                Some([_]) => Err(format!(
-                    "the base scenario's one [[cluster.nodes]] entry names one host ({}): a \
-                     `nodes` variable sets the entry's `count`, which a named host cannot have; \
-                     give it a `prefix` instead of a `name`",
-                    at("cluster.nodes[0].name")
-                )),
-                Some(entries) => Err(format!(
-                    "the base scenario's cluster is a list of {} [[cluster.nodes]] entries \
-                     ({}): a `nodes` variable sets the `count` of a one-entry list, and which \
-                     of several entries to grow is not said; plan over a one-entry list, or \
-                     sweep each entry's count",
-                    entries.len(),
-                    at("cluster.nodes")
-                )),
-            },
+            VariableKind::Nodes => Ok(()),
             VariableKind::NodeMemoryMb | VariableKind::NodeVcores => {
                 let own = match self.kind {
                     VariableKind::NodeMemoryMb => "memory_mb",
@@ -483,27 +480,36 @@ mod tests {
             queue: None,
             queue_key: None,
             grid: Grid::int(2, 8, 2).unwrap(),
+            node_list: None,
         }
     }
 
     #[test]
-    fn a_node_count_sets_a_one_entry_list_and_refuses_other_forms() {
+    fn a_node_count_resizes_a_list_and_refuses_a_nodes_file() {
         let text = "[cluster]\n[[cluster.nodes]]\ncount = 4\nmemory_mb = 16384\nvcores = 8\n";
         let base: toml::Value = toml::from_str(text).unwrap();
-        let v = nodes(VariableKind::Nodes);
+        let mut v = nodes(VariableKind::Nodes);
+        v.node_list =
+            Some(super::super::node_list::NodeList::new(&base["cluster"], &[], None).unwrap());
         assert_eq!(v.check_cluster_form(&base, text, "s.toml"), Ok(()));
         let s = v.apply(&base, 1);
         let entry = &s["cluster"]["nodes"][0];
         assert_eq!(entry["count"].as_integer(), Some(4));
         assert_eq!(entry["memory_mb"].as_integer(), Some(16384));
         assert!(s["cluster"].get("node_memory_mb").is_none());
+        assert_eq!(v.describe_answer(3), "8 nodes");
 
-        let text = "[cluster]\n[[cluster.nodes]]\ncount = 4\n[[cluster.nodes]]\nname = \"h\"\n";
+        let text = "[cluster]\n[[cluster.nodes]]\nname = \"h\"\nmemory_mb = 2048\nvcores = 2\n";
         let base: toml::Value = toml::from_str(text).unwrap();
-        let e = v.check_cluster_form(&base, text, "s.toml").unwrap_err();
-        assert!(
-            e.contains("a list of 2 [[cluster.nodes]] entries (s.toml:2)"),
-            "{e}"
+        v.node_list =
+            Some(super::super::node_list::NodeList::new(&base["cluster"], &[], None).unwrap());
+        assert_eq!(v.check_cluster_form(&base, text, "s.toml"), Ok(()));
+        let s = v.apply(&base, 0);
+        let list = s["cluster"]["nodes"].as_array().unwrap();
+        assert_eq!((list.len(), list[1]["count"].as_integer()), (2, Some(1)));
+        assert_eq!(
+            v.describe_answer(0),
+            "2 nodes (1 added like h (2048 MB, 2 vcores, rack default-rack))"
         );
         let text = "[cluster]\nnodes_file = \"n.json\"\n";
         let base: toml::Value = toml::from_str(text).unwrap();
@@ -539,6 +545,7 @@ mod tests {
             queue: Some("root.B".into()),
             queue_key: Some(queue_key(&base, "root.B")),
             grid: Grid::int(0, 4096, 1024).unwrap(),
+            node_list: None,
         };
         let s = v.apply(&base, 2);
         assert_eq!(
