@@ -506,7 +506,7 @@ fn unread_properties_are_warned_about_with_their_line() {
         ("root.queues", "a"),
         ("root.a.capacity", "100"),
         ("root.a.acl_submit_applications", "*"),
-        ("root.a.auto-create-child-queue.enabled", "true"),
+        ("root.a.leaf-queue-template.capacity", "10"),
         ("root.a.ordering-policy", "fair"),
         (
             "root.a.ordering-policy.fair.enable-size-based-weight",
@@ -520,7 +520,10 @@ fn unread_properties_are_warned_about_with_their_line() {
         w.contains(":4:") && w.contains("acl_submit_applications: queue ACLs are not modelled"),
         "{w}"
     );
-    assert!(w.contains("auto-created queues are not modelled"), "{w}");
+    assert!(
+        w.contains("leaf-queue-template.capacity: read only on a queue with"),
+        "{w}"
+    );
     assert!(
         w.contains("schedule-asynchronously.enable: not simulated"),
         "{w}"

@@ -285,14 +285,14 @@ fn absolute_resources_with_units_as_hadoop_33_reads_them() {
     );
 }
 
-/// What is still not modelled is named with its line: the JSON placement rules and both
-/// kinds of auto-created queues.
+/// What is still not modelled is named with its line: the JSON placement rules, a leaf
+/// template on a queue that creates no leaves, and flexible (v2) auto-created queues.
 #[test]
 fn placement_rules_and_auto_created_queues_are_warned_with_their_line() {
     let props = two_leaves(&[
         ("mapping-rule-format", "json"),
         ("mapping-rule-json", "{\"rules\":[]}"),
-        ("root.a.auto-create-child-queue.enabled", "true"),
+        ("root.a.leaf-queue-template.capacity", "10"),
         ("root.b.auto-queue-creation-v2.enabled", "true"),
     ]);
     let loaded = load(H33, &props).unwrap();
@@ -308,11 +308,12 @@ fn placement_rules_and_auto_created_queues_are_warned_with_their_line() {
         ),
         (
             7,
-            "auto-create-child-queue.enabled: auto-created queues are not modelled",
+            "leaf-queue-template.capacity: read only on a queue with \
+             auto-create-child-queue.enabled = true",
         ),
         (
             8,
-            "auto-queue-creation-v2.enabled: auto-created queues are not modelled",
+            "auto-queue-creation-v2.enabled: flexible (v2) auto queue creation is not modelled",
         ),
     ] {
         assert!(

@@ -17,9 +17,10 @@ const STATUSES: [&str; 7] = [
 ];
 
 /// Methods per (class, era) in the copies the table was made from (see the table's text).
-const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 17] = [
+const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 19] = [
     ("TestAbsoluteResourceConfiguration", "3.3", 7),
     ("TestAppRunnability", "3.3", 8),
+    ("TestCapacitySchedulerAutoQueueCreation", "3.3", 15),
     ("TestCapacitySchedulerWeightMode", "3.3", 15),
     ("TestContinuousScheduling", "3.3", 7),
     ("TestFairScheduler", "2.7", 88),
@@ -33,6 +34,7 @@ const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 17] = [
     ("TestMaxRunningAppsEnforcer", "2.7", 6),
     ("TestMaxRunningAppsEnforcer", "3.3", 6),
     ("TestParentQueue (Capacity Scheduler)", "3.3", 11),
+    ("TestQueueManagementDynamicEditPolicy", "3.3", 1),
     ("TestQueueStateHelper", "3.3", 5),
     ("TestSchedulingPolicy", "3.3", 6),
 ];

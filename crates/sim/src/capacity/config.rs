@@ -45,6 +45,9 @@ pub struct CsQueueSettings {
     pub stopped: bool,
     /// `ordering-policy.fair.enable-size-based-weight`.
     pub size_based_weight: bool,
+    /// Hadoop 3.3: `auto-create-child-queue.enabled` and the parent's leaf template
+    /// (`capacity::auto_queues`).
+    pub auto_create: Option<Box<super::auto_queues::AutoTemplate>>,
 }
 
 impl Default for CsQueueSettings {
@@ -56,6 +59,7 @@ impl Default for CsQueueSettings {
             system_maximum_applications: 10_000,
             stopped: false,
             size_based_weight: false,
+            auto_create: None,
         }
     }
 }

@@ -5,6 +5,8 @@
 //!   maximum-capacity × parent's`) and as resources, on a given cluster ([`effective`]:
 //!   percentages, weights and absolute resources as Hadoop 3.3 derives them).
 //! * [`app_limits`]: maximum-applications per leaf and per user.
+//! * [`auto_queues`]: Hadoop 3.3's auto-created leaf queues and the capacities their
+//!   management policy gives them.
 //! * [`config`]: the forms of `capacity` and `maximum-capacity` and which mixes siblings
 //!   may use.
 //! * [`user_limit`]: `LeafQueue.computeUserLimit` of Hadoop 2.x (3.x's active-users limit
@@ -16,6 +18,7 @@
 //! * [`ideal`]: `ProportionalCapacityPreemptionPolicy`'s ideal assignment and victim choice.
 
 pub mod app_limits;
+pub mod auto_queues;
 pub mod config;
 pub mod effective;
 pub mod ideal;

@@ -46,6 +46,8 @@ use fairsim_core::{Calculator, Resource, Semantics};
 pub(crate) struct CapacityState {
     pub caps: crate::capacity::Capacities,
     pub short_names: std::collections::BTreeMap<String, crate::tree::QueueId>,
+    /// Hadoop 3.3's auto-created leaf queues (`capacity_auto`).
+    pub auto: crate::scheduler::capacity_auto::AutoQueues,
 }
 
 /// What offering a node to a queue came to.

@@ -26,8 +26,15 @@ pub(crate) fn short_names(tree: &QueueTree) -> BTreeMap<String, QueueId> {
 impl Sched<'_, '_> {
     /// The leaf queue for an app submitted to `requested` by `user`; `Err` with the reason
     /// when the Capacity Scheduler rejects it.
-    pub(crate) fn cs_place(&self, requested: &str, user: &str) -> Result<QueueId, String> {
+    pub(crate) fn cs_place(&mut self, requested: &str, user: &str) -> Result<QueueId, String> {
         let mapped = self.cs_mapped_queue(requested, user);
+        // Hadoop 3.3: `parent.leaf` names a leaf a managed parent creates if it is missing.
+        if let Some((parent, leaf)) = mapped.as_deref().and_then(|m| m.rsplit_once('.'))
+            && let Some(p) = self.cs_managed_parent(parent)
+        {
+            let q = self.cs_auto_leaf(p, leaf)?;
+            return self.cs_accepts(q, user).map(|()| q);
+        }
         let requested = mapped.as_deref().unwrap_or(requested);
         // The first queue in the tree's order whose short name, or (3.3) full path, is the
         // requested one.
@@ -101,12 +108,24 @@ impl Sched<'_, '_> {
         Ok(())
     }
 
-    /// `CapacityScheduler.getMappedQueue`: the first `queue-mappings` entry that matches the
-    /// user (`u:`) or one of the user's groups (`g:`, primary first); used when the app was
-    /// submitted to `default`, or always with `queue-mappings-override.enable`.
+    /// The first `queue-mappings` entry that matches the user (`u:`) or one of the user's
+    /// groups (`g:`, primary first), when it applies: Hadoop 2.7's
+    /// `CapacityScheduler.getMappedQueue` maps an app submitted to `default`, or any app
+    /// with `queue-mappings-override.enable`; Hadoop 3.3's `UserGroupMappingPlacementRule`
+    /// also one submitted to the mapped leaf's own name. A target `parent.%user` (3.3)
+    /// names the user's leaf under a parent that creates it.
     fn cs_mapped_queue(&self, requested: &str, user: &str) -> Option<String> {
         let groups = &self.w.sc.scheduler.groups;
-        for rule in &self.w.tree.placement {
+        let leaf = |q: &str| match q {
+            "%user" => user.to_string(),
+            "%primary_group" => groups.primary(user).to_string(),
+            _ => q.to_string(),
+        };
+        let target = |q: &str| match q.rsplit_once('.') {
+            Some((parent, l)) => format!("{parent}.{}", leaf(l)),
+            None => leaf(q),
+        };
+        let found = self.w.tree.placement.iter().find_map(|rule| {
             let PlacementRule::CapacityMapping {
                 group,
                 source,
@@ -114,27 +133,21 @@ impl Sched<'_, '_> {
                 override_named,
             } = rule
             else {
-                continue;
-            };
-            if requested != "default" && !override_named {
                 return None;
-            }
-            let target = |q: &str| match q {
-                "%user" => user.to_string(),
-                "%primary_group" => groups.primary(user).to_string(),
-                _ => q.to_string(),
             };
-            if !group {
-                if source == "%user" || source == user {
-                    return Some(target(queue));
-                }
-            } else if groups.primary(user) == source
-                || groups.secondary(user).iter().any(|g| g == source)
-            {
-                return Some(target(queue));
-            }
-        }
-        None
+            let matches = if !group {
+                source == "%user" || source == user
+            } else {
+                groups.primary(user) == source || groups.secondary(user).iter().any(|g| g == source)
+            };
+            matches.then(|| (target(queue), *override_named))
+        })?;
+        let (mapped, override_named) = found;
+        let mapped_leaf = mapped.rsplit('.').next().unwrap_or(&mapped);
+        let applies = requested == "default"
+            || override_named
+            || (self.w.semantics == Semantics::Hadoop33 && requested == mapped_leaf);
+        applies.then_some(mapped)
     }
 }
 

@@ -11,6 +11,7 @@ pub(crate) mod am_heartbeat;
 pub(crate) mod am_limit_blocks;
 pub(crate) mod books;
 pub(crate) mod capacity;
+pub(crate) mod capacity_auto;
 pub(crate) mod capacity_placement;
 pub mod fair;
 pub(crate) mod node_events;
@@ -138,6 +139,7 @@ impl Sched<'_, '_> {
         self.before_update();
         self.update();
         self.after_update();
+        self.cs_manage_auto_queues();
     }
 
     /// After every event: what held only for the event is forgotten, and parked nodes whose
@@ -154,6 +156,7 @@ impl Sched<'_, '_> {
             && self.w.sc.scheduler.booster.is_none()
             && (!self.app_shares_kept() || self.fair.app_share_leaves.is_empty())
             && self.fair.queue_shares.nothing_touched()
+            && !self.cs_auto_queues_pending()
     }
 
     /// Whether a container may be killed other than by a node event (preemption is on).

@@ -77,6 +77,7 @@ impl Sched<'_, '_> {
             *self.capacity = Some(crate::scheduler::capacity::CapacityState {
                 caps,
                 short_names: crate::scheduler::capacity_placement::short_names(&self.w.tree),
+                auto: crate::scheduler::capacity_auto::AutoQueues::of(&self.w.tree),
             });
             if self.w.sc.scheduler.preemption {
                 *self.preempt = PreemptState::Capacity {

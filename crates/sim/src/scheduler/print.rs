@@ -110,8 +110,9 @@ impl Sched<'_, '_> {
             .map(|i| self.fair_share_of(crate::tree::QueueId(i as u32)))
             .collect();
         let update = format!(
-            "{queue_shares:?} {app_share_leaves:?} {:?}",
-            continuous.as_ref().map(|c| c.reported_at(now))
+            "{queue_shares:?} {app_share_leaves:?} {:?} {}",
+            continuous.as_ref().map(|c| c.reported_at(now)),
+            self.cs_auto_print()
         );
         let mut s = String::new();
         let mut held = String::new();

@@ -16,6 +16,8 @@ use roxmltree::Node;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
+mod auto_template;
+
 const PREFIX: &str = "yarn.scheduler.capacity.";
 const MAX_DEPTH: usize = 200;
 /// `ParentQueue.PRECISION` (the same in hadoop-2.7 and 3.3): children's capacities, as
@@ -45,16 +47,21 @@ const NOT_READ: &[(&str, &str)] = &[
     ("node-label", "node labels are not modelled"),
     ("accessible-node-labels", "node labels are not modelled"),
     (
-        "auto-create",
-        "auto-created queues are not modelled (an app naming a queue that does not exist is rejected)",
+        "auto-queue-creation",
+        "flexible (v2) auto queue creation is not modelled (an app naming a queue that does \
+         not exist is rejected)",
     ),
     (
         "leaf-queue-template",
-        "auto-created queues are not modelled (an app naming a queue that does not exist is rejected)",
+        "read only on a queue with auto-create-child-queue.enabled = true, and of its \
+         template only capacity, maximum-capacity, user-limit-factor, \
+         minimum-user-limit-percent, ordering-policy (with its size-based weight), \
+         maximum-am-resource-percent and maximum-applications: the rest is not modelled",
     ),
     (
-        "auto-queue-creation",
-        "auto-created queues are not modelled (an app naming a queue that does not exist is rejected)",
+        "auto-create",
+        "read only on a queue with auto-create-child-queue.enabled = true (with max-queues, \
+         fail-on-exceeding-parent-capacity and management-policy); the rest is not modelled",
     ),
     (
         "preemption",
@@ -291,7 +298,7 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
         let Some(rest) = name.strip_prefix(PREFIX) else {
             continue;
         };
-        if !rest.starts_with("root.") {
+        if !rest.starts_with("root.") || rest.contains(".leaf-queue-template.") {
             continue;
         }
         let Some((path, suffix)) = rest.rsplit_once('.') else {
@@ -395,7 +402,16 @@ fn queue_mappings<'a, 'i>(
         let is_leaf = queues
             .iter()
             .any(|q| q.is_leaf && q.name.rsplit('.').next() == Some(queue));
-        if !is_leaf && queue != "%user" && queue != "%primary_group" {
+        // `parent.leaf`: a leaf the parent creates (Hadoop 3.3, a parent that auto-creates,
+        // named by its short name or its path).
+        let auto_created = queue.rsplit_once('.').is_some_and(|(parent, leaf)| {
+            !leaf.is_empty()
+                && queues.iter().any(|q| {
+                    q.cs.auto_create.is_some()
+                        && (q.name == parent || q.name.rsplit('.').next() == Some(parent))
+                })
+        });
+        if !is_leaf && !auto_created && queue != "%user" && queue != "%primary_group" {
             return Err(props.invalid(
                 &key,
                 format!("mapping \"{entry}\" names {queue}, which is not a leaf queue"),
@@ -515,6 +531,10 @@ fn not_read<'a, 'i>(props: &Props<'_, 'a, 'i>) -> Vec<(Node<'a, 'i>, String)> {
             "the root's capacity is always 100 %"
         } else if rest.ends_with("max-parallel-apps") && props.semantics == Semantics::Hadoop27 {
             "hadoop-2.7 has no max-parallel-apps"
+        } else if (rest.contains("auto-create") || rest.contains("leaf-queue-template"))
+            && props.semantics == Semantics::Hadoop27
+        {
+            "hadoop-2.7 has no auto-created queues (they came with Hadoop 3.1)"
         } else if rest.contains(".ordering-policy") && props.semantics == Semantics::Hadoop27 {
             "hadoop-2.7 has no ordering policies (its leaves order applications by \
              application id; they came with Hadoop 2.8)"
@@ -565,6 +585,27 @@ fn build(
         None => Vec::new(),
     };
     q.is_leaf = children.is_empty();
+    if let Some(t) = auto_template::auto_template(props, path)? {
+        let enabled_key = key("auto-create-child-queue.enabled");
+        if parent.is_none() {
+            return Err(props.invalid(
+                &enabled_key,
+                "the root cannot create leaf queues: only a queue under it may",
+            ));
+        }
+        if !children.is_empty() {
+            return Err(props.invalid(
+                &enabled_key,
+                format!(
+                    "{path} lists queues of its own and creates leaf queues: a parent that \
+                     creates leaves with children configured beside them is not modelled \
+                     (Hadoop 3.3's management policy expects every child to be one it created)"
+                ),
+            ));
+        }
+        q.is_leaf = false;
+        q.cs.auto_create = Some(t);
+    }
 
     let (capacity, max_capacity) = match listed_in {
         None => (100.0, 100.0),

@@ -484,6 +484,10 @@ pub const NOT_MODELLED: &[(&str, &str)] = &[
         "the preemption monitor always kills",
     ),
     (
+        "yarn.resourcemanager.monitor.capacity.queue-management.monitoring-interval",
+        "the auto-created queues' management policy runs at its default interval, 1,500 ms",
+    ),
+    (
         "yarn.scheduler.capacity.rack-locality-additional-delay",
         "rack-local assignment waits node-locality-delay only",
     ),

@@ -1,0 +1,249 @@
+//! Hadoop 3.3's legacy auto-created leaf queues: a parent with
+//! `auto-create-child-queue.enabled` (a `ManagedParentQueue`) whose leaves a queue mapping
+//! creates at submission from the parent's `leaf-queue-template`, and the capacities
+//! `GuaranteedOrZeroCapacityOverTimePolicy`, the default management policy, gives them.
+//!
+//! * A new leaf is active, at the template's capacity, when what the parent's guaranteed
+//!   (absolute) capacity has left after the active leaves still holds the template's
+//!   absolute capacity (`getInitialLeafQueueConfiguration`, with Hadoop's `EPSILON` of
+//!   slack); otherwise it starts at 0, with the template's maximum.
+//! * Every run of the policy (`QueueManagementDynamicEditPolicy`, each monitoring interval)
+//!   first deactivates each active leaf holding no application (capacity 0), then activates
+//!   inactive leaves in the submission order of the parent's applications while the room
+//!   lasts: at most `floor(available / template)` leaves and no more than the parent has
+//!   applications, where `available` counts the capacity just freed; a leaf deactivated in
+//!   this run is not activated again in it (`computeQueueManagementChanges`).
+//! * The sums are Java floats, as Hadoop keeps them.
+
+use crate::tree::{OrderingPolicy, QueueId};
+
+/// `CSQueueUtils.EPSILON`: the slack of the policy's comparisons.
+pub const EPSILON: f32 = 0.0001;
+
+/// `yarn.resourcemanager.monitor.capacity.queue-management.monitoring-interval`'s default:
+/// the time between two runs of the management policy.
+pub const MONITORING_INTERVAL_MS: u64 = 1500;
+
+/// A managed parent's `leaf-queue-template` and its own auto-creation settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AutoTemplate {
+    /// `leaf-queue-template.capacity`, a percentage of the parent (default 0).
+    pub capacity_percent: f64,
+    /// `leaf-queue-template.maximum-capacity` (default 100).
+    pub maximum_capacity_percent: f64,
+    /// `leaf-queue-template.user-limit-factor` (default 1).
+    pub user_limit_factor: f64,
+    /// `leaf-queue-template.minimum-user-limit-percent` (default 100).
+    pub minimum_user_limit_percent: f32,
+    /// `leaf-queue-template.ordering-policy` (default fifo).
+    pub ordering_policy: OrderingPolicy,
+    /// `leaf-queue-template.ordering-policy.fair.enable-size-based-weight`.
+    pub size_based_weight: bool,
+    /// `leaf-queue-template.maximum-am-resource-percent`, as a fraction.
+    pub am_fraction: f64,
+    /// `leaf-queue-template.maximum-applications` (`None`: derived from the template's
+    /// absolute capacity when the leaf is made).
+    pub maximum_applications: Option<i32>,
+    /// `auto-create-child-queue.max-queues` (default 1000).
+    pub max_queues: i64,
+    /// `auto-create-child-queue.fail-on-exceeding-parent-capacity` (default false).
+    pub fail_on_exceeding: bool,
+}
+
+impl Default for AutoTemplate {
+    fn default() -> Self {
+        AutoTemplate {
+            capacity_percent: 0.0,
+            maximum_capacity_percent: 100.0,
+            user_limit_factor: 1.0,
+            minimum_user_limit_percent: 100.0,
+            ordering_policy: OrderingPolicy::Fifo,
+            size_based_weight: false,
+            am_fraction: 0.1,
+            maximum_applications: None,
+            max_queues: 1000,
+            fail_on_exceeding: false,
+        }
+    }
+}
+
+impl AutoTemplate {
+    /// The template's absolute capacity under a parent of absolute capacity `parent_abs`
+    /// (`CSQueueUtils.loadUpdateAndCheckCapacities`: capacity ÷ 100 × the parent's, in
+    /// floats).
+    pub fn absolute(&self, parent_abs: f32) -> f32 {
+        (self.capacity_percent as f32 / 100.0) * parent_abs
+    }
+}
+
+/// The policy's state for one managed parent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ManagedParent {
+    /// The parent queue.
+    pub parent: QueueId,
+    /// Each created leaf in creation order, and whether the policy holds it active.
+    pub leaves: Vec<(QueueId, bool)>,
+    /// `totalAbsoluteActivatedChildQueueCapacity`: the template's absolute capacity once
+    /// per active leaf, summed as the activations and deactivations came.
+    pub activated: f32,
+}
+
+/// What one run of the policy changed: leaves activated and deactivated.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Changes {
+    /// Leaves given the template's capacity.
+    pub activated: Vec<QueueId>,
+    /// Leaves set to 0.
+    pub deactivated: Vec<QueueId>,
+}
+
+impl ManagedParent {
+    /// A parent with no leaf yet.
+    pub fn new(parent: QueueId) -> ManagedParent {
+        ManagedParent {
+            parent,
+            leaves: Vec::new(),
+            activated: 0.0,
+        }
+    }
+
+    /// Whether `leaf` is active.
+    pub fn is_active(&self, leaf: QueueId) -> bool {
+        self.leaves.iter().any(|&(q, a)| q == leaf && a)
+    }
+
+    /// A leaf just created: whether it starts active (`getInitialLeafQueueConfiguration`).
+    pub fn admit(&mut self, leaf: QueueId, parent_abs: f32, template_abs: f32) -> bool {
+        let available = parent_abs - self.activated + EPSILON;
+        let active = available >= template_abs;
+        if active {
+            self.activated += template_abs;
+        }
+        self.leaves.push((leaf, active));
+        active
+    }
+
+    /// One run of the policy. `apps` is the leaf of each of the parent's applications
+    /// (waiting or running) in submission order; `held(leaf)` the applications a leaf holds.
+    pub fn run(
+        &mut self,
+        parent_abs: f32,
+        template_abs: f32,
+        apps: &[QueueId],
+        held: impl Fn(QueueId) -> u32,
+    ) -> Changes {
+        let mut changes = Changes::default();
+        for &(q, active) in &self.leaves {
+            if active && held(q) == 0 {
+                changes.deactivated.push(q);
+            }
+        }
+        let mut freed = 0.0f32;
+        for _ in &changes.deactivated {
+            freed += template_abs;
+        }
+        let available = parent_abs - self.activated + freed + EPSILON;
+        if available >= template_abs && !apps.is_empty() {
+            let most = if template_abs > 0.0 {
+                ((available / template_abs).floor() as i64).min(apps.len() as i64)
+            } else {
+                0
+            };
+            for &leaf in apps {
+                if changes.activated.len() as i64 >= most {
+                    break;
+                }
+                if !self.is_active(leaf)
+                    && !changes.deactivated.contains(&leaf)
+                    && !changes.activated.contains(&leaf)
+                {
+                    changes.activated.push(leaf);
+                }
+            }
+        }
+        for (q, active) in &mut self.leaves {
+            if changes.deactivated.contains(q) {
+                *active = false;
+                self.activated -= template_abs;
+            } else if changes.activated.contains(q) {
+                *active = true;
+                self.activated += template_abs;
+            }
+        }
+        changes
+    }
+
+    /// Whether a run now would change anything (the update tick is then not idle).
+    pub fn would_change(
+        &self,
+        parent_abs: f32,
+        template_abs: f32,
+        apps: &[QueueId],
+        held: impl Fn(QueueId) -> u32,
+    ) -> bool {
+        let mut probe = self.clone();
+        probe.run(parent_abs, template_abs, apps, held) != Changes::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// TestCapacitySchedulerAutoCreatedQueueBase: root.c at 20 %, its template at 50 %: a
+    /// leaf's absolute capacity is 0.1, so two leaves fit and the third starts at 0.
+    #[test]
+    fn two_leaves_fit_a_parent_at_twice_the_template() {
+        let t = AutoTemplate {
+            capacity_percent: 50.0,
+            ..AutoTemplate::default()
+        };
+        let parent_abs = 0.2f32;
+        let abs = t.absolute(parent_abs);
+        assert!((abs - 0.1).abs() < 1e-7);
+        let mut p = ManagedParent::new(QueueId(1));
+        assert!(p.admit(QueueId(10), parent_abs, abs));
+        assert!(p.admit(QueueId(11), parent_abs, abs));
+        assert!(!p.admit(QueueId(12), parent_abs, abs));
+        assert!((p.activated - 0.2).abs() < 1e-6);
+    }
+
+    /// An idle leaf gives its capacity back at the next run, and the waiting leaf whose
+    /// application came first takes it; a leaf with applications stays active.
+    #[test]
+    fn a_run_deactivates_idle_leaves_and_activates_in_submission_order() {
+        let (a, b, c, d) = (QueueId(10), QueueId(11), QueueId(12), QueueId(13));
+        let mut p = ManagedParent::new(QueueId(1));
+        for q in [a, b, c, d] {
+            p.admit(q, 0.2, 0.1);
+        }
+        // a is idle; b holds one app; c and d wait, d's app submitted before c's.
+        let held = |q: QueueId| if q == a { 0 } else { 1 };
+        let ch = p.run(0.2, 0.1, &[b, d, c], held);
+        assert_eq!(ch.deactivated, vec![a]);
+        assert_eq!(ch.activated, vec![d]);
+        assert!(p.is_active(b) && p.is_active(d) && !p.is_active(a) && !p.is_active(c));
+        // Nothing more to do: the parent is full.
+        assert!(!p.would_change(0.2, 0.1, &[b, d, c], held));
+    }
+
+    /// No more leaves than the parent has applications, and none for a leaf the same run
+    /// deactivated.
+    #[test]
+    fn activations_are_bounded_by_room_and_by_applications() {
+        let (a, b, c) = (QueueId(10), QueueId(11), QueueId(12));
+        let mut p = ManagedParent::new(QueueId(1));
+        p.admit(a, 1.0, 0.3);
+        p.admit(b, 1.0, 0.3);
+        p.admit(c, 1.0, 0.3);
+        p.leaves[1].1 = false;
+        p.leaves[2].1 = false;
+        p.activated = 0.3;
+        // a idle, one app in b: 1.0 - 0.3 + 0.3 = 1.0 of room, floor(1.0/0.3) = 3 leaves,
+        // but one app: b alone.
+        let ch = p.run(1.0, 0.3, &[b], |q| u32::from(q == b));
+        assert_eq!(ch.activated, vec![b]);
+        assert_eq!(ch.deactivated, vec![a]);
+        assert!(!p.is_active(c));
+    }
+}

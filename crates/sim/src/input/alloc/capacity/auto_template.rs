@@ -1,0 +1,132 @@
+//! A hadoop-3.3 parent's `auto-create-child-queue.*` settings and its `leaf-queue-template.*`
+//! (`CapacitySchedulerConfiguration`, `ManagedParentQueue.initializeLeafQueueConfigs`).
+//!
+//! An auto-created leaf reads its settings from the template alone: Hadoop builds its
+//! configuration from the template's properties (`AbstractManagedParentQueue
+//! .initializeLeafQueueConfigs`), so a scheduler-wide default such as
+//! `maximum-am-resource-percent` does not reach it (the leaf keeps Hadoop's built-in 0.1).
+
+use super::{PREFIX, Props, app_ordering_policy, user_limit_percent};
+use crate::capacity::auto_queues::AutoTemplate;
+use crate::hadoop_conf::values;
+use crate::input::alloc::AllocError;
+use fairsim_core::Semantics;
+
+/// `GuaranteedOrZeroCapacityOverTimePolicy`, the one management policy fairsim runs.
+const DEFAULT_POLICY: &str = "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.\
+                              queuemanagement.GuaranteedOrZeroCapacityOverTimePolicy";
+
+/// Queue `path`'s auto-creation settings when `auto-create-child-queue.enabled` is true
+/// (hadoop-3.3 only: 2.7 has no such property, and leaves it unread).
+pub(super) fn auto_template(
+    props: &Props<'_, '_, '_>,
+    path: &str,
+) -> Result<Option<Box<AutoTemplate>>, AllocError> {
+    if props.semantics != Semantics::Hadoop33 {
+        return Ok(None);
+    }
+    let key = |suffix: &str| format!("{PREFIX}{path}.{suffix}");
+    let enabled_key = key("auto-create-child-queue.enabled");
+    let Some(p) = props.get(&enabled_key)? else {
+        return Ok(None);
+    };
+    let enabled = values::boolean(&p.value).unwrap_or_else(|| {
+        props.note(
+            &enabled_key,
+            format!(
+                "{enabled_key}: \"{}\" is neither true nor false: Hadoop's getBoolean keeps the \
+                 default, false",
+                p.value
+            ),
+        );
+        false
+    });
+    if !enabled {
+        return Ok(None);
+    }
+    let mut t = AutoTemplate::default();
+    let policy_key = key("auto-create-child-queue.management-policy");
+    if let Some(p) = props.get_untrimmed(&policy_key)?
+        && p.value != DEFAULT_POLICY
+    {
+        return Err(props.invalid(
+            &policy_key,
+            format!(
+                "\"{}\" is not GuaranteedOrZeroCapacityOverTimePolicy, the one management \
+                 policy Hadoop 3.3 ships: YARN fails to start unless the cluster has such a \
+                 class, and a policy of the cluster's own is not simulated",
+                p.value
+            ),
+        ));
+    }
+    let max_key = key("auto-create-child-queue.max-queues");
+    if let Some(p) = props.get(&max_key)? {
+        t.max_queues = values::int(&p.value).map_err(|m| props.invalid(&max_key, m))?;
+    }
+    let fail_key = key("auto-create-child-queue.fail-on-exceeding-parent-capacity");
+    if let Some(p) = props.get(&fail_key)? {
+        t.fail_on_exceeding = values::boolean(&p.value).unwrap_or(false);
+    }
+
+    let tk = |suffix: &str| key(&format!("leaf-queue-template.{suffix}"));
+    let cap_key = tk("capacity");
+    let Some(p) = props.get(&cap_key)? else {
+        return Err(props.invalid(
+            &enabled_key,
+            format!(
+                "{path} creates leaf queues but sets no {cap_key}: YARN fails to start (\"Illegal \
+                 capacity of -1.0\", the template's capacity being undefined)"
+            ),
+        ));
+    };
+    if p.value.ends_with('w') || p.value.starts_with('[') {
+        return Err(props.invalid(
+            &cap_key,
+            "a leaf template's capacity as a weight or an absolute resource is not modelled \
+             (percentages are)",
+        ));
+    }
+    let cap = props.float(&cap_key)?.unwrap_or(0.0);
+    if !(0.0..=100.0).contains(&cap) {
+        return Err(props.invalid(&cap_key, format!("capacity {cap} is outside 0-100")));
+    }
+    t.capacity_percent = cap;
+    let tmax_key = tk("maximum-capacity");
+    t.maximum_capacity_percent = match props.float(&tmax_key)? {
+        None | Some(-1.0) => 100.0,
+        Some(v) if !(0.0..=100.0).contains(&v) => {
+            return Err(props.invalid(&tmax_key, format!("maximum-capacity {v} is outside 0-100")));
+        }
+        Some(v) if v < cap => {
+            return Err(props.invalid(
+                &tmax_key,
+                format!("maximum-capacity {v} is below the template's capacity {cap}"),
+            ));
+        }
+        Some(v) => v,
+    };
+    let ulf_key = tk("user-limit-factor");
+    t.user_limit_factor = match props.float(&ulf_key)? {
+        Some(-1.0) => -1.0,
+        _ => props.limited(&ulf_key, "user-limit-factor")?.unwrap_or(1.0),
+    };
+    t.minimum_user_limit_percent =
+        user_limit_percent(props, &tk("minimum-user-limit-percent"), props.semantics)?;
+    t.ordering_policy = app_ordering_policy(props, &tk("ordering-policy"))?;
+    let sbw_key = tk("ordering-policy.fair.enable-size-based-weight");
+    if let Some(p) = props.get(&sbw_key)? {
+        t.size_based_weight = values::boolean(&p.value).unwrap_or(false);
+    }
+    t.am_fraction = props
+        .limited(
+            &tk("maximum-am-resource-percent"),
+            "maximum-am-resource-percent",
+        )?
+        .unwrap_or(0.1);
+    let apps_key = tk("maximum-applications");
+    if let Some(p) = props.get(&apps_key)? {
+        let v = values::int(&p.value).map_err(|m| props.invalid(&apps_key, m))?;
+        t.maximum_applications = (v >= 0).then_some(v as i32);
+    }
+    Ok(Some(Box::new(t)))
+}

@@ -1,0 +1,375 @@
+//! Hadoop 3.3's legacy auto-created leaf queues: a parent with
+//! `auto-create-child-queue.enabled`, its `leaf-queue-template`, `u:%user:parent.%user`
+//! mappings that create a leaf per user, and `GuaranteedOrZeroCapacityOverTimePolicy`'s
+//! capacities. The queues are TestCapacitySchedulerAutoCreatedQueueBase's: root.c at 20 %
+//! whose template gives each leaf 50 % of it (an absolute capacity of 0.1), so two leaves
+//! are guaranteed 10 % of the cluster and the third gets 0 until one of them idles.
+
+mod common;
+
+use common::apps::{GB, LONG_MS, one_stage};
+use common::outcomes::{run_recorded, run_sampled};
+use common::scenarios::{capacity_xml, trace_scenario};
+use fairsim_core::{Resource, Semantics};
+use fairsim_sim::alloc::{LoadedAlloc, parse_any_xml};
+use fairsim_sim::app::AppSpec;
+use fairsim_sim::recorder::MemoryRecorder;
+use fairsim_sim::scenario::{Scenario, SchedulerConf};
+
+const H33: Semantics = Semantics::Hadoop33;
+const H27: Semantics = Semantics::Hadoop27;
+
+/// The base test's root.a (80 %, a plain leaf here) and root.c, with user_N mapped to
+/// root.c.user_N whatever queue the app names.
+fn props(extra: &[(&'static str, &'static str)]) -> Vec<(&'static str, &'static str)> {
+    let mut p = vec![
+        ("root.queues", "a,c"),
+        ("root.a.capacity", "80"),
+        ("root.c.capacity", "20"),
+        ("root.c.auto-create-child-queue.enabled", "true"),
+        ("root.c.leaf-queue-template.capacity", "50"),
+        ("root.c.leaf-queue-template.maximum-capacity", "100"),
+        ("queue-mappings", "u:%user:c.%user"),
+        ("queue-mappings-override.enable", "true"),
+    ];
+    p.extend_from_slice(extra);
+    p
+}
+
+fn load(era: Semantics, props: &[(&str, &str)]) -> Result<LoadedAlloc, String> {
+    parse_any_xml(&capacity_xml(props), "capacity-scheduler.xml", era).map_err(|e| e.to_string())
+}
+
+/// 10 nodes of 10 GB: a leaf at 0.1 is guaranteed 10,240 MB.
+fn scenario(props: &[(&str, &str)], apps: Vec<AppSpec>) -> Scenario {
+    let tree = load(H33, props).unwrap_or_else(|e| panic!("{e}")).tree;
+    Scenario {
+        scheduler: SchedulerConf {
+            semantics: H33,
+            ..SchedulerConf::default()
+        },
+        end_ms: Some(60_000),
+        sample_interval_ms: 1000,
+        ..trace_scenario("auto-queues", tree, 10, Resource::new(10 * GB, 10), apps)
+    }
+}
+
+/// The guarantee (the min share the samples carry) of `queue` in the sample at `time`.
+fn guarantee(rec: &MemoryRecorder, time: u64, queue: &str) -> Option<i64> {
+    let (_, rows) = rec.samples.iter().find(|(t, _)| t.0 == time)?;
+    rows.iter()
+        .find(|r| r.queue == queue)
+        .map(|r| r.min_share.memory_mb)
+}
+
+/// `count` 1 GB tasks of `user`, submitted to `default` at `at`.
+fn app(at: u64, user: &str, count: u32, duration_ms: u64) -> AppSpec {
+    AppSpec {
+        user: user.into(),
+        ..one_stage(
+            at,
+            "default",
+            user,
+            count,
+            Resource::new(GB, 1),
+            duration_ms,
+        )
+    }
+}
+
+/// testAutoCreatedQueueActivationDeactivation's first steps: user_0 and user_1 are each
+/// given the template's 50 % of root.c (0.1 of the cluster, 10,240 MB here) as their leaves
+/// are created; user_2's leaf finds root.c's 0.2 taken (0.2 − 0.2 + EPSILON < 0.1) and
+/// starts at 0, with the template's maximum.
+#[test]
+fn leaves_are_created_by_the_mapping_and_guaranteed_while_the_parent_lasts() {
+    let apps = vec![
+        app(0, "user_0", 1, LONG_MS),
+        app(1, "user_1", 1, LONG_MS),
+        app(2, "user_2", 1, LONG_MS),
+    ];
+    let (rec, _) = run_sampled(&scenario(&props(&[]), apps));
+    assert!(rec.apps.iter().all(|a| a.rejected.is_none()));
+    assert_eq!(guarantee(&rec, 5000, "root.c.user_0"), Some(10_240));
+    assert_eq!(guarantee(&rec, 5000, "root.c.user_1"), Some(10_240));
+    assert_eq!(guarantee(&rec, 5000, "root.c.user_2"), Some(0));
+    assert_eq!(guarantee(&rec, 5000, "root.c"), Some(20_480));
+}
+
+/// user_0's one task (2 s) ends near 3 s and its leaf holds no application; the policy's
+/// next run (every 1,500 ms) sets it to 0 and gives the freed 0.1 to user_2's leaf, the
+/// only inactive leaf with an application: from then on user_2's user limit reads a
+/// 10,240 MB capacity. Before, its leaf at 0 had the minimum allocation's floor as
+/// capacity (1,024 MB, factor 1): served while not above 1,024, it held 2,048 MB; after,
+/// while not above 10,240, it holds 11,264 MB, as user_1 does.
+#[test]
+fn an_idle_leaf_gives_its_capacity_to_the_next_leaf_with_applications() {
+    let apps = vec![
+        app(0, "user_0", 1, 2000),
+        app(1, "user_1", 30, LONG_MS),
+        app(2, "user_2", 30, LONG_MS),
+    ];
+    let (rec, _) = run_sampled(&scenario(&props(&[]), apps));
+    assert_eq!(guarantee(&rec, 2000, "root.c.user_2"), Some(0));
+    assert_eq!(guarantee(&rec, 10_000, "root.c.user_0"), Some(0));
+    assert_eq!(guarantee(&rec, 10_000, "root.c.user_1"), Some(10_240));
+    assert_eq!(guarantee(&rec, 10_000, "root.c.user_2"), Some(10_240));
+    let usage = |time: u64, queue: &str| {
+        let (_, rows) = rec.samples.iter().find(|(t, _)| t.0 == time).unwrap();
+        rows.iter()
+            .find(|r| r.queue == queue)
+            .unwrap()
+            .usage
+            .memory_mb
+    };
+    assert_eq!(usage(2000, "root.c.user_2"), 2048);
+    assert_eq!(usage(20_000, "root.c.user_2"), 11_264);
+    assert_eq!(usage(20_000, "root.c.user_1"), 11_264);
+}
+
+/// The template's settings reach the leaf: `maximum-applications` 1 refuses user_0's
+/// second application; `auto-create-child-queue.max-queues` 2 refuses the third user's
+/// leaf, and the app with it.
+#[test]
+fn the_template_and_the_parents_limits_hold() {
+    let p = props(&[
+        ("root.c.leaf-queue-template.maximum-applications", "1"),
+        ("root.c.auto-create-child-queue.max-queues", "2"),
+    ]);
+    let apps = vec![
+        app(0, "user_0", 1, LONG_MS),
+        app(1, "user_0", 1, LONG_MS),
+        app(2, "user_1", 1, LONG_MS),
+        app(3, "user_2", 1, LONG_MS),
+    ];
+    let (mut rec, _) = run_recorded(&scenario(&p, apps));
+    rec.apps.sort_by_key(|a| a.index);
+    let why = |i: usize| rec.apps[i].rejected.clone().unwrap_or_default();
+    assert!(
+        why(0).is_empty() && why(2).is_empty(),
+        "{} / {}",
+        why(0),
+        why(2)
+    );
+    assert!(why(1).contains("maximum-applications 1"), "{}", why(1));
+    assert!(why(3).contains("max-queues 2"), "{}", why(3));
+}
+
+/// An app whose user no mapping creates a leaf for, naming the parent, is refused as
+/// naming a parent; and without the override an app naming another queue keeps it, while
+/// one naming its own mapped leaf (`user_0`) is mapped (Hadoop 3.3's placement rule).
+#[test]
+fn the_override_rules_follow_the_placement_rule() {
+    let mut p = props(&[]);
+    p.retain(|(k, _)| *k != "queue-mappings-override.enable");
+    let apps = vec![
+        one_stage(0, "a", "user_0", 1, Resource::new(GB, 1), LONG_MS),
+        one_stage(1, "user_0", "user_0", 1, Resource::new(GB, 1), LONG_MS),
+        one_stage(2, "c", "user_1", 1, Resource::new(GB, 1), LONG_MS),
+    ];
+    let (mut rec, _) = run_recorded(&scenario(&p, apps));
+    rec.apps.sort_by_key(|a| a.index);
+    let placed = |i: usize| rec.apps[i].queue.clone();
+    assert!(rec.apps[0].rejected.is_none() && rec.apps[1].rejected.is_none());
+    assert_eq!(placed(0), "root.a");
+    assert_eq!(placed(1), "root.c.user_0");
+    let why = rec.apps[2].rejected.clone().unwrap_or_default();
+    assert!(why.contains("non-leaf queue: c"), "{why}");
+}
+
+#[test]
+fn the_reader_checks_the_template_as_yarn_does() {
+    let tree = load(
+        H33,
+        &props(&[
+            ("root.c.leaf-queue-template.user-limit-factor", "3"),
+            ("root.c.leaf-queue-template.ordering-policy", "fair"),
+            (
+                "root.c.leaf-queue-template.maximum-am-resource-percent",
+                "0.5",
+            ),
+        ]),
+    )
+    .unwrap()
+    .tree;
+    let c = &tree.queues[2];
+    assert_eq!(c.name, "root.c");
+    assert!(!c.is_leaf && c.children.is_empty());
+    let t = c.cs.auto_create.as_ref().expect("a managed parent");
+    assert_eq!(t.capacity_percent, 50.0);
+    assert_eq!(t.user_limit_factor, 3.0);
+    assert_eq!(t.am_fraction, 0.5);
+    assert_eq!(t.ordering_policy, fairsim_sim::tree::OrderingPolicy::Fair);
+
+    let mut no_cap = props(&[]);
+    no_cap.retain(|(k, _)| *k != "root.c.leaf-queue-template.capacity");
+    let e = load(H33, &no_cap).unwrap_err();
+    assert!(e.contains("Illegal capacity of -1.0"), "{e}");
+
+    let e = load(
+        H33,
+        &props(&[("root.c.queues", "x"), ("root.c.x.capacity", "100")]),
+    )
+    .unwrap_err();
+    assert!(e.contains("lists queues of its own"), "{e}");
+
+    let e = load(
+        H33,
+        &props(&[(
+            "root.c.auto-create-child-queue.management-policy",
+            "com.example.Mine",
+        )]),
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("not GuaranteedOrZeroCapacityOverTimePolicy"),
+        "{e}"
+    );
+}
+
+/// Hadoop 2.7 has no auto-created queues: the properties are warned about, root.c is a
+/// plain leaf, and a mapping to `c.%user` is refused as YARN 2.7 refuses it at start-up.
+#[test]
+fn hadoop_27_warns_and_keeps_the_parent_a_leaf() {
+    let mut p = props(&[]);
+    p.retain(|(k, _)| !k.starts_with("queue-mappings"));
+    let loaded = load(H27, &p).unwrap();
+    assert!(loaded.tree.queues[2].is_leaf);
+    let text = loaded.warnings.join("\n");
+    assert!(
+        text.contains("auto-create-child-queue.enabled")
+            && text.contains("hadoop-2.7 has no auto-created queues"),
+        "{text}"
+    );
+    let e = load(H27, &props(&[])).unwrap_err();
+    assert!(e.contains("not a leaf queue"), "{e}");
+}
+
+/// TestQueueManagementDynamicEditPolicy.testEditSchedule: USER1's and USER2's leaves are
+/// given 0.1 each, USER3's starts at 0 (capacity 0, maximum 1.0); once both their apps are
+/// gone, one run of the policy deactivates both and activates USER3's alone (one
+/// application: `min(floor(0.2001 / 0.1), 1)` leaves), at 50 % of root.c, 0.1 of the
+/// cluster, leaving 0.1 activated.
+#[test]
+fn edit_schedule_moves_the_freed_capacity_to_the_waiting_leaf() {
+    let p = props(&[]);
+    let apps = vec![
+        app(0, "user_1", 1, 2000),
+        app(1, "user_2", 1, 2000),
+        app(2, "user_3", 1, LONG_MS),
+    ];
+    let (rec, _) = run_sampled(&scenario(&p, apps));
+    assert_eq!(guarantee(&rec, 1000, "root.c.user_1"), Some(10_240));
+    assert_eq!(guarantee(&rec, 1000, "root.c.user_2"), Some(10_240));
+    assert_eq!(guarantee(&rec, 1000, "root.c.user_3"), Some(0));
+    assert_eq!(guarantee(&rec, 10_000, "root.c.user_1"), Some(0));
+    assert_eq!(guarantee(&rec, 10_000, "root.c.user_2"), Some(0));
+    assert_eq!(guarantee(&rec, 10_000, "root.c.user_3"), Some(10_240));
+}
+
+/// testAutoCreatedQueueActivationDeactivation (its default partition): USER1 and USER2 are
+/// given 0.1 each, USER1's second app changes nothing, USER3's leaf starts at 0 (the 0.2
+/// activated stays 0.2); when USER2's app is gone the policy deactivates its leaf and
+/// activates USER3's.
+#[test]
+fn activation_and_deactivation_follow_the_leaves_applications() {
+    let apps = vec![
+        app(0, "user_1", 1, LONG_MS),
+        app(1, "user_2", 1, 2000),
+        app(2, "user_1", 1, LONG_MS),
+        app(3, "user_3", 1, LONG_MS),
+    ];
+    let (rec, _) = run_sampled(&scenario(&props(&[]), apps));
+    for (q, before, after) in [
+        ("root.c.user_1", 10_240, 10_240),
+        ("root.c.user_2", 10_240, 0),
+        ("root.c.user_3", 0, 10_240),
+    ] {
+        assert_eq!(guarantee(&rec, 1000, q), Some(before), "{q}");
+        assert_eq!(guarantee(&rec, 10_000, q), Some(after), "{q}");
+    }
+}
+
+/// testAutoCreationFailsWhenParentCapacityExceeded: with
+/// fail-on-exceeding-parent-capacity, two leaves at 0.1 fill root.c's 0.2 and the third
+/// is not created (0.1 + 0.2 > 0.2): its app is rejected. Without the flag it is made at 0.
+#[test]
+fn a_parent_may_refuse_leaves_beyond_its_guarantee() {
+    let p = props(&[(
+        "root.c.auto-create-child-queue.fail-on-exceeding-parent-capacity",
+        "true",
+    )]);
+    let apps = || {
+        vec![
+            app(0, "user_1", 1, LONG_MS),
+            app(1, "user_2", 1, LONG_MS),
+            app(2, "user_3", 1, LONG_MS),
+        ]
+    };
+    let (mut rec, _) = run_recorded(&scenario(&p, apps()));
+    rec.apps.sort_by_key(|a| a.index);
+    assert!(rec.apps[0].rejected.is_none() && rec.apps[1].rejected.is_none());
+    let why = rec.apps[2].rejected.clone().unwrap_or_default();
+    assert!(why.contains("fail-on-exceeding-parent-capacity"), "{why}");
+    let (rec, _) = run_recorded(&scenario(&props(&[]), apps()));
+    assert!(rec.apps.iter().all(|a| a.rejected.is_none()));
+}
+
+/// testAutoCreateLeafQueueFailsWithNoQueueMapping: a user no mapping names, submitting to
+/// a queue that does not exist, is rejected; testAutoCreateLeafQueueCreationUsingFullParentPath:
+/// a mapping may name the parent by its path (root.d, template 10 % of 20 %: 0.02 of the
+/// cluster, 2,048 MB).
+#[test]
+fn only_mapped_users_create_leaves_and_parents_may_be_named_by_path() {
+    let p = vec![
+        ("root.queues", "a,c,d"),
+        ("root.a.capacity", "60"),
+        ("root.c.capacity", "20"),
+        ("root.d.capacity", "20"),
+        ("root.c.auto-create-child-queue.enabled", "true"),
+        ("root.c.leaf-queue-template.capacity", "50"),
+        ("root.d.auto-create-child-queue.enabled", "true"),
+        ("root.d.leaf-queue-template.capacity", "10"),
+        (
+            "queue-mappings",
+            "u:user_0:c.user_0,u:testuser:root.d.%user",
+        ),
+        ("queue-mappings-override.enable", "true"),
+    ];
+    let apps = vec![
+        one_stage(
+            0,
+            "invalid_user",
+            "invalid_user",
+            1,
+            Resource::new(GB, 1),
+            LONG_MS,
+        ),
+        one_stage(1, "default", "testuser", 1, Resource::new(GB, 1), LONG_MS),
+    ];
+    let (mut rec, _) = run_sampled(&scenario(&p, apps));
+    rec.apps.sort_by_key(|a| a.index);
+    let why = rec.apps[0].rejected.clone().unwrap_or_default();
+    assert!(why.contains("unknown queue: invalid_user"), "{why}");
+    assert_eq!(rec.apps[1].queue, "root.d.testuser");
+    assert_eq!(guarantee(&rec, 1000, "root.d.testuser"), Some(2048));
+}
+
+/// testQueueMappingValidationFailsWithInvalidParentQueueInMapping and
+/// testQueueMappingUpdatesFailsOnRemovalOfParentQueueInMapping: a mapping to a leaf under a
+/// parent that does not create leaves, under a parent that does not exist, or under an
+/// empty parent name stops YARN at start-up.
+#[test]
+fn mappings_under_parents_that_create_no_leaves_are_refused() {
+    for mapping in [
+        "u:%user:a.%user",
+        "u:app_user:INVALID_PARENT_QUEUE.app_user",
+        "u:%user:.%user",
+    ] {
+        let mut p = props(&[]);
+        p.retain(|(k, _)| *k != "queue-mappings");
+        p.push(("queue-mappings", mapping));
+        let e = load(H33, &p).unwrap_err();
+        assert!(e.contains("which is not a leaf queue"), "{mapping}: {e}");
+    }
+}
