@@ -12,7 +12,6 @@ use fairsim_core::{Resource, Semantics};
 use fairsim_sim::alloc::parse_capacity_scheduler_xml;
 use fairsim_sim::app::AppSpec;
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::Scenario;
 use fairsim_sim::tree::{QueueId, QueueTree};
 
 fn app(arrival: u64, queue: &str, count: u32, size: Resource, dur: u64) -> AppSpec {
@@ -37,10 +36,6 @@ fn capacity_tree() -> QueueTree {
     ]))
 }
 
-fn scenario(nodes: u32, node: Resource, tree: QueueTree, apps: Vec<AppSpec>) -> Scenario {
-    trace_scenario("admission", tree, nodes, node, apps)
-}
-
 fn allocated_sizes(rec: &MemoryRecorder) -> Vec<Resource> {
     rec.decisions
         .iter()
@@ -53,7 +48,13 @@ fn allocated_sizes(rec: &MemoryRecorder) -> Vec<Resource> {
 fn fair_scheduler_rounds_asks_up_to_the_increment_in_both_eras() {
     for semantics in [Semantics::Hadoop27, Semantics::Hadoop33] {
         let apps = vec![app(0, "q", 1, Resource::new(1500, 1), 100)];
-        let mut sc = scenario(1, Resource::new(8192, 8), fair_tree(&["q"]), apps);
+        let mut sc = trace_scenario(
+            "admission",
+            fair_tree(&["q"]),
+            1,
+            Resource::new(8192, 8),
+            apps,
+        );
         sc.scheduler.semantics = semantics;
         sc.scheduler.increment_allocation_mb = 512;
         let (rec, _) = run_recorded(&sc);
@@ -64,7 +65,13 @@ fn fair_scheduler_rounds_asks_up_to_the_increment_in_both_eras() {
             app(0, "q", 1, Resource::new(1500, 1), 100),
             app(0, "q", 1, Resource::new(100, 0), 100),
         ];
-        let mut sc = scenario(1, Resource::new(8192, 8), fair_tree(&["q"]), apps);
+        let mut sc = trace_scenario(
+            "admission",
+            fair_tree(&["q"]),
+            1,
+            Resource::new(8192, 8),
+            apps,
+        );
         sc.scheduler.semantics = semantics;
         let (rec, _) = run_recorded(&sc);
         assert_eq!(
@@ -77,7 +84,13 @@ fn fair_scheduler_rounds_asks_up_to_the_increment_in_both_eras() {
 #[test]
 fn capacity_scheduler_rounds_to_the_minimum_and_the_memory_calculator_sets_one_vcore() {
     let apps = vec![app(0, "a", 1, Resource::new(1500, 3), 100)];
-    let mut sc = scenario(1, Resource::new(8192, 8), capacity_tree(), apps);
+    let mut sc = trace_scenario(
+        "admission",
+        capacity_tree(),
+        1,
+        Resource::new(8192, 8),
+        apps,
+    );
     sc.scheduler.minimum_allocation_mb = 512;
     let (rec, _) = run_recorded(&sc);
     assert_eq!(allocated_sizes(&rec), vec![Resource::new(1536, 1)]);
@@ -91,7 +104,7 @@ fn an_ask_above_the_maximum_allocation_is_rejected_with_the_reason_in_both_sched
             app(0, queue, 1, Resource::new(1024, 5), 100),
             app(0, queue, 1, Resource::new(8192, 4), 100),
         ];
-        let sc = scenario(2, Resource::new(16384, 16), tree, apps);
+        let sc = trace_scenario("admission", tree, 2, Resource::new(16384, 16), apps);
         let (rec, s) = run_recorded(&sc);
         let reason = |i: usize| rec.apps[i].rejected.clone().unwrap_or_default();
         assert!(
@@ -119,10 +132,11 @@ fn an_ask_larger_than_any_node_but_within_the_maximum_stays_pending_and_counts_i
         app(0, "big", 1, Resource::new(6144, 1), 1_000),
         app(0, "small", 8, Resource::new(1024, 1), 100_000),
     ];
-    let mut sc = scenario(
+    let mut sc = trace_scenario(
+        "admission",
+        fair_tree(&["big", "small"]),
         1,
         Resource::new(4096, 4),
-        fair_tree(&["big", "small"]),
         apps,
     );
     sc.end_ms = Some(30_000);
@@ -144,7 +158,13 @@ fn an_ask_larger_than_any_node_but_within_the_maximum_stays_pending_and_counts_i
 
     // Submitted after the wait: the maximum is now the largest node's 4096 MB.
     let apps = vec![app(10_001, "big", 1, Resource::new(6144, 1), 1_000)];
-    let sc = scenario(1, Resource::new(4096, 4), fair_tree(&["big"]), apps);
+    let sc = trace_scenario(
+        "admission",
+        fair_tree(&["big"]),
+        1,
+        Resource::new(4096, 4),
+        apps,
+    );
     let (rec, s) = run_recorded(&sc);
     let reason = rec.apps[0].rejected.clone().unwrap_or_default();
     assert!(reason.contains("maximum allocation 4096 MB"), "{reason}");
@@ -152,7 +172,13 @@ fn an_ask_larger_than_any_node_but_within_the_maximum_stays_pending_and_counts_i
 
     // A longer wait keeps the configured maximum: pending again.
     let apps = vec![app(10_001, "big", 1, Resource::new(6144, 1), 1_000)];
-    let mut sc = scenario(1, Resource::new(4096, 4), fair_tree(&["big"]), apps);
+    let mut sc = trace_scenario(
+        "admission",
+        fair_tree(&["big"]),
+        1,
+        Resource::new(4096, 4),
+        apps,
+    );
     sc.scheduler.max_allocation_wait_ms = 60_000;
     sc.end_ms = Some(20_000);
     let (rec, s) = run_recorded(&sc);
@@ -170,7 +196,13 @@ fn an_empty_queue_name_is_rejected_by_the_fair_scheduler_in_both_eras() {
             app(0, ".q", 1, Resource::new(1024, 1), 100),
             app(0, "q", 1, Resource::new(1024, 1), 100),
         ];
-        let mut sc = scenario(1, Resource::new(8192, 8), fair_tree(&["q"]), apps);
+        let mut sc = trace_scenario(
+            "admission",
+            fair_tree(&["q"]),
+            1,
+            Resource::new(8192, 8),
+            apps,
+        );
         sc.scheduler.semantics = semantics;
         let (rec, s) = run_recorded(&sc);
         let r0 = rec.apps[0].rejected.clone().unwrap_or_default();
@@ -193,7 +225,13 @@ fn capacity_scheduler_placement_by_leaf_name_rejects_unknown_and_parent_queues()
             .iter()
             .map(|q| app(0, q, 1, Resource::new(1024, 1), 100))
             .collect();
-        let mut sc = scenario(2, Resource::new(8192, 8), capacity_tree(), apps);
+        let mut sc = trace_scenario(
+            "admission",
+            capacity_tree(),
+            2,
+            Resource::new(8192, 8),
+            apps,
+        );
         sc.scheduler.semantics = semantics;
         let (rec, s) = run_recorded(&sc);
         let reason = |i: usize| rec.apps[i].rejected.clone().unwrap_or_default();
@@ -256,10 +294,11 @@ fn capacity_queue_mappings_place_apps_submitted_to_default() {
             submit("default", "carol"),
             submit("a", "alice"),
         ];
-        let mut sc = scenario(
+        let mut sc = trace_scenario(
+            "admission",
+            mapped_capacity_tree(override_named),
             2,
             Resource::new(8192, 8),
-            mapped_capacity_tree(override_named),
             apps,
         );
         sc.scheduler.groups = groups.clone();

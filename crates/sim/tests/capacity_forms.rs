@@ -8,64 +8,18 @@
 mod common;
 
 use common::apps::{GB, LONG_MS, one_stage};
-use common::outcomes::{run_allocations, run_recorded};
-use common::scenarios::{capacity_xml, trace_scenario};
+use common::capacity::{held, load, scenario};
+use common::outcomes::run_recorded;
+use common::scenarios::capacity_xml;
 use fairsim_core::{Resource, Semantics};
-use fairsim_sim::alloc::{LoadedAlloc, parse_any_xml};
-use fairsim_sim::app::AppSpec;
 use fairsim_sim::capacity::Capacities;
-use fairsim_sim::scenario::{Scenario, SchedulerConf, parse_scenario};
-
-fn load(era: Semantics, props: &[(&str, &str)]) -> Result<LoadedAlloc, String> {
-    parse_any_xml(&capacity_xml(props), "capacity-scheduler.xml", era).map_err(|e| e.to_string())
-}
+use fairsim_sim::scenario::parse_scenario;
 
 fn refused(era: Semantics, props: &[(&str, &str)]) -> String {
     match load(era, props) {
         Ok(_) => panic!("{era}: {props:?} loaded"),
         Err(e) => e,
     }
-}
-
-fn scenario(
-    era: Semantics,
-    props: &[(&str, &str)],
-    nodes: u32,
-    node: Resource,
-    apps: Vec<AppSpec>,
-) -> Scenario {
-    let tree = load(era, props).unwrap_or_else(|e| panic!("{e}")).tree;
-    Scenario {
-        scheduler: SchedulerConf {
-            semantics: era,
-            ..SchedulerConf::default()
-        },
-        end_ms: Some(200_000),
-        ..trace_scenario("capacity-forms", tree, nodes, node, apps)
-    }
-}
-
-/// One unmanaged app per queue, `count` tasks of `size` that outlive the run; the MB each
-/// holds at the end.
-fn held(
-    era: Semantics,
-    props: &[(&str, &str)],
-    nodes: u32,
-    node: Resource,
-    queues: &[&str],
-    count: u32,
-    size: i64,
-) -> Vec<i64> {
-    let apps = queues
-        .iter()
-        .map(|q| one_stage(0, q, "u", count, Resource::new(size, 1), LONG_MS))
-        .collect();
-    let sc = scenario(era, props, nodes, node, apps);
-    let mut out = vec![0; queues.len()];
-    for (_, app) in run_allocations(&sc) {
-        out[app as usize] += size;
-    }
-    out
 }
 
 const H33: Semantics = Semantics::Hadoop33;

@@ -5,60 +5,12 @@
 
 mod common;
 
-use common::apps::{GB, LONG_MS, one_stage};
-use common::outcomes::run_allocations;
-use common::scenarios::{capacity_tree, capacity_xml, trace_scenario};
+use common::apps::{GB, one_stage};
+use common::capacity::{held, scenario};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::app::AppSpec;
-use fairsim_sim::scenario::{Scenario, SchedulerConf};
 
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
-
-/// `nodes` nodes of `node` under the capacity file of `props`, run for 200 s.
-fn scenario(
-    semantics: Semantics,
-    props: &[(&str, &str)],
-    nodes: u32,
-    node: Resource,
-    apps: Vec<AppSpec>,
-) -> Scenario {
-    let tree = capacity_tree(&capacity_xml(props));
-    Scenario {
-        scheduler: SchedulerConf {
-            semantics,
-            ..SchedulerConf::default()
-        },
-        end_ms: Some(200_000),
-        ..trace_scenario("capacity-limits", tree, nodes, node, apps)
-    }
-}
-
-/// One app per queue of `queues`, each asking for `count` tasks of `size` MB (1 vcore) that
-/// outlive the run; the MB each app holds at the end, in the order given.
-fn held(
-    semantics: Semantics,
-    props: &[(&str, &str)],
-    nodes: u32,
-    node: Resource,
-    queues: &[&str],
-    count: u32,
-    size: i64,
-) -> Vec<i64> {
-    let apps: Vec<AppSpec> = queues
-        .iter()
-        .map(|q| {
-            let mut a = one_stage(0, q, "u", count, Resource::new(size, 1), LONG_MS);
-            a.name = format!("{q}-app");
-            a
-        })
-        .collect();
-    let sc = scenario(semantics, props, nodes, node, apps);
-    let mut out = vec![0; queues.len()];
-    for (_, app) in run_allocations(&sc) {
-        out[app as usize] += size;
-    }
-    out
-}
 
 const TEN_BY_8GB: (u32, Resource) = (10, Resource::new(8 * GB, 8));
 

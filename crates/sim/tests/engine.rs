@@ -12,10 +12,6 @@ use fairsim_sim::scenario::Scenario;
 use fairsim_sim::tree::{QueueId, QueueTree, ResourceSpec};
 use fairsim_sim::{SimTime, run};
 
-fn scenario(nodes: u32, node: Resource, tree: QueueTree, apps: Vec<AppSpec>) -> Scenario {
-    trace_scenario("t", tree, nodes, node, apps)
-}
-
 fn app(arrival: u64, queue: &str, user: &str, count: u32, mb: i64, dur: u64) -> AppSpec {
     one_stage(arrival, queue, user, count, Resource::new(mb, 1), dur)
 }
@@ -45,7 +41,7 @@ fn low_max(semantics: Semantics) -> Vec<usize> {
         app(0, "A", "u", 2, 1024, 1_000_000),
         app(0, "B", "u", 4, 1024, 1_000_000),
     ];
-    let mut sc = scenario(1, Resource::new(8192, 8), low_max_tree(), apps);
+    let mut sc = trace_scenario("t", low_max_tree(), 1, Resource::new(8192, 8), apps);
     sc.scheduler.semantics = semantics;
     // Six heartbeats: at 0, 1000, ..., 5000 ms.
     sc.end_ms = Some(5_500);
@@ -88,10 +84,11 @@ fn reservation_is_made_fulfilled_and_released_at_the_next_heartbeat() {
         app(0, "queue1", "u", 2, 1024, 1500),
         app(600, "queue2", "u", 1, 1024, 100),
     ];
-    let sc = scenario(
+    let sc = trace_scenario(
+        "t",
+        two_queue_tree(&["queue1", "queue2"]),
         2,
         Resource::new(1024, 4),
-        two_queue_tree(&["queue1", "queue2"]),
         apps,
     );
     let mut rec = MemoryRecorder::default();
@@ -118,7 +115,13 @@ fn local_app(arrival: u64, host: &str) -> AppSpec {
 }
 
 fn delay_scenario(semantics: Semantics, apps: Vec<AppSpec>) -> Scenario {
-    let mut sc = scenario(10, Resource::new(8192, 8), two_queue_tree(&["q"]), apps);
+    let mut sc = trace_scenario(
+        "t",
+        two_queue_tree(&["q"]),
+        10,
+        Resource::new(8192, 8),
+        apps,
+    );
     sc.cluster.racks = 2;
     sc.scheduler.semantics = semantics;
     sc.scheduler.locality_threshold_node = 0.5;
@@ -172,7 +175,7 @@ fn running_tree(parent_max: Option<u32>, leaf1_max: Option<u32>) -> QueueTree {
 }
 
 fn run_apps(tree: QueueTree, apps: Vec<AppSpec>) -> Vec<fairsim_sim::app::AppRecord> {
-    let sc = scenario(4, Resource::new(8192, 8), tree, apps);
+    let sc = trace_scenario("t", tree, 4, Resource::new(8192, 8), apps);
     let mut rec = MemoryRecorder::default();
     run(&sc, 1, 0, &mut rec).unwrap();
     rec.apps
@@ -237,7 +240,7 @@ fn usage_converges_to_instantaneous_fair_share_within_one_container() {
         .iter()
         .map(|q| app(0, q, "u", 2_000, 256, 5_000))
         .collect();
-    let mut sc = scenario(10, Resource::new(8192, 64), tree, apps);
+    let mut sc = trace_scenario("t", tree, 10, Resource::new(8192, 64), apps);
     sc.scheduler.assignmultiple = true;
     sc.end_ms = Some(60_000);
     sc.sample_interval_ms = 1_000;
@@ -264,7 +267,7 @@ fn container_above_the_maximum_allocation_rejects_the_app() {
         app(0, "q", "u", 1, 16_384, 100),
         app(0, "q", "u", 1, 1024, 100),
     ];
-    let sc = scenario(2, Resource::new(8192, 8), two_queue_tree(&["q"]), apps);
+    let sc = trace_scenario("t", two_queue_tree(&["q"]), 2, Resource::new(8192, 8), apps);
     let mut rec = MemoryRecorder::default();
     let s = run(&sc, 1, 0, &mut rec).unwrap();
     let reason = rec.apps[0].rejected.as_deref().unwrap();
@@ -284,7 +287,7 @@ fn unknown_queue_without_a_creating_rule_is_rejected() {
         app(0, "nosuch", "u", 1, 1024, 100),
         app(0, "q", "u", 1, 1024, 100),
     ];
-    let sc = scenario(2, Resource::new(8192, 8), tree, apps);
+    let sc = trace_scenario("t", tree, 2, Resource::new(8192, 8), apps);
     let mut rec = MemoryRecorder::default();
     let s = run(&sc, 1, 0, &mut rec).unwrap();
     assert!(
@@ -301,7 +304,7 @@ fn unknown_queue_without_a_creating_rule_is_rejected() {
 #[test]
 fn default_placement_creates_the_specified_queue() {
     let apps = vec![app(0, "fresh", "u", 1, 1024, 100)];
-    let mut sc = scenario(1, Resource::new(8192, 8), two_queue_tree(&["q"]), apps);
+    let mut sc = trace_scenario("t", two_queue_tree(&["q"]), 1, Resource::new(8192, 8), apps);
     sc.end_ms = Some(10_000);
     let mut rec = MemoryRecorder::default();
     run(&sc, 1, 0, &mut rec).unwrap();
@@ -329,7 +332,7 @@ fn managed(arrival: u64, queue: &str, count: u32, mb: i64) -> AppSpec {
 #[test]
 fn ams_holding_every_vcore_stall_the_run_with_apps_unfinished() {
     let apps = (0..4).map(|_| managed(0, "q", 2, 1024)).collect();
-    let mut sc = scenario(1, Resource::new(4096, 4), two_queue_tree(&["q"]), apps);
+    let mut sc = trace_scenario("t", two_queue_tree(&["q"]), 1, Resource::new(4096, 4), apps);
     half_gb_allocations(&mut sc);
     let mut rec = MemoryRecorder::default();
     let s = run(&sc, 1, 0, &mut rec).unwrap();
@@ -350,7 +353,7 @@ fn am_above_max_am_share_of_the_fair_share_stalls_the_run() {
     let q = tree.find("root.q").unwrap();
     tree.get_mut(q).max_am_share = 0.1;
     let apps = vec![managed(0, "q", 1, 1024)];
-    let sc = scenario(1, Resource::new(4096, 4), tree, apps);
+    let sc = trace_scenario("t", tree, 1, Resource::new(4096, 4), apps);
     let mut rec = MemoryRecorder::default();
     let s = run(&sc, 1, 0, &mut rec).unwrap();
     assert!(rec.decisions.is_empty());
@@ -363,7 +366,7 @@ fn am_above_max_am_share_of_the_fair_share_stalls_the_run() {
 #[test]
 fn stalled_run_with_an_end_time_runs_to_the_end_and_reports_the_stall() {
     let apps = (0..4).map(|_| managed(0, "q", 2, 1024)).collect();
-    let mut sc = scenario(1, Resource::new(4096, 4), two_queue_tree(&["q"]), apps);
+    let mut sc = trace_scenario("t", two_queue_tree(&["q"]), 1, Resource::new(4096, 4), apps);
     half_gb_allocations(&mut sc);
     sc.end_ms = Some(60_000);
     let mut rec = MemoryRecorder::default();
@@ -376,7 +379,7 @@ fn stalled_run_with_an_end_time_runs_to_the_end_and_reports_the_stall() {
 #[test]
 fn finished_run_is_not_stalled() {
     let apps = vec![managed(0, "q", 2, 1024)];
-    let mut sc = scenario(1, Resource::new(4096, 4), two_queue_tree(&["q"]), apps);
+    let mut sc = trace_scenario("t", two_queue_tree(&["q"]), 1, Resource::new(4096, 4), apps);
     half_gb_allocations(&mut sc);
     sc.end_ms = Some(60_000);
     let s = run(&sc, 1, 0, &mut MemoryRecorder::default()).unwrap();
@@ -393,7 +396,7 @@ fn progress_follows_simulated_time_and_changes_nothing() {
     let apps = (0..40)
         .map(|i| app(i * 5_000, "a", "u", 3, 1024, 20_000))
         .collect();
-    let sc = scenario(2, Resource::new(4096, 4), tree, apps);
+    let sc = trace_scenario("t", tree, 2, Resource::new(4096, 4), apps);
     let (mut plain, mut observed) = (MemoryRecorder::default(), MemoryRecorder::default());
     let summary = run(&sc, 1, 0, &mut plain).expect("runs");
     let mut seen = Vec::new();

@@ -5,52 +5,18 @@
 
 mod common;
 
-use common::apps::one_stage;
+use common::apps::app;
 use common::outcomes::{allocation_times, first_allocations, metric, run_recorded};
-use common::scenarios::{fair_tree, trace_scenario};
+use common::scenarios::fair_scenario;
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::alloc::parse_fair_scheduler_xml;
 use fairsim_sim::app::AppSpec;
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{Scenario, SchedulerConf};
+use fairsim_sim::scenario::Scenario;
 use fairsim_sim::{RunSummary, run};
 
 const GB: i64 = 1024;
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
-
-/// An app of `count` tasks of `mb` MB / `vcores` vcores, each running `duration_ms`.
-fn app(
-    arrival: u64,
-    queue: &str,
-    user: &str,
-    count: u32,
-    mb: i64,
-    vcores: i64,
-    duration_ms: u64,
-) -> AppSpec {
-    let size = Resource::new(mb, vcores);
-    AppSpec {
-        name: format!("{queue}-{user}-{arrival}"),
-        ..one_stage(arrival, queue, user, count, size, duration_ms)
-    }
-}
-
-fn scenario(
-    semantics: Semantics,
-    xml: &str,
-    nodes: u32,
-    node: Resource,
-    apps: Vec<AppSpec>,
-) -> Scenario {
-    Scenario {
-        scheduler: SchedulerConf {
-            semantics,
-            ..SchedulerConf::default()
-        },
-        end_ms: Some(300_000),
-        ..trace_scenario("hadoop-test", fair_tree(xml, semantics), nodes, node, apps)
-    }
-}
 
 // TestMaxRunningAppsEnforcer. Apps hold one long task on a large cluster; "runnable" shows
 // as getting that task; a removal is the short app1 finishing at 10 s.
@@ -59,7 +25,7 @@ const LONG: u64 = 1_000_000;
 
 fn runnability(semantics: Semantics, xml: &str, apps: Vec<AppSpec>) -> Vec<Option<u64>> {
     let n = apps.len();
-    let sc = scenario(semantics, xml, 16, Resource::new(8 * GB, 8), apps);
+    let sc = fair_scenario(semantics, xml, 16, Resource::new(8 * GB, 8), apps, 300_000);
     first_allocations(&run_recorded(&sc).0, n)
 }
 
@@ -229,12 +195,13 @@ fn preemption_case(
     for (t, q) in starving {
         apps.push(app(*t, q, "default", 4, 2 * GB, 2, LONG));
     }
-    let mut sc = scenario(
+    let mut sc = fair_scenario(
         Semantics::Hadoop33,
         &xml,
         2,
         Resource::new(4 * GB, 12),
         apps,
+        300_000,
     );
     sc.scheduler.preemption = true;
     sc.scheduler.preemption_utilization_threshold = 0.0;
@@ -337,7 +304,7 @@ fn preemption_between_sibling_queues_with_parent_at_fair_share() {
 
 fn placed_leaves(semantics: Semantics, xml: &str, apps: Vec<AppSpec>) -> (Vec<usize>, RunSummary) {
     let n = apps.len();
-    let sc = scenario(semantics, xml, 4, Resource::new(8 * GB, 8), apps);
+    let sc = fair_scenario(semantics, xml, 4, Resource::new(8 * GB, 8), apps, 300_000);
     let mut rec = MemoryRecorder::default();
     let s = run(&sc, 1, 0, &mut rec).expect("runs");
     (
@@ -421,7 +388,14 @@ fn fifo_within_queue() {
             app(0, "queue1", "user1", 2, GB, 1, LONG),
             app(1, "queue1", "user1", 2, GB, 1, LONG),
         ];
-        let rec = run_rec(&scenario(s, xml, 1, Resource::new(3 * GB, 3), apps));
+        let rec = run_rec(&fair_scenario(
+            s,
+            xml,
+            1,
+            Resource::new(3 * GB, 3),
+            apps,
+            300_000,
+        ));
         assert_eq!(allocation_order(&rec, 3), vec![0, 0, 1], "{s}");
     }
 }
@@ -432,12 +406,13 @@ fn max_assign_limits_containers_per_heartbeat() {
     // -1 gives all 8 at once (3.3 with dynamic max-assign off, as the test's setting).
     for s in ERAS {
         for (max_assign, want) in [(2, 2), (-1, 8)] {
-            let mut sc = scenario(
+            let mut sc = fair_scenario(
                 s,
                 "<allocations/>",
                 1,
                 Resource::new(16 * GB, 16),
                 vec![app(0, "default", "user", 8, GB, 1, LONG)],
+                300_000,
             );
             sc.scheduler.assignmultiple = true;
             sc.scheduler.max_assign = max_assign;
@@ -459,12 +434,13 @@ fn max_assign_with_zero_memory_containers() {
     // test changes maxAssign between two heartbeats; here each setting is its own run).
     for s in ERAS {
         for (max_assign, want) in [(2, 2), (-1, 8)] {
-            let mut sc = scenario(
+            let mut sc = fair_scenario(
                 s,
                 "<allocations/>",
                 1,
                 Resource::new(16 * GB, 16),
                 vec![app(0, "default", "user", 8, 0, 1, LONG)],
+                300_000,
             );
             sc.scheduler.minimum_allocation_mb = 0;
             sc.scheduler.assignmultiple = true;
@@ -494,12 +470,13 @@ fn no_more_cpu_on_node() {
     // testNoMoreCpuOnNode: a node of 2048 MB and 1 vcore holds one (1024 MB, 1 vcore)
     // container, never two.
     for s in ERAS {
-        let rec = run_rec(&scenario(
+        let rec = run_rec(&fair_scenario(
             s,
             "<allocations/>",
             1,
             Resource::new(2 * GB, 1),
             vec![app(0, "default", "user1", 2, GB, 1, LONG)],
+            300_000,
         ));
         assert_eq!(allocation_times(&rec, 0).len(), 1, "{s}");
     }
@@ -518,7 +495,14 @@ fn basic_drf_assignment() {
             app(0, "queue1", "user1", 2, 2 * GB, 1, LONG),
             app(1, "queue1", "user1", 2, GB, 2, LONG),
         ];
-        let rec = run_rec(&scenario(s, xml, 1, Resource::new(8 * GB, 5), apps));
+        let rec = run_rec(&fair_scenario(
+            s,
+            xml,
+            1,
+            Resource::new(8 * GB, 5),
+            apps,
+            300_000,
+        ));
         assert_eq!(allocation_order(&rec, 3), vec![0, 1, 0], "{s}");
     }
 }
@@ -535,7 +519,14 @@ fn basic_drf_with_queues() {
             app(1, "queue1", "user1", 2, 2 * GB, 2, LONG),
             app(2, "queue2", "user1", 2, GB, 2, LONG),
         ];
-        let rec = run_rec(&scenario(s, xml, 1, Resource::new(8 * GB, 7), apps));
+        let rec = run_rec(&fair_scenario(
+            s,
+            xml,
+            1,
+            Resource::new(8 * GB, 7),
+            apps,
+            300_000,
+        ));
         assert_eq!(allocation_order(&rec, 4), vec![0, 2, 2, 1], "{s}");
     }
 }
@@ -551,7 +542,7 @@ fn multiple_containers_waiting_for_reservation() {
             app(1, "queue2", "user2", 1, GB, 1, LONG),
             app(2, "queue3", "user3", 1, GB, 1, LONG),
         ];
-        let mut sc = scenario(s, "<allocations/>", 1, Resource::new(GB, 1), apps);
+        let mut sc = fair_scenario(s, "<allocations/>", 1, Resource::new(GB, 1), apps, 300_000);
         sc.scheduler.reservation_threshold_increment_multiple = 0.09;
         let rec = run_rec(&sc);
         let reserved = |a: u32| {
@@ -574,7 +565,14 @@ fn user_max_running_apps() {
             app(0, "queue1", "user1", 2, GB, 1, LONG),
             app(1, "queue1", "user1", 1, GB, 1, LONG),
         ];
-        let rec = run_rec(&scenario(s, xml, 1, Resource::new(8 * GB, 8), apps));
+        let rec = run_rec(&fair_scenario(
+            s,
+            xml,
+            1,
+            Resource::new(8 * GB, 8),
+            apps,
+            300_000,
+        ));
         assert_eq!(
             (
                 allocation_times(&rec, 0).len(),
@@ -620,7 +618,14 @@ fn queue_names_with_periods() {
             app(1, "A.", "user1", 1, GB, 1, 5_000),
             app(2, "A.B", "user1", 1, GB, 1, 5_000),
         ];
-        let sc = scenario(s, "<allocations/>", 1, Resource::new(8 * GB, 8), apps);
+        let sc = fair_scenario(
+            s,
+            "<allocations/>",
+            1,
+            Resource::new(8 * GB, 8),
+            apps,
+            300_000,
+        );
         let mut rec = MemoryRecorder::default();
         let sum = run(&sc, 1, 0, &mut rec).expect("runs");
         assert_eq!(metric(&sum, "apps_rejected"), 2.0, "{s}");
@@ -809,7 +814,14 @@ fn drf_hierarchical_queues() {
             app(6, "queue1.subqueue2", "user1", 2, 2 * GB, 2, LONG),
             app(9, "queue2", "user1", 2, GB, 2, LONG),
         ];
-        let rec = run_rec(&scenario(s, xml, 1, Resource::new(12 * GB, 12), apps));
+        let rec = run_rec(&fair_scenario(
+            s,
+            xml,
+            1,
+            Resource::new(12 * GB, 12),
+            apps,
+            300_000,
+        ));
         assert_eq!(allocation_order(&rec, 7), vec![0, 3, 3, 2, 2, 1], "{s}");
     }
 }

@@ -10,44 +10,17 @@
 
 mod common;
 
-use common::apps::one_stage;
+use common::apps::app;
 use common::outcomes::{allocated, first_allocations, metric, run_recorded, run_sampled};
-use common::scenarios::{fair_tree, trace_scenario};
+use common::scenarios::fair_scenario;
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::app::AppSpec;
 use fairsim_sim::recorder::{Decision, DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{Scenario, SchedulerConf};
 
 const GB: i64 = 1024;
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
 /// Tasks that outlive every test run.
 const LONG: u64 = 1_000_000;
-
-/// An unmanaged app (no AM container) of `count` tasks of `mb` MB / `vcores` vcores.
-fn app(arrival: u64, queue: &str, user: &str, count: u32, mb: i64, vcores: i64) -> AppSpec {
-    let size = Resource::new(mb, vcores);
-    AppSpec {
-        name: format!("app-{arrival}-{queue}-{user}"),
-        ..one_stage(arrival, queue, user, count, size, LONG)
-    }
-}
-
-fn scenario(
-    semantics: Semantics,
-    xml: &str,
-    nodes: u32,
-    node: Resource,
-    apps: Vec<AppSpec>,
-) -> Scenario {
-    Scenario {
-        scheduler: SchedulerConf {
-            semantics,
-            ..SchedulerConf::default()
-        },
-        end_ms: Some(60_000),
-        ..trace_scenario("hadoop-test", fair_tree(xml, semantics), nodes, node, apps)
-    }
-}
 
 fn allocations(rec: &MemoryRecorder) -> Vec<Decision> {
     allocated(rec).copied().collect()
@@ -66,12 +39,13 @@ fn counts_after(rec: &MemoryRecorder, n: usize, apps: usize) -> Vec<usize> {
 fn empty_queue_name_is_rejected() {
     // testEmptyQueueName: an app submitted to "" is refused and nothing runs.
     for s in ERAS {
-        let sc = scenario(
+        let sc = fair_scenario(
             s,
             "<allocations/>",
             1,
             Resource::new(8 * GB, 8),
-            vec![app(0, "", "user1", 1, GB, 1)],
+            vec![app(0, "", "user1", 1, GB, 1, LONG)],
+            60_000,
         );
         let (rec, sum) = run_recorded(&sc);
         assert_eq!(metric(&sum, "apps_rejected"), 1.0, "{s}");
@@ -91,12 +65,19 @@ fn assign_container_fifo_leaf_beside_fair_parent() {
     </allocations>"#;
     for s in ERAS {
         let apps = vec![
-            app(0, "fifo", "user1", 4, GB, 1),
-            app(0, "fairParent.fairChild1", "user1", 4, GB, 1),
-            app(0, "fairParent.fairChild2", "user1", 4, GB, 1),
-            app(0, "fifo", "user1", 4, GB, 1),
+            app(0, "fifo", "user1", 4, GB, 1, LONG),
+            app(0, "fairParent.fairChild1", "user1", 4, GB, 1, LONG),
+            app(0, "fairParent.fairChild2", "user1", 4, GB, 1, LONG),
+            app(0, "fifo", "user1", 4, GB, 1, LONG),
         ];
-        let (rec, _) = run_recorded(&scenario(s, xml, 2, Resource::new(8 * GB, 8), apps));
+        let (rec, _) = run_recorded(&fair_scenario(
+            s,
+            xml,
+            2,
+            Resource::new(8 * GB, 8),
+            apps,
+            60_000,
+        ));
         // After 4, 8, 12 and 16 containers: (app1, app2, app3, app4).
         let want = [[2, 1, 1, 0], [4, 2, 2, 0], [4, 3, 3, 2], [4, 4, 4, 4]];
         for (k, w) in want.iter().enumerate() {
@@ -117,12 +98,13 @@ fn simple_container_allocation_normalises_the_ask_to_the_minimum() {
     // node (512 MB) can hold no normalised container; it is left out, so the one node of
     // 1024 MB is all the cluster can give and the second container never runs.
     for s in ERAS {
-        let sc = scenario(
+        let sc = fair_scenario(
             s,
             "<allocations/>",
             1,
             Resource::new(GB, 4),
-            vec![app(0, "queue1", "user1", 2, 512, 2)],
+            vec![app(0, "queue1", "user1", 2, 512, 2, LONG)],
+            60_000,
         );
         let (rec, _) = run_recorded(&sc);
         let got = allocations(&rec);
@@ -136,12 +118,13 @@ fn dynamic_max_assign_gives_half_the_free_node_per_heartbeat() {
     // testDynamicMaxAssign (Hadoop 3 only): assignmultiple with dynamic max-assign on a node
     // of 8 GB / 8 vcores and 12 asks of 1 GB: whatever maxAssign says, a heartbeat assigns
     // until half the free resources are gone: 5, then 2, then 1 container.
-    let mut sc = scenario(
+    let mut sc = fair_scenario(
         Semantics::Hadoop33,
         "<allocations/>",
         1,
         Resource::new(8 * GB, 8),
-        vec![app(0, "root.default", "user", 12, GB, 1)],
+        vec![app(0, "root.default", "user", 12, GB, 1, LONG)],
+        60_000,
     );
     sc.scheduler.assignmultiple = true;
     sc.scheduler.dynamic_max_assign = true;
@@ -166,15 +149,16 @@ fn child_max_resources_caps_each_created_child() {
     let xml = r#"<allocations><queue name="queueA" type="parent">
       <maxChildResources>2048mb,2vcores</maxChildResources></queue></allocations>"#;
     let apps = vec![
-        app(0, "queueA.queueB", "user1", 8, GB, 1),
-        app(0, "queueA.queueC", "user1", 8, GB, 1),
+        app(0, "queueA.queueB", "user1", 8, GB, 1, LONG),
+        app(0, "queueA.queueC", "user1", 8, GB, 1, LONG),
     ];
-    let (rec, _) = run_recorded(&scenario(
+    let (rec, _) = run_recorded(&fair_scenario(
         Semantics::Hadoop33,
         xml,
         1,
         Resource::new(8 * GB, 8),
         apps,
+        60_000,
     ));
     assert_eq!(counts_after(&rec, usize::MAX, 2), vec![2, 2]);
 }
@@ -182,7 +166,7 @@ fn child_max_resources_caps_each_created_child() {
 /// An app with an AM container of `am_mb` MB / 1 vcore and `count` tasks of 1 GB running
 /// `duration_ms` each.
 fn managed(arrival: u64, queue: &str, am_mb: i64, count: u32, duration_ms: u64) -> AppSpec {
-    let mut a = app(arrival, queue, "user1", count, GB, 1);
+    let mut a = app(arrival, queue, "user1", count, GB, 1, LONG);
     a.am = Some(Resource::new(am_mb, 1));
     a.stages[0][0].duration_ms = duration_ms;
     a
@@ -200,7 +184,7 @@ fn queue_max_am_share_admits_two_one_gb_ams_of_a_2048_mb_limit() {
     // app2's at the third.
     let apps = || {
         vec![
-            app(0, "root.default", "user1", 1, GB, 1),
+            app(0, "root.default", "user1", 1, GB, 1, LONG),
             managed(10, "queue1", GB, 1, 5_000),
             managed(20, "queue1", GB, 1, 20_000),
             managed(30, "queue1", GB, 1, 20_000),
@@ -208,7 +192,14 @@ fn queue_max_am_share_admits_two_one_gb_ams_of_a_2048_mb_limit() {
         ]
     };
     for s in ERAS {
-        let (rec, _) = run_recorded(&scenario(s, xml, 1, Resource::new(20 * GB, 20), apps()));
+        let (rec, _) = run_recorded(&fair_scenario(
+            s,
+            xml,
+            1,
+            Resource::new(20 * GB, 20),
+            apps(),
+            60_000,
+        ));
         let first = first_allocations(&rec, 5);
         let (a1, a2) = (first[1].expect("app1 runs"), first[2].expect("app2 runs"));
         assert!(a1 <= 1_000 && a2 <= 2_000, "{s}: {first:?}");
@@ -221,12 +212,13 @@ fn queue_max_am_share_admits_two_one_gb_ams_of_a_2048_mb_limit() {
         );
         // The default maxAMShare (0.5 of 10 GB) lets app3 in at once: the wait above is the
         // 0.2.
-        let (rec, _) = run_recorded(&scenario(
+        let (rec, _) = run_recorded(&fair_scenario(
             s,
             "<allocations><queue name=\"queue1\"/></allocations>",
             1,
             Resource::new(20 * GB, 20),
             apps(),
+            60_000,
         ));
         let first = first_allocations(&rec, 5);
         assert!(first[3].is_some_and(|t| t <= 3_000), "{s}: {first:?}");
@@ -245,17 +237,18 @@ fn request_am_resource_in_zero_fair_share_queue() {
       <queue name="queue3"><weight>0.000001</weight></queue>
     </allocations>"#;
     let apps = vec![
-        app(0, "root.queue2", "user2", 1, GB, 1),
+        app(0, "root.queue2", "user2", 1, GB, 1, LONG),
         managed(10, "root.queue1", 3 * GB, 0, 1_000),
         managed(20, "root.queue1", 2 * GB, 0, 1_000),
         managed(30, "root.queue3", GB, 0, 1_000),
     ];
-    let (rec, _) = run_recorded(&scenario(
+    let (rec, _) = run_recorded(&fair_scenario(
         Semantics::Hadoop33,
         xml,
         1,
         Resource::new(8 * GB, 20),
         apps,
+        60_000,
     ));
     let first = first_allocations(&rec, 4);
     assert_eq!(first[1], None, "the 3 GB AM exceeds 2048 MB: {first:?}");
@@ -268,14 +261,15 @@ fn multiple_nodes_single_rack_request() {
     // two containers on node1, node2 or a third host on another rack. node1's heartbeat
     // gives the first, node-local; node2's the second.
     for s in ERAS {
-        let mut a = app(0, "queue1", "user1", 2, GB, 1);
+        let mut a = app(0, "queue1", "user1", 2, GB, 1, LONG);
         a.stages[0][0].hosts = vec!["node0".into(), "node1".into(), "node2".into()];
-        let (rec, _) = run_recorded(&scenario(
+        let (rec, _) = run_recorded(&fair_scenario(
             s,
             "<allocations/>",
             2,
             Resource::new(GB, 1),
             vec![a],
+            60_000,
         ));
         let got: Vec<(u32, DecisionKind)> =
             allocations(&rec).iter().map(|d| (d.node, d.kind)).collect();
@@ -329,15 +323,16 @@ fn app_not_preempted_below_fair_share() {
         for drf in [false, true] {
             let xml = preemption_xml(fair_share, drf);
             let apps = vec![
-                app(0, "preemptable.child-1", "default", 8, GB, 1),
-                app(10_000, "preemptable.child-2", "default", 4, 3 * GB, 3),
+                app(0, "preemptable.child-1", "default", 8, GB, 1, LONG),
+                app(10_000, "preemptable.child-2", "default", 4, 3 * GB, 3, LONG),
             ];
-            let mut sc = scenario(
+            let mut sc = fair_scenario(
                 Semantics::Hadoop33,
                 &xml,
                 2,
                 Resource::new(4 * GB, 12),
                 apps,
+                60_000,
             );
             sc.scheduler.preemption = true;
             sc.scheduler.preemption_utilization_threshold = 0.0;
@@ -369,11 +364,11 @@ fn fair_share_and_weights_in_nested_user_queue_rule() {
       </queuePlacementPolicy></allocations>"#;
     for s in ERAS {
         let apps = vec![
-            app(0, "root.parentq", "user1", 10, GB, 1),
-            app(0, "root.parentq", "user2", 10, GB, 1),
-            app(0, "root.default", "user3", 10, GB, 1),
+            app(0, "root.parentq", "user1", 10, GB, 1, LONG),
+            app(0, "root.parentq", "user2", 10, GB, 1, LONG),
+            app(0, "root.default", "user3", 10, GB, 1, LONG),
         ];
-        let mut sc = scenario(s, xml, 1, Resource::new(16 * GB, 16), apps);
+        let mut sc = fair_scenario(s, xml, 1, Resource::new(16 * GB, 16), apps, 60_000);
         sc.sample_interval_ms = 5_000;
         let (rec, _) = run_sampled(&sc);
         let (_, last) = rec.samples.last().expect("samples");
@@ -404,11 +399,18 @@ fn reservation_threshold_gates_reservations() {
     // 3 vcores is above it in vcores and reserves the node.
     let xml = r#"<allocations><defaultQueueSchedulingPolicy>drf</defaultQueueSchedulingPolicy></allocations>"#;
     let apps = vec![
-        app(0, "queue1", "user1", 1, 4 * GB, 4),
-        app(100, "queue2", "user1", 1, GB, 1),
-        app(5_000, "queue2", "user1", 1, GB, 3),
+        app(0, "queue1", "user1", 1, 4 * GB, 4, LONG),
+        app(100, "queue2", "user1", 1, GB, 1, LONG),
+        app(5_000, "queue2", "user1", 1, GB, 3, LONG),
     ];
-    let mut sc = scenario(Semantics::Hadoop33, xml, 1, Resource::new(4 * GB, 4), apps);
+    let mut sc = fair_scenario(
+        Semantics::Hadoop33,
+        xml,
+        1,
+        Resource::new(4 * GB, 4),
+        apps,
+        60_000,
+    );
     sc.scheduler.reservation_threshold_increment_multiple = 2.0;
     let (rec, _) = run_recorded(&sc);
     let reserved = |a: u32| {
@@ -425,17 +427,18 @@ fn queue_name_with_trailing_space_is_rejected() {
     // testQueueNameWithTrailingSpace (Hadoop 3 only): "A" is accepted, "A " and "A" with a
     // non-breaking space are rejected, "B.C" is accepted.
     let apps = vec![
-        app(0, "A", "user1", 1, GB, 1),
-        app(1, "A ", "user1", 1, GB, 1),
-        app(2, "B.C", "user1", 1, GB, 1),
-        app(3, "A\u{00a0}", "user1", 1, GB, 1),
+        app(0, "A", "user1", 1, GB, 1, LONG),
+        app(1, "A ", "user1", 1, GB, 1, LONG),
+        app(2, "B.C", "user1", 1, GB, 1, LONG),
+        app(3, "A\u{00a0}", "user1", 1, GB, 1, LONG),
     ];
-    let (rec, sum) = run_recorded(&scenario(
+    let (rec, sum) = run_recorded(&fair_scenario(
         Semantics::Hadoop33,
         "<allocations/>",
         1,
         Resource::new(8 * GB, 8),
         apps,
+        60_000,
     ));
     assert_eq!(metric(&sum, "apps_rejected"), 2.0);
     assert_eq!(counts_after(&rec, usize::MAX, 4), vec![1, 0, 1, 0]);
@@ -449,17 +452,18 @@ fn user_as_default_queue_trims_the_user_name() {
         .iter()
         .enumerate()
         .map(|(i, user)| {
-            let mut a = app(i as u64, "default", user, 1, GB, 1);
+            let mut a = app(i as u64, "default", user, 1, GB, 1, LONG);
             a.stages[0][0].duration_ms = 1_000;
             a
         })
         .collect();
-    let (_, sum) = run_recorded(&scenario(
+    let (_, sum) = run_recorded(&fair_scenario(
         Semantics::Hadoop33,
         "<allocations/>",
         1,
         Resource::new(8 * GB, 8),
         apps,
+        60_000,
     ));
     assert_eq!(metric(&sum, "apps_rejected"), 0.0);
     assert_eq!(metric(&sum, "apps_finished.root.user1"), 3.0);
@@ -482,9 +486,9 @@ fn container_reservation_attempt_exceeding_queue_max() {
     };
     let apps = || {
         vec![
-            app(0, "queue1", "user1", 1, 2 * GB, 1),
-            app(10, "queue2", "user2", 1, GB, 1),
-            app(20, "queue1", "user1", 1, GB, 1),
+            app(0, "queue1", "user1", 1, 2 * GB, 1, LONG),
+            app(10, "queue2", "user2", 1, GB, 1, LONG),
+            app(20, "queue1", "user1", 1, GB, 1, LONG),
         ]
     };
     for s in ERAS {
@@ -495,7 +499,8 @@ fn container_reservation_attempt_exceeding_queue_max() {
                 .count()
         };
         let sc = |max_mb, multiple: Option<f64>| {
-            let mut sc = scenario(s, &xml(max_mb), 1, Resource::new(3 * GB, 5), apps());
+            let mut sc =
+                fair_scenario(s, &xml(max_mb), 1, Resource::new(3 * GB, 5), apps(), 60_000);
             if let Some(m) = multiple {
                 sc.scheduler.reservation_threshold_increment_multiple = m;
             }
@@ -535,7 +540,7 @@ fn compute_max_am_resource_of_zero_weight_queues() {
     </allocations>"#;
     let node = Resource::new(20 * GB, 20);
     let s = Semantics::Hadoop33;
-    let (rec, _) = run_recorded(&scenario(
+    let (rec, _) = run_recorded(&fair_scenario(
         s,
         xml,
         1,
@@ -544,6 +549,7 @@ fn compute_max_am_resource_of_zero_weight_queues() {
             managed(0, "queueFSZeroWithMax", 2 * GB, 1, LONG),
             managed(10, "queueFSZeroWithMax", GB, 1, LONG),
         ],
+        60_000,
     ));
     let first = first_allocations(&rec, 2);
     assert!(first[0].is_some(), "the 2 GB AM fits 2048 MB: {first:?}");
@@ -552,15 +558,16 @@ fn compute_max_am_resource_of_zero_weight_queues() {
         "2048 + 1024 MB is over the limit: {first:?}"
     );
     for (am_gb, runs) in [(8, true), (9, false)] {
-        let (rec, _) = run_recorded(&scenario(
+        let (rec, _) = run_recorded(&fair_scenario(
             s,
             xml,
             1,
             node,
             vec![
-                app(0, "busy", "user2", 1, 4 * GB, 1),
+                app(0, "busy", "user2", 1, 4 * GB, 1, LONG),
                 managed(10, "queueFSZeroWithAVL", am_gb * GB, 1, LONG),
             ],
+            60_000,
         ));
         let first = first_allocations(&rec, 2);
         assert_eq!(first[1].is_some(), runs, "a {am_gb} GB AM: {first:?}");
@@ -588,14 +595,21 @@ fn queue_max_am_share_default() {
     </allocations>"#;
     let busy = || {
         vec![
-            app(0, "queue3", "user1", 1, GB, 1),
-            app(1_000, "queue4", "user1", 1, GB, 1),
-            app(2_000, "queue5", "user1", 1, GB, 1),
+            app(0, "queue3", "user1", 1, GB, 1, LONG),
+            app(1_000, "queue4", "user1", 1, GB, 1, LONG),
+            app(2_000, "queue5", "user1", 1, GB, 1, LONG),
             managed(3_000, "queue1", GB, 1, LONG),
         ]
     };
     let sc = |apps| {
-        let mut sc = scenario(Semantics::Hadoop33, xml, 1, Resource::new(8 * GB, 10), apps);
+        let mut sc = fair_scenario(
+            Semantics::Hadoop33,
+            xml,
+            1,
+            Resource::new(8 * GB, 10),
+            apps,
+            60_000,
+        );
         sc.scheduler.maximum_allocation_vcores = 6;
         sc
     };
@@ -645,16 +659,17 @@ const STARVATION_XML: &str = r#"<allocations>
 /// The starvation cluster with preemption `on` and the utilization `threshold`: containers
 /// of the default app preempted, and how many containers each of the four small apps got.
 fn starvation_case(on: bool, threshold: f32) -> (f64, Vec<usize>) {
-    let mut apps = vec![app(0, "default", "default", 8, GB, 1)];
+    let mut apps = vec![app(0, "default", "default", 8, GB, 1, LONG)];
     for q in ["no-preemption", "minshare", "fairshare.child", "drf.child"] {
-        apps.push(app(10_000, q, "user", 1, GB, 1));
+        apps.push(app(10_000, q, "user", 1, GB, 1, LONG));
     }
-    let mut sc = scenario(
+    let mut sc = fair_scenario(
         Semantics::Hadoop33,
         STARVATION_XML,
         2,
         Resource::new(4 * GB, 4),
         apps,
+        60_000,
     );
     sc.scheduler.preemption = on;
     sc.scheduler.preemption_utilization_threshold = threshold;

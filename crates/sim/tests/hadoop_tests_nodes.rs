@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::apps::one_stage;
+use common::apps::app;
 use common::outcomes::{allocated, metric, run_sampled};
 use common::scenarios::fair_tree;
 use fairsim_core::{Resource, Semantics};
@@ -28,15 +28,6 @@ fn node(name: &str, rack: &str, mb: i64, vcores: i64) -> NodeSpec {
         name: name.into(),
         rack: rack.into(),
         capacity: Resource::new(mb, vcores),
-    }
-}
-
-/// An unmanaged app of `count` tasks of `mb` MB / `vcores` vcores, running `LONG`.
-fn app(arrival: u64, queue: &str, count: u32, mb: i64, vcores: i64) -> AppSpec {
-    let size = Resource::new(mb, vcores);
-    AppSpec {
-        name: format!("app-{arrival}-{queue}"),
-        ..one_stage(arrival, queue, "user1", count, size, LONG)
     }
 }
 
@@ -140,7 +131,10 @@ fn scheduler_root_queue_metrics() {
             vec![node("node1", "rack1", GB, 1)],
             vec![(node("node2", "rack1", GB, 1), 1500)],
             vec![],
-            vec![app(0, "queue1", 1, GB, 1), app(100, "queue2", 1, GB, 1)],
+            vec![
+                app(0, "queue1", "user1", 1, GB, 1, LONG),
+                app(100, "queue2", "user1", 1, GB, 1, LONG),
+            ],
         );
         let (rec, _) = run_sampled(&sc);
         assert_eq!(reserved_mb_at(&rec, 1000), 1024, "{s}");
@@ -164,7 +158,7 @@ fn remove_node_updates_root_queue_metrics() {
             vec![],
             vec![(2000, NodeEventKind::Lose, 0)],
             // An app that asks for more than the node keeps the run (and its samples) going.
-            vec![app(0, "queue1", 1, 2 * GB, 1)],
+            vec![app(0, "queue1", "user1", 1, 2 * GB, 1, LONG)],
         );
         let (rec, _) = run_sampled(&sc);
         for t in [0, 750, 1750] {
@@ -193,7 +187,7 @@ fn scheduling_on_removed_node() {
             vec![node("node1", "rack1", 8 * GB, 8)],
             vec![],
             vec![(0, NodeEventKind::Lose, 0)],
-            vec![app(0, "queue1", 1, GB, 8)],
+            vec![app(0, "queue1", "user1", 1, GB, 8, LONG)],
         );
         sc.scheduler.maximum_allocation_vcores = 8;
         sc.end_ms = None;
@@ -209,7 +203,7 @@ fn completed_container_on_removed_node() {
     // itself, runs on the 2048 MB node (allocated at 0); the node is removed (at 500); the
     // container's completion, queued for 5000, comes for a node that is gone and changes
     // nothing (the engine's invariants hold at every event).
-    let mut a = app(0, "queue1", 1, GB, 1);
+    let mut a = app(0, "queue1", "user1", 1, GB, 1, LONG);
     a.stages[0][0].hosts = vec!["node1".into()];
     a.stages[0][0].relax_locality = false;
     a.stages[0][0].duration_ms = 5000;
@@ -244,7 +238,7 @@ fn continuous_scheduling_with_node_removed() {
             ],
             vec![],
             vec![(100, NodeEventKind::Lose, 0)],
-            vec![app(200, "queue1", 2, GB, 1)],
+            vec![app(200, "queue1", "user1", 2, GB, 1, LONG)],
         );
         sc.scheduler.continuous_scheduling = true;
         sc.scheduler.continuous_scheduling_sleep_ms = 500;
@@ -275,10 +269,10 @@ fn off_switch_app_reservation_threshold() {
         vec![(node("node4", "rack1", 3 * GB, 4), 1800)],
         vec![],
         vec![
-            app(0, "queue1", 1, 2 * GB, 1),
-            app(0, "queue1", 1, 2 * GB, 1),
-            app(0, "queue1", 1, 2 * GB, 1),
-            app(700, "queue1", 1, 2 * GB, 1),
+            app(0, "queue1", "user1", 1, 2 * GB, 1, LONG),
+            app(0, "queue1", "user1", 1, 2 * GB, 1, LONG),
+            app(0, "queue1", "user1", 1, 2 * GB, 1, LONG),
+            app(700, "queue1", "user1", 1, 2 * GB, 1, LONG),
         ],
     );
     sc.scheduler.reservable_nodes = 0.5;
@@ -312,7 +306,7 @@ fn reservation_threshold_with_assign_multiple() {
         ],
         vec![],
         vec![],
-        vec![app(0, "queue1", 10, GB, 1)],
+        vec![app(0, "queue1", "user1", 10, GB, 1, LONG)],
     );
     sc.scheduler.assignmultiple = true;
     sc.scheduler.dynamic_max_assign = false;
@@ -345,7 +339,7 @@ fn resource_update_decommissioning_node() {
         vec![node("host_0", "default-rack", 8 * GB, 4)],
         vec![],
         vec![(500, NodeEventKind::Decommission, 0)],
-        vec![app(600, "queue1", 1, GB, 1)],
+        vec![app(600, "queue1", "user1", 1, GB, 1, LONG)],
     );
     let (rec, _) = run_sampled(&sc);
     assert_eq!(root_at(&rec, 750).0, Resource::new(8 * GB, 4));

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::apps::{LONG_MS, one_stage};
+use common::apps::{LONG_MS, app};
 use common::scenarios::{fair_tree, trace_scenario};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::app::AppSpec;
@@ -17,15 +17,6 @@ use std::path::Path;
 
 const GB: i64 = 1024;
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
-
-/// An unmanaged app of `count` tasks of `mb` MB / `vcores` vcores that outlive the run.
-fn app(arrival: u64, queue: &str, count: u32, mb: i64, vcores: i64) -> AppSpec {
-    let size = Resource::new(mb, vcores);
-    AppSpec {
-        name: format!("app-{arrival}-{queue}"),
-        ..one_stage(arrival, queue, "u", count, size, LONG_MS)
-    }
-}
 
 /// `nodes` nodes of `mb` MB and no vcores, the minimum allocation 0 vcores.
 fn scenario(semantics: Semantics, xml: &str, nodes: u32, mb: i64, apps: Vec<AppSpec>) -> Scenario {
@@ -78,7 +69,13 @@ fn memory_alone_fills_nodes_without_vcores() {
         let trace = "j,0,a,u,0,0,0,10,1024,0,1000000,1,\n";
         let sc = load(&toml, "fs.xml", "<allocations/>", trace).expect("loads");
         let from_file = allocations(&sc);
-        let sc = scenario(s, "<allocations/>", 2, 4 * GB, vec![app(0, "a", 10, GB, 0)]);
+        let sc = scenario(
+            s,
+            "<allocations/>",
+            2,
+            4 * GB,
+            vec![app(0, "a", "u", 10, GB, 0, LONG_MS)],
+        );
         let got = allocations_checked(&sc);
         assert_eq!(from_file, got, "{s}");
         assert_eq!(got.len(), 8, "{s}: {got:?}");
@@ -110,9 +107,9 @@ fn an_ask_with_vcores_never_fits_a_node_without_them() {
     ];
     for (s, reservations, placements) in want {
         let apps = vec![
-            app(0, "a", 1, GB, 1),
-            app(20_000, "a", 1, GB, 1),
-            app(20_000, "b", 1, GB, 0),
+            app(0, "a", "u", 1, GB, 1, LONG_MS),
+            app(20_000, "a", "u", 1, GB, 1, LONG_MS),
+            app(20_000, "b", "u", 1, GB, 0, LONG_MS),
         ];
         let sc = scenario(s, "<allocations/>", 2, 4 * GB, apps);
         let mut rec = MemoryRecorder::default();
@@ -166,7 +163,10 @@ fn drf_on_a_cluster_without_vcores_follows_java_float_arithmetic() {
         (Semantics::Hadoop33, [0, 0, 1, 1, 0, 1, 0, 1]),
     ];
     for (s, order) in want {
-        let apps = vec![app(0, "a", 8, GB, 0), app(0, "b", 8, GB, 0)];
+        let apps = vec![
+            app(0, "a", "u", 8, GB, 0, LONG_MS),
+            app(0, "b", "u", 8, GB, 0, LONG_MS),
+        ];
         let sc = scenario(s, DRF, 1, 8 * GB, apps);
         let got: Vec<u32> = allocations_checked(&sc).iter().map(|g| g.0).collect();
         assert_eq!(got, order, "{s}");

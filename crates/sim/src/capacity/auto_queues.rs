@@ -15,7 +15,7 @@
 //!   this run is not activated again in it (`computeQueueManagementChanges`).
 //! * The sums are Java floats, as Hadoop keeps them.
 
-use crate::tree::{OrderingPolicy, QueueId};
+use crate::tree::QueueId;
 
 /// `CSQueueUtils.EPSILON`: the slack of the policy's comparisons.
 pub const EPSILON: f32 = 0.0001;
@@ -24,57 +24,7 @@ pub const EPSILON: f32 = 0.0001;
 /// the time between two runs of the management policy.
 pub const MONITORING_INTERVAL_MS: u64 = 1500;
 
-/// A managed parent's `leaf-queue-template` and its own auto-creation settings.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AutoTemplate {
-    /// `leaf-queue-template.capacity`, a percentage of the parent (default 0).
-    pub capacity_percent: f64,
-    /// `leaf-queue-template.maximum-capacity` (default 100).
-    pub maximum_capacity_percent: f64,
-    /// `leaf-queue-template.user-limit-factor` (default 1).
-    pub user_limit_factor: f64,
-    /// `leaf-queue-template.minimum-user-limit-percent` (default 100).
-    pub minimum_user_limit_percent: f32,
-    /// `leaf-queue-template.ordering-policy` (default fifo).
-    pub ordering_policy: OrderingPolicy,
-    /// `leaf-queue-template.ordering-policy.fair.enable-size-based-weight`.
-    pub size_based_weight: bool,
-    /// `leaf-queue-template.maximum-am-resource-percent`, as a fraction.
-    pub am_fraction: f64,
-    /// `leaf-queue-template.maximum-applications` (`None`: derived from the template's
-    /// absolute capacity when the leaf is made).
-    pub maximum_applications: Option<i32>,
-    /// `auto-create-child-queue.max-queues` (default 1000).
-    pub max_queues: i64,
-    /// `auto-create-child-queue.fail-on-exceeding-parent-capacity` (default false).
-    pub fail_on_exceeding: bool,
-}
-
-impl Default for AutoTemplate {
-    fn default() -> Self {
-        AutoTemplate {
-            capacity_percent: 0.0,
-            maximum_capacity_percent: 100.0,
-            user_limit_factor: 1.0,
-            minimum_user_limit_percent: 100.0,
-            ordering_policy: OrderingPolicy::Fifo,
-            size_based_weight: false,
-            am_fraction: 0.1,
-            maximum_applications: None,
-            max_queues: 1000,
-            fail_on_exceeding: false,
-        }
-    }
-}
-
-impl AutoTemplate {
-    /// The template's absolute capacity under a parent of absolute capacity `parent_abs`
-    /// (`CSQueueUtils.loadUpdateAndCheckCapacities`: capacity ÷ 100 × the parent's, in
-    /// floats).
-    pub fn absolute(&self, parent_abs: f32) -> f32 {
-        (self.capacity_percent as f32 / 100.0) * parent_abs
-    }
-}
+pub use crate::model::cs_settings::AutoTemplate;
 
 /// The policy's state for one managed parent.
 #[derive(Debug, Clone, PartialEq)]

@@ -287,6 +287,7 @@ impl<'a> Simulation<'a> {
     }
 
     /// The scheduler at work, lent the world and the context.
+    #[inline]
     pub(crate) fn sched(&mut self) -> Sched<'_, 'a> {
         self.scheduler
             .lend(&mut self.w, &mut self.cx, !self.cycle.off)
@@ -579,6 +580,7 @@ impl<'a> Simulation<'a> {
 
     /// Whether every node's heartbeat is due next, or only armed nodes' (see "Heartbeat
     /// elision"). A stalled run beats no more (see "Quiescence").
+    #[inline]
     pub(crate) fn every_node_beats(&mut self) -> bool {
         self.cx.stalled_at.is_none() && (!self.cx.elide || self.sched().offers_may_act())
     }

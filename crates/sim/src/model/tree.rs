@@ -111,7 +111,7 @@ pub struct QueueConf {
     pub maximum_am_resource_fraction: Option<f64>,
     /// Capacity Scheduler only: the forms and limits Hadoop 3 reads beyond the 2.x
     /// percentages (weights, absolute resources, application limits, state).
-    pub cs: crate::capacity::config::CsQueueSettings,
+    pub cs: crate::model::cs_settings::CsQueueSettings,
 }
 
 /// Which scheduler an allocation file configures.

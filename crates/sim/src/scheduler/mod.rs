@@ -72,6 +72,7 @@ impl Scheduler {
 
     /// The scheduler at work on one event, lent `w` and `cx`; `cycles_watched` says whether
     /// the engine watches for repeated states.
+    #[inline]
     pub(crate) fn lend<'s, 'a>(
         &'s mut self,
         w: &'s mut crate::state::world::World<'a>,
@@ -128,6 +129,7 @@ impl Sched<'_, '_> {
     }
 
     /// A live container completed.
+    #[inline]
     pub(crate) fn on_completion(&mut self, container: u32) {
         let node = self.w.containers[container as usize].node;
         self.note_completion(node);
@@ -144,6 +146,7 @@ impl Sched<'_, '_> {
 
     /// After every event: what held only for the event is forgotten, and parked nodes whose
     /// heartbeat inputs it touched are checked again.
+    #[inline]
     pub(crate) fn after_event(&mut self) {
         self.fair.full_nodes.forget();
         self.settle_parked();

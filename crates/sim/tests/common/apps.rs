@@ -42,3 +42,28 @@ pub fn one_stage(
 pub fn long_tasks(arrival: u64, queue: &str, count: u32) -> AppSpec {
     one_stage(arrival, queue, "u", count, Resource::new(GB, 1), LONG_MS)
 }
+
+/// User `user`'s unmanaged app named `app-{arrival}-{queue}-{user}`: one stage of `count`
+/// tasks of `mb` MB and `vcores` vcores, each `duration_ms` long (the shape Hadoop's
+/// scheduler tests submit).
+pub fn app(
+    arrival: u64,
+    queue: &str,
+    user: &str,
+    count: u32,
+    mb: i64,
+    vcores: i64,
+    duration_ms: u64,
+) -> AppSpec {
+    AppSpec {
+        name: format!("app-{arrival}-{queue}-{user}"),
+        ..one_stage(
+            arrival,
+            queue,
+            user,
+            count,
+            Resource::new(mb, vcores),
+            duration_ms,
+        )
+    }
+}

@@ -3,7 +3,7 @@
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::alloc::{parse_capacity_scheduler_xml, parse_fair_scheduler_xml};
 use fairsim_sim::app::AppSpec;
-use fairsim_sim::scenario::{ClusterSpec, Scenario, Workload};
+use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
 use fairsim_sim::tree::QueueTree;
 
 /// `apps` on `nodes` nodes of `node` in one rack under `tree`, with the scheduler's defaults,
@@ -20,6 +20,26 @@ pub fn trace_scenario(
     Scenario {
         check_invariants: true,
         ..Scenario::new(name, cluster, tree, Workload::Trace(apps))
+    }
+}
+
+/// `apps` on `nodes` nodes of `node` under the `fair-scheduler.xml` text `xml`, read and run
+/// in `semantics` until `end_ms`.
+pub fn fair_scenario(
+    semantics: Semantics,
+    xml: &str,
+    nodes: u32,
+    node: Resource,
+    apps: Vec<AppSpec>,
+    end_ms: u64,
+) -> Scenario {
+    Scenario {
+        scheduler: SchedulerConf {
+            semantics,
+            ..SchedulerConf::default()
+        },
+        end_ms: Some(end_ms),
+        ..trace_scenario("fair", fair_tree(xml, semantics), nodes, node, apps)
     }
 }
 

@@ -4,12 +4,11 @@
 //! read, Java's number syntax: `crate::hadoop_conf`), and the file is refused wherever the
 //! ResourceManager would refuse to start on it.
 
+use super::capacity_forms::{CapacityValue, Mode, SiblingForm, capacity_value, siblings_mode};
 use super::xml::{Reader, parse_document};
 use super::{AllocError, LoadedAlloc};
-use crate::capacity::config::{
-    CapacityForm, CapacityValue, Mode, SiblingForm, capacity_value, siblings_mode,
-};
 use crate::hadoop_conf::{expand, values};
+use crate::model::cs_settings::CapacityForm;
 use crate::tree::{OrderingPolicy, PlacementRule, QueueConf, QueueId, QueueTree, SchedulerKind};
 use fairsim_core::{Calculator, Resource, Semantics};
 use roxmltree::Node;
@@ -679,7 +678,7 @@ fn build(
             let max_text = props.get(&max_key)?;
             let max = match max_text.as_ref().map(|p| p.value.as_str()) {
                 Some(t) if h33 && t.starts_with('[') && t.ends_with(']') => {
-                    let (r, _) = crate::capacity::config::absolute_resource(t)
+                    let (r, _) = super::capacity_forms::absolute_resource(t)
                         .map_err(|m| props.invalid(&max_key, m))?;
                     if r == Resource::ZERO {
                         // No memory is no maximum resource: the queue is held to its

@@ -6,6 +6,7 @@
 //! expanded, and files above [`MAX_FILE_BYTES`] are refused before parsing.
 
 mod capacity;
+pub mod capacity_forms;
 mod error;
 mod fair;
 pub mod fs2cs;

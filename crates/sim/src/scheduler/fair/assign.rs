@@ -135,6 +135,7 @@ impl Sched<'_, '_> {
     /// can change anything: the first check of the descent from root passes (the Capacity
     /// Scheduler offers a node only to leaves with outstanding requests). When it fails such
     /// a heartbeat is elided (see `engine`'s "Heartbeat elision").
+    #[inline]
     pub(crate) fn offers_may_act(&self) -> bool {
         if self.capacity.is_some() {
             return self.w.queues[QueueId::ROOT.idx()].pending > 0;

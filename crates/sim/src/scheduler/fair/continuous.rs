@@ -48,6 +48,7 @@ impl Continuous {
 
 impl Sched<'_, '_> {
     /// Continuous scheduling is on (Fair Scheduler only).
+    #[inline]
     pub(crate) fn continuous_on(&self) -> bool {
         self.fair.continuous.is_some()
     }
@@ -64,6 +65,7 @@ impl Sched<'_, '_> {
     }
 
     /// A completed container was reported on `node` now.
+    #[inline]
     pub(crate) fn note_completion(&mut self, node: u32) {
         let now = self.cx.now.0;
         if let Some(c) = self.fair.continuous.as_mut() {
@@ -72,6 +74,7 @@ impl Sched<'_, '_> {
     }
 
     /// Whether a heartbeat of `node` runs `attemptScheduling` (`FairScheduler.nodeUpdate`).
+    #[inline]
     pub(crate) fn heartbeat_schedules(&self, node: u32) -> bool {
         match &self.fair.continuous {
             None => true,

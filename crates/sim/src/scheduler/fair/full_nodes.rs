@@ -57,6 +57,7 @@ pub(crate) struct FullNodes {
 
 impl FullNodes {
     /// An event was processed: the state the floor was read from may have changed.
+    #[inline]
     pub(crate) fn forget(&mut self) {
         self.floor = None;
     }
@@ -93,6 +94,7 @@ impl Sched<'_, '_> {
     /// ask of an app the descent may reach while none of them may reserve (see the module
     /// docs). Read on the state after the last event processed, which is the state at the
     /// beat: skipped beats change nothing.
+    #[inline]
     pub(crate) fn beat_changes_nothing(&mut self, node: u32) -> bool {
         if !self.full_nodes_elided() || self.cx.stalled_at.is_some() {
             return false;

@@ -279,10 +279,17 @@ impl Sched<'_, '_> {
     /// later change is another event's, re-checked at its end, before the node's next beat).
     /// An app whose asks keep its nodes parked ([`Sched::asks_keep_parked`]) costs
     /// a look at those asks; the others' nodes are checked one by one.
+    #[inline]
     pub(crate) fn settle_parked(&mut self) {
+        // Most events touch no parked node: that test is inlined into the event loop.
         if self.fair.parked.apps_touched.is_empty() && self.fair.parked.nodes_touched.is_empty() {
             return;
         }
+        self.settle_touched();
+    }
+
+    /// [`Sched::settle_parked`] once an event touched a parked node or its app.
+    fn settle_touched(&mut self) {
         let mut apps = std::mem::take(&mut self.fair.parked.apps_touched);
         let mut nodes = std::mem::take(&mut self.fair.parked.nodes_touched);
         apps.sort_unstable();
