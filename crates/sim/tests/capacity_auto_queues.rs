@@ -3,7 +3,9 @@
 //! mappings that create a leaf per user, and `GuaranteedOrZeroCapacityOverTimePolicy`'s
 //! capacities. The queues are TestCapacitySchedulerAutoCreatedQueueBase's: root.c at 20 %
 //! whose template gives each leaf 50 % of it (an absolute capacity of 0.1), so two leaves
-//! are guaranteed 10 % of the cluster and the third gets 0 until one of them idles.
+//! are guaranteed 10 % of the cluster and the third gets 0 until one of them idles, when
+//! the ResourceManager runs `QueueManagementDynamicEditPolicy` (as these runs do unless they
+//! say otherwise); without that monitor a leaf keeps what it was given when made.
 
 mod common;
 
@@ -13,6 +15,7 @@ use common::scenarios::{capacity_xml, trace_scenario};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::alloc::{LoadedAlloc, parse_any_xml};
 use fairsim_sim::app::AppSpec;
+use fairsim_sim::monitor_policies::{PREEMPTION_POLICY, QUEUE_MANAGEMENT_POLICY};
 use fairsim_sim::recorder::MemoryRecorder;
 use fairsim_sim::scenario::{Scenario, SchedulerConf};
 
@@ -40,14 +43,25 @@ fn load(era: Semantics, props: &[(&str, &str)]) -> Result<LoadedAlloc, String> {
     parse_any_xml(&capacity_xml(props), "capacity-scheduler.xml", era).map_err(|e| e.to_string())
 }
 
-/// 10 nodes of 10 GB: a leaf at 0.1 is guaranteed 10,240 MB.
+/// The scheduling monitors on, running the queue-management policy alone (no preemption).
+fn managed() -> SchedulerConf {
+    SchedulerConf {
+        semantics: H33,
+        preemption: true,
+        monitor_policies: QUEUE_MANAGEMENT_POLICY.into(),
+        ..SchedulerConf::default()
+    }
+}
+
+/// 10 nodes of 10 GB: a leaf at 0.1 is guaranteed 10,240 MB. The management policy runs.
 fn scenario(props: &[(&str, &str)], apps: Vec<AppSpec>) -> Scenario {
+    scenario_with(props, apps, managed())
+}
+
+fn scenario_with(props: &[(&str, &str)], apps: Vec<AppSpec>, scheduler: SchedulerConf) -> Scenario {
     let tree = load(H33, props).unwrap_or_else(|e| panic!("{e}")).tree;
     Scenario {
-        scheduler: SchedulerConf {
-            semantics: H33,
-            ..SchedulerConf::default()
-        },
+        scheduler,
         end_ms: Some(60_000),
         sample_interval_ms: 1000,
         ..trace_scenario("auto-queues", tree, 10, Resource::new(10 * GB, 10), apps)
@@ -206,12 +220,16 @@ fn the_reader_checks_the_template_as_yarn_does() {
     let e = load(H33, &no_cap).unwrap_err();
     assert!(e.contains("Illegal capacity of -1.0"), "{e}");
 
-    let e = load(
+    let loaded = load(
         H33,
         &props(&[("root.c.queues", "x"), ("root.c.x.capacity", "100")]),
     )
-    .unwrap_err();
-    assert!(e.contains("lists queues of its own"), "{e}");
+    .unwrap();
+    let text = loaded.warnings.join("\n");
+    assert!(
+        text.contains("lists queues of its own") && text.contains("not modelled"),
+        "{text}"
+    );
 
     let e = load(
         H33,
@@ -372,4 +390,146 @@ fn mappings_under_parents_that_create_no_leaves_are_refused() {
         let e = load(H33, &p).unwrap_err();
         assert!(e.contains("which is not a leaf queue"), "{mapping}: {e}");
     }
+}
+
+/// The same runs as `edit_schedule_moves_the_freed_capacity_to_the_waiting_leaf`, without
+/// `QueueManagementDynamicEditPolicy`: with the monitors off (YARN's default), or on with
+/// yarn-default.xml's list (preemption alone), nothing runs the management policy
+/// (`SchedulingMonitorManager` starts only the listed policies, and only when enabled), so
+/// each leaf keeps what `getInitialLeafQueueConfiguration` gave it when it was made: user_1
+/// and user_2 0.1 each after their apps end, user_3 0 while its app waits.
+#[test]
+fn without_the_monitor_a_leaf_keeps_the_capacity_it_was_made_with() {
+    let apps = || {
+        vec![
+            app(0, "user_1", 1, 2000),
+            app(1, "user_2", 1, 2000),
+            app(2, "user_3", 1, LONG_MS),
+        ]
+    };
+    let off = SchedulerConf {
+        semantics: H33,
+        ..SchedulerConf::default()
+    };
+    let preemption_only = SchedulerConf {
+        preemption: true,
+        monitor_policies: PREEMPTION_POLICY.into(),
+        ..off.clone()
+    };
+    for conf in [off, preemption_only] {
+        let (rec, _) = run_sampled(&scenario_with(&props(&[]), apps(), conf));
+        for time in [1000, 10_000, 50_000] {
+            assert_eq!(guarantee(&rec, time, "root.c.user_1"), Some(10_240));
+            assert_eq!(guarantee(&rec, time, "root.c.user_2"), Some(10_240));
+            assert_eq!(guarantee(&rec, time, "root.c.user_3"), Some(0));
+        }
+    }
+}
+
+/// `yarn.resourcemanager.monitor.capacity.queue-management.monitoring-interval` at 20 s:
+/// the policy runs at the first update tick (the monitor's first run has no delay) and then
+/// every 20 s, so user_3's leaf waits until the run near 20 s for the capacity user_1's and
+/// user_2's leaves gave back near 3 s.
+#[test]
+fn the_policy_runs_at_its_monitoring_interval() {
+    let apps = vec![
+        app(0, "user_1", 1, 2000),
+        app(1, "user_2", 1, 2000),
+        app(2, "user_3", 1, LONG_MS),
+    ];
+    let conf = SchedulerConf {
+        queue_management_interval_ms: 20_000,
+        ..managed()
+    };
+    let (rec, _) = run_sampled(&scenario_with(&props(&[]), apps, conf));
+    assert_eq!(guarantee(&rec, 10_000, "root.c.user_3"), Some(0));
+    assert_eq!(guarantee(&rec, 10_000, "root.c.user_1"), Some(10_240));
+    assert_eq!(guarantee(&rec, 30_000, "root.c.user_3"), Some(10_240));
+    assert_eq!(guarantee(&rec, 30_000, "root.c.user_1"), Some(0));
+}
+
+/// A managed parent that also lists a queue of its own loads, as Hadoop 3.3's
+/// `parseQueue` loads it: root.c.x keeps its configured 100 % of root.c (0.2 of the
+/// cluster, 20,480 MB), and the created leaves are given the template's 0.1 each beside it
+/// (the policy's activated sum counts only the leaves it activated).
+#[test]
+fn a_managed_parent_may_list_queues_of_its_own() {
+    let p = props(&[("root.c.queues", "x"), ("root.c.x.capacity", "100")]);
+    let apps = vec![
+        // The mapping sends user x to c.x, the listed leaf.
+        one_stage(0, "default", "x", 1, Resource::new(GB, 1), LONG_MS),
+        app(1, "user_1", 1, LONG_MS),
+    ];
+    let (mut rec, _) = run_sampled(&scenario(&p, apps));
+    rec.apps.sort_by_key(|a| a.index);
+    assert!(rec.apps.iter().all(|a| a.rejected.is_none()));
+    assert_eq!(rec.apps[0].queue, "root.c.x");
+    assert_eq!(guarantee(&rec, 1000, "root.c.x"), Some(20_480));
+    assert_eq!(guarantee(&rec, 1000, "root.c.user_1"), Some(10_240));
+}
+
+fn write(dir: &std::path::Path, name: &str, text: &str) {
+    std::fs::write(dir.join(name), text).unwrap();
+}
+
+fn conf_xml(props: &[(&str, &str)]) -> String {
+    let mut s = String::from("<?xml version=\"1.0\"?>\n<configuration>\n");
+    for (n, v) in props {
+        s.push_str(&format!(
+            "  <property>\n    <name>{n}</name>\n    <value>{v}</value>\n  </property>\n"
+        ));
+    }
+    s.push_str("</configuration>\n");
+    s
+}
+
+/// A scenario directory whose yarn-site.xml sets the monitors as `site` does.
+fn site_scenario(site: &[(&str, &str)]) -> Result<Scenario, String> {
+    let d = tempfile::tempdir().unwrap();
+    let full: Vec<(String, String)> = props(&[])
+        .into_iter()
+        .map(|(k, v)| (format!("yarn.scheduler.capacity.{k}"), v.to_string()))
+        .collect();
+    let refs: Vec<(&str, &str)> = full.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    write(d.path(), "capacity-scheduler.xml", &conf_xml(&refs));
+    write(d.path(), "yarn-site.xml", &conf_xml(site));
+    write(
+        d.path(),
+        "trace.csv",
+        "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,duration_ms,priority,hosts\n\
+         a1,0,default,user_0,0,0,0,1,1024,1,100,1,\n",
+    );
+    write(
+        d.path(),
+        "s.toml",
+        "[cluster]\nnodes = 2\nnode_memory_mb = 8192\nnode_vcores = 8\n\n\
+         [scheduler]\nsemantics = \"hadoop-3.3\"\nyarn_site = \"yarn-site.xml\"\n\n\
+         [workload]\ncsv = \"trace.csv\"\n",
+    );
+    fairsim_sim::load_scenario(d.path().join("s.toml")).map_err(|e| e.to_string())
+}
+
+/// yarn-site.xml's monitor settings reach the run; a list YARN cannot load is refused at
+/// its file, line and property, as the ResourceManager fails to start on it.
+#[test]
+fn the_monitor_settings_are_read_from_yarn_site() {
+    let enable = "yarn.resourcemanager.scheduler.monitor.enable";
+    let policies = "yarn.resourcemanager.scheduler.monitor.policies";
+    let interval = "yarn.resourcemanager.monitor.capacity.queue-management.monitoring-interval";
+    let both = format!("{PREEMPTION_POLICY},{QUEUE_MANAGEMENT_POLICY}");
+    let sc = site_scenario(&[(enable, "true"), (policies, &both), (interval, "3000")]).unwrap();
+    assert!(sc.scheduler.preemption);
+    assert_eq!(sc.scheduler.monitor_policies, both);
+    assert_eq!(sc.scheduler.queue_management_interval_ms, 3000);
+
+    let spaced = format!("{PREEMPTION_POLICY}, {QUEUE_MANAGEMENT_POLICY}");
+    let e = site_scenario(&[(enable, "true"), (policies, &spaced)]).unwrap_err();
+    assert!(
+        e.contains("yarn-site.xml:") && e.contains(policies) && e.contains("without trimming"),
+        "{e}"
+    );
+    // Monitors off: Hadoop never reads the list.
+    assert!(site_scenario(&[(enable, "false"), (policies, &spaced)]).is_ok());
+    let e = site_scenario(&[(interval, "0")]).unwrap_err();
+    assert!(e.contains(interval), "{e}");
 }

@@ -7,7 +7,8 @@
 //!   (absolute) capacity has left after the active leaves still holds the template's
 //!   absolute capacity (`getInitialLeafQueueConfiguration`, with Hadoop's `EPSILON` of
 //!   slack); otherwise it starts at 0, with the template's maximum.
-//! * Every run of the policy (`QueueManagementDynamicEditPolicy`, each monitoring interval)
+//! * Every run of the policy (`QueueManagementDynamicEditPolicy`, each monitoring interval,
+//!   when the ResourceManager runs that monitor: `input::monitor_policies`)
 //!   first deactivates each active leaf holding no application (capacity 0), then activates
 //!   inactive leaves in the submission order of the parent's applications while the room
 //!   lasts: at most `floor(available / template)` leaves and no more than the parent has
@@ -19,10 +20,6 @@ use crate::tree::QueueId;
 
 /// `CSQueueUtils.EPSILON`: the slack of the policy's comparisons.
 pub const EPSILON: f32 = 0.0001;
-
-/// `yarn.resourcemanager.monitor.capacity.queue-management.monitoring-interval`'s default:
-/// the time between two runs of the management policy.
-pub const MONITORING_INTERVAL_MS: u64 = 1500;
 
 pub use crate::model::cs_settings::AutoTemplate;
 

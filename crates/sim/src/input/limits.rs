@@ -383,6 +383,13 @@ pub const LIMITS: &[Limit] = &[
     ),
     int(
         "scenario",
+        "scheduler.queue_management_interval_ms",
+        1,
+        MAX_TIME_MS,
+        INTERVAL,
+    ),
+    int(
+        "scenario",
         "scheduler.max_wait_before_kill_ms",
         0,
         MAX_TIME_MS,

@@ -10,6 +10,7 @@ pub mod hadoop_conf;
 pub mod import;
 pub mod key_lines;
 pub mod limits;
+pub mod monitor_policies;
 pub mod scenario;
 pub mod scenario_checks;
 pub mod scenario_error;

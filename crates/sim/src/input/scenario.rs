@@ -28,7 +28,10 @@
 //! locality_threshold_node = -1.0    # count-based delay scheduling, off when negative
 //! locality_threshold_rack = -1.0
 //! preemption = false                # fair: yarn.scheduler.fair.preemption; capacity: the
-//!                                   # proportional preemption monitor
+//!                                   # scheduling monitors (...scheduler.monitor.enable)
+//! monitor_policies = "org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity.ProportionalCapacityPreemptionPolicy"
+//!                                   # capacity: the monitors' list (...monitor.policies)
+//! queue_management_interval_ms = 1500   # capacity, hadoop-3.3: QueueManagementDynamicEditPolicy
 //! preemption_utilization_threshold = 0.8
 //! preemption_interval_ms = 5000     # hadoop-2.7 only
 //! wait_before_kill_ms = 15000
@@ -726,6 +729,7 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         tree.scheduler,
         &invalid,
     )?;
+    scenario_checks::check_monitor_policies(&raw.scheduler, tree.scheduler, &invalid)?;
     let at = |key: &str| format!("{}:{}: {key}", path.display(), lines.line(key));
     apply_overrides(
         &mut tree,

@@ -155,6 +155,10 @@ pub fn check_ranges(n: &Numbers<'_>, invalid: Invalid<'_>) -> Result<(), Scenari
         ),
         ("scheduler.monitoring_interval_ms", s.monitoring_interval_ms),
         (
+            "scheduler.queue_management_interval_ms",
+            s.queue_management_interval_ms,
+        ),
+        (
             "scheduler.max_wait_before_kill_ms",
             s.max_wait_before_kill_ms,
         ),
@@ -465,6 +469,8 @@ pub const FAIR_ONLY_KEYS: &[&str] = &[
 /// `[scheduler]` keys only the Capacity Scheduler reads.
 pub const CAPACITY_ONLY_KEYS: &[&str] = &[
     "monitoring_interval_ms",
+    "monitor_policies",
+    "queue_management_interval_ms",
     "max_wait_before_kill_ms",
     "total_preemption_per_round",
     "max_ignored_over_capacity",
@@ -500,6 +506,21 @@ pub fn check_scheduler_keys(
         }
     }
     Ok(())
+}
+
+/// Refuses the scheduling monitors a Capacity Scheduler run cannot start as YARN would
+/// (`monitor_policies`: a list YARN fails on, or a policy fairsim does not run).
+pub fn check_monitor_policies(
+    s: &SchedulerConf,
+    kind: SchedulerKind,
+    invalid: Invalid<'_>,
+) -> Result<(), ScenarioError> {
+    if kind != SchedulerKind::Capacity {
+        return Ok(());
+    }
+    crate::monitor_policies::monitors(s.preemption, &s.monitor_policies, s.semantics)
+        .map(|_| ())
+        .map_err(|m| invalid("scheduler.monitor_policies", &m))
 }
 
 #[cfg(test)]

@@ -84,6 +84,12 @@ pub struct SchedulerConf {
     pub wait_before_next_starvation_check_ms: u64,
     /// Capacity Scheduler preemption: `monitoring_interval` in ms.
     pub monitoring_interval_ms: u64,
+    /// `yarn.resourcemanager.scheduler.monitor.policies`: the scheduling monitors that run
+    /// when `preemption` (`monitor.enable`) is on (`capacity::monitors`).
+    pub monitor_policies: String,
+    /// `yarn.resourcemanager.monitor.capacity.queue-management.monitoring-interval` in ms:
+    /// how often the auto-created queues' management policy runs (hadoop-3.3).
+    pub queue_management_interval_ms: u64,
     /// Capacity Scheduler preemption: `max_wait_before_kill` in ms.
     pub max_wait_before_kill_ms: u64,
     /// Capacity Scheduler preemption: `total_preemption_per_round`.
@@ -159,6 +165,9 @@ impl Default for SchedulerConf {
             wait_before_kill_ms: 15000,
             wait_before_next_starvation_check_ms: 10000,
             monitoring_interval_ms: 3000,
+            monitor_policies: crate::input::monitor_policies::PREEMPTION_POLICY.to_string(),
+            queue_management_interval_ms:
+                crate::input::monitor_policies::QUEUE_MANAGEMENT_INTERVAL_MS,
             max_wait_before_kill_ms: 15000,
             total_preemption_per_round: 0.1,
             max_ignored_over_capacity: 0.1,

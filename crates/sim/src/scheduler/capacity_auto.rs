@@ -2,12 +2,14 @@
 //! parent with `auto-create-child-queue.enabled` creates it at submission
 //! (`CapacityScheduler.autoCreateLeafQueue`, `ManagedParentQueue.addChildQueue`) with the
 //! parent's template, and the management policy (`capacity::auto_queues`) gives each leaf
-//! the template's capacity or 0 when it is made and at every run of the policy, at the
-//! first update tick of each monitoring interval. A leaf made at 0 keeps the template's
-//! maximum capacity, so it may still run on what others leave idle. Leaves are never
-//! removed (the legacy policy only deactivates them).
+//! the template's capacity or 0 when it is made and, when the ResourceManager runs
+//! `QueueManagementDynamicEditPolicy` (`input::monitor_policies`), at every run of the
+//! policy, at the first update tick of each of its monitoring intervals; without it a leaf
+//! keeps what it was given when made. A leaf made at 0 keeps the template's maximum
+//! capacity, so it may still run on what others leave idle. Leaves are never removed (the
+//! legacy policy only deactivates them).
 
-use crate::capacity::auto_queues::{MONITORING_INTERVAL_MS, ManagedParent};
+use crate::capacity::auto_queues::ManagedParent;
 use crate::scheduler::Sched;
 use crate::tree::{QueueId, QueueTree};
 
@@ -18,11 +20,14 @@ pub(crate) struct AutoQueues {
     pub parents: Vec<ManagedParent>,
     /// The time of the policy's last run.
     pub last_run: Option<u64>,
+    /// The policy's monitoring interval, when the ResourceManager runs it.
+    pub interval_ms: Option<u64>,
 }
 
 impl AutoQueues {
-    /// The managed parents of `tree`, none of them with a leaf yet.
-    pub(crate) fn of(tree: &QueueTree) -> AutoQueues {
+    /// The managed parents of `tree`, none of them with a leaf yet; `interval_ms` is the
+    /// management policy's interval when its monitor runs.
+    pub(crate) fn of(tree: &QueueTree, interval_ms: Option<u64>) -> AutoQueues {
         let parents = (tree.queues.iter().enumerate())
             .filter(|(_, q)| q.cs.auto_create.is_some())
             .map(|(i, _)| ManagedParent::new(QueueId(i as u32)))
@@ -30,6 +35,7 @@ impl AutoQueues {
         AutoQueues {
             parents,
             last_run: None,
+            interval_ms,
         }
     }
 }
@@ -149,11 +155,11 @@ impl Sched<'_, '_> {
         let Some(cs) = self.capacity.as_mut() else {
             return;
         };
+        let Some(interval) = cs.auto.interval_ms else {
+            return;
+        };
         if cs.auto.parents.is_empty()
-            || cs
-                .auto
-                .last_run
-                .is_some_and(|t| now < t.saturating_add(MONITORING_INTERVAL_MS))
+            || (cs.auto.last_run).is_some_and(|t| now < t.saturating_add(interval))
         {
             return;
         }
@@ -169,7 +175,7 @@ impl Sched<'_, '_> {
                 }
                 None => continue,
             };
-            let apps = parent_apps(self.w, parent);
+            let apps = managed_apps(self.w, &cs.auto.parents[i]);
             let queues = &self.w.queues;
             let held = |q: QueueId| queues[q.idx()].runnable + queues[q.idx()].waiting;
             let ch = cs.auto.parents[i].run(parent_abs, template_abs, &apps, held);
@@ -191,12 +197,15 @@ impl Sched<'_, '_> {
         let Some(cs) = self.capacity.as_ref() else {
             return false;
         };
+        if cs.auto.interval_ms.is_none() {
+            return false;
+        }
         cs.auto.parents.iter().any(|p| {
             let Some(t) = &self.w.tree.get(p.parent).cs.auto_create else {
                 return false;
             };
             let abs = cs.caps.absolute[p.parent.idx()] as f32;
-            let apps = parent_apps(self.w, p.parent);
+            let apps = managed_apps(self.w, p);
             let queues = &self.w.queues;
             p.would_change(abs, t.absolute(abs), &apps, |q| {
                 queues[q.idx()].runnable + queues[q.idx()].waiting
@@ -213,10 +222,8 @@ impl Sched<'_, '_> {
         if cs.auto.parents.is_empty() {
             return String::new();
         }
-        let age = cs
-            .auto
-            .last_run
-            .map(|t| self.cx.now.0.saturating_sub(t).min(MONITORING_INTERVAL_MS));
+        let interval = cs.auto.interval_ms.unwrap_or(0);
+        let age = (cs.auto.last_run).map(|t| self.cx.now.0.saturating_sub(t).min(interval));
         let active: Vec<&Vec<(QueueId, bool)>> =
             cs.auto.parents.iter().map(|p| &p.leaves).collect();
         format!("{active:?} {age:?}")
@@ -238,11 +245,13 @@ impl Sched<'_, '_> {
     }
 }
 
-/// The leaf of each application of `parent`'s leaves, waiting or running, in submission
-/// order (`getAllApplications` sorted by submit time; equal times in application order).
-fn parent_apps(w: &crate::state::world::World<'_>, parent: QueueId) -> Vec<QueueId> {
+/// The leaf of each application of the leaves `parent` created, waiting or running, in
+/// submission order (`getAllApplications` sorted by submit time; equal times in
+/// application order). Leaves configured beside them are left out: how Hadoop's policy
+/// treats those is not modelled (the reader warns).
+fn managed_apps(w: &crate::state::world::World<'_>, parent: &ManagedParent) -> Vec<QueueId> {
     let mut apps: Vec<(u64, u32, QueueId)> = Vec::new();
-    for &c in &w.tree.get(parent).children {
+    for &(c, _) in &parent.leaves {
         let qs = &w.queues[c.idx()];
         for &a in qs.runnable_apps.iter().chain(&qs.waiting_apps) {
             apps.push((w.specs[a as usize].arrival.0, a, c));

@@ -74,12 +74,25 @@ impl Sched<'_, '_> {
                 let g = caps.guaranteed(QueueId(i as u32), self.w.cluster.total);
                 self.w.queues[i].min_share = g;
             }
+            // The list was checked when the scenario was read.
+            let sc = &self.w.sc.scheduler;
+            let monitors = crate::monitor_policies::monitors(
+                sc.preemption,
+                &sc.monitor_policies,
+                sc.semantics,
+            )
+            .unwrap_or_default();
             *self.capacity = Some(crate::scheduler::capacity::CapacityState {
                 caps,
                 short_names: crate::scheduler::capacity_placement::short_names(&self.w.tree),
-                auto: crate::scheduler::capacity_auto::AutoQueues::of(&self.w.tree),
+                auto: crate::scheduler::capacity_auto::AutoQueues::of(
+                    &self.w.tree,
+                    monitors
+                        .queue_management
+                        .then_some(sc.queue_management_interval_ms),
+                ),
             });
-            if self.w.sc.scheduler.preemption {
+            if monitors.preemption {
                 *self.preempt = PreemptState::Capacity {
                     state: PcppState::default(),
                     last_round: None,

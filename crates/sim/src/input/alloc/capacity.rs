@@ -593,14 +593,17 @@ fn build(
             ));
         }
         if !children.is_empty() {
-            return Err(props.invalid(
+            // Hadoop 3.3 loads it (`CapacitySchedulerQueueManager.parseQueue` makes a
+            // ManagedParentQueue of a queue with children too).
+            props.note(
                 &enabled_key,
                 format!(
-                    "{path} lists queues of its own and creates leaf queues: a parent that \
-                     creates leaves with children configured beside them is not modelled \
-                     (Hadoop 3.3's management policy expects every child to be one it created)"
+                    "{enabled_key}: {path} lists queues of its own and creates leaf queues: \
+                     loaded as Hadoop 3.3 loads it, its listed queues ordinary leaves beside \
+                     the created ones; how Hadoop's management policy treats the listed \
+                     queues is not modelled (fairsim's manages only the leaves it created)"
                 ),
-            ));
+            );
         }
         q.is_leaf = false;
         q.cs.auto_create = Some(t);

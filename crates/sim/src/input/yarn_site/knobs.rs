@@ -305,6 +305,21 @@ pub const KNOBS: &[Knob] = &[
         Capacity,
     ),
     knob(
+        "yarn.resourcemanager.scheduler.monitor.policies",
+        S("monitor_policies"),
+        Text,
+        Capacity,
+    ),
+    only(
+        Hadoop33,
+        knob(
+            "yarn.resourcemanager.monitor.capacity.queue-management.monitoring-interval",
+            S("queue_management_interval_ms"),
+            Long,
+            Capacity,
+        ),
+    ),
+    knob(
         "yarn.scheduler.capacity.node-locality-delay",
         S("node_locality_delay"),
         Int,
@@ -476,16 +491,8 @@ pub const NOT_MODELLED: &[(&str, &str)] = &[
         "node names: no effect on decisions",
     ),
     (
-        "yarn.resourcemanager.scheduler.monitor.policies",
-        "the capacity monitor is always ProportionalCapacityPreemptionPolicy",
-    ),
-    (
         "yarn.resourcemanager.monitor.capacity.preemption.observe_only",
         "the preemption monitor always kills",
-    ),
-    (
-        "yarn.resourcemanager.monitor.capacity.queue-management.monitoring-interval",
-        "the auto-created queues' management policy runs at its default interval, 1,500 ms",
     ),
     (
         "yarn.scheduler.capacity.rack-locality-additional-delay",
