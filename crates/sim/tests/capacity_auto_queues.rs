@@ -533,3 +533,131 @@ fn the_monitor_settings_are_read_from_yarn_site() {
     let e = site_scenario(&[(interval, "0")]).unwrap_err();
     assert!(e.contains(interval), "{e}");
 }
+
+/// TestAbsoluteResourceWithAutoQueue's queues: root.queueA to queueD in absolute resources
+/// (A [100 GB, 10] to [200 GB, 30], B [50 GB, 10] to [150 GB, 30], C and D [25 GB, 5] to
+/// [150 GB, 20]), C and D creating leaves, D's template [10 GB, 2]; users mapped under D.
+fn absolute_props(extra: &[(&'static str, &'static str)]) -> Vec<(&'static str, &'static str)> {
+    let mut p = vec![
+        ("root.queues", "queueA,queueB,queueC,queueD"),
+        ("root.queueA.capacity", "[memory=102400,vcores=10]"),
+        ("root.queueA.maximum-capacity", "[memory=204800,vcores=30]"),
+        ("root.queueB.capacity", "[memory=51200,vcores=10]"),
+        ("root.queueB.maximum-capacity", "[memory=153600,vcores=30]"),
+        ("root.queueC.capacity", "[memory=25600,vcores=5]"),
+        ("root.queueC.maximum-capacity", "[memory=153600,vcores=20]"),
+        ("root.queueD.capacity", "[memory=25600,vcores=5]"),
+        ("root.queueD.maximum-capacity", "[memory=153600,vcores=20]"),
+        ("root.queueC.auto-create-child-queue.enabled", "true"),
+        (
+            "root.queueC.leaf-queue-template.capacity",
+            "[memory=25600,vcores=5]",
+        ),
+        (
+            "root.queueC.leaf-queue-template.maximum-capacity",
+            "[memory=153600,vcores=20]",
+        ),
+        ("root.queueD.auto-create-child-queue.enabled", "true"),
+        (
+            "root.queueD.leaf-queue-template.capacity",
+            "[memory=10240,vcores=2]",
+        ),
+        ("queue-mappings", "u:%user:queueD.%user"),
+        ("queue-mappings-override.enable", "true"),
+    ];
+    p.extend_from_slice(extra);
+    p
+}
+
+/// The test's 250 GB and 40 vcores, as 10 nodes of 25 GB and 4 vcores (a node takes one
+/// container a heartbeat here: ten fill the leaves within the run).
+fn absolute_scenario(props: &[(&str, &str)], apps: Vec<AppSpec>) -> Scenario {
+    let tree = load(H33, props).unwrap_or_else(|e| panic!("{e}")).tree;
+    Scenario {
+        scheduler: managed(),
+        end_ms: Some(60_000),
+        sample_interval_ms: 1000,
+        ..trace_scenario(
+            "absolute-auto-queues",
+            tree,
+            10,
+            Resource::new(25 * GB, 4),
+            apps,
+        )
+    }
+}
+
+/// testAutoCreateLeafQueueCreation: each leaf's capacity is D's template over D's
+/// configured minimum (10 GB / 25 GB = 0.4 of D, 0.04 of the cluster: 10,240 MB); the
+/// first two leaves fit D's 0.1, the third starts at 0 (0.1 − 0.08 + EPSILON < 0.04).
+/// Its maximum is the template's over D's configured maximum: with [75 GB] that is 0.5 of
+/// D's 0.6, so a user free of its user limit holds 0.3 of the cluster, 76,800 MB.
+#[test]
+fn an_absolute_template_gives_leaves_a_share_of_the_parents_resources() {
+    let apps = vec![
+        app(0, "user_0", 1, LONG_MS),
+        app(1, "user_1", 1, LONG_MS),
+        app(2, "user_2", 1, LONG_MS),
+    ];
+    let (rec, _) = run_sampled(&absolute_scenario(&absolute_props(&[]), apps));
+    assert!(rec.apps.iter().all(|a| a.rejected.is_none()));
+    assert_eq!(guarantee(&rec, 1000, "root.queueD.user_0"), Some(10_240));
+    assert_eq!(guarantee(&rec, 1000, "root.queueD.user_1"), Some(10_240));
+    assert_eq!(guarantee(&rec, 1000, "root.queueD.user_2"), Some(0));
+
+    let p = absolute_props(&[
+        (
+            "root.queueD.leaf-queue-template.maximum-capacity",
+            "[memory=76800,vcores=10]",
+        ),
+        ("root.queueD.leaf-queue-template.user-limit-factor", "100"),
+    ]);
+    let (rec, _) = run_sampled(&absolute_scenario(&p, vec![app(0, "user_0", 200, LONG_MS)]));
+    let (_, rows) = rec.samples.iter().find(|(t, _)| t.0 == 30_000).unwrap();
+    let held = rows
+        .iter()
+        .find(|r| r.queue == "root.queueD.user_0")
+        .unwrap();
+    assert_eq!(held.usage.memory_mb, 76_800);
+}
+
+/// testValidateLeafQueueTemplateConfigurations: an absolute template under a parent at a
+/// percentage stops YARN with its message; a weight template is no 3.3 form; a parent
+/// without an absolute maximum is warned about.
+#[test]
+fn an_absolute_template_needs_an_absolute_parent() {
+    let e = load(
+        H33,
+        &[
+            ("root.queues", "a,c"),
+            ("root.a.capacity", "75"),
+            ("root.c.capacity", "25"),
+            ("root.c.auto-create-child-queue.enabled", "true"),
+            (
+                "root.c.leaf-queue-template.capacity",
+                "[memory=25600,vcores=5]",
+            ),
+        ],
+    )
+    .unwrap_err();
+    assert!(
+        e.contains("Managed Parent Queue root.c config type is different from leaf queue template config type"),
+        "{e}"
+    );
+    let e = load(
+        H33,
+        &props(&[("root.c.leaf-queue-template.capacity", "2w")])
+            .into_iter()
+            .filter(|(k, v)| *k != "root.c.leaf-queue-template.capacity" || *v == "2w")
+            .collect::<Vec<_>>(),
+    )
+    .unwrap_err();
+    assert!(e.contains("a weight fails the getter"), "{e}");
+    let mut p = absolute_props(&[]);
+    p.retain(|(k, _)| *k != "root.queueD.maximum-capacity");
+    let warned = load(H33, &p).unwrap().warnings.join("\n");
+    assert!(
+        warned.contains("has no absolute maximum-capacity"),
+        "{warned}"
+    );
+}

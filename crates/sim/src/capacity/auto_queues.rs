@@ -17,11 +17,56 @@
 //! * The sums are Java floats, as Hadoop keeps them.
 
 use crate::tree::QueueId;
+use fairsim_core::{Calculator, Resource};
 
 /// `CSQueueUtils.EPSILON`: the slack of the policy's comparisons.
 pub const EPSILON: f32 = 0.0001;
 
 pub use crate::model::cs_settings::AutoTemplate;
+
+/// `t` with its percentages derived from its absolute resources, when it has them
+/// (`ManagedParentQueue.updateQueueCapacities`, at each leaf's creation): its capacity is
+/// the template's minimum over the parent's configured minimum, its maximum the smaller (by
+/// the calculator) of the template's maximum (else the parent's) and the parent's
+/// configured maximum, over the latter, each a `ResourceCalculator.divide` (memory alone,
+/// or the dominant shares of the cluster). A parent without a configured maximum leaves the
+/// maximum at 100 % (the reader warns: Hadoop divides by a resource the parent lacks).
+pub fn resolve(
+    t: &AutoTemplate,
+    calc: Calculator,
+    cluster: Resource,
+    parent_min: Resource,
+    parent_max: Option<Resource>,
+) -> AutoTemplate {
+    let mut r = t.clone();
+    let Some(a) = t.absolute else {
+        return r;
+    };
+    r.capacity_percent = f64::from(divide(calc, cluster, a.min, parent_min)) * 100.0;
+    r.maximum_capacity_percent = match parent_max {
+        Some(pm) => {
+            let own = calc.min(cluster, a.max.unwrap_or(pm), pm);
+            f64::from(divide(calc, cluster, own, pm)) * 100.0
+        }
+        None => 100.0,
+    };
+    r
+}
+
+/// `ResourceCalculator.divide(cluster, a, b)`, 0 where a share's denominator is 0.
+fn divide(calc: Calculator, cluster: Resource, a: Resource, b: Resource) -> f32 {
+    let ratio = |x: f64, y: f64| if y == 0.0 { 0.0 } else { x / y };
+    match calc {
+        Calculator::MemoryOnly => ratio(a.memory_mb as f64, b.memory_mb as f64) as f32,
+        Calculator::Dominant => {
+            let share = |r: Resource| {
+                ratio(r.memory_mb as f64, cluster.memory_mb as f64)
+                    .max(ratio(r.vcores as f64, cluster.vcores as f64))
+            };
+            ratio(share(a), share(b)) as f32
+        }
+    }
+}
 
 /// The policy's state for one managed parent.
 #[derive(Debug, Clone, PartialEq)]
@@ -172,6 +217,54 @@ mod tests {
         assert!(p.is_active(b) && p.is_active(d) && !p.is_active(a) && !p.is_active(c));
         // Nothing more to do: the parent is full.
         assert!(!p.would_change(0.2, 0.1, &[b, d, c], held));
+    }
+
+    /// TestAbsoluteResourceWithAutoQueue.testAutoCreateLeafQueueCreation: queueD's
+    /// template of [10 GB, 2 vcores] under its configured [25 GB, 5] with maximum
+    /// [150 GB, 20], the template's maximum [150 GB, 20]: a leaf's capacity is 0.4 of the
+    /// parent and its maximum 1.0, the same with either calculator on 250 GB and 40 vcores.
+    #[test]
+    fn an_absolute_template_is_a_share_of_the_parents_configured_resources() {
+        const GB: i64 = 1024;
+        let t = AutoTemplate {
+            absolute: Some(crate::model::cs_settings::AbsoluteTemplate {
+                min: Resource::new(10 * GB, 2),
+                max: Some(Resource::new(150 * GB, 20)),
+            }),
+            ..AutoTemplate::default()
+        };
+        let cluster = Resource::new(250 * GB, 40);
+        let (pmin, pmax) = (Resource::new(25 * GB, 5), Resource::new(150 * GB, 20));
+        for calc in [Calculator::MemoryOnly, Calculator::Dominant] {
+            let r = resolve(&t, calc, cluster, pmin, Some(pmax));
+            assert!((r.capacity_percent - 40.0).abs() < 1e-4, "{calc:?}");
+            assert!(
+                (r.maximum_capacity_percent - 100.0).abs() < 1e-4,
+                "{calc:?}"
+            );
+            // queueD's absolute capacity is 25/250 = 0.1: the leaf's is 0.04.
+            assert!((r.absolute(0.1) - 0.04).abs() < 1e-6);
+        }
+        // A template maximum above the parent's is cut to it; none takes the parent's.
+        let wide = AutoTemplate {
+            absolute: Some(crate::model::cs_settings::AbsoluteTemplate {
+                min: Resource::new(10 * GB, 2),
+                max: Some(Resource::new(200 * GB, 30)),
+            }),
+            ..AutoTemplate::default()
+        };
+        let r = resolve(&wide, Calculator::MemoryOnly, cluster, pmin, Some(pmax));
+        assert_eq!(r.maximum_capacity_percent, 100.0);
+        // [75 GB] of a [150 GB] maximum: half.
+        let half = AutoTemplate {
+            absolute: Some(crate::model::cs_settings::AbsoluteTemplate {
+                min: Resource::new(10 * GB, 2),
+                max: Some(Resource::new(75 * GB, 10)),
+            }),
+            ..AutoTemplate::default()
+        };
+        let r = resolve(&half, Calculator::MemoryOnly, cluster, pmin, Some(pmax));
+        assert_eq!(r.maximum_capacity_percent, 50.0);
     }
 
     /// No more leaves than the parent has applications, and none for a leaf the same run

@@ -77,6 +77,19 @@ pub struct AutoTemplate {
     pub max_queues: i64,
     /// `auto-create-child-queue.fail-on-exceeding-parent-capacity` (default false).
     pub fail_on_exceeding: bool,
+    /// `leaf-queue-template.capacity` as an absolute resource, under a parent whose own
+    /// capacity is absolute: the percentages above are then derived from it
+    /// (`capacity::auto_queues::resolve`) whenever a leaf is made or the policy runs.
+    pub absolute: Option<AbsoluteTemplate>,
+}
+
+/// A leaf template given in absolute resources.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AbsoluteTemplate {
+    /// `leaf-queue-template.capacity`.
+    pub min: Resource,
+    /// `leaf-queue-template.maximum-capacity` as an absolute resource, when given so.
+    pub max: Option<Resource>,
 }
 
 impl Default for AutoTemplate {
@@ -92,6 +105,7 @@ impl Default for AutoTemplate {
             maximum_applications: None,
             max_queues: 1000,
             fail_on_exceeding: false,
+            absolute: None,
         }
     }
 }

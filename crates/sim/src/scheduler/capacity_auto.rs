@@ -9,7 +9,8 @@
 //! capacity, so it may still run on what others leave idle. Leaves are never removed (the
 //! legacy policy only deactivates them).
 
-use crate::capacity::auto_queues::ManagedParent;
+use crate::capacity::auto_queues::{AutoTemplate, ManagedParent, resolve};
+use crate::capacity::config::CapacityForm;
 use crate::scheduler::Sched;
 use crate::tree::{QueueId, QueueTree};
 
@@ -61,7 +62,7 @@ impl Sched<'_, '_> {
         {
             return Ok(c);
         }
-        let Some(t) = tree.get(parent).cs.auto_create.clone() else {
+        let Some(t) = self.cs_template(parent) else {
             return Err(format!("{parent_name} does not create leaf queues"));
         };
         let Some(cs) = self.capacity.as_ref() else {
@@ -167,8 +168,7 @@ impl Sched<'_, '_> {
         let mut changed = false;
         for i in 0..cs.auto.parents.len() {
             let parent = cs.auto.parents[i].parent;
-            let (parent_abs, template_abs, capacity) = match &self.w.tree.get(parent).cs.auto_create
-            {
+            let (parent_abs, template_abs, capacity) = match &template_of(self.w, parent) {
                 Some(t) => {
                     let abs = cs.caps.absolute[parent.idx()] as f32;
                     (abs, t.absolute(abs), t.capacity_percent)
@@ -201,7 +201,7 @@ impl Sched<'_, '_> {
             return false;
         }
         cs.auto.parents.iter().any(|p| {
-            let Some(t) = &self.w.tree.get(p.parent).cs.auto_create else {
+            let Some(t) = &template_of(self.w, p.parent) else {
                 return false;
             };
             let abs = cs.caps.absolute[p.parent.idx()] as f32;
@@ -243,6 +243,30 @@ impl Sched<'_, '_> {
         self.rerank_queues();
         self.w.compute_steady_shares();
     }
+}
+
+impl Sched<'_, '_> {
+    /// `parent`'s leaf template, its absolute resources (if any) turned into percentages on
+    /// the cluster of now.
+    fn cs_template(&self, parent: QueueId) -> Option<AutoTemplate> {
+        template_of(self.w, parent)
+    }
+}
+
+fn template_of(w: &crate::state::world::World<'_>, parent: QueueId) -> Option<AutoTemplate> {
+    let q = w.tree.get(parent);
+    let t = q.cs.auto_create.as_ref()?;
+    let min = match q.cs.form {
+        CapacityForm::Absolute(r) => r,
+        _ => fairsim_core::Resource::ZERO,
+    };
+    Some(resolve(
+        t,
+        w.tree.resource_calculator,
+        w.cluster.total,
+        min,
+        q.cs.maximum_resource,
+    ))
 }
 
 /// The leaf of each application of the leaves `parent` created, waiting or running, in

@@ -738,6 +738,31 @@ fn build(
     };
     q.capacity_percent = Some(capacity);
     q.maximum_capacity_percent = Some(max_capacity);
+    if let Some(t) = &q.cs.auto_create
+        && t.absolute.is_some()
+    {
+        let cap_key = key("leaf-queue-template.capacity");
+        if !matches!(q.cs.form, CapacityForm::Absolute(_)) {
+            return Err(props.invalid(
+                &cap_key,
+                format!(
+                    "an absolute leaf template under a parent whose capacity is not absolute: \
+                     YARN fails to start (\"Managed Parent Queue {path} config type is \
+                     different from leaf queue template config type\")"
+                ),
+            ));
+        }
+        if q.cs.maximum_resource.is_none() {
+            props.note(
+                &cap_key,
+                format!(
+                    "{cap_key}: {path} has no absolute maximum-capacity, which Hadoop divides \
+                     the leaves' maximum by: not modelled, each leaf may grow to its parent's \
+                     limit (a maximum of 100 % of {path})"
+                ),
+            );
+        }
+    }
     let ulf_key = key("user-limit-factor");
     q.user_limit_factor = Some(match props.float(&ulf_key)? {
         // Hadoop 3.3 reads −1 as "no user limit" (the queue's maximum).

@@ -10,6 +10,9 @@ use super::{PREFIX, Props, app_ordering_policy, user_limit_percent};
 use crate::capacity::auto_queues::AutoTemplate;
 use crate::hadoop_conf::values;
 use crate::input::alloc::AllocError;
+use crate::input::alloc::capacity_forms::{CapacityValue, absolute_resource, capacity_value};
+use crate::model::cs_settings::AbsoluteTemplate;
+use fairsim_core::Resource;
 use fairsim_core::Semantics;
 
 /// `GuaranteedOrZeroCapacityOverTimePolicy`, the one management policy fairsim runs.
@@ -79,12 +82,44 @@ pub(super) fn auto_template(
             ),
         ));
     };
-    if p.value.ends_with('w') || p.value.starts_with('[') {
+    if p.value.trim_end().ends_with('w') {
         return Err(props.invalid(
             &cap_key,
-            "a leaf template's capacity as a weight or an absolute resource is not modelled \
-             (percentages are)",
+            "a leaf template's capacity is a percentage or an absolute resource in Hadoop 3.3 \
+             (ManagedParentQueue reads it with the percentage and absolute getters): a weight \
+             fails the getter, and YARN does not start",
         ));
+    }
+    if let CapacityValue::Absolute(min, _) =
+        capacity_value(&p.value).map_err(|m| props.invalid(&cap_key, m))?
+    {
+        // An absolute template without memory is no resource to Hadoop: the percentage
+        // getter then reads the bracketed value as 0 %.
+        if min != Resource::ZERO {
+            t.absolute = Some(AbsoluteTemplate { min, max: None });
+        }
+        let tmax_key = tk("maximum-capacity");
+        if let Some(m) = props.get(&tmax_key)?
+            && m.value.trim_start().starts_with('[')
+        {
+            let (max, _) = absolute_resource(values::java_trim(&m.value))
+                .map_err(|e| props.invalid(&tmax_key, e))?;
+            if let Some(a) = t.absolute.as_mut()
+                && max != Resource::ZERO
+            {
+                a.max = Some(max);
+            }
+        } else if props.get(&tmax_key)?.is_some() {
+            props.note(
+                &tmax_key,
+                format!(
+                    "{tmax_key}: a percentage beside an absolute template capacity: Hadoop \
+                     derives the leaf's maximum from the parent's configured maximum; ignored"
+                ),
+            );
+        }
+        t.maximum_capacity_percent = 100.0;
+        return finish(props, path, t).map(Some);
     }
     let cap = props.float(&cap_key)?.unwrap_or(0.0);
     if !(0.0..=100.0).contains(&cap) {
@@ -105,6 +140,17 @@ pub(super) fn auto_template(
         }
         Some(v) => v,
     };
+    finish(props, path, t).map(Some)
+}
+
+/// The template's settings other than its capacities.
+fn finish(
+    props: &Props<'_, '_, '_>,
+    path: &str,
+    mut t: AutoTemplate,
+) -> Result<Box<AutoTemplate>, AllocError> {
+    let key = |suffix: &str| format!("{PREFIX}{path}.{suffix}");
+    let tk = |suffix: &str| key(&format!("leaf-queue-template.{suffix}"));
     let ulf_key = tk("user-limit-factor");
     t.user_limit_factor = match props.float(&ulf_key)? {
         Some(-1.0) => -1.0,
@@ -128,5 +174,5 @@ pub(super) fn auto_template(
         let v = values::int(&p.value).map_err(|m| props.invalid(&apps_key, m))?;
         t.maximum_applications = (v >= 0).then_some(v as i32);
     }
-    Ok(Some(Box::new(t)))
+    Ok(Box::new(t))
 }
