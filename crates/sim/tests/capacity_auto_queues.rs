@@ -600,7 +600,8 @@ fn an_absolute_template_gives_leaves_a_share_of_the_parents_resources() {
         app(2, "user_2", 1, LONG_MS),
     ];
     let (rec, _) = run_sampled(&absolute_scenario(&absolute_props(&[]), apps));
-    assert!(rec.apps.iter().all(|a| a.rejected.is_none()));
+    let why: Vec<_> = rec.apps.iter().filter_map(|a| a.rejected.clone()).collect();
+    assert!(why.is_empty(), "{why:?}");
     assert_eq!(guarantee(&rec, 1000, "root.queueD.user_0"), Some(10_240));
     assert_eq!(guarantee(&rec, 1000, "root.queueD.user_1"), Some(10_240));
     assert_eq!(guarantee(&rec, 1000, "root.queueD.user_2"), Some(0));
@@ -660,4 +661,26 @@ fn an_absolute_template_needs_an_absolute_parent() {
         warned.contains("has no absolute maximum-capacity"),
         "{warned}"
     );
+}
+
+/// testApplicationRunningWithDRF: under the dominant resource calculator an app mapped under
+/// queueD makes its leaf from the absolute template and runs there (the difference in the
+/// leaf's guaranteed resources under that calculator is warned about).
+#[test]
+fn an_absolute_template_runs_under_the_dominant_calculator() {
+    let p = absolute_props(&[(
+        "resource-calculator",
+        "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator",
+    )]);
+    let warned = load(H33, &p).unwrap().warnings.join("\n");
+    assert!(warned.contains("dominant resource calculator"), "{warned}");
+    let (rec, _) = run_sampled(&absolute_scenario(&p, vec![app(0, "user_0", 1, LONG_MS)]));
+    assert!(rec.apps[0].rejected.is_none());
+    assert_eq!(rec.apps[0].queue, "root.queueD.user_0");
+    let (_, rows) = rec.samples.iter().find(|(t, _)| t.0 == 5000).unwrap();
+    let leaf = rows
+        .iter()
+        .find(|r| r.queue == "root.queueD.user_0")
+        .unwrap();
+    assert_eq!(leaf.usage.memory_mb, GB);
 }

@@ -112,7 +112,7 @@ impl Sched<'_, '_> {
         {
             let c = self.w.tree.get_mut(q);
             c.configured = false;
-            c.capacity_percent = Some(0.0);
+            set_capacity(c, &t, false);
             c.maximum_capacity_percent = Some(t.maximum_capacity_percent);
             c.user_limit_factor = Some(t.user_limit_factor);
             c.minimum_user_limit_percent = Some(t.minimum_user_limit_percent);
@@ -143,7 +143,7 @@ impl Sched<'_, '_> {
             None => false,
         };
         if active {
-            self.w.tree.get_mut(q).capacity_percent = Some(t.capacity_percent);
+            set_capacity(self.w.tree.get_mut(q), &t, true);
         }
         self.preempt_queue_added(q);
         self.cs_capacities_changed();
@@ -168,22 +168,20 @@ impl Sched<'_, '_> {
         let mut changed = false;
         for i in 0..cs.auto.parents.len() {
             let parent = cs.auto.parents[i].parent;
-            let (parent_abs, template_abs, capacity) = match &template_of(self.w, parent) {
-                Some(t) => {
-                    let abs = cs.caps.absolute[parent.idx()] as f32;
-                    (abs, t.absolute(abs), t.capacity_percent)
-                }
-                None => continue,
+            let Some(t) = template_of(self.w, parent) else {
+                continue;
             };
+            let parent_abs = cs.caps.absolute[parent.idx()] as f32;
+            let template_abs = t.absolute(parent_abs);
             let apps = managed_apps(self.w, &cs.auto.parents[i]);
             let queues = &self.w.queues;
             let held = |q: QueueId| queues[q.idx()].runnable + queues[q.idx()].waiting;
             let ch = cs.auto.parents[i].run(parent_abs, template_abs, &apps, held);
             for q in &ch.deactivated {
-                self.w.tree.get_mut(*q).capacity_percent = Some(0.0);
+                set_capacity(self.w.tree.get_mut(*q), &t, false);
             }
             for q in &ch.activated {
-                self.w.tree.get_mut(*q).capacity_percent = Some(capacity);
+                set_capacity(self.w.tree.get_mut(*q), &t, true);
             }
             changed |= !(ch.activated.is_empty() && ch.deactivated.is_empty());
         }
@@ -251,6 +249,12 @@ impl Sched<'_, '_> {
     fn cs_template(&self, parent: QueueId) -> Option<AutoTemplate> {
         template_of(self.w, parent)
     }
+}
+
+/// An auto-created leaf given the template's capacity (`active`) or 0, a percentage of its
+/// parent (an absolute template's already turned into one by `resolve`).
+fn set_capacity(c: &mut crate::tree::QueueConf, t: &AutoTemplate, active: bool) {
+    c.capacity_percent = Some(if active { t.capacity_percent } else { 0.0 });
 }
 
 fn template_of(w: &crate::state::world::World<'_>, parent: QueueId) -> Option<AutoTemplate> {

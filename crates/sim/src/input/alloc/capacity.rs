@@ -47,8 +47,14 @@ const NOT_READ: &[(&str, &str)] = &[
     ("accessible-node-labels", "node labels are not modelled"),
     (
         "auto-queue-creation",
-        "flexible (v2) auto queue creation is not modelled (an app naming a queue that does \
-         not exist is rejected)",
+        "Hadoop 3.3 does not read it: flexible (v2) auto queue creation came with Hadoop \
+         3.4.0 (a 3.3 ResourceManager, like fairsim, rejects an app naming a queue that does \
+         not exist)",
+    ),
+    (
+        "auto-expired-deletion-time",
+        "Hadoop 3.3 does not read it: the deletion of idle dynamic queues came with Hadoop \
+         3.4.0 (legacy auto-created leaves are never deleted)",
     ),
     (
         "leaf-queue-template",
@@ -79,8 +85,9 @@ const NOT_READ: &[(&str, &str)] = &[
     ("user-settings", "per-user weights are not modelled"),
     (
         "mapping-rule",
-        "the JSON placement rules are not modelled (queue-mappings are read; an app goes to \
-         the queue it names or a queue-mapping gives it)",
+        "Hadoop 3.3 does not read it: the JSON placement rules came with Hadoop 3.4.0 (a 3.3 \
+         ResourceManager, like fairsim, places an app by queue-mappings and the queue it \
+         names)",
     ),
     ("reservation", "reservations are not modelled"),
 ];
@@ -751,6 +758,17 @@ fn build(
                      different from leaf queue template config type\")"
                 ),
             ));
+        }
+        if globals.calc == Calculator::Dominant {
+            props.note(
+                &cap_key,
+                format!(
+                    "{cap_key}: under the dominant resource calculator a leaf made from an \
+                     absolute template is guaranteed its absolute capacity times the cluster, \
+                     where Hadoop's effective minimum is the template's resources: not \
+                     modelled (the two agree under the default calculator)"
+                ),
+            );
         }
         if q.cs.maximum_resource.is_none() {
             props.note(
