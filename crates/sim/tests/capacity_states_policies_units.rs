@@ -295,16 +295,20 @@ fn placement_rules_and_auto_created_queues_are_warned_with_their_line() {
         ("mapping-rule-json", "{\"rules\":[]}"),
         ("root.a.leaf-queue-template.capacity", "10"),
         ("root.b.auto-queue-creation-v2.enabled", "true"),
+        ("root.b.auto-queue-creation-v2.leaf-template.capacity", "1w"),
     ]);
     let loaded = load(H33, &props).unwrap();
     let w = loaded.warnings.join("\n");
     for (line, what) in [
         (
             5,
-            "mapping-rule-format: Hadoop 3.3 does not read it: the JSON placement rules came \
-             with Hadoop 3.4.0",
+            "mapping-rule-format: the JSON placement rules are Hadoop 3.4.0's: neither Hadoop \
+             2.7 nor 3.3 reads them",
         ),
-        (6, "mapping-rule-json: Hadoop 3.3 does not read it"),
+        (
+            6,
+            "mapping-rule-json: the JSON placement rules are Hadoop 3.4.0's",
+        ),
         (
             7,
             "leaf-queue-template.capacity: read only on a queue with \
@@ -312,8 +316,12 @@ fn placement_rules_and_auto_created_queues_are_warned_with_their_line() {
         ),
         (
             8,
-            "auto-queue-creation-v2.enabled: Hadoop 3.3 does not read it: flexible (v2) auto \
-             queue creation came with Hadoop 3.4.0",
+            "auto-queue-creation-v2.enabled: flexible (v2) auto queue creation is Hadoop \
+             3.4.0's: neither Hadoop 2.7 nor 3.3 reads it",
+        ),
+        (
+            9,
+            "auto-queue-creation-v2.leaf-template.capacity: flexible (v2) auto queue creation",
         ),
     ] {
         assert!(

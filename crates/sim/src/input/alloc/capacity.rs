@@ -47,14 +47,14 @@ const NOT_READ: &[(&str, &str)] = &[
     ("accessible-node-labels", "node labels are not modelled"),
     (
         "auto-queue-creation",
-        "Hadoop 3.3 does not read it: flexible (v2) auto queue creation came with Hadoop \
-         3.4.0 (a 3.3 ResourceManager, like fairsim, rejects an app naming a queue that does \
-         not exist)",
+        "flexible (v2) auto queue creation is Hadoop 3.4.0's: neither Hadoop 2.7 nor 3.3 \
+         reads it (their ResourceManager, like fairsim, rejects an app naming a queue that \
+         does not exist)",
     ),
     (
         "auto-expired-deletion-time",
-        "Hadoop 3.3 does not read it: the deletion of idle dynamic queues came with Hadoop \
-         3.4.0 (legacy auto-created leaves are never deleted)",
+        "the deletion of idle dynamic queues is Hadoop 3.4.0's: neither Hadoop 2.7 nor 3.3 \
+         reads it (3.3's auto-created leaves are never deleted)",
     ),
     (
         "leaf-queue-template",
@@ -85,9 +85,9 @@ const NOT_READ: &[(&str, &str)] = &[
     ("user-settings", "per-user weights are not modelled"),
     (
         "mapping-rule",
-        "Hadoop 3.3 does not read it: the JSON placement rules came with Hadoop 3.4.0 (a 3.3 \
-         ResourceManager, like fairsim, places an app by queue-mappings and the queue it \
-         names)",
+        "the JSON placement rules are Hadoop 3.4.0's: neither Hadoop 2.7 nor 3.3 reads them \
+         (their ResourceManager, like fairsim, places an app by queue-mappings and the queue \
+         it names)",
     ),
     ("reservation", "reservations are not modelled"),
 ];
@@ -304,7 +304,11 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
         let Some(rest) = name.strip_prefix(PREFIX) else {
             continue;
         };
-        if !rest.starts_with("root.") || rest.contains(".leaf-queue-template.") {
+        // Templates' properties end as a queue's do (`...leaf-template.capacity`).
+        if !rest.starts_with("root.")
+            || rest.contains(".leaf-queue-template.")
+            || rest.contains(".auto-queue-creation-v2.")
+        {
             continue;
         }
         let Some((path, suffix)) = rest.rsplit_once('.') else {
