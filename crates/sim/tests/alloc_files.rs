@@ -572,15 +572,25 @@ fn capacity_errors_name_the_property() {
         "yarn.scheduler.capacity.root.a.maximum-capacity",
         "below the queue's capacity",
     );
-    check_cs_err(
-        &[
+    // A property of a queue no `.queues` lists: YARN never reads it; warned at its line.
+    let loaded = parse_capacity_scheduler_xml(
+        &cs(&[
             (Q, "a"),
             (A, "100"),
             ("yarn.scheduler.capacity.root.x.capacity", "5"),
-        ],
-        4,
-        "yarn.scheduler.capacity.root.x.capacity",
-        "queue root.x is not listed",
+        ]),
+        "capacity-scheduler.xml",
+    )
+    .expect("loads, as YARN loads it");
+    assert_eq!(loaded.tree.len(), 2);
+    let warned: Vec<_> = (loaded.warnings.iter())
+        .filter(|w| w.contains("root.x.capacity"))
+        .collect();
+    assert_eq!(warned.len(), 1, "{:?}", loaded.warnings);
+    assert!(
+        warned[0].starts_with("capacity-scheduler.xml:4:")
+            && warned[0].contains("queue root.x is not listed"),
+        "{warned:?}"
     );
     check_cs_err(&[(Q, "a"), (A, "lots")], 3, A, "not a number");
     check_cs_err(&[(A, "100")], 1, Q, "must list root's queues");

@@ -298,7 +298,8 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
     build(&props, "root", None, None, &globals, &mut queues, 0)?;
     let (user_max_apps, user_max_apps_default) = user_parallel_apps(&props)?;
 
-    // Every per-queue property must name a listed queue.
+    // A per-queue property of a queue no `.queues` lists makes no queue in YARN, which never
+    // reads it: warned (a misspelt path is a common slip), not refused.
     let known: HashSet<&str> = queues.iter().map(|q| q.name.as_str()).collect();
     for name in props.map.keys() {
         let Some(rest) = name.strip_prefix(PREFIX) else {
@@ -315,10 +316,14 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
             continue;
         };
         if QUEUE_SUFFIXES.contains(&suffix) && !known.contains(path) {
-            return Err(props.invalid(
+            props.note(
                 name,
-                format!("queue {path} is not listed in any {PREFIX}<parent>.queues property"),
-            ));
+                format!(
+                    "{name}: queue {path} is not listed in any {PREFIX}<parent>.queues \
+                     property: YARN builds no such queue and never reads the property; ignored"
+                ),
+            );
+            props.read.borrow_mut().insert(name.clone());
         }
     }
     // Apps name a leaf by its short name, so leaf names must be unique (as YARN requires).
