@@ -360,14 +360,25 @@ fn measure(sc: &Scenario) -> Measured {
 fn report(label: &str, m: &Measured) {
     let per = m.cpu.as_secs_f64() * 1e6 / m.summary.assignments.max(1) as f64;
     let peak = m.peak.map_or("n/a".into(), |p| format!("{p:.0} MiB"));
+    let c = &m.counters;
+    // Counts per decision kind first: they are deterministic, where times move with the
+    // machine's load.
     println!(
-        "  {label:<28} cpu {:>7.2} s | wall {:>7.2} s | {:>11} events | heartbeats {:>11} processed {:>12} elided | {:>10} containers | {per:>5.2} us/container | peak {peak} | util {:.2} | end {:.0} s | checksum {:016x} | metrics {:016x}",
+        "  {label:<32} allocations {:>10} | reservations {:>10} | unreservations {:>10} | heartbeats {:>11} processed {:>12} elided ({} full-node beats skipped, {} parked kept) | {:>11} events",
+        m.summary.assignments,
+        c.reservations,
+        c.unreservations,
+        c.heartbeats,
+        c.heartbeats_elided,
+        c.full_beats_skipped,
+        c.kept_parked,
+        m.summary.events,
+    );
+    println!(
+        "  {:<32} cpu {:>7.2} s | wall {:>7.2} s | {per:>5.2} us/container | peak {peak} | util {:.2} | end {:.0} s | checksum {:016x} | metrics {:016x}",
+        "",
         m.cpu.as_secs_f64(),
         m.wall.as_secs_f64(),
-        m.summary.events,
-        m.counters.heartbeats,
-        m.counters.heartbeats_elided,
-        m.summary.assignments,
         m.summary.get("util_memory").unwrap_or(f64::NAN),
         m.summary.end.secs_f64(),
         m.checksum,
@@ -437,11 +448,7 @@ fn scenario(
             ..ClusterSpec::default()
         },
         scheduler: SchedulerConf {
-            semantics: if std::env::var("FAIRSIM_SCALE_ERA").is_ok_and(|v| v == "3.3") {
-                Semantics::Hadoop33
-            } else {
-                Semantics::Hadoop27
-            },
+            semantics: Semantics::Hadoop27,
             ..SchedulerConf::default()
         },
         tree,
@@ -513,6 +520,38 @@ fn one_leaf(apps: u32, with_am: bool) -> Scenario {
     scenario(100, tree, vec![s], Some(600_000))
 }
 
+/// The eras every case runs in: both, or the one `FAIRSIM_SCALE_ERA` names (`2.7`, `3.3`).
+fn eras() -> Vec<Semantics> {
+    match std::env::var("FAIRSIM_SCALE_ERA").as_deref() {
+        Ok("2.7") => vec![Semantics::Hadoop27],
+        Ok("3.3") => vec![Semantics::Hadoop33],
+        _ => vec![Semantics::Hadoop27, Semantics::Hadoop33],
+    }
+}
+
+fn era_name(era: Semantics) -> &'static str {
+    match era {
+        Semantics::Hadoop27 => "2.7",
+        Semantics::Hadoop33 => "3.3",
+    }
+}
+
+/// `sc` in `era`.
+fn in_era(mut sc: Scenario, era: Semantics) -> Scenario {
+    sc.scheduler.semantics = era;
+    sc
+}
+
+/// `FAIRSIM_SCALE_HOURS`: the ladder's hours of arrivals (24 by default; fewer make a
+/// shorter rung of the same shape, e.g. to profile 3,000 nodes).
+fn ladder_hours() -> u64 {
+    std::env::var("FAIRSIM_SCALE_HOURS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&h| h > 0)
+        .unwrap_or(24)
+}
+
 fn reference(sc: &Scenario) -> Scenario {
     let mut r = sc.clone();
     r.scheduler.heartbeats = Heartbeats::Every;
@@ -572,23 +611,27 @@ fn ladder(big: bool) {
         None if big => &[100, 1_000, 3_000, 10_000],
         None => &[100, 1_000],
     };
-    let mut costs = Vec::new();
-    for &nodes in sizes {
-        let sc = day(nodes, 4, 24);
-        let m = measure(&sc);
-        report(&format!("{nodes} nodes"), &m);
-        assert_eq!(m.summary.get("apps_unfinished"), Some(0.0));
-        if nodes == 100 {
-            check_against_reference(&sc, &m);
+    let hours = ladder_hours();
+    for era in eras() {
+        let mut costs = Vec::new();
+        for &nodes in sizes {
+            let sc = in_era(day(nodes, 4, hours), era);
+            let m = measure(&sc);
+            report(&format!("{} {nodes} nodes, {hours} h", era_name(era)), &m);
+            assert_eq!(m.summary.get("apps_unfinished"), Some(0.0));
+            if nodes == 100 {
+                check_against_reference(&sc, &m);
+            }
+            costs.push(per_container(&m));
         }
-        costs.push(per_container(&m));
+        let ratio = costs.last().unwrap_or(&0.0) / costs.first().unwrap_or(&1.0);
+        println!(
+            "  {}: cost per container, {} nodes / {} nodes: {ratio:.2}x",
+            era_name(era),
+            sizes.last().unwrap_or(&0),
+            sizes.first().unwrap_or(&0)
+        );
     }
-    let ratio = costs.last().unwrap_or(&0.0) / costs.first().unwrap_or(&1.0);
-    println!(
-        "  cost per container, {} nodes / {} nodes: {ratio:.2}x",
-        sizes.last().unwrap_or(&0),
-        sizes.first().unwrap_or(&0)
-    );
 }
 
 fn many_queues(big: bool) {
@@ -601,19 +644,23 @@ fn many_queues(big: bool) {
         None if big => &[4, 1_000, 10_000],
         None => &[4, 1_000],
     };
-    let mut costs = Vec::new();
-    for &n in leaves {
-        let sc = spread(1_000, n, 10);
-        let m = measure(&sc);
-        report(&format!("{n} leaves"), &m);
-        assert_eq!(m.summary.get("apps_unfinished"), Some(0.0));
-        costs.push(per_container(&m));
+    for era in eras() {
+        let mut costs = Vec::new();
+        for &n in leaves {
+            let sc = in_era(spread(1_000, n, 10), era);
+            let m = measure(&sc);
+            report(&format!("{} {n} leaves", era_name(era)), &m);
+            assert_eq!(m.summary.get("apps_unfinished"), Some(0.0));
+            costs.push(per_container(&m));
+        }
+        let ratio = costs.last().unwrap_or(&0.0) / costs.first().unwrap_or(&1.0);
+        println!(
+            "  {}: cost per container, {} leaves / {} leaves: {ratio:.2}x",
+            era_name(era),
+            leaves.last().unwrap_or(&0),
+            leaves.first().unwrap_or(&0)
+        );
     }
-    let ratio = costs.last().unwrap_or(&0.0) / costs.first().unwrap_or(&1.0);
-    println!(
-        "  cost per container, {} leaves / 4 leaves: {ratio:.2}x",
-        leaves.last().unwrap_or(&0)
-    );
 }
 
 fn leaf(big: bool) {
@@ -623,16 +670,17 @@ fn leaf(big: bool) {
     } else {
         &[1_000, 10_000]
     };
-    for with_am in [true, false] {
+    for (era, with_am) in eras().into_iter().flat_map(|e| [(e, true), (e, false)]) {
         for &n in counts {
-            let sc = one_leaf(n, with_am);
+            let sc = in_era(one_leaf(n, with_am), era);
             let inc = measure(&sc);
             let label = if with_am { "with AMs" } else { "no AMs" };
-            report(&format!("{n} apps {label}, incremental"), &inc);
+            let era = era_name(era);
+            report(&format!("{era} {n} apps {label}, incremental"), &inc);
             let mut naive = sc.clone();
             naive.scheduler.ordering = Ordering::Naive;
             let nv = measure(&naive);
-            report(&format!("{n} apps {label}, naive"), &nv);
+            report(&format!("{era} {n} apps {label}, naive"), &nv);
             assert_eq!(inc.checksum, nv.checksum, "orderings decided differently");
             let ratio = nv.cpu.as_secs_f64() / inc.cpu.as_secs_f64().max(1e-9);
             println!("  incremental / naive speed-up: {ratio:.1}x");

@@ -344,8 +344,20 @@ impl Sched<'_, '_> {
         }
         // The nodes reserved per app (`scheduler::fair::full_nodes`).
         let mut reserved = vec![0u32; self.w.apps.len()];
-        for r in self.w.cluster.nodes.iter().filter_map(|n| n.reservation) {
-            reserved[r.app as usize] += 1;
+        let mut in_rack = std::collections::BTreeMap::<(u32, u32), u32>::new();
+        for n in &self.w.cluster.nodes {
+            if let Some(r) = n.reservation {
+                reserved[r.app as usize] += 1;
+                *in_rack.entry((r.app, n.rack)).or_default() += 1;
+            }
+        }
+        for (&(a, rack), &k) in &in_rack {
+            if self.fair.full_nodes.reserved_in_rack(a, rack) != k {
+                return Err(format!(
+                    "app {a} counts {} reserved nodes in rack {rack}, not {k}",
+                    self.fair.full_nodes.reserved_in_rack(a, rack)
+                ));
+            }
         }
         for (a, &k) in reserved.iter().enumerate() {
             if self.fair.full_nodes.reserved_by(a as u32) != k {

@@ -628,10 +628,11 @@ impl Sched<'_, '_> {
             }
             // A node reserved again (by a held node's offer or a resized ask) leaves its
             // previous app's count.
+            let rack = self.w.cluster.nodes[n].rack;
             if let Some(was) = self.w.cluster.nodes[n].reservation {
-                self.fair.full_nodes.count_reservation(was.app, -1);
+                self.fair.full_nodes.count_reservation(was.app, rack, -1);
             }
-            self.fair.full_nodes.count_reservation(a, 1);
+            self.fair.full_nodes.count_reservation(a, rack, 1);
             self.w.cluster.nodes[n].reservation = Some(Reservation {
                 app: a,
                 priority,
@@ -724,8 +725,10 @@ impl Sched<'_, '_> {
     /// Releases the reservation held on `node`.
     pub(crate) fn unreserve(&mut self, node: u32) {
         self.wake_node(node);
+        let rack = self.w.cluster.nodes[node as usize].rack;
         if let Some(r) = self.w.cluster.nodes[node as usize].reservation.take() {
-            self.fair.full_nodes.count_reservation(r.app, -1);
+            self.fair.full_nodes.count_reservation(r.app, rack, -1);
+            self.cx.counters.unreservations += 1;
             self.cx.progress += 1;
             self.cx.recorder.decision(&Decision {
                 time: self.cx.now,

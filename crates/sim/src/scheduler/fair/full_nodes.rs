@@ -42,6 +42,7 @@ use crate::cluster::NodeState;
 use crate::scheduler::Sched;
 use crate::tree::QueueId;
 use fairsim_core::{Resource, Semantics};
+use std::collections::HashMap;
 
 /// What the last evaluation found, kept until the next event is processed.
 #[derive(Debug, Default)]
@@ -53,6 +54,12 @@ pub(crate) struct FullNodes {
     /// Per app: the nodes reserved for it (Hadoop's `FSAppAttempt.getNumReservations`
     /// summed over the app's priorities).
     reserved: Vec<u32>,
+    /// Per (app, rack) holding any: the nodes of the rack reserved for the app (the
+    /// rack-local cap's count), kept so that no reservation scans the nodes.
+    reserved_in_rack: HashMap<(u32, u32), u32>,
+    /// The apps a floor is read from, kept between evaluations (one is made after nearly
+    /// every event while beats come up).
+    scratch: Vec<u32>,
 }
 
 impl FullNodes {
@@ -67,13 +74,24 @@ impl FullNodes {
         self.reserved.get(a as usize).copied().unwrap_or(0)
     }
 
-    /// A node was reserved for app `a` (`+1`) or its reservation released (`-1`).
-    pub(crate) fn count_reservation(&mut self, a: u32, delta: i32) {
+    /// The nodes of rack `rack` reserved for app `a`.
+    pub(crate) fn reserved_in_rack(&self, a: u32, rack: u32) -> u32 {
+        self.reserved_in_rack.get(&(a, rack)).copied().unwrap_or(0)
+    }
+
+    /// A node of rack `rack` was reserved for app `a` (`+1`) or its reservation released
+    /// (`-1`).
+    pub(crate) fn count_reservation(&mut self, a: u32, rack: u32, delta: i32) {
         let i = a as usize;
         if self.reserved.len() <= i {
             self.reserved.resize(i + 1, 0);
         }
         self.reserved[i] = self.reserved[i].saturating_add_signed(delta);
+        let k = self.reserved_in_rack.entry((a, rack)).or_insert(0);
+        *k = k.saturating_add_signed(delta);
+        if *k == 0 {
+            self.reserved_in_rack.remove(&(a, rack));
+        }
     }
 }
 
@@ -123,12 +141,20 @@ impl Sched<'_, '_> {
     /// or `None` when one of them may reserve (its beat may act on any node). With no such
     /// app, a floor no node fits.
     fn asks_floor(&mut self) -> Option<Resource> {
-        let mut floor = Resource::new(i64::MAX, i64::MAX);
-        let mut apps = Vec::new();
+        let floor = Resource::new(i64::MAX, i64::MAX);
+        let mut apps = std::mem::take(&mut self.fair.full_nodes.scratch);
+        apps.clear();
         self.reachable_offered_apps(QueueId::ROOT, &mut apps);
+        let floor = self.floor_of(&apps, floor);
+        self.fair.full_nodes.scratch = apps;
+        floor
+    }
+
+    /// [`Sched::asks_floor`] over `apps`, from `floor`.
+    fn floor_of(&mut self, apps: &[u32], mut floor: Resource) -> Option<Resource> {
         let threshold = self.reservation_threshold_33();
         let cap = self.reservable_nodes_cap(u64::from(self.w.cluster.live));
-        for a in apps {
+        for &a in apps {
             if self.over_am_share_limit_33(a) {
                 continue;
             }
