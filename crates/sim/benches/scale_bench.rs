@@ -364,7 +364,7 @@ fn report(label: &str, m: &Measured) {
     // Counts per decision kind first: they are deterministic, where times move with the
     // machine's load.
     println!(
-        "  {label:<32} allocations {:>10} | reservations {:>10} | unreservations {:>10} | heartbeats {:>11} processed {:>12} elided ({} full-node beats skipped, {} parked kept) | {:>11} events",
+        "  {label:<32} allocations {:>10} | reservations {:>10} | unreservations {:>10} | heartbeats {:>11} processed {:>12} elided ({} full-node beats skipped, {} parked kept) | {} preempted | {:>11} events",
         m.summary.assignments,
         c.reservations,
         c.unreservations,
@@ -372,6 +372,7 @@ fn report(label: &str, m: &Measured) {
         c.heartbeats_elided,
         c.full_beats_skipped,
         c.kept_parked,
+        c.preempted,
         m.summary.events,
     );
     println!(
@@ -503,6 +504,112 @@ fn spread(nodes: u32, leaves: u32, hours: u64) -> Scenario {
     sc
 }
 
+/// Divisions (level 1), departments per division (level 2) and configured teams per
+/// department (level 3) of the enterprise tree; users; users with a queue of their own.
+const DIVISIONS: u32 = 5;
+const DEPARTMENTS: u32 = 10;
+const TEAMS: u32 = 5;
+const USERS: u32 = 2_000;
+const OWN_QUEUES: u32 = 250;
+
+/// The enterprise tree's allocation file: root, 5 divisions, 10 departments each, 5 teams
+/// each (250 configured leaves, weights 1 to 3 cycling, fair-share preemption after 60 s and
+/// min-share after 30 s, every division with a min share), every user at most 4 running apps
+/// (the first 100 users 8), leaves' maxAMShare 0.5 by default and, in Hadoop 2.7, a parent's
+/// own (3.3 refuses maxAMShare on a parent), and the placement: the queue an app names if the
+/// file has it, else a leaf named after the user under the division of its primary group
+/// (`nestedUserQueue`, created at submission), else `root.default`.
+fn enterprise_xml(era: Semantics) -> String {
+    let mut x = String::from(
+        "<allocations>\n<queueMaxAMShareDefault>0.5</queueMaxAMShareDefault>\n\
+         <userMaxAppsDefault>4</userMaxAppsDefault>\n\
+         <defaultFairSharePreemptionTimeout>60</defaultFairSharePreemptionTimeout>\n\
+         <defaultMinSharePreemptionTimeout>30</defaultMinSharePreemptionTimeout>\n",
+    );
+    for u in 0..100 {
+        x.push_str(&format!(
+            "<user name=\"u{u}\"><maxRunningApps>8</maxRunningApps></user>\n"
+        ));
+    }
+    let parent_am = match era {
+        Semantics::Hadoop27 => "<maxAMShare>0.4</maxAMShare>",
+        Semantics::Hadoop33 => "",
+    };
+    for d in 0..DIVISIONS {
+        x.push_str(&format!(
+            "<queue name=\"div{d}\" type=\"parent\"><weight>{}</weight>{parent_am}\
+             <minResources>{}mb,{}vcores</minResources>\n",
+            1 + d % 2,
+            4_000 * 1024,
+            4_000
+        ));
+        for k in 0..DEPARTMENTS {
+            x.push_str(&format!(
+                "<queue name=\"dept{k}\" type=\"parent\">{parent_am}\n"
+            ));
+            for t in 0..TEAMS {
+                x.push_str(&format!(
+                    "<queue name=\"team{t}\"><weight>{}</weight></queue>\n",
+                    1 + (k + t) % 3
+                ));
+            }
+            x.push_str("</queue>\n");
+        }
+        x.push_str("</queue>\n");
+    }
+    x.push_str(
+        "<queuePlacementPolicy>\n<rule name=\"specified\" create=\"false\"/>\n\
+         <rule name=\"nestedUserQueue\"><rule name=\"primaryGroup\" create=\"false\"/></rule>\n\
+         <rule name=\"default\"/>\n</queuePlacementPolicy>\n</allocations>\n",
+    );
+    x
+}
+
+/// The enterprise tree (`enterprise_xml`) on `nodes` nodes, the ladder's day of apps
+/// (100 per node over `hours` hours, one seeded stream) sent by 2,000 users: app `k` is
+/// user `k mod 2,000`'s; the first 250 users name `default` and are placed in a queue of
+/// their own under their primary group's division (half the 500 leaves, made at
+/// submission), the others name a configured team (user `u` the team `u mod 250`);
+/// preemption on.
+fn enterprise(nodes: u32, hours: u64, era: Semantics) -> Scenario {
+    let loaded =
+        fairsim_sim::alloc::parse_fair_scheduler_xml(&enterprise_xml(era), "enterprise.xml", era)
+            .expect("the enterprise allocation file parses");
+    let mut groups = String::from("user,primary_group,secondary_groups\n");
+    for u in 0..USERS {
+        groups.push_str(&format!("u{u},div{},\n", u % DIVISIONS));
+    }
+    let apps_total = (nodes as u64 * 100 * hours / 24) as u32;
+    let span = (hours * 3_600_000) as f64;
+    let one = SyntheticSpec {
+        queues: vec![stream("root.q", apps_total, span / apps_total as f64)],
+    };
+    let mut apps = one.generate(&mut workload_rng(1));
+    let leaves = DIVISIONS * DEPARTMENTS * TEAMS;
+    for (k, app) in apps.iter_mut().enumerate() {
+        let u = k as u32 % USERS;
+        app.user = format!("u{u}");
+        app.queue = if u < OWN_QUEUES {
+            "default".into()
+        } else {
+            let leaf = u % leaves;
+            format!(
+                "root.div{}.dept{}.team{}",
+                leaf / (DEPARTMENTS * TEAMS),
+                leaf / TEAMS % DEPARTMENTS,
+                leaf % TEAMS
+            )
+        };
+    }
+    let mut sc = in_era(scenario(nodes, loaded.tree, vec![], None), era);
+    sc.workload = Workload::Trace(apps);
+    sc.scheduler.preemption = true;
+    sc.scheduler.groups =
+        fairsim_sim::groups::Groups::parse(&groups, std::path::Path::new("enterprise-groups.csv"))
+            .expect("the groups parse");
+    sc
+}
+
 /// `apps` apps in one leaf submitted in the first 10 s on 100 nodes, the first 600 s.
 fn one_leaf(apps: u32, with_am: bool) -> Scenario {
     let mut tree = QueueTree::with_root();
@@ -598,6 +705,9 @@ fn main() {
     if only.is_empty() || only == "leaf" {
         leaf(big);
     }
+    if only.is_empty() || only == "enterprise" {
+        enterprise_case();
+    }
     println!("ok");
 }
 
@@ -659,6 +769,33 @@ fn many_queues(big: bool) {
             era_name(era),
             leaves.last().unwrap_or(&0),
             leaves.first().unwrap_or(&0)
+        );
+    }
+}
+
+/// The enterprise tree against the four-leaf day of the same size and hours (cost per
+/// container).
+fn enterprise_case() {
+    let hours = ladder_hours();
+    println!(
+        "4. enterprise tree: 3 levels, 250 configured leaves and 250 made at submission, 2,000 users, 1,000 nodes, {hours} h"
+    );
+    for era in eras() {
+        let four = measure(&in_era(day(1_000, 4, hours), era));
+        report(&format!("{} four leaves", era_name(era)), &four);
+        let sc = enterprise(1_000, hours, era);
+        let m = measure(&sc);
+        report(&format!("{} enterprise tree", era_name(era)), &m);
+        assert_eq!(m.summary.get("apps_rejected"), Some(0.0));
+        println!(
+            "  {}: cost per container, enterprise tree / four leaves: {:.2}x ({} leaves at the end)",
+            era_name(era),
+            per_container(&m) / per_container(&four),
+            m.summary
+                .metrics
+                .iter()
+                .filter(|(k, _)| k.starts_with("share_deviation."))
+                .count()
         );
     }
 }
