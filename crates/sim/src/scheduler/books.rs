@@ -351,7 +351,16 @@ impl Sched<'_, '_> {
                 *in_rack.entry((r.app, n.rack)).or_default() += 1;
             }
         }
-        for (&(a, rack), &k) in &in_rack {
+        // Counted per rack in Hadoop 3.3 only (`Sched::rack_counted`).
+        let per_rack = self.w.semantics == fairsim_core::Semantics::Hadoop33;
+        let counted = self.fair.full_nodes.pairs_counted();
+        if per_rack && counted != in_rack.len() {
+            return Err(format!(
+                "{counted} (app, rack) pairs count reservations, not {}",
+                in_rack.len()
+            ));
+        }
+        for (&(a, rack), &k) in in_rack.iter().filter(|_| per_rack) {
             if self.fair.full_nodes.reserved_in_rack(a, rack) != k {
                 return Err(format!(
                     "app {a} counts {} reserved nodes in rack {rack}, not {k}",

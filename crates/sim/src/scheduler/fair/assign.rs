@@ -179,6 +179,8 @@ impl Sched<'_, '_> {
             } else {
                 self.fair.open_leaves -= 1;
             }
+            // A parent's ordered set holds its open leaves only (`World::requeue`).
+            self.w.requeue(leaf);
         }
         self.class_member_gated(leaf);
     }
@@ -628,7 +630,7 @@ impl Sched<'_, '_> {
             }
             // A node reserved again (by a held node's offer or a resized ask) leaves its
             // previous app's count.
-            let rack = self.w.cluster.nodes[n].rack;
+            let rack = self.rack_counted(node);
             if let Some(was) = self.w.cluster.nodes[n].reservation {
                 self.fair.full_nodes.count_reservation(was.app, rack, -1);
             }
@@ -722,10 +724,16 @@ impl Sched<'_, '_> {
         Outcome::Allocated(size)
     }
 
+    /// `node`'s rack where reservations are counted per rack (Hadoop 3.3's rack-local
+    /// reservable-nodes cap; 2.7 has none).
+    fn rack_counted(&self, node: u32) -> Option<u32> {
+        (self.w.semantics == Semantics::Hadoop33).then(|| self.w.cluster.nodes[node as usize].rack)
+    }
+
     /// Releases the reservation held on `node`.
     pub(crate) fn unreserve(&mut self, node: u32) {
         self.wake_node(node);
-        let rack = self.w.cluster.nodes[node as usize].rack;
+        let rack = self.rack_counted(node);
         if let Some(r) = self.w.cluster.nodes[node as usize].reservation.take() {
             self.fair.full_nodes.count_reservation(r.app, rack, -1);
             self.cx.counters.unreservations += 1;

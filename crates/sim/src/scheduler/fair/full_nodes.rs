@@ -43,6 +43,29 @@ use crate::scheduler::Sched;
 use crate::tree::QueueId;
 use fairsim_core::{Resource, Semantics};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The hash of an (app, rack) pair: a rotate, a xor and a multiply per word. The map is
+/// touched at every reservation and release and never iterated, so neither SipHash's
+/// resistance to chosen keys nor an order is needed.
+#[derive(Default)]
+pub(crate) struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u32(u32::from(b));
+        }
+    }
+
+    fn write_u32(&mut self, x: u32) {
+        self.0 = (self.0.rotate_left(29) ^ u64::from(x)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
 
 /// What the last evaluation found, kept until the next event is processed.
 #[derive(Debug, Default)]
@@ -54,9 +77,9 @@ pub(crate) struct FullNodes {
     /// Per app: the nodes reserved for it (Hadoop's `FSAppAttempt.getNumReservations`
     /// summed over the app's priorities).
     reserved: Vec<u32>,
-    /// Per (app, rack) holding any: the nodes of the rack reserved for the app (the
-    /// rack-local cap's count), kept so that no reservation scans the nodes.
-    reserved_in_rack: HashMap<(u32, u32), u32>,
+    /// Hadoop 3.3, per (app, rack) holding any: the nodes of the rack reserved for the app
+    /// (the rack-local cap's count), kept so that no reservation scans the nodes.
+    reserved_in_rack: HashMap<(u32, u32), u32, BuildHasherDefault<PairHasher>>,
     /// The apps a floor is read from, kept between evaluations (one is made after nearly
     /// every event while beats come up).
     scratch: Vec<u32>,
@@ -74,19 +97,27 @@ impl FullNodes {
         self.reserved.get(a as usize).copied().unwrap_or(0)
     }
 
+    /// The (app, rack) pairs counted (each holding a reservation).
+    pub(crate) fn pairs_counted(&self) -> usize {
+        self.reserved_in_rack.len()
+    }
+
     /// The nodes of rack `rack` reserved for app `a`.
     pub(crate) fn reserved_in_rack(&self, a: u32, rack: u32) -> u32 {
         self.reserved_in_rack.get(&(a, rack)).copied().unwrap_or(0)
     }
 
-    /// A node of rack `rack` was reserved for app `a` (`+1`) or its reservation released
-    /// (`-1`).
-    pub(crate) fn count_reservation(&mut self, a: u32, rack: u32, delta: i32) {
+    /// A node was reserved for app `a` (`+1`) or its reservation released (`-1`); its rack
+    /// `rack` is counted too when given (Hadoop 3.3, whose rack-local cap reads it).
+    pub(crate) fn count_reservation(&mut self, a: u32, rack: Option<u32>, delta: i32) {
         let i = a as usize;
         if self.reserved.len() <= i {
             self.reserved.resize(i + 1, 0);
         }
         self.reserved[i] = self.reserved[i].saturating_add_signed(delta);
+        let Some(rack) = rack else {
+            return;
+        };
         let k = self.reserved_in_rack.entry((a, rack)).or_insert(0);
         *k = k.saturating_add_signed(delta);
         if *k == 0 {
