@@ -821,7 +821,10 @@ fn leaf(big: bool) {
             assert_eq!(inc.checksum, nv.checksum, "orderings decided differently");
             let ratio = nv.cpu.as_secs_f64() / inc.cpu.as_secs_f64().max(1e-9);
             println!("  incremental / naive speed-up: {ratio:.1}x");
-            if n >= 10_000 {
+            // The 10x is Hadoop 2.7's check. In 3.3 both orderings share the full-node
+            // floor's walk over the leaf's apps after every event (docs/performance.md),
+            // which bounds the speed-up: printed, not checked.
+            if n >= 10_000 && era == "2.7" {
                 assert!(
                     ratio >= 10.0,
                     "incremental only {ratio:.1}x faster than naive"

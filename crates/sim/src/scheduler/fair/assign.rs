@@ -399,7 +399,7 @@ impl Sched<'_, '_> {
     /// `can_run_am` refuses the smallest of their AMs (it is monotone in the AM's size).
     /// In 2.7 the gate comes after the app counts a scheduling opportunity, so the apps are
     /// skipped only while delay scheduling (the one reader of that count) is off.
-    fn am_gate_closed(&self, leaf: QueueId) -> bool {
+    pub(crate) fn am_gate_closed(&self, leaf: QueueId) -> bool {
         let sizes = &self.w.queues[leaf.idx()].am_sizes;
         if sizes.is_empty() {
             return true;

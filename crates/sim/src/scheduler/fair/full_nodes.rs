@@ -185,9 +185,33 @@ impl Sched<'_, '_> {
     fn floor_of(&mut self, apps: &[u32], mut floor: Resource) -> Option<Resource> {
         let threshold = self.reservation_threshold_33();
         let cap = self.reservable_nodes_cap(u64::from(self.w.cluster.live));
+        // `canRunAppAM` reads the leaf and the AM's size only: asked once per leaf and size
+        // (a leaf's waiting apps mostly share a few AM sizes).
+        let mut am_verdicts: Vec<(QueueId, Resource, bool)> = Vec::new();
         for &a in apps {
-            if self.over_am_share_limit_33(a) {
-                continue;
+            let i = a as usize;
+            if let Some(am) = self.w.specs[i].am
+                && !self.w.apps[i].am_running
+            {
+                if self.w.apps[i].requests.pending == 0 {
+                    continue;
+                }
+                let leaf = self.w.apps[i].queue;
+                let may_run = match am_verdicts
+                    .iter()
+                    .find(|&&(q, size, _)| q == leaf && size == am)
+                {
+                    Some(&(_, _, v)) => v,
+                    None => {
+                        let v = self.can_run_am(leaf, am);
+                        am_verdicts.push((leaf, am, v));
+                        v
+                    }
+                };
+                // `isOverAMShareLimit`.
+                if !may_run {
+                    continue;
+                }
             }
             let calc = self
                 .w
@@ -237,10 +261,19 @@ impl Sched<'_, '_> {
             if qs.offered == 0 {
                 return;
             }
+            // Apps waiting for their AM are left out whole while maxAMShare refuses the
+            // smallest of their AMs: each is over its AM share limit, which the floor skips
+            // (`isOverAMShareLimit` is monotone in the AM's size). Reading them one by one made
+            // every floor cost the leaf's waiting apps (10,000 in the one-leaf case).
+            let waiting = if qs.am_waiting.is_empty() || self.am_gate_closed(q) {
+                None
+            } else {
+                Some(&qs.am_waiting)
+            };
             out.extend(
                 qs.ordered
                     .iter()
-                    .chain(qs.am_waiting.iter())
+                    .chain(waiting.into_iter().flatten())
                     .map(|e| e.2)
                     .filter(|&a| self.w.apps[a as usize].offered_33),
             );
