@@ -292,6 +292,52 @@ fn off_switch_app_reservation_threshold() {
 }
 
 #[test]
+fn rack_local_reservations_count_against_the_racks_cap() {
+    // Hadoop 3.3's reservable-nodes cap for a rack-local ask reads the app's reservations in
+    // the node's rack against ceil(live nodes of the rack × ratio), an off-switch one its
+    // reservations in the cluster against ceil(live nodes × ratio). Ratio 0.5; rack1 holds
+    // node1..node4 (cap ceil(4 × 0.5) = 2), rack2 node5; the cluster cap is ceil(5 × 0.5) = 3.
+    // Five 3072 MB nodes (beats at 0, 200, 400, 600, 800) each run one 2048 MB container of
+    // queue1. An app arriving at 900 asks one 2048 MB container on node1 (so on rack1 too):
+    // node1 (1000) reserves node-locally, no cap; node2 (1200) rack-locally with 1 in rack1;
+    // node3 (1400) and node4 (1600) would make 3 in rack1: nothing; node5 (1800) is in rack2,
+    // off-switch, with 2 in the cluster: reserved. node5 joining rack1 instead would make
+    // rack1's cap ceil(5 × 0.5) = 3, so node3 reserves and node4 and node5, rack-local with
+    // 3 in rack1, do not.
+    for (rack5, want) in [("rack2", vec![0u32, 1, 4]), ("rack1", vec![0, 1, 2])] {
+        let mut target = app(900, "queue1", "user2", 1, 2 * GB, 1, LONG);
+        target.stages[0][0].hosts = vec!["node1".into()];
+        let mut sc = scenario(
+            Semantics::Hadoop33,
+            vec![
+                node("node1", "rack1", 3 * GB, 4),
+                node("node2", "rack1", 3 * GB, 4),
+                node("node3", "rack1", 3 * GB, 4),
+                node("node4", "rack1", 3 * GB, 4),
+                node("node5", rack5, 3 * GB, 4),
+            ],
+            vec![],
+            vec![],
+            (0..5)
+                .map(|_| app(0, "queue1", "user1", 1, 2 * GB, 1, LONG))
+                .chain([target])
+                .collect(),
+        );
+        sc.scheduler.reservable_nodes = 0.5;
+        sc.end_ms = Some(1_900);
+        let (rec, _) = run_sampled(&sc);
+        let reserved: Vec<u32> = rec
+            .decisions
+            .iter()
+            .filter(|d| d.kind == DecisionKind::Reserved)
+            .map(|d| d.node)
+            .collect();
+        assert_eq!(reserved, want, "node5 in {rack5}");
+        assert_eq!(allocations(&rec).len(), 5, "node5 in {rack5}");
+    }
+}
+
+#[test]
 fn reservation_threshold_with_assign_multiple() {
     // testReservationThresholdWithAssignMultiple (3.3): reservable-nodes 0, assignmultiple on
     // without dynamic max-assign. Two 4096 MB / 4 vcore nodes; an app asks ten 1024 MB

@@ -21,6 +21,9 @@ pub struct Counters {
     pub assignments: u64,
     /// Reservations made.
     pub reservations: u64,
+    /// Reservations released (turned into a container, dropped as no longer valid, or
+    /// released with their app or node).
+    pub unreservations: u64,
     /// Containers killed by preemption.
     pub preempted: u64,
     /// Containers lost with their node (`[[cluster.events]]`).

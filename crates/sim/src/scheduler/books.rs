@@ -344,8 +344,29 @@ impl Sched<'_, '_> {
         }
         // The nodes reserved per app (`scheduler::fair::full_nodes`).
         let mut reserved = vec![0u32; self.w.apps.len()];
-        for r in self.w.cluster.nodes.iter().filter_map(|n| n.reservation) {
-            reserved[r.app as usize] += 1;
+        let mut in_rack = std::collections::BTreeMap::<(u32, u32), u32>::new();
+        for n in &self.w.cluster.nodes {
+            if let Some(r) = n.reservation {
+                reserved[r.app as usize] += 1;
+                *in_rack.entry((r.app, n.rack)).or_default() += 1;
+            }
+        }
+        // Counted per rack in Hadoop 3.3 only (`Sched::rack_counted`).
+        let per_rack = self.w.semantics == fairsim_core::Semantics::Hadoop33;
+        let counted = self.fair.full_nodes.pairs_counted();
+        if per_rack && counted != in_rack.len() {
+            return Err(format!(
+                "{counted} (app, rack) pairs count reservations, not {}",
+                in_rack.len()
+            ));
+        }
+        for (&(a, rack), &k) in in_rack.iter().filter(|_| per_rack) {
+            if self.fair.full_nodes.reserved_in_rack(a, rack) != k {
+                return Err(format!(
+                    "app {a} counts {} reserved nodes in rack {rack}, not {k}",
+                    self.fair.full_nodes.reserved_in_rack(a, rack)
+                ));
+            }
         }
         for (a, &k) in reserved.iter().enumerate() {
             if self.fair.full_nodes.reserved_by(a as u32) != k {

@@ -758,19 +758,10 @@ impl Sched<'_, '_> {
         let rack = self.w.cluster.nodes[node as usize].rack;
         let (held, nodes) = match locality {
             crate::app::Locality::NodeLocal => return true,
-            crate::app::Locality::RackLocal => {
-                let in_rack = |n: &&crate::cluster::Node| n.rack == rack;
-                (
-                    self.w
-                        .cluster
-                        .nodes
-                        .iter()
-                        .filter(in_rack)
-                        .filter(|n| n.reservation.is_some_and(|r| r.app == app))
-                        .count(),
-                    self.w.cluster.live_in_rack(rack),
-                )
-            }
+            crate::app::Locality::RackLocal => (
+                self.fair.full_nodes.reserved_in_rack(app, rack) as usize,
+                self.w.cluster.live_in_rack(rack),
+            ),
             crate::app::Locality::OffSwitch => (
                 self.fair.full_nodes.reserved_by(app) as usize,
                 self.w.cluster.live as usize,

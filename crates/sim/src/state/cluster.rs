@@ -82,6 +82,9 @@ pub struct Cluster {
     pub total: Resource,
     /// Number of live nodes (what Hadoop's `getNumClusterNodes` counts).
     pub live: u32,
+    /// Per rack: its live nodes (Hadoop 3.3's rack-local reservation cap reads it at every
+    /// reservation; kept rather than counted).
+    live_per_rack: Vec<u32>,
     /// Heartbeat interval in ms.
     pub heartbeat_ms: u64,
     /// Node name → index (lookups only: nothing iterates it).
@@ -152,11 +155,16 @@ impl Cluster {
                 state,
             });
         }
+        let mut live_per_rack = vec![0u32; racks.len()];
+        for nd in built.iter().filter(|nd| nd.is_live()) {
+            live_per_rack[nd.rack as usize] += 1;
+        }
         Cluster {
             nodes: built,
             racks,
             total,
             live: nodes.len() as u32,
+            live_per_rack,
             heartbeat_ms,
             by_name,
             rack_by_name,
@@ -170,6 +178,7 @@ impl Cluster {
         node.state = NodeState::Running;
         self.total = self.total.saturating_add(node.capacity);
         self.live += 1;
+        self.live_per_rack[node.rack as usize] += 1;
     }
 
     /// Node `n` leaves the cluster (its containers and reservation are gone already).
@@ -179,6 +188,7 @@ impl Cluster {
         node.state = NodeState::Gone;
         self.total = self.total.saturating_sub(node.capacity);
         self.live -= 1;
+        self.live_per_rack[node.rack as usize] -= 1;
     }
 
     /// Node `n`'s capability becomes `capacity` (Hadoop's `updateNodeResource`), the
@@ -195,10 +205,9 @@ impl Cluster {
 
     /// Number of live nodes in rack `rack`.
     pub fn live_in_rack(&self, rack: u32) -> usize {
-        self.nodes
-            .iter()
-            .filter(|n| n.rack == rack && n.is_live())
-            .count()
+        self.live_per_rack
+            .get(rack as usize)
+            .map_or(0, |&k| k as usize)
     }
 
     /// The node named `host`; accepts SLS's `/rack/host` form by its last segment.

@@ -290,7 +290,7 @@ impl World<'_> {
     }
 
     /// Re-inserts queue `id` in its parent's ordered set with a fresh key (present iff it has
-    /// an outstanding request).
+    /// an outstanding request and, a leaf, is open: `QueueState::open`).
     pub(crate) fn requeue(&mut self, id: QueueId) {
         if !self.incremental {
             return;
@@ -304,8 +304,12 @@ impl World<'_> {
         self.queues[id.idx()].key = key;
         // Only queues with an outstanding request are offered nodes (`assign_queue` returns
         // nothing at once for the others): the parent's set holds just those, so a descent
-        // never walks idle queues.
-        let wants = self.queues[id.idx()].pending > 0;
+        // never walks idle queues. A leaf that is not open gives nothing and writes nothing
+        // that is read when offered a node (`Sched::refresh_open`: in 2.7 every app asking
+        // waits for an AM maxAMShare refuses, in 3.3 none has pending demand), so it is left
+        // out too; its open state flipping re-queues it.
+        let qs = &self.queues[id.idx()];
+        let wants = qs.pending > 0 && (qs.open || !self.tree.get(id).is_leaf);
         let set = &mut self.queues[parent.idx()].ordered;
         set.remove(&(old, rank, id.0));
         if wants {

@@ -179,6 +179,8 @@ impl Sched<'_, '_> {
             } else {
                 self.fair.open_leaves -= 1;
             }
+            // A parent's ordered set holds its open leaves only (`World::requeue`).
+            self.w.requeue(leaf);
         }
         self.class_member_gated(leaf);
     }
@@ -397,7 +399,7 @@ impl Sched<'_, '_> {
     /// `can_run_am` refuses the smallest of their AMs (it is monotone in the AM's size).
     /// In 2.7 the gate comes after the app counts a scheduling opportunity, so the apps are
     /// skipped only while delay scheduling (the one reader of that count) is off.
-    fn am_gate_closed(&self, leaf: QueueId) -> bool {
+    pub(crate) fn am_gate_closed(&self, leaf: QueueId) -> bool {
         let sizes = &self.w.queues[leaf.idx()].am_sizes;
         if sizes.is_empty() {
             return true;
@@ -628,10 +630,11 @@ impl Sched<'_, '_> {
             }
             // A node reserved again (by a held node's offer or a resized ask) leaves its
             // previous app's count.
+            let rack = self.rack_counted(node);
             if let Some(was) = self.w.cluster.nodes[n].reservation {
-                self.fair.full_nodes.count_reservation(was.app, -1);
+                self.fair.full_nodes.count_reservation(was.app, rack, -1);
             }
-            self.fair.full_nodes.count_reservation(a, 1);
+            self.fair.full_nodes.count_reservation(a, rack, 1);
             self.w.cluster.nodes[n].reservation = Some(Reservation {
                 app: a,
                 priority,
@@ -721,11 +724,19 @@ impl Sched<'_, '_> {
         Outcome::Allocated(size)
     }
 
+    /// `node`'s rack where reservations are counted per rack (Hadoop 3.3's rack-local
+    /// reservable-nodes cap; 2.7 has none).
+    fn rack_counted(&self, node: u32) -> Option<u32> {
+        (self.w.semantics == Semantics::Hadoop33).then(|| self.w.cluster.nodes[node as usize].rack)
+    }
+
     /// Releases the reservation held on `node`.
     pub(crate) fn unreserve(&mut self, node: u32) {
         self.wake_node(node);
+        let rack = self.rack_counted(node);
         if let Some(r) = self.w.cluster.nodes[node as usize].reservation.take() {
-            self.fair.full_nodes.count_reservation(r.app, -1);
+            self.fair.full_nodes.count_reservation(r.app, rack, -1);
+            self.cx.counters.unreservations += 1;
             self.cx.progress += 1;
             self.cx.recorder.decision(&Decision {
                 time: self.cx.now,

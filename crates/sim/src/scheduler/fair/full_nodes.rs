@@ -42,6 +42,30 @@ use crate::cluster::NodeState;
 use crate::scheduler::Sched;
 use crate::tree::QueueId;
 use fairsim_core::{Resource, Semantics};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The hash of an (app, rack) pair: a rotate, a xor and a multiply per word. The map is
+/// touched at every reservation and release and never iterated, so neither SipHash's
+/// resistance to chosen keys nor an order is needed.
+#[derive(Default)]
+pub(crate) struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u32(u32::from(b));
+        }
+    }
+
+    fn write_u32(&mut self, x: u32) {
+        self.0 = (self.0.rotate_left(29) ^ u64::from(x)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
 
 /// What the last evaluation found, kept until the next event is processed.
 #[derive(Debug, Default)]
@@ -53,6 +77,12 @@ pub(crate) struct FullNodes {
     /// Per app: the nodes reserved for it (Hadoop's `FSAppAttempt.getNumReservations`
     /// summed over the app's priorities).
     reserved: Vec<u32>,
+    /// Hadoop 3.3, per (app, rack) holding any: the nodes of the rack reserved for the app
+    /// (the rack-local cap's count), kept so that no reservation scans the nodes.
+    reserved_in_rack: HashMap<(u32, u32), u32, BuildHasherDefault<PairHasher>>,
+    /// The apps a floor is read from, kept between evaluations (one is made after nearly
+    /// every event while beats come up).
+    scratch: Vec<u32>,
 }
 
 impl FullNodes {
@@ -67,13 +97,32 @@ impl FullNodes {
         self.reserved.get(a as usize).copied().unwrap_or(0)
     }
 
-    /// A node was reserved for app `a` (`+1`) or its reservation released (`-1`).
-    pub(crate) fn count_reservation(&mut self, a: u32, delta: i32) {
+    /// The (app, rack) pairs counted (each holding a reservation).
+    pub(crate) fn pairs_counted(&self) -> usize {
+        self.reserved_in_rack.len()
+    }
+
+    /// The nodes of rack `rack` reserved for app `a`.
+    pub(crate) fn reserved_in_rack(&self, a: u32, rack: u32) -> u32 {
+        self.reserved_in_rack.get(&(a, rack)).copied().unwrap_or(0)
+    }
+
+    /// A node was reserved for app `a` (`+1`) or its reservation released (`-1`); its rack
+    /// `rack` is counted too when given (Hadoop 3.3, whose rack-local cap reads it).
+    pub(crate) fn count_reservation(&mut self, a: u32, rack: Option<u32>, delta: i32) {
         let i = a as usize;
         if self.reserved.len() <= i {
             self.reserved.resize(i + 1, 0);
         }
         self.reserved[i] = self.reserved[i].saturating_add_signed(delta);
+        let Some(rack) = rack else {
+            return;
+        };
+        let k = self.reserved_in_rack.entry((a, rack)).or_insert(0);
+        *k = k.saturating_add_signed(delta);
+        if *k == 0 {
+            self.reserved_in_rack.remove(&(a, rack));
+        }
     }
 }
 
@@ -123,14 +172,46 @@ impl Sched<'_, '_> {
     /// or `None` when one of them may reserve (its beat may act on any node). With no such
     /// app, a floor no node fits.
     fn asks_floor(&mut self) -> Option<Resource> {
-        let mut floor = Resource::new(i64::MAX, i64::MAX);
-        let mut apps = Vec::new();
+        let floor = Resource::new(i64::MAX, i64::MAX);
+        let mut apps = std::mem::take(&mut self.fair.full_nodes.scratch);
+        apps.clear();
         self.reachable_offered_apps(QueueId::ROOT, &mut apps);
+        let floor = self.floor_of(&apps, floor);
+        self.fair.full_nodes.scratch = apps;
+        floor
+    }
+
+    /// [`Sched::asks_floor`] over `apps`, from `floor`.
+    fn floor_of(&mut self, apps: &[u32], mut floor: Resource) -> Option<Resource> {
         let threshold = self.reservation_threshold_33();
         let cap = self.reservable_nodes_cap(u64::from(self.w.cluster.live));
-        for a in apps {
-            if self.over_am_share_limit_33(a) {
-                continue;
+        // `canRunAppAM` reads the leaf and the AM's size only: asked once per leaf and size
+        // (a leaf's waiting apps mostly share a few AM sizes).
+        let mut am_verdicts: Vec<(QueueId, Resource, bool)> = Vec::new();
+        for &a in apps {
+            let i = a as usize;
+            if let Some(am) = self.w.specs[i].am
+                && !self.w.apps[i].am_running
+            {
+                if self.w.apps[i].requests.pending == 0 {
+                    continue;
+                }
+                let leaf = self.w.apps[i].queue;
+                let may_run = match am_verdicts
+                    .iter()
+                    .find(|&&(q, size, _)| q == leaf && size == am)
+                {
+                    Some(&(_, _, v)) => v,
+                    None => {
+                        let v = self.can_run_am(leaf, am);
+                        am_verdicts.push((leaf, am, v));
+                        v
+                    }
+                };
+                // `isOverAMShareLimit`.
+                if !may_run {
+                    continue;
+                }
             }
             let calc = self
                 .w
@@ -180,10 +261,19 @@ impl Sched<'_, '_> {
             if qs.offered == 0 {
                 return;
             }
+            // Apps waiting for their AM are left out whole while maxAMShare refuses the
+            // smallest of their AMs: each is over its AM share limit, which the floor skips
+            // (`isOverAMShareLimit` is monotone in the AM's size). Reading them one by one made
+            // every floor cost the leaf's waiting apps (10,000 in the one-leaf case).
+            let waiting = if qs.am_waiting.is_empty() || self.am_gate_closed(q) {
+                None
+            } else {
+                Some(&qs.am_waiting)
+            };
             out.extend(
                 qs.ordered
                     .iter()
-                    .chain(qs.am_waiting.iter())
+                    .chain(waiting.into_iter().flatten())
                     .map(|e| e.2)
                     .filter(|&a| self.w.apps[a as usize].offered_33),
             );
