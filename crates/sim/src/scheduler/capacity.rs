@@ -50,6 +50,32 @@ pub(crate) struct CapacityState {
     pub auto: crate::scheduler::capacity_auto::AutoQueues,
 }
 
+/// The Capacity Scheduler of a run: what both schedulers keep, its own state and its
+/// preemption monitor.
+pub(crate) struct CapacityScheduler {
+    /// What both schedulers keep (`scheduler::books::Books`).
+    pub books: crate::scheduler::books::Books,
+    /// The Capacity Scheduler's own state.
+    pub state: CapacityState,
+    /// Preemption: off, or the monitor's (`PreemptState::Capacity`).
+    pub preempt: crate::scheduler::preempt::PreemptState,
+}
+
+impl CapacityScheduler {
+    /// The Capacity Scheduler of `tree` on a cluster of `cluster` resources.
+    pub(crate) fn new(tree: &crate::tree::QueueTree, cluster: Resource) -> CapacityScheduler {
+        CapacityScheduler {
+            books: Default::default(),
+            state: CapacityState {
+                caps: Capacities::at(tree, cluster),
+                short_names: crate::scheduler::capacity_placement::short_names(tree),
+                auto: crate::scheduler::capacity_auto::AutoQueues::of(tree),
+            },
+            preempt: crate::scheduler::preempt::PreemptState::Off,
+        }
+    }
+}
+
 /// What offering a node to a queue came to.
 enum Offer {
     /// A container was assigned, at this locality.
