@@ -1,22 +1,18 @@
 //! Shares of a list given by configuration and count (`hadoop_shares_counted`,
 //! `policy_shares_counted`) against the same list written out item by item, bit for bit.
 
+mod common;
+
 use fairsim_core::share::{
     AtMaxSums, ItemClass, ShareItem, ShareKind, hadoop_shares, hadoop_shares_counted,
     hadoop_shares_direct, policy_shares, policy_shares_counted, share_at_max,
 };
 use fairsim_core::{Policy, Resource, Schedulable, Semantics, ShareCap};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, RngSeed};
+use proptest::test_runner::Config;
 
 fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        rng_algorithm: RngAlgorithm::ChaCha,
-        rng_seed: RngSeed::Fixed(0xc0_0e7ed),
-        failure_persistence: None,
-        ..Config::default()
-    }
+    common::fixed_config(cases, 0xc0_0e7ed)
 }
 
 /// Configurations as a parent's children have them: a few weights (weight 0 and odd

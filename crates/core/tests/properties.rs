@@ -1,19 +1,15 @@
 //! Property tests (seeded, reproducible) for the share math and the comparators.
 
+mod common;
+
 use fairsim_core::share::{ShareItem, ShareKind, exact_shares, hadoop_shares};
 use fairsim_core::{Comparator, Policy, Resource, Schedulable, Semantics, stable_sort_by};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, RngSeed};
+use proptest::test_runner::Config;
 use std::cmp::Ordering;
 
 fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        rng_algorithm: RngAlgorithm::ChaCha,
-        rng_seed: RngSeed::Fixed(0x5eed_fa12),
-        failure_persistence: None,
-        ..Config::default()
-    }
+    common::fixed_config(cases, 0x5eed_fa12)
 }
 
 /// Weights as YARN files give them: a few decimals, rounded to float32.

@@ -5,11 +5,13 @@
 //! One 8 GB node heartbeating at 0, 1000, 2000, … ms (one container per heartbeat); the app
 //! arrives at 300 ms, so its AM beats at 300, 1300, 2300, … ms.
 
+mod common;
+
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::alloc::parse_fair_scheduler_xml;
 use fairsim_sim::app::{AppSpec, TaskGroup};
 use fairsim_sim::recorder::{Decision, DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{ClusterSpec, Heartbeats, Scenario, SchedulerConf, Workload};
+use fairsim_sim::scenario::{Heartbeats, Scenario, SchedulerConf};
 use fairsim_sim::{SimTime, run};
 
 const GB: i64 = 1024;
@@ -52,27 +54,11 @@ fn scenario(s: Semantics, conf: SchedulerConf, apps: Vec<AppSpec>) -> Scenario {
     .expect("valid allocation file")
     .tree;
     Scenario {
-        name: "am-timing".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: 1,
-            racks: 1,
-            node_memory_mb: 8 * GB,
-            node_vcores: 8,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics: s,
             ..conf
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
-        end_ms: None,
-        sample_interval_ms: 0,
-        check_invariants: true,
-        start: None,
-        recorded: None,
+        ..common::scenarios::trace_scenario("am-timing", tree, 1, Resource::new(8 * GB, 8), apps)
     }
 }
 

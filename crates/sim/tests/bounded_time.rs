@@ -222,16 +222,6 @@ fn build(c: &Case) -> Scenario {
     apps.sort_by_key(|a| a.arrival);
     let threshold = if c.locality { 0.5 } else { -1.0 };
     Scenario {
-        name: "bounded".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: c.nodes,
-            racks: 1,
-            node_memory_mb: 4096,
-            node_vcores: 4,
-            events: generator::node_events(c.nodes, &c.node_events),
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics: if c.era33 {
                 Semantics::Hadoop33
@@ -266,14 +256,16 @@ fn build(c: &Case) -> Scenario {
             maximum_allocation_mb: 8192,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
-        end_ms: None,
-        sample_interval_ms: 0,
         check_invariants: false,
-        start: None,
-        recorded: None,
+        ..common::scenarios::cluster_scenario(
+            "bounded",
+            tree,
+            ClusterSpec {
+                events: generator::node_events(c.nodes, &c.node_events),
+                ..ClusterSpec::uniform(c.nodes, 1, Resource::new(4096, 4))
+            },
+            apps,
+        )
     }
 }
 
@@ -452,31 +444,18 @@ fn refused_am_scenario() -> Scenario {
         recorded: None,
     };
     Scenario {
-        name: "refused-am".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: 1,
-            racks: 1,
-            node_memory_mb: 4096,
-            node_vcores: 4,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics: Semantics::Hadoop33,
             preemption: true,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(vec![
-            app("greedy", 0, "a", 3072),
-            app("refused", 1000, "b", 1024),
-        ]),
-        end_ms: None,
-        sample_interval_ms: 0,
-        check_invariants: true,
-        start: None,
-        recorded: None,
+        ..common::scenarios::trace_scenario(
+            "refused-am",
+            tree,
+            1,
+            Resource::new(4096, 4),
+            vec![app("greedy", 0, "a", 3072), app("refused", 1000, "b", 1024)],
+        )
     }
 }
 

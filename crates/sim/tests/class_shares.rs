@@ -7,54 +7,35 @@
 //! computation over the whole tree and each leaf's held metric terms (starvation flags,
 //! Jain and deviation terms) with the terms its usage and shares give, bit for bit.
 
+mod common;
+
 use fairsim_core::{Policy, Resource, Semantics};
-use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::app::AppSpec;
 use fairsim_sim::recorder::MemoryRecorder;
-use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
+use fairsim_sim::run;
+use fairsim_sim::scenario::Scenario;
 use fairsim_sim::tree::{QueueId, QueueTree};
-use fairsim_sim::{SimTime, run};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, RngSeed, TestRunner};
+use proptest::test_runner::TestRunner;
 
 fn app(k: usize, arrival: u64, queue: &str, tasks: u32, mb: i64, am: bool, ms: u64) -> AppSpec {
-    AppSpec {
-        name: format!("a{k}"),
-        arrival: SimTime(arrival),
-        queue: queue.into(),
-        user: "u".into(),
-        am: am.then(|| Resource::new(1024, 1)),
-        stages: vec![vec![TaskGroup {
-            count: tasks,
-            size: Resource::new(mb, 1),
-            duration_ms: ms,
-            priority: 10,
-            hosts: vec![],
-            relax_locality: true,
-        }]],
-        recorded: None,
-    }
+    let mut app = common::apps::one_stage(arrival, queue, "u", tasks, Resource::new(mb, 1), ms);
+    app.name = format!("a{k}");
+    app.am = am.then(|| Resource::new(1024, 1));
+    app.stages[0][0].priority = 10;
+    app
 }
 
 fn scenario(tree: QueueTree, apps: Vec<AppSpec>, nodes: u32, node_mb: i64) -> Scenario {
     Scenario {
-        name: "class_shares".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes,
-            racks: 1,
-            node_memory_mb: node_mb,
-            node_vcores: 12,
-            ..ClusterSpec::default()
-        },
-        scheduler: SchedulerConf::default(),
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
         end_ms: Some(60_000),
-        sample_interval_ms: 0,
-        check_invariants: true,
-        start: None,
-        recorded: None,
+        ..common::scenarios::trace_scenario(
+            "class_shares",
+            tree,
+            nodes,
+            Resource::new(node_mb, 12),
+            apps,
+        )
     }
 }
 
@@ -175,13 +156,7 @@ fn build(c: &Case) -> Scenario {
 
 #[test]
 fn class_shares_and_leaf_terms_equal_the_direct_computation() {
-    let mut runner = TestRunner::new(Config {
-        cases: 40,
-        rng_algorithm: RngAlgorithm::ChaCha,
-        rng_seed: RngSeed::Fixed(0x0c1a_55e5),
-        failure_persistence: None,
-        ..Config::default()
-    });
+    let mut runner = TestRunner::new(common::generator::fixed_config(40, 0x0c1a_55e5));
     runner
         .run(&case(), |c| {
             let sc = build(&c);

@@ -7,34 +7,25 @@
 //! 500, 1500, …; passes run every 5 ms (Hadoop's default sleep), after the heartbeats of
 //! their millisecond.
 
+mod common;
+
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::alloc::{parse_capacity_scheduler_xml, parse_fair_scheduler_xml};
-use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::app::AppSpec;
 use fairsim_sim::recorder::{Decision, DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{ClusterSpec, Heartbeats, Scenario, SchedulerConf, Workload};
-use fairsim_sim::{SimTime, run};
+use fairsim_sim::run;
+use fairsim_sim::scenario::{ClusterSpec, Heartbeats, Scenario, SchedulerConf};
 
 const GB: i64 = 1024;
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
 
 /// An unmanaged app with one group of `count` tasks of `mb` MB.
 fn app(arrival: u64, count: u32, mb: i64, duration_ms: u64, hosts: &[&str]) -> AppSpec {
-    AppSpec {
-        name: format!("app-{arrival}-{duration_ms}"),
-        arrival: SimTime(arrival),
-        queue: "default".into(),
-        user: "u".into(),
-        am: None,
-        stages: vec![vec![TaskGroup {
-            count,
-            size: Resource::new(mb, 1),
-            duration_ms,
-            priority: 1,
-            hosts: hosts.iter().map(|h| h.to_string()).collect(),
-            relax_locality: true,
-        }]],
-        recorded: None,
-    }
+    let size = Resource::new(mb, 1);
+    let mut app = common::apps::one_stage(arrival, "default", "u", count, size, duration_ms);
+    app.name = format!("app-{arrival}-{duration_ms}");
+    app.stages[0][0].hosts = hosts.iter().map(|h| h.to_string()).collect();
+    app
 }
 
 const ONE_QUEUE: &str = "<allocations><queue name=\"default\"/></allocations>";
@@ -61,24 +52,14 @@ fn scenario_with(
         .expect("valid allocation file")
         .tree;
     Scenario {
-        name: "continuous".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: 2,
-            racks,
-            node_memory_mb: node_mb,
-            node_vcores: 8,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf { semantics, ..conf },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
         end_ms: Some(60_000),
-        sample_interval_ms: 0,
-        check_invariants: true,
-        start: None,
-        recorded: None,
+        ..common::scenarios::cluster_scenario(
+            "continuous",
+            tree,
+            ClusterSpec::uniform(2, racks, Resource::new(node_mb, 8)),
+            apps,
+        )
     }
 }
 

@@ -153,16 +153,6 @@ fn build(c: &Case, heartbeats: Heartbeats) -> Scenario {
     apps.sort_by_key(|a| a.arrival);
     let threshold = if c.locality { 0.5 } else { -1.0 };
     Scenario {
-        name: "elision".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: c.nodes,
-            racks: c.racks,
-            node_memory_mb: 4096,
-            node_vcores: 4,
-            events: generator::node_events(c.nodes, &c.node_events),
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics: if c.era33 {
                 Semantics::Hadoop33
@@ -192,16 +182,18 @@ fn build(c: &Case, heartbeats: Heartbeats) -> Scenario {
             am_heartbeat_ms: if c.extras & 4 != 0 { 300 } else { 0 },
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
         // Preemption can take a container back, again and again, from an app that needs it
         // to finish (YARN loops too): a bounded horizon.
         end_ms: Some(240_000),
-        sample_interval_ms: 0,
-        check_invariants: true,
-        start: None,
-        recorded: None,
+        ..common::scenarios::cluster_scenario(
+            "elision",
+            tree,
+            ClusterSpec {
+                events: generator::node_events(c.nodes, &c.node_events),
+                ..ClusterSpec::uniform(c.nodes, c.racks, Resource::new(4096, 4))
+            },
+            apps,
+        )
     }
 }
 
@@ -350,28 +342,20 @@ fn a_saturated_cluster_settles_at_fair_shares_with_elision() {
         }
     }
     let sc = |heartbeats| Scenario {
-        name: "saturated".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: 12,
-            racks: 2,
-            node_memory_mb: 4096,
-            node_vcores: 8,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics: Semantics::Hadoop33,
             heartbeats,
             ..SchedulerConf::default()
         },
-        tree: tree.clone(),
-        warnings: vec![],
-        workload: Workload::Trace(apps.clone()),
         end_ms: Some(600_000),
         sample_interval_ms: 1_000,
         check_invariants: false,
-        start: None,
-        recorded: None,
+        ..common::scenarios::cluster_scenario(
+            "saturated",
+            tree.clone(),
+            ClusterSpec::uniform(12, 2, Resource::new(4096, 8)),
+            apps.clone(),
+        )
     };
     let sampling = || MemoryRecorder {
         sample: true,
@@ -428,31 +412,18 @@ fn reserved_node_scenario(heartbeats: Heartbeats) -> Scenario {
         recorded: None,
     };
     Scenario {
-        name: "reserved-node".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: 1,
-            racks: 1,
-            node_memory_mb: 4096,
-            node_vcores: 4,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics: Semantics::Hadoop27,
             heartbeats,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(vec![
-            app("a0", 0, 3072, 100_000),
-            app("a1", 500, 2048, 10_000),
-        ]),
-        end_ms: None,
-        sample_interval_ms: 0,
-        check_invariants: true,
-        start: None,
-        recorded: None,
+        ..common::scenarios::trace_scenario(
+            "reserved-node",
+            tree,
+            1,
+            Resource::new(4096, 4),
+            vec![app("a0", 0, 3072, 100_000), app("a1", 500, 2048, 10_000)],
+        )
     }
 }
 

@@ -11,7 +11,7 @@
 use fairsim_core::{Booster, Resource, Semantics};
 use fairsim_sim::app::{AppSpec, TaskGroup};
 use fairsim_sim::recorder::MemoryRecorder;
-use fairsim_sim::scenario::{ClusterSpec, Heartbeats, Scenario, SchedulerConf, Workload};
+use fairsim_sim::scenario::{Heartbeats, Scenario, SchedulerConf};
 use fairsim_sim::tree::{QueueId, QueueTree, ResourceSpec};
 use fairsim_sim::{Counters, RunSummary, SimTime, Simulation};
 use proptest::prelude::*;
@@ -161,15 +161,6 @@ fn build(c: &Case) -> Scenario {
     };
     let threshold = if c.locality && fair { 0.5 } else { -1.0 };
     Scenario {
-        name: "idle-ticks".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: c.nodes,
-            racks: 1,
-            node_memory_mb: 4096,
-            node_vcores: 4,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics: if c.era33 {
                 Semantics::Hadoop33
@@ -202,14 +193,15 @@ fn build(c: &Case) -> Scenario {
             am_heartbeat_ms: if c.extras & 1 != 0 { 300 } else { 0 },
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
         end_ms: c.end_ms,
         sample_interval_ms: c.sample_ms,
-        check_invariants: true,
-        start: None,
-        recorded: None,
+        ..common::scenarios::trace_scenario(
+            "idle-ticks",
+            tree,
+            c.nodes,
+            Resource::new(4096, 4),
+            apps,
+        )
     }
 }
 

@@ -10,12 +10,12 @@
 mod common;
 
 use common::trees::{GenApp, GenTree, build_apps, build_tree, tree};
-use fairsim_core::Semantics;
+use fairsim_core::{Resource, Semantics};
 use fairsim_sim::recorder::MemoryRecorder;
 use fairsim_sim::run;
-use fairsim_sim::scenario::{ClusterSpec, Ordering, Scenario, SchedulerConf, Workload};
+use fairsim_sim::scenario::{ClusterSpec, Ordering, Scenario, SchedulerConf};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, RngSeed, TestRunner};
+use proptest::test_runner::TestRunner;
 
 #[derive(Debug, Clone)]
 struct Case {
@@ -58,15 +58,6 @@ fn build(c: &Case, ordering: Ordering) -> Scenario {
         (c.created && k % 17 == 5).then(|| "root.made".to_string())
     });
     Scenario {
-        name: "many_leaves".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: 6,
-            racks: 2,
-            node_memory_mb: 8192,
-            node_vcores: 8,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics: if c.era33 {
                 Semantics::Hadoop33
@@ -76,26 +67,19 @@ fn build(c: &Case, ordering: Ordering) -> Scenario {
             ordering,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
         end_ms: Some(120_000),
-        sample_interval_ms: 0,
-        check_invariants: true,
-        start: None,
-        recorded: None,
+        ..common::scenarios::cluster_scenario(
+            "many_leaves",
+            tree,
+            ClusterSpec::uniform(6, 2, Resource::new(8192, 8)),
+            apps,
+        )
     }
 }
 
 #[test]
 fn kept_queue_shares_equal_the_whole_tree_computation() {
-    let mut runner = TestRunner::new(Config {
-        cases: 48,
-        rng_algorithm: RngAlgorithm::ChaCha,
-        rng_seed: RngSeed::Fixed(0x0001_eafe),
-        failure_persistence: None,
-        ..Config::default()
-    });
+    let mut runner = TestRunner::new(common::generator::fixed_config(48, 0x0001_eafe));
     let wide = std::cell::Cell::new(0u32);
     let weight_zero = std::cell::Cell::new(0u32);
     runner

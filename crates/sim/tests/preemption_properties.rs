@@ -1,6 +1,8 @@
 //! Property tests (seeded, reproducible) for preemption and the Capacity Scheduler's ideal
 //! assignment: what no random input may break.
 
+mod common;
+
 use fairsim_core::{Calculator, Resource, Schedulable, Semantics};
 use fairsim_sim::capacity::Capacities;
 use fairsim_sim::capacity::ideal::{PcppConfig, compute_ideal, temp_queues};
@@ -10,16 +12,10 @@ use fairsim_sim::preemption::victims::{
 };
 use fairsim_sim::tree::{QueueConf, QueueId, QueueTree, SchedulerKind};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, RngSeed};
+use proptest::test_runner::Config;
 
 fn config(cases: u32) -> Config {
-    Config {
-        cases,
-        rng_algorithm: RngAlgorithm::ChaCha,
-        rng_seed: RngSeed::Fixed(0x009e_e397),
-        failure_persistence: None,
-        ..Config::default()
-    }
+    common::generator::fixed_config(cases, 0x009e_e397)
 }
 
 fn mb(m: i64) -> Resource {

@@ -13,10 +13,10 @@
 mod common;
 
 use common::trees::{GenApp, GenTree, build_apps, build_tree, tree};
-use fairsim_core::Semantics;
+use fairsim_core::{Resource, Semantics};
 use fairsim_sim::recorder::MemoryRecorder;
 use fairsim_sim::run;
-use fairsim_sim::scenario::{ClusterSpec, Ordering, Scenario, SchedulerConf, Workload};
+use fairsim_sim::scenario::{Ordering, Scenario, SchedulerConf};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
@@ -64,15 +64,6 @@ fn build(c: &Case, ordering: Ordering) -> Scenario {
     let (tree, names) = build_tree(&c.tree);
     let apps = build_apps(&c.apps, &names, 512, |_| None);
     Scenario {
-        name: "p".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: c.nodes,
-            racks: 1,
-            node_memory_mb: 4096,
-            node_vcores: 4,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics: if c.era33 {
                 Semantics::Hadoop33
@@ -84,14 +75,7 @@ fn build(c: &Case, ordering: Ordering) -> Scenario {
             ordering,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
-        end_ms: None,
-        sample_interval_ms: 0,
-        check_invariants: true,
-        start: None,
-        recorded: None,
+        ..common::scenarios::trace_scenario("p", tree, c.nodes, Resource::new(4096, 4), apps)
     }
 }
 

@@ -7,11 +7,13 @@
 //! 1000 ms: `node0` beats at 0, 1000, …, `node1` at 500, 1500, …. One unmanaged app arrives
 //! at 100 ms with 1 GB tasks at one priority; assignmultiple is off (one container a beat).
 
+mod common;
+
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::alloc::parse_fair_scheduler_xml;
 use fairsim_sim::app::{AppSpec, Locality, TaskGroup};
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
+use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf};
 use fairsim_sim::{SimTime, run};
 
 const GB: i64 = 1024;
@@ -38,37 +40,27 @@ fn scenario(semantics: Semantics, groups: Vec<TaskGroup>, delay: f64) -> Scenari
     .expect("valid allocation file")
     .tree;
     Scenario {
-        name: "request-counts".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes: 2,
-            racks: 2,
-            node_memory_mb: 2 * GB,
-            node_vcores: 2,
-            ..ClusterSpec::default()
-        },
         scheduler: SchedulerConf {
             semantics,
             locality_threshold_node: delay,
             locality_threshold_rack: delay,
             ..SchedulerConf::default()
         },
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(vec![AppSpec {
-            name: "app".into(),
-            arrival: SimTime(100),
-            queue: "default".into(),
-            user: "u".into(),
-            am: None,
-            stages: vec![groups],
-            recorded: None,
-        }]),
         end_ms: Some(10_000),
-        sample_interval_ms: 0,
-        check_invariants: true,
-        start: None,
-        recorded: None,
+        ..common::scenarios::cluster_scenario(
+            "request-counts",
+            tree,
+            ClusterSpec::uniform(2, 2, Resource::new(2 * GB, 2)),
+            vec![AppSpec {
+                name: "app".into(),
+                arrival: SimTime(100),
+                queue: "default".into(),
+                user: "u".into(),
+                am: None,
+                stages: vec![groups],
+                recorded: None,
+            }],
+        )
     }
 }
 

@@ -4,31 +4,21 @@
 //! the comparator puts first. (The Capacity Scheduler's least-used-first order is pinned
 //! in `capacity_engine.rs`.)
 
+mod common;
+
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::alloc::parse_fair_scheduler_xml;
-use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::app::AppSpec;
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
-use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
-use fairsim_sim::{SimTime, run};
+use fairsim_sim::run;
+use fairsim_sim::scenario::Scenario;
 
 const C: i64 = 1024;
 
 fn app(name: &str, arrival: u64, queue: &str, count: u32, duration_ms: u64) -> AppSpec {
     AppSpec {
         name: name.into(),
-        arrival: SimTime(arrival),
-        queue: queue.into(),
-        user: "u".into(),
-        am: None,
-        stages: vec![vec![TaskGroup {
-            count,
-            size: Resource::new(C, 1),
-            duration_ms,
-            priority: 1,
-            hosts: vec![],
-            relax_locality: true,
-        }]],
-        recorded: None,
+        ..common::apps::one_stage(arrival, queue, "u", count, Resource::new(C, 1), duration_ms)
     }
 }
 
@@ -53,24 +43,8 @@ fn served_first(usage: (u32, u32), queues: (&str, &str)) -> String {
         app("more2", 1000, "q2", 4 - usage.1, 1_000_000),
     ];
     let sc = Scenario {
-        name: "seed004".into(),
-        path: None,
-        cluster: ClusterSpec {
-            nodes,
-            racks: 1,
-            node_memory_mb: C,
-            node_vcores: 1,
-            ..ClusterSpec::default()
-        },
-        scheduler: SchedulerConf::default(),
-        tree,
-        warnings: vec![],
-        workload: Workload::Trace(apps),
         end_ms: Some(20_000),
-        sample_interval_ms: 0,
-        check_invariants: true,
-        start: None,
-        recorded: None,
+        ..common::scenarios::trace_scenario("seed004", tree, nodes, Resource::new(C, 1), apps)
     };
     let mut rec = MemoryRecorder::default();
     run(&sc, 1, 0, &mut rec).expect("runs");

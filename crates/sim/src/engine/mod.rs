@@ -201,7 +201,7 @@ impl<'a> Simulation<'a> {
         if let Some(why) = rows_to_last_arrival(sc, &specs) {
             return Err(SimError::Invalid(why));
         }
-        let n_nodes = cluster.nodes.len();
+        let scheduler = Scheduler::new(sc, &cluster);
         let mut sim = Simulation {
             w: World {
                 sc,
@@ -254,7 +254,7 @@ impl<'a> Simulation<'a> {
             cycle: Default::default(),
             queue_rows: 0,
             over_limit: None,
-            scheduler: Scheduler::new(sc, n_nodes),
+            scheduler,
         };
         sim.init_queues()?;
         sim.init_apps();

@@ -8,6 +8,30 @@ use crate::scheduler::fair::queue_shares::starved_fair;
 use crate::tree::QueueId;
 use fairsim_core::Resource;
 
+/// What both schedulers keep between events beside the world they share: the update
+/// thread's queue loads and shares (it runs under either scheduler, and the metrics read its
+/// shares), the leaves whose apps' shares are due, its scratch, and the count of leaves a
+/// descent could serve.
+#[derive(Default)]
+pub(crate) struct Books {
+    /// Scratch buffers of the update thread, kept to avoid allocating on every tick.
+    pub share_scratch: Vec<fairsim_core::Schedulable>,
+    pub reorder_scratch: Vec<u32>,
+    /// Queues re-keyed at this update (their demand or activity changed).
+    pub changed_scratch: Vec<u32>,
+    /// The update thread's queue loads and the sums behind them (rebuilt when queues are
+    /// created or the cluster changes).
+    pub queue_shares: crate::scheduler::fair::queue_shares::QueueShares,
+    /// Scratch of the queue-level update.
+    pub share_work: crate::scheduler::fair::queue_shares::ShareWork,
+    /// Leaves whose apps' shares may need computing at the next update (see
+    /// `Sched::mark_app_shares`).
+    pub app_share_leaves: Vec<u32>,
+    /// Leaves with an outstanding request that a descent could serve (see
+    /// `Sched::refresh_open`).
+    pub open_leaves: u64,
+}
+
 /// A leaf's contribution to the metrics, as `metrics_refresh_leaf` stores it in `LeafAcc`.
 struct LeafTerms {
     starved_min: bool,
@@ -39,11 +63,11 @@ impl Sched<'_, '_> {
     #[inline]
     pub(crate) fn rearm(&mut self, node: u32) {
         let n = node as usize;
+        let armed = self.w.cluster.nodes[n].reservation.is_some()
+            || !self.held_for(n).is_empty()
+            || self.w.cluster.nodes[n].state == crate::cluster::NodeState::Decommissioning;
         let clock = self.cx.events.clock_mut();
-        if self.w.cluster.nodes[n].reservation.is_some()
-            || !self.fair.held_for[n].is_empty()
-            || self.w.cluster.nodes[n].state == crate::cluster::NodeState::Decommissioning
-        {
+        if armed {
             clock.arm(node);
         } else {
             clock.disarm(node);
@@ -316,7 +340,7 @@ impl Sched<'_, '_> {
     /// Checks what the scheduler keeps beside the world against the world: the update's
     /// queue shares, the apps each leaf counts as offered, the nodes reserved per app.
     pub(crate) fn check_invariants(&self) -> Result<(), String> {
-        if let Some(m) = &self.fair.queue_shares.mismatch {
+        if let Some(m) = &self.books.queue_shares.mismatch {
             return Err(format!("the update's queue shares: {m}"));
         }
         // The apps Hadoop 3.3's descent may give a node, counted per leaf (heartbeat
@@ -353,7 +377,10 @@ impl Sched<'_, '_> {
         }
         // Counted per rack in Hadoop 3.3 only (`Sched::rack_counted`).
         let per_rack = self.w.semantics == fairsim_core::Semantics::Hadoop33;
-        let counted = self.fair.full_nodes.pairs_counted();
+        let counted = self
+            .fair
+            .as_ref()
+            .map_or(0, |f| f.full_nodes.pairs_counted());
         if per_rack && counted != in_rack.len() {
             return Err(format!(
                 "{counted} (app, rack) pairs count reservations, not {}",
@@ -361,18 +388,18 @@ impl Sched<'_, '_> {
             ));
         }
         for (&(a, rack), &k) in in_rack.iter().filter(|_| per_rack) {
-            if self.fair.full_nodes.reserved_in_rack(a, rack) != k {
+            if self.reserved_in_rack(a, rack) != k {
                 return Err(format!(
                     "app {a} counts {} reserved nodes in rack {rack}, not {k}",
-                    self.fair.full_nodes.reserved_in_rack(a, rack)
+                    self.reserved_in_rack(a, rack)
                 ));
             }
         }
         for (a, &k) in reserved.iter().enumerate() {
-            if self.fair.full_nodes.reserved_by(a as u32) != k {
+            if self.reserved_by(a as u32) != k {
                 return Err(format!(
                     "app {a} counts {} reserved nodes, not {k}",
-                    self.fair.full_nodes.reserved_by(a as u32)
+                    self.reserved_by(a as u32)
                 ));
             }
         }

@@ -50,6 +50,43 @@ pub(crate) struct CapacityState {
     pub auto: crate::scheduler::capacity_auto::AutoQueues,
 }
 
+/// The Capacity Scheduler of a run: what both schedulers keep, its own state and its
+/// preemption monitor.
+pub(crate) struct CapacityScheduler {
+    /// What both schedulers keep (`scheduler::books::Books`).
+    pub books: crate::scheduler::books::Books,
+    /// The Capacity Scheduler's own state.
+    pub state: CapacityState,
+    /// Preemption: off, or the monitor's (`PreemptState::Capacity`).
+    pub preempt: crate::scheduler::preempt::PreemptState,
+}
+
+impl CapacityScheduler {
+    /// The Capacity Scheduler `sc` configures on a cluster of `cluster` resources.
+    pub(crate) fn new(sc: &crate::scenario::Scenario, cluster: Resource) -> CapacityScheduler {
+        let tree = &sc.tree;
+        let queue_management = monitors(&sc.scheduler)
+            .queue_management
+            .then_some(sc.scheduler.queue_management_interval_ms);
+        CapacityScheduler {
+            books: Default::default(),
+            state: CapacityState {
+                caps: Capacities::at(tree, cluster),
+                short_names: crate::scheduler::capacity_placement::short_names(tree),
+                auto: crate::scheduler::capacity_auto::AutoQueues::of(tree, queue_management),
+            },
+            preempt: crate::scheduler::preempt::PreemptState::Off,
+        }
+    }
+}
+
+/// The scheduling monitors the ResourceManager starts (the list was checked when the
+/// scenario was read).
+pub(crate) fn monitors(sc: &crate::settings::SchedulerConf) -> crate::monitor_policies::Monitors {
+    crate::monitor_policies::monitors(sc.preemption, &sc.monitor_policies, sc.semantics)
+        .unwrap_or_default()
+}
+
 /// What offering a node to a queue came to.
 enum Offer {
     /// A container was assigned, at this locality.

@@ -30,43 +30,47 @@ pub(crate) enum Outcome {
     Reserved,
 }
 
-/// The schedulers' own state: the Fair Scheduler's, each era's preemption state, and the
-/// Capacity Scheduler's when the tree is a capacity tree. The engine owns it and knows
-/// nothing of what is inside.
-pub(crate) struct Scheduler {
-    /// The Fair Scheduler's own state (`fair::FairState`).
-    pub(crate) fair: fair::FairState,
-    /// Preemption state of the configured scheduler and era.
-    pub(crate) preempt: preempt::PreemptState,
-    /// The Capacity Scheduler's own state, when the tree is a capacity tree.
-    pub(crate) capacity: Option<capacity::CapacityState>,
+/// The scheduler a run configures, owning its state: the Fair Scheduler (either era, with
+/// its preemption) or the Capacity Scheduler (with its preemption monitor), chosen by the
+/// kind of the queue tree. The engine owns it and knows nothing of what is inside; a
+/// static choice, measured against a trait object (docs/performance.md).
+pub(crate) enum Scheduler {
+    /// The Fair Scheduler.
+    Fair(fair::FairScheduler),
+    /// The Capacity Scheduler.
+    Capacity(capacity::CapacityScheduler),
 }
 
 /// A scheduler at work on one event: its own state, with the world and the context the
 /// engine lends it for that event. Every scheduler decision is a method of this type.
+/// Exactly one of `fair` and `capacity` is present: the lent scheduler's own state.
 pub(crate) struct Sched<'s, 'a> {
     pub(crate) w: &'s mut crate::state::world::World<'a>,
     pub(crate) cx: &'s mut crate::events::ctx::Ctx<'a>,
-    pub(crate) fair: &'s mut fair::FairState,
+    /// What both schedulers keep (`books::Books`).
+    pub(crate) books: &'s mut books::Books,
+    /// The Fair Scheduler's own state, when it is the Fair Scheduler at work.
+    pub(crate) fair: Option<&'s mut fair::FairState>,
+    /// The Capacity Scheduler's own state, when it is the Capacity Scheduler at work.
+    pub(crate) capacity: Option<&'s mut capacity::CapacityState>,
+    /// The scheduler's preemption state (a Fair Scheduler's is off or its era's, a Capacity
+    /// Scheduler's off or its monitor's).
     pub(crate) preempt: &'s mut preempt::PreemptState,
-    pub(crate) capacity: &'s mut Option<capacity::CapacityState>,
     /// The engine watches for repeated states (its cycle watch is on).
     pub(crate) cycles_watched: bool,
 }
 
 impl Scheduler {
-    /// The scheduler `sc` configures, on a cluster of `n_nodes` nodes (its queues and
-    /// preemption are set up by [`Sched::start`]).
-    pub(crate) fn new(sc: &crate::scenario::Scenario, n_nodes: usize) -> Scheduler {
-        Scheduler {
-            preempt: preempt::PreemptState::Off,
-            capacity: None,
-            fair: fair::FairState {
-                sorted_history: fair::sort_history::lists_keep_history(sc),
-                tree_sets: fair::sort_history::descents_build_tree_sets(sc),
-                held_for: vec![Vec::new(); n_nodes],
-                ..Default::default()
-            },
+    /// The scheduler `sc` configures, on `cluster` (its queues and preemption are set up by
+    /// [`Sched::start`] and [`Sched::start_preemption`]).
+    pub(crate) fn new(
+        sc: &crate::scenario::Scenario,
+        cluster: &crate::state::cluster::Cluster,
+    ) -> Scheduler {
+        if sc.tree.scheduler == crate::tree::SchedulerKind::Capacity {
+            Scheduler::Capacity(capacity::CapacityScheduler::new(sc, cluster.total))
+        } else {
+            Scheduler::Fair(fair::FairScheduler::new(sc, cluster.nodes.len()))
         }
     }
 
@@ -79,13 +83,25 @@ impl Scheduler {
         cx: &'s mut crate::events::ctx::Ctx<'a>,
         cycles_watched: bool,
     ) -> Sched<'s, 'a> {
-        Sched {
-            w,
-            cx,
-            fair: &mut self.fair,
-            preempt: &mut self.preempt,
-            capacity: &mut self.capacity,
-            cycles_watched,
+        match self {
+            Scheduler::Fair(f) => Sched {
+                w,
+                cx,
+                books: &mut f.books,
+                fair: Some(&mut f.state),
+                capacity: None,
+                preempt: &mut f.preempt,
+                cycles_watched,
+            },
+            Scheduler::Capacity(c) => Sched {
+                w,
+                cx,
+                books: &mut c.books,
+                fair: None,
+                capacity: Some(&mut c.state),
+                preempt: &mut c.preempt,
+                cycles_watched,
+            },
         }
     }
 }
@@ -117,9 +133,10 @@ impl Sched<'_, '_> {
                         .into(),
                 );
             }
-            self.fair.continuous = Some(fair::continuous::Continuous::new(
-                self.w.cluster.nodes.len(),
-            ));
+            let n_nodes = self.w.cluster.nodes.len();
+            if let Some(f) = &mut self.fair {
+                f.continuous = Some(fair::continuous::Continuous::new(n_nodes));
+            }
             self.cx.events.push(
                 crate::time::SimTime::ZERO,
                 crate::event::Event::ContinuousPass,
@@ -148,7 +165,9 @@ impl Sched<'_, '_> {
     /// heartbeat inputs it touched are checked again.
     #[inline]
     pub(crate) fn after_event(&mut self) {
-        self.fair.full_nodes.forget();
+        if let Some(f) = &mut self.fair {
+            f.full_nodes.forget();
+        }
         self.settle_parked();
     }
 
@@ -157,8 +176,8 @@ impl Sched<'_, '_> {
     pub(crate) fn update_is_idle(&self) -> bool {
         matches!(self.preempt, preempt::PreemptState::Off)
             && self.w.sc.scheduler.booster.is_none()
-            && (!self.app_shares_kept() || self.fair.app_share_leaves.is_empty())
-            && self.fair.queue_shares.nothing_touched()
+            && (!self.app_shares_kept() || self.books.app_share_leaves.is_empty())
+            && self.books.queue_shares.nothing_touched()
             && !self.cs_auto_queues_pending()
     }
 

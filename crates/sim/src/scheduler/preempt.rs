@@ -29,7 +29,7 @@ use crate::preemption::victims::{
 };
 use crate::scheduler::Outcome;
 use crate::scheduler::Sched;
-use crate::tree::{QueueId, SchedulerKind};
+use crate::tree::QueueId;
 use fairsim_core::{Resource, Semantics, tree_set_order};
 use std::collections::BTreeMap;
 
@@ -67,32 +67,13 @@ impl Sched<'_, '_> {
     /// Sets up the preemption state for the scenario's scheduler and era.
     pub(crate) fn init_preemption(&mut self) {
         let n_q = self.w.tree.len();
-        if self.w.tree.scheduler == SchedulerKind::Capacity {
-            let caps = crate::capacity::Capacities::at(&self.w.tree, self.w.cluster.total);
+        if let Some(cs) = &self.capacity {
             // Metrics read a queue's min share as "what it is owed": its guarantee.
             for i in 0..n_q {
-                let g = caps.guaranteed(QueueId(i as u32), self.w.cluster.total);
+                let g = cs.caps.guaranteed(QueueId(i as u32), self.w.cluster.total);
                 self.w.queues[i].min_share = g;
             }
-            // The list was checked when the scenario was read.
-            let sc = &self.w.sc.scheduler;
-            let monitors = crate::monitor_policies::monitors(
-                sc.preemption,
-                &sc.monitor_policies,
-                sc.semantics,
-            )
-            .unwrap_or_default();
-            *self.capacity = Some(crate::scheduler::capacity::CapacityState {
-                caps,
-                short_names: crate::scheduler::capacity_placement::short_names(&self.w.tree),
-                auto: crate::scheduler::capacity_auto::AutoQueues::of(
-                    &self.w.tree,
-                    monitors
-                        .queue_management
-                        .then_some(sc.queue_management_interval_ms),
-                ),
-            });
-            if monitors.preemption {
+            if crate::scheduler::capacity::monitors(&self.w.sc.scheduler).preemption {
                 *self.preempt = PreemptState::Capacity {
                     state: PcppState::default(),
                     last_round: None,
@@ -517,8 +498,10 @@ impl Sched<'_, '_> {
             // `addContainersForPreemption`: the app's entry on the node grows (it is added
             // at the end of the node's list the first time).
             if freed != Resource::ZERO {
-                if !self.fair.held_for[n].contains(&app) {
-                    self.fair.held_for[n].push(app);
+                if let Some(f) = &mut self.fair
+                    && !f.held_for[n].contains(&app)
+                {
+                    f.held_for[n].push(app);
                 }
                 if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
                     let held = fs.preempted_on_node.entry((set.node, app)).or_default();
@@ -622,7 +605,9 @@ impl Sched<'_, '_> {
 
     /// Ends `node`'s hold for `app`.
     fn release_hold(&mut self, node: u32, app: u32) {
-        self.fair.held_for[node as usize].retain(|&a| a != app);
+        if let Some(f) = &mut self.fair {
+            f.held_for[node as usize].retain(|&a| a != app);
+        }
         if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
             fs.preempted_on_node.remove(&(node, app));
         }
@@ -631,8 +616,9 @@ impl Sched<'_, '_> {
     /// Ends every hold kept for app `a` (its attempt left the scheduler); the nodes that
     /// held them are re-checked, their space being free for others now.
     pub(crate) fn release_holds_for(&mut self, a: u32) {
-        for n in 0..self.fair.held_for.len() as u32 {
-            if self.fair.held_for[n as usize].contains(&a) {
+        let n_nodes = self.fair.as_ref().map_or(0, |f| f.held_for.len());
+        for n in 0..n_nodes as u32 {
+            if self.held_for(n as usize).contains(&a) {
                 self.release_hold(n, a);
                 self.recheck_node(n);
             }
@@ -641,7 +627,8 @@ impl Sched<'_, '_> {
 
     /// Ends every hold of `node` (it left the cluster).
     pub(crate) fn release_holds(&mut self, node: u32) {
-        for app in std::mem::take(&mut self.fair.held_for[node as usize]) {
+        let held = (self.fair.as_mut()).map(|f| std::mem::take(&mut f.held_for[node as usize]));
+        for app in held.unwrap_or_default() {
             self.release_hold(node, app);
         }
     }
@@ -650,7 +637,7 @@ impl Sched<'_, '_> {
     /// whatever path, covers that much of the node's hold for the app (component-wise, at
     /// most the amount); a hold covered in full ends.
     pub(crate) fn hold_served(&mut self, node: u32, app: u32, size: Resource) {
-        if !self.fair.held_for[node as usize].contains(&app) {
+        if !self.held_for(node as usize).contains(&app) {
             return;
         }
         let left = sub_non_negative(self.held_on_node(node, app), size);
@@ -694,7 +681,7 @@ impl Sched<'_, '_> {
     pub(crate) fn offer_held_node(&mut self, node: u32) {
         let n = node as usize;
         // `cleanupPreemptionList`: holds of apps gone or no longer starved end.
-        for app in self.fair.held_for[n].clone() {
+        for app in self.held_for(n).to_vec() {
             let gone = self.w.apps[app as usize].phase != AppPhase::Runnable;
             if gone || !self.is_starved_33(app) {
                 self.release_hold(node, app);
@@ -702,7 +689,8 @@ impl Sched<'_, '_> {
         }
         // `assignPreemptedContainers` walks a copy of the list, oldest hold first; each
         // allocation also lowers the hold itself (`hold_served`).
-        let holds: Vec<(u32, Resource)> = self.fair.held_for[n]
+        let holds: Vec<(u32, Resource)> = self
+            .held_for(n)
             .iter()
             .map(|&app| (app, self.held_on_node(node, app)))
             .collect();
@@ -752,20 +740,19 @@ impl Sched<'_, '_> {
         if calc.less_than(cluster, size, self.reservation_threshold_33()) {
             return false;
         }
-        if self.fair.held_for[node as usize].contains(&app) {
+        if self.held_for(node as usize).contains(&app) {
             return false;
         }
         let rack = self.w.cluster.nodes[node as usize].rack;
         let (held, nodes) = match locality {
             crate::app::Locality::NodeLocal => return true,
             crate::app::Locality::RackLocal => (
-                self.fair.full_nodes.reserved_in_rack(app, rack) as usize,
+                self.reserved_in_rack(app, rack) as usize,
                 self.w.cluster.live_in_rack(rack),
             ),
-            crate::app::Locality::OffSwitch => (
-                self.fair.full_nodes.reserved_by(app) as usize,
-                self.w.cluster.live as usize,
-            ),
+            crate::app::Locality::OffSwitch => {
+                (self.reserved_by(app) as usize, self.w.cluster.live as usize)
+            }
         };
         (held as u64) < self.reservable_nodes_cap(nodes as u64)
     }

@@ -8,6 +8,7 @@ use crate::preemption::round::{Fs27, Fs33};
 use crate::preemption::starvation::{AppStarvation33, LeafStarvation27, LeafStarvation33};
 use crate::preemption::victims::{Preemptor27, Search33};
 use crate::scheduler::Sched;
+use crate::scheduler::books::Books;
 use crate::scheduler::fair::FairState;
 use crate::scheduler::preempt::PreemptState;
 use fairsim_core::Resource;
@@ -83,10 +84,7 @@ impl Sched<'_, '_> {
     /// The scheduler's state relative to now; `live_ids` are the live containers' ids,
     /// ascending (a container is written as its rank among them).
     pub(crate) fn own_print(&self, live_ids: &[u64]) -> OwnPrint {
-        let FairState {
-            sorted_history: _,
-            tree_sets: _,
-            held_for,
+        let Books {
             share_scratch: _,
             reorder_scratch: _,
             changed_scratch: _,
@@ -94,13 +92,22 @@ impl Sched<'_, '_> {
             share_work: _,
             app_share_leaves,
             open_leaves: _,
-            // The clock's parked nodes are written with its armed ones, below.
-            parked: _,
-            // The floor is forgotten after every event; the reservation counts follow the
-            // nodes' reservations, written with the cluster.
-            full_nodes: _,
-            continuous,
-        } = &*self.fair;
+        } = &*self.books;
+        // The Capacity Scheduler holds nothing for apps and has no continuous scheduling.
+        let (held_for, continuous) = match self.fair.as_deref() {
+            Some(FairState {
+                sorted_history: _,
+                tree_sets: _,
+                held_for,
+                // The clock's parked nodes are written with its armed ones, below.
+                parked: _,
+                // The floor is forgotten after every event; the reservation counts follow
+                // the nodes' reservations, written with the cluster.
+                full_nodes: _,
+                continuous,
+            }) => (&held_for[..], continuous.as_ref()),
+            None => (&[][..], None),
+        };
         let now = self.cx.now.0;
         let (tree, apps, containers) = (&self.w.tree, &self.w.apps, &self.w.containers);
         let conf = &self.w.sc.scheduler;
@@ -111,7 +118,7 @@ impl Sched<'_, '_> {
             .collect();
         let update = format!(
             "{queue_shares:?} {app_share_leaves:?} {:?} {}",
-            continuous.as_ref().map(|c| c.reported_at(now)),
+            continuous.map(|c| c.reported_at(now)),
             self.cs_auto_print()
         );
         let mut s = String::new();

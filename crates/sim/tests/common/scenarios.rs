@@ -16,7 +16,17 @@ pub fn trace_scenario(
     node: Resource,
     apps: Vec<AppSpec>,
 ) -> Scenario {
-    let cluster = ClusterSpec::uniform(nodes, 1, node);
+    cluster_scenario(name, tree, ClusterSpec::uniform(nodes, 1, node), apps)
+}
+
+/// [`trace_scenario`] on `cluster` (racks, node events): `apps` under `tree` with the
+/// scheduler's defaults, no end time and no sampling, invariants checked.
+pub fn cluster_scenario(
+    name: &str,
+    tree: QueueTree,
+    cluster: ClusterSpec,
+    apps: Vec<AppSpec>,
+) -> Scenario {
     Scenario {
         check_invariants: true,
         ..Scenario::new(name, cluster, tree, Workload::Trace(apps))

@@ -68,7 +68,7 @@ impl Sched<'_, '_> {
         if !self.app_shares_kept() {
             return;
         }
-        let listed = std::mem::take(&mut self.fair.app_share_leaves);
+        let listed = std::mem::take(&mut self.books.app_share_leaves);
         for &i in &listed {
             let i = i as usize;
             self.w.queues[i].app_shares_listed = false;
@@ -81,7 +81,7 @@ impl Sched<'_, '_> {
                 continue;
             }
             self.w.queues[i].app_shares_dirty = false;
-            let due = &mut self.fair.queue_shares.due;
+            let due = &mut self.books.queue_shares.due;
             if due.flag.len() <= i {
                 due.flag.resize(self.w.queues.len().max(i + 1), false);
             }
@@ -90,10 +90,10 @@ impl Sched<'_, '_> {
                 due.list.push(i as u32);
             }
         }
-        self.fair.app_share_leaves = listed;
-        self.fair.app_share_leaves.clear();
+        self.books.app_share_leaves = listed;
+        self.books.app_share_leaves.clear();
         let watched = self.cycles_watched && self.cx.n_arrived >= self.w.apps.len();
-        if watched || self.fair.queue_shares.due.every_tick {
+        if watched || self.books.queue_shares.due.every_tick {
             self.all_app_shares();
         }
     }
@@ -103,7 +103,7 @@ impl Sched<'_, '_> {
     pub(crate) fn app_shares(&mut self, leaf: QueueId) {
         let i = leaf.idx();
         if !self
-            .fair
+            .books
             .queue_shares
             .due
             .flag
@@ -113,25 +113,25 @@ impl Sched<'_, '_> {
         {
             return;
         }
-        self.fair.queue_shares.due.flag[i] = false;
-        let mut list = std::mem::take(&mut self.fair.share_scratch);
+        self.books.queue_shares.due.flag[i] = false;
+        let mut list = std::mem::take(&mut self.books.share_scratch);
         self.leaf_app_shares(i, &mut list);
-        self.fair.share_scratch = list;
+        self.books.share_scratch = list;
     }
 
     /// Computes every due leaf's apps' fair shares (before a pass that may read any app's).
     pub(crate) fn all_app_shares(&mut self) {
-        let due = std::mem::take(&mut self.fair.queue_shares.due.list);
+        let due = std::mem::take(&mut self.books.queue_shares.due.list);
         for &i in &due {
             self.app_shares(QueueId(i));
         }
-        self.fair.queue_shares.due.list = due;
-        self.fair.queue_shares.due.list.clear();
+        self.books.queue_shares.due.list = due;
+        self.books.queue_shares.due.list.clear();
     }
 
     /// Tests: compute apps' fair shares at every tick (`true`), as before they were computed
     /// on demand, to compare the two.
     pub(crate) fn app_shares_every_tick(&mut self, on: bool) {
-        self.fair.queue_shares.due.every_tick = on;
+        self.books.queue_shares.due.every_tick = on;
     }
 }

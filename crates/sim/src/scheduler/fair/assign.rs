@@ -54,7 +54,7 @@ impl Sched<'_, '_> {
         let n = node as usize;
         // Hadoop 3.x: preempted resources on this node go first to the app they were freed
         // for, before the node's reservation is looked at.
-        if !self.fair.held_for[n].is_empty() {
+        if !self.held_for(n).is_empty() {
             self.offer_held_node(node);
         }
         if let Some(res) = self.w.cluster.nodes[n].reservation {
@@ -140,11 +140,11 @@ impl Sched<'_, '_> {
         if self.capacity.is_some() {
             return self.w.queues[QueueId::ROOT.idx()].pending > 0;
         }
-        if self.fair.sorted_history {
+        if self.sorted_history() {
             // Every heartbeat whose root precheck passes sorts lists that remember it.
             return self.precheck_passes(QueueId::ROOT);
         }
-        self.queue_may_take(QueueId::ROOT) && self.fair.open_leaves > 0
+        self.queue_may_take(QueueId::ROOT) && self.books.open_leaves > 0
     }
 
     /// Recounts leaf `leaf` in `open_leaves`: it is open while it has an outstanding request
@@ -175,9 +175,9 @@ impl Sched<'_, '_> {
         if q.open != open {
             q.open = open;
             if open {
-                self.fair.open_leaves += 1;
+                self.books.open_leaves += 1;
             } else {
-                self.fair.open_leaves -= 1;
+                self.books.open_leaves -= 1;
             }
             // A parent's ordered set holds its open leaves only (`World::requeue`).
             self.w.requeue(leaf);
@@ -203,7 +203,7 @@ impl Sched<'_, '_> {
         if self.w.cluster.nodes[node as usize].reservation.is_some() {
             return Outcome::Nothing;
         }
-        if self.fair.sorted_history {
+        if self.sorted_history() {
             // Hadoop's own precheck only: a queue with nothing to ask still sorts its list.
             if !self.precheck_passes(q) {
                 return Outcome::Nothing;
@@ -213,7 +213,7 @@ impl Sched<'_, '_> {
         if !self.queue_may_take(q) {
             return Outcome::Nothing;
         }
-        if self.fair.tree_sets {
+        if self.fair.as_ref().is_some_and(|f| f.tree_sets) {
             return self.assign_queue_tree_set(q, node);
         }
         let leaf = self.w.tree.get(q).is_leaf;
@@ -632,9 +632,9 @@ impl Sched<'_, '_> {
             // previous app's count.
             let rack = self.rack_counted(node);
             if let Some(was) = self.w.cluster.nodes[n].reservation {
-                self.fair.full_nodes.count_reservation(was.app, rack, -1);
+                self.count_reservation(was.app, rack, -1);
             }
-            self.fair.full_nodes.count_reservation(a, rack, 1);
+            self.count_reservation(a, rack, 1);
             self.w.cluster.nodes[n].reservation = Some(Reservation {
                 app: a,
                 priority,
@@ -735,7 +735,7 @@ impl Sched<'_, '_> {
         self.wake_node(node);
         let rack = self.rack_counted(node);
         if let Some(r) = self.w.cluster.nodes[node as usize].reservation.take() {
-            self.fair.full_nodes.count_reservation(r.app, rack, -1);
+            self.count_reservation(r.app, rack, -1);
             self.cx.counters.unreservations += 1;
             self.cx.progress += 1;
             self.cx.recorder.decision(&Decision {

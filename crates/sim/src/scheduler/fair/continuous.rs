@@ -50,7 +50,7 @@ impl Sched<'_, '_> {
     /// Continuous scheduling is on (Fair Scheduler only).
     #[inline]
     pub(crate) fn continuous_on(&self) -> bool {
-        self.fair.continuous.is_some()
+        self.fair.as_ref().is_some_and(|f| f.continuous.is_some())
     }
 
     /// The window of the quiescence watch: every node is offered within it, by its
@@ -68,7 +68,7 @@ impl Sched<'_, '_> {
     #[inline]
     pub(crate) fn note_completion(&mut self, node: u32) {
         let now = self.cx.now.0;
-        if let Some(c) = self.fair.continuous.as_mut() {
+        if let Some(c) = self.fair.as_mut().and_then(|f| f.continuous.as_mut()) {
             c.completed_at[node as usize] = Some(now);
         }
     }
@@ -76,7 +76,7 @@ impl Sched<'_, '_> {
     /// Whether a heartbeat of `node` runs `attemptScheduling` (`FairScheduler.nodeUpdate`).
     #[inline]
     pub(crate) fn heartbeat_schedules(&self, node: u32) -> bool {
-        match &self.fair.continuous {
+        match self.fair.as_ref().and_then(|f| f.continuous.as_ref()) {
             None => true,
             Some(_) if self.w.semantics == Semantics::Hadoop33 => true,
             Some(c) => c.completed_at[node as usize] == Some(self.cx.now.0),
@@ -93,8 +93,8 @@ impl Sched<'_, '_> {
             s.w.cluster
                 .nodes
                 .iter()
-                .zip(&s.fair.held_for)
-                .any(|(n, h)| n.reservation.is_some() || !h.is_empty())
+                .enumerate()
+                .any(|(i, n)| n.reservation.is_some() || !s.held_for(i).is_empty())
         };
         // A pass whose every node offer would return at once is skipped whole.
         if self.offers_may_act() || armed(self) {

@@ -134,7 +134,7 @@ impl Sched<'_, '_> {
             && self.capacity.is_none()
             && self.w.semantics == Semantics::Hadoop33
             && !self.continuous_on()
-            && !self.fair.sorted_history
+            && !self.sorted_history()
             && (conf.locality_threshold_node.min(1.0) < 0.0
                 || conf.locality_threshold_rack.min(1.0) < 0.0)
     }
@@ -152,16 +152,18 @@ impl Sched<'_, '_> {
         let nd = &self.w.cluster.nodes[n];
         if nd.state != NodeState::Running
             || nd.reservation.is_some()
-            || !self.fair.held_for[n].is_empty()
+            || !self.held_for(n).is_empty()
         {
             return false;
         }
         let avail = nd.available();
-        let floor = match self.fair.full_nodes.floor {
+        let floor = match self.fair.as_ref().and_then(|f| f.full_nodes.floor) {
             Some(f) => f,
             None => {
                 let f = self.asks_floor();
-                self.fair.full_nodes.floor = Some(f);
+                if let Some(fs) = &mut self.fair {
+                    fs.full_nodes.floor = Some(f);
+                }
                 f
             }
         };
@@ -173,11 +175,17 @@ impl Sched<'_, '_> {
     /// app, a floor no node fits.
     fn asks_floor(&mut self) -> Option<Resource> {
         let floor = Resource::new(i64::MAX, i64::MAX);
-        let mut apps = std::mem::take(&mut self.fair.full_nodes.scratch);
+        let mut apps = self
+            .fair
+            .as_mut()
+            .map(|f| std::mem::take(&mut f.full_nodes.scratch))
+            .unwrap_or_default();
         apps.clear();
         self.reachable_offered_apps(QueueId::ROOT, &mut apps);
         let floor = self.floor_of(&apps, floor);
-        self.fair.full_nodes.scratch = apps;
+        if let Some(f) = &mut self.fair {
+            f.full_nodes.scratch = apps;
+        }
         floor
     }
 
@@ -240,7 +248,7 @@ impl Sched<'_, '_> {
                     }
                 }
             }
-            let capped = u64::from(self.fair.full_nodes.reserved_by(a)) >= cap;
+            let capped = u64::from(self.reserved_by(a)) >= cap;
             if (big_local || (big_off_switch && !capped)) && self.is_starved_33(a) {
                 return None;
             }

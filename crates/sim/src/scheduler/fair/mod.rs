@@ -22,10 +22,37 @@ use crate::state::world::Container;
 use crate::time::SimTime;
 use crate::tree::SchedulerKind;
 
-/// The Fair Scheduler's own state, beside the state both schedulers share (cluster,
-/// containers, apps, users, queues): how its descents sort, the update thread's kept sums
-/// and scratch, the nodes it parks or skips, continuous scheduling and Hadoop 3.x's
-/// preemption holds. Under the Capacity Scheduler it stays empty.
+/// The Fair Scheduler of a run: what both schedulers keep, its own state and its era's
+/// preemption.
+pub(crate) struct FairScheduler {
+    /// What both schedulers keep (`scheduler::books::Books`).
+    pub books: crate::scheduler::books::Books,
+    /// The Fair Scheduler's own state.
+    pub state: FairState,
+    /// Preemption: off, or the era's (`PreemptState::Fs27`, `PreemptState::Fs33`).
+    pub preempt: crate::scheduler::preempt::PreemptState,
+}
+
+impl FairScheduler {
+    /// The Fair Scheduler `sc` configures on `n_nodes` nodes.
+    pub(crate) fn new(sc: &crate::scenario::Scenario, n_nodes: usize) -> FairScheduler {
+        FairScheduler {
+            books: Default::default(),
+            state: FairState {
+                sorted_history: sort_history::lists_keep_history(sc),
+                tree_sets: sort_history::descents_build_tree_sets(sc),
+                held_for: vec![Vec::new(); n_nodes],
+                ..Default::default()
+            },
+            preempt: crate::scheduler::preempt::PreemptState::Off,
+        }
+    }
+}
+
+/// The Fair Scheduler's own state, beside what both schedulers keep (the update thread's
+/// books, `scheduler::books::Books`) and the world they share (cluster, containers, apps,
+/// users, queues): how its descents sort, the nodes it parks or skips, continuous
+/// scheduling and Hadoop 3.x's preemption holds.
 #[derive(Default)]
 pub(crate) struct FairState {
     /// Sorted lists remember their history: every descent sorts them as Hadoop 2.7 does
@@ -38,22 +65,6 @@ pub(crate) struct FairState {
     /// holds began (`FSSchedulerNode.resourcesPreemptedForApp`, a `LinkedHashMap`); the
     /// amounts are in the preemption state.
     pub held_for: Vec<Vec<u32>>,
-    /// Scratch buffers of the update thread, kept to avoid allocating on every tick.
-    pub share_scratch: Vec<fairsim_core::Schedulable>,
-    pub reorder_scratch: Vec<u32>,
-    /// Queues re-keyed at this update (their demand or activity changed).
-    pub changed_scratch: Vec<u32>,
-    /// The update thread's queue loads and the sums behind them (rebuilt when queues are
-    /// created or the cluster changes).
-    pub queue_shares: queue_shares::QueueShares,
-    /// Scratch of the queue-level update.
-    pub share_work: queue_shares::ShareWork,
-    /// Leaves whose apps' shares may need computing at the next update (see
-    /// `Sched::mark_app_shares`).
-    pub app_share_leaves: Vec<u32>,
-    /// Leaves with an outstanding request that a descent could serve (see
-    /// `Sched::refresh_open`).
-    pub open_leaves: u64,
     /// Continuous scheduling, when on (`scheduler::fair::continuous`).
     pub continuous: Option<continuous::Continuous>,
     /// Parked nodes by reserving app, and the inputs of their heartbeats the current event
@@ -62,6 +73,50 @@ pub(crate) struct FairState {
     /// Hadoop 3.3: what decides whether a full node's beat changes nothing, and the nodes
     /// reserved per app (`scheduler::fair::full_nodes`).
     pub full_nodes: full_nodes::FullNodes,
+}
+
+/// The Fair Scheduler's own state, read where both schedulers decide: a node's holds, which
+/// the Capacity Scheduler never makes.
+impl Sched<'_, '_> {
+    /// The apps `node` holds preempted resources for (none under the Capacity Scheduler).
+    #[inline]
+    pub(crate) fn held_for(&self, node: usize) -> &[u32] {
+        match &self.fair {
+            Some(f) => &f.held_for[node],
+            None => &[],
+        }
+    }
+
+    /// The nodes app `a` holds reserved (the Capacity Scheduler reserves none).
+    #[inline]
+    pub(crate) fn reserved_by(&self, a: u32) -> u32 {
+        self.fair
+            .as_ref()
+            .map_or(0, |f| f.full_nodes.reserved_by(a))
+    }
+
+    /// The nodes of rack `rack` app `a` holds reserved (kept in Hadoop 3.3 only).
+    #[inline]
+    pub(crate) fn reserved_in_rack(&self, a: u32, rack: u32) -> u32 {
+        self.fair
+            .as_ref()
+            .map_or(0, |f| f.full_nodes.reserved_in_rack(a, rack))
+    }
+
+    /// App `a` reserved a node (`delta` 1) or gave one up (-1); `rack` is the node's rack
+    /// when the per-rack counts are kept.
+    #[inline]
+    pub(crate) fn count_reservation(&mut self, a: u32, rack: Option<u32>, delta: i32) {
+        if let Some(f) = &mut self.fair {
+            f.full_nodes.count_reservation(a, rack, delta);
+        }
+    }
+
+    /// Whether the Fair Scheduler's sorted lists remember their history.
+    #[inline]
+    pub(crate) fn sorted_history(&self) -> bool {
+        self.fair.as_ref().is_some_and(|f| f.sorted_history)
+    }
 }
 
 impl Sched<'_, '_> {

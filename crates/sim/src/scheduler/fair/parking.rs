@@ -185,7 +185,9 @@ impl Sched<'_, '_> {
             // Parked once: its beats are skipped until it is woken.
             if !self.cx.events.clock().is_node_parked(node) {
                 self.cx.events.clock_mut().park(node);
-                self.fair.parked.insert(r.app, node, r.priority, r.size);
+                if let Some(f) = &mut self.fair {
+                    f.parked.insert(r.app, node, r.priority, r.size);
+                }
             }
         }
     }
@@ -198,7 +200,7 @@ impl Sched<'_, '_> {
         }
         let n = node as usize;
         let nd = &self.w.cluster.nodes[n];
-        if nd.state != NodeState::Running || !self.fair.held_for[n].is_empty() {
+        if nd.state != NodeState::Running || !self.held_for(n).is_empty() {
             return None;
         }
         let res = nd.reservation?;
@@ -261,16 +263,21 @@ impl Sched<'_, '_> {
     /// A container on `node` was released: if the node is parked, whether its heartbeat
     /// now acts is decided at the end of the event ([`Sched::settle_parked`]).
     pub(crate) fn recheck_node(&mut self, node: u32) {
-        if self.fair.parked.n_nodes > 0 && self.cx.events.clock().is_node_parked(node) {
-            self.fair.parked.nodes_touched.push(node);
+        if let Some(f) = &mut self.fair
+            && f.parked.n_nodes > 0
+            && self.cx.events.clock().is_node_parked(node)
+        {
+            f.parked.nodes_touched.push(node);
         }
     }
 
     /// App `a`'s requests changed: whether the heartbeats of the nodes parked for it now
     /// act is decided at the end of the event ([`Sched::settle_parked`]).
     pub(crate) fn recheck_reserved_by(&mut self, a: u32) {
-        if self.fair.parked.of(a).is_some() {
-            self.fair.parked.apps_touched.push(a);
+        if let Some(f) = &mut self.fair
+            && f.parked.of(a).is_some()
+        {
+            f.parked.apps_touched.push(a);
         }
     }
 
@@ -282,7 +289,10 @@ impl Sched<'_, '_> {
     #[inline]
     pub(crate) fn settle_parked(&mut self) {
         // Most events touch no parked node: that test is inlined into the event loop.
-        if self.fair.parked.apps_touched.is_empty() && self.fair.parked.nodes_touched.is_empty() {
+        let Some(f) = &self.fair else {
+            return;
+        };
+        if f.parked.apps_touched.is_empty() && f.parked.nodes_touched.is_empty() {
             return;
         }
         self.settle_touched();
@@ -290,12 +300,15 @@ impl Sched<'_, '_> {
 
     /// [`Sched::settle_parked`] once an event touched a parked node or its app.
     fn settle_touched(&mut self) {
-        let mut apps = std::mem::take(&mut self.fair.parked.apps_touched);
-        let mut nodes = std::mem::take(&mut self.fair.parked.nodes_touched);
+        let Some(f) = &mut self.fair else {
+            return;
+        };
+        let mut apps = std::mem::take(&mut f.parked.apps_touched);
+        let mut nodes = std::mem::take(&mut f.parked.nodes_touched);
         apps.sort_unstable();
         apps.dedup();
         for &a in &apps {
-            let Some(parked) = self.fair.parked.of(a) else {
+            let Some(parked) = self.fair.as_ref().and_then(|f| f.parked.of(a)) else {
                 continue;
             };
             if self.asks_keep_parked(a, &parked.at) {
@@ -319,13 +332,18 @@ impl Sched<'_, '_> {
         }
         apps.clear();
         nodes.clear();
-        self.fair.parked.apps_touched = apps;
-        self.fair.parked.nodes_touched = nodes;
+        if let Some(f) = &mut self.fair {
+            f.parked.apps_touched = apps;
+            f.parked.nodes_touched = nodes;
+        }
     }
 
     /// Unparks `node` if it is parked (an input of its heartbeat changed).
     pub(crate) fn wake_node(&mut self, node: u32) {
-        if self.fair.parked.n_nodes == 0 || !self.cx.events.clock_mut().unpark(node) {
+        let Some(f) = &mut self.fair else {
+            return;
+        };
+        if f.parked.n_nodes == 0 || !self.cx.events.clock_mut().unpark(node) {
             return;
         }
         // A parked node keeps its reservation: only its own heartbeat or `unreserve` (which
@@ -333,14 +351,17 @@ impl Sched<'_, '_> {
         let res = self.w.cluster.nodes[node as usize].reservation;
         debug_assert!(res.is_some(), "parked node {node} without a reservation");
         if let Some(r) = res {
-            self.fair.parked.remove(r.app, node, r.priority, r.size);
+            f.parked.remove(r.app, node, r.priority, r.size);
         }
         self.rearm(node);
     }
 
     /// Unparks the nodes reserved for app `a` (it finished).
     pub(crate) fn wake_reserved_by(&mut self, a: u32) {
-        let nodes = self.fair.parked.of_app(a).to_vec();
+        let Some(f) = &self.fair else {
+            return;
+        };
+        let nodes = f.parked.of_app(a).to_vec();
         for n in nodes {
             self.wake_node(n);
         }
@@ -348,11 +369,10 @@ impl Sched<'_, '_> {
 
     /// Unparks every parked node (a node event).
     pub(crate) fn wake_all_parked(&mut self) {
-        let nodes: Vec<u32> = self
-            .fair
-            .parked
-            .lists
-            .iter()
+        let Some(f) = &self.fair else {
+            return;
+        };
+        let nodes: Vec<u32> = (f.parked.lists.iter())
             .flat_map(|p| p.nodes.iter().copied())
             .collect();
         for n in nodes {

@@ -230,7 +230,7 @@ impl Sched<'_, '_> {
     /// Queue `q`'s instantaneous fair share: through its parent's class for a leaf under a
     /// parent split by class (0 while inactive), as stored otherwise.
     pub(crate) fn fair_share_of(&self, q: QueueId) -> Resource {
-        let s = &self.fair.queue_shares;
+        let s = &self.books.queue_shares;
         let c = &s.by_class;
         if !c.by_class.get(q.idx()).copied().unwrap_or(false) {
             return self.w.queues[q.idx()].fair_share;
@@ -245,20 +245,20 @@ impl Sched<'_, '_> {
     /// cluster changed); fair shares read by class are stored in their queues first.
     pub(crate) fn reset_queue_shares(&mut self) {
         self.store_class_shares();
-        self.fair.queue_shares.reset();
+        self.books.queue_shares.reset();
     }
 
     /// Stores every fair share read by class in its queue (before the class state goes).
     fn store_class_shares(&mut self) {
         let n = self
-            .fair
+            .books
             .queue_shares
             .by_class
             .by_class
             .len()
             .min(self.w.queues.len());
         for i in 0..n {
-            if self.fair.queue_shares.by_class.by_class[i] {
+            if self.books.queue_shares.by_class.by_class[i] {
                 self.w.queues[i].fair_share = self.fair_share_of(QueueId(i as u32));
             }
         }
@@ -276,7 +276,7 @@ impl Sched<'_, '_> {
 
     /// The member entry of leaf `leaf`, when it is an active leaf read by class.
     fn member_mut(&mut self, leaf: QueueId) -> Option<&mut Member> {
-        let s = &mut self.fair.queue_shares;
+        let s = &mut self.books.queue_shares;
         let c = &mut s.by_class;
         let pos = *c.pos.get(leaf.idx())?;
         if pos == NOWHERE {
@@ -304,7 +304,7 @@ impl Sched<'_, '_> {
 
     /// Child `q` of parent `p` became active or inactive: it joins or leaves its class.
     fn class_membership(&mut self, p: QueueId, q: QueueId, active: bool) {
-        let is_leaf = self.fair.queue_shares.by_class.by_class[q.idx()];
+        let is_leaf = self.books.queue_shares.by_class.by_class[q.idx()];
         let threshold = self.w.tree.get(q).fair_share_preemption_threshold as f64;
         let member = Member {
             leaf: q.0,
@@ -312,7 +312,7 @@ impl Sched<'_, '_> {
             threshold,
             gated: self.open_reads_fair_share(q),
         };
-        let s = &mut self.fair.queue_shares;
+        let s = &mut self.books.queue_shares;
         let c = &mut s.by_class;
         let slot = &mut c.slots[p.idx()][s.class[q.idx()] as usize];
         match (is_leaf, active) {
@@ -342,7 +342,7 @@ impl Sched<'_, '_> {
     /// Leaf `leaf`'s demand sum or runnable count changed: its load is looked at in the next
     /// update.
     pub(crate) fn touch_leaf(&mut self, leaf: QueueId) {
-        let s = &mut self.fair.queue_shares;
+        let s = &mut self.books.queue_shares;
         if let Some(flag) = s.is_touched.get_mut(leaf.idx())
             && !*flag
         {
@@ -356,25 +356,25 @@ impl Sched<'_, '_> {
     pub(crate) fn refresh_queue_shares(&mut self, work: &mut ShareWork) -> Vec<u32> {
         work.changed.clear();
         let key = (self.w.cluster.total, self.w.queues.len());
-        if self.fair.queue_shares.built_for != Some(key) {
+        if self.books.queue_shares.built_for != Some(key) {
             self.rebuild_queue_shares();
             return (0..self.w.queues.len() as u32).collect();
         }
-        let touched = std::mem::take(&mut self.fair.queue_shares.touched);
+        let touched = std::mem::take(&mut self.books.queue_shares.touched);
         for &l in &touched {
-            self.fair.queue_shares.is_touched[l as usize] = false;
+            self.books.queue_shares.is_touched[l as usize] = false;
             let q = &self.w.queues[l as usize];
             let load = QueueLoad {
                 demand: q
                     .app_demand
-                    .component_min(self.fair.queue_shares.max[l as usize]),
+                    .component_min(self.books.queue_shares.max[l as usize]),
                 usage: Resource::ZERO,
                 active: q.runnable > 0,
             };
             self.set_load(QueueId(l), load, work);
         }
-        self.fair.queue_shares.touched = touched;
-        self.fair.queue_shares.touched.clear();
+        self.books.queue_shares.touched = touched;
+        self.books.queue_shares.touched.clear();
         while let Some(p) = work.fair_dirty.pop_first() {
             self.split(QueueId(p), ShareCap::MaxShare, work);
         }
@@ -387,8 +387,8 @@ impl Sched<'_, '_> {
             work.is_changed[q as usize] = false;
         }
         changed.sort_unstable();
-        if self.w.sc.check_invariants && self.fair.queue_shares.mismatch.is_none() {
-            self.fair.queue_shares.mismatch = self.queue_shares_mismatch();
+        if self.w.sc.check_invariants && self.books.queue_shares.mismatch.is_none() {
+            self.books.queue_shares.mismatch = self.queue_shares_mismatch();
         }
         changed
     }
@@ -398,7 +398,7 @@ impl Sched<'_, '_> {
     fn queue_shares_mismatch(&self) -> Option<String> {
         let (loads, fair, ideal) = self.whole_tree_shares();
         let shares = (0..self.w.queues.len()).find_map(|i| {
-            let (kept, q) = (self.fair.queue_shares.loads[i], &self.w.queues[i]);
+            let (kept, q) = (self.books.queue_shares.loads[i], &self.w.queues[i]);
             let fair_now = self.fair_share_of(QueueId(i as u32));
             let differs = kept.demand != loads[i].demand
                 || kept.active != loads[i].active
@@ -424,15 +424,15 @@ impl Sched<'_, '_> {
     /// active leaf read by class is a member of its class, with its usage, threshold and
     /// gate as they are.
     fn class_members_mismatch(&self) -> Option<String> {
-        let c = &self.fair.queue_shares.by_class;
+        let c = &self.books.queue_shares.by_class;
         (0..self.w.queues.len()).find_map(|i| {
             if !c.by_class[i] {
                 return None;
             }
             let q = QueueId(i as u32);
-            let active = self.fair.queue_shares.loads[i].active;
+            let active = self.books.queue_shares.loads[i].active;
             let pos = c.pos[i];
-            let slot = &c.slots[c.parent[i] as usize][self.fair.queue_shares.class[i] as usize];
+            let slot = &c.slots[c.parent[i] as usize][self.books.queue_shares.class[i] as usize];
             let member = (pos != NOWHERE)
                 .then(|| slot.leaves.get(pos as usize))
                 .flatten();
@@ -481,7 +481,7 @@ impl Sched<'_, '_> {
     /// Sets `q`'s load and carries the change up to its ancestors.
     fn set_load(&mut self, mut q: QueueId, mut load: QueueLoad, work: &mut ShareWork) {
         loop {
-            let s = &mut self.fair.queue_shares;
+            let s = &mut self.books.queue_shares;
             let old = s.loads[q.idx()];
             if old == load {
                 return;
@@ -497,7 +497,7 @@ impl Sched<'_, '_> {
             if !s.by_class.slots[p.idx()].is_empty() {
                 for k in 0..2 {
                     let semantics = self.w.semantics;
-                    let s = &mut self.fair.queue_shares;
+                    let s = &mut self.books.queue_shares;
                     for (l, sign) in [(old, -1), (load, 1)] {
                         if l.active {
                             let item = ideal_item(s, q.idx(), l, k);
@@ -512,7 +512,7 @@ impl Sched<'_, '_> {
                 }
                 work.moved.push((p.0, q.0));
             }
-            let s = &mut self.fair.queue_shares;
+            let s = &mut self.books.queue_shares;
             if old.active != load.active {
                 if load.active {
                     s.active_children[p.idx()].insert((s.class[q.idx()], q.0));
@@ -527,18 +527,18 @@ impl Sched<'_, '_> {
                 // An inactive queue's instantaneous shares are 0 under the fair and DRF
                 // policies; a FIFO parent's split sets them. A leaf read by class reads its
                 // class's share from now on (set by the split to come), or 0.
-                if self.fair.queue_shares.by_class.by_class[q.idx()] {
+                if self.books.queue_shares.by_class.by_class[q.idx()] {
                     self.class_leaf_moved(q, work);
                 }
                 if !load.active && by_class {
-                    if !self.fair.queue_shares.by_class.by_class[q.idx()] {
+                    if !self.books.queue_shares.by_class.by_class[q.idx()] {
                         self.set_fair(q, Resource::ZERO, work);
                     }
                     self.set_ideal(q, Resource::ZERO, work);
                 }
             }
             work.ideal_dirty.insert(p.0);
-            let s = &self.fair.queue_shares;
+            let s = &self.books.queue_shares;
             load = QueueLoad {
                 demand: capped_sum(s.child_demand[p.idx()], s.max[p.idx()]),
                 usage: Resource::ZERO,
@@ -554,7 +554,7 @@ impl Sched<'_, '_> {
         }
         self.w.queues[q.idx()].fair_share = share;
         self.mark_app_shares(q);
-        let (leaf, parent) = self.fair.queue_shares.shape[q.idx()];
+        let (leaf, parent) = self.books.queue_shares.shape[q.idx()];
         if leaf {
             self.refresh_open(q);
         }
@@ -570,28 +570,28 @@ impl Sched<'_, '_> {
         }
         self.w.queues[q.idx()].ideal_share = share;
         work.mark(q.0);
-        if self.fair.queue_shares.shape[q.idx()].1 {
+        if self.books.queue_shares.shape[q.idx()].1 {
             work.ideal_dirty.insert(q.0);
         }
     }
 
     /// Splits parent `p`'s share (instantaneous or ideal, by `cap`) among its children.
     fn split(&mut self, p: QueueId, cap: ShareCap, work: &mut ShareWork) {
-        let by_class = !self.fair.queue_shares.by_class.slots[p.idx()].is_empty();
+        let by_class = !self.books.queue_shares.by_class.slots[p.idx()].is_empty();
         if cap == ShareCap::MaxShare && by_class {
             self.split_by_class(p, work);
             return;
         }
         let at_max = by_class && self.ideal_every_max_reached(p);
-        if at_max && self.fair.queue_shares.ideal_at_max[p.idx()] {
+        if at_max && self.books.queue_shares.ideal_at_max[p.idx()] {
             self.ideal_moved_children(p, work);
             return;
         }
         if by_class {
-            self.fair.queue_shares.ideal_at_max[p.idx()] = at_max;
+            self.books.queue_shares.ideal_at_max[p.idx()] = at_max;
         }
         let conf = self.w.tree.get(p);
-        let s = &self.fair.queue_shares;
+        let s = &self.books.queue_shares;
         work.ids.clear();
         if conf.policy == Policy::Fifo {
             work.ids.extend(conf.children.iter().map(|c| c.0));
@@ -640,7 +640,7 @@ impl Sched<'_, '_> {
     /// share at max (every type the policy computes).
     fn ideal_every_max_reached(&self, p: QueueId) -> bool {
         let total = self.w.queues[p.idx()].ideal_share;
-        let sums = &self.fair.queue_shares.ideal_sums[p.idx()];
+        let sums = &self.books.queue_shares.ideal_sums[p.idx()];
         // The types the policy computes: memory, and under DRF vcores.
         let drf = self.w.tree.get(p).policy == Policy::Drf;
         sums[0].every_max_reached(self.w.semantics, total.memory_mb)
@@ -653,12 +653,12 @@ impl Sched<'_, '_> {
         let drf = self.w.tree.get(p).policy == Policy::Drf;
         for i in 0..work.moved.len() {
             let (pp, c) = work.moved[i];
-            let load = self.fair.queue_shares.loads[c as usize];
+            let load = self.books.queue_shares.loads[c as usize];
             if pp != p.0 || !load.active {
                 continue;
             }
             let at = |k| {
-                let item = ideal_item(&self.fair.queue_shares, c as usize, load, k);
+                let item = ideal_item(&self.books.queue_shares, c as usize, load, k);
                 share_at_max(self.w.semantics, ShareKind::Instantaneous, &item)
             };
             // Under the fair policy vcores are not computed: 0, as `policy_shares` leaves them.
@@ -674,7 +674,7 @@ impl Sched<'_, '_> {
         let policy = self.w.tree.get(p).policy;
         work.classes.clear();
         work.slots.clear();
-        for (k, slot) in self.fair.queue_shares.by_class.slots[p.idx()]
+        for (k, slot) in self.books.queue_shares.by_class.slots[p.idx()]
             .iter()
             .enumerate()
         {
@@ -697,7 +697,7 @@ impl Sched<'_, '_> {
         let kept = self.app_shares_kept();
         let slots = std::mem::take(&mut work.slots);
         for (&k, share) in slots.iter().zip(shares) {
-            let slot = &mut self.fair.queue_shares.by_class.slots[p.idx()][k as usize];
+            let slot = &mut self.books.queue_shares.by_class.slots[p.idx()][k as usize];
             let old = std::mem::replace(&mut slot.share, share);
             if old != share {
                 work.gated.clear();
@@ -725,9 +725,9 @@ impl Sched<'_, '_> {
                     self.mark_app_shares(QueueId(work.marked[i]));
                 }
             }
-            let slot = &self.fair.queue_shares.by_class.slots[p.idx()][k as usize];
+            let slot = &self.books.queue_shares.by_class.slots[p.idx()][k as usize];
             for i in 0..slot.inner.len() {
-                let c = self.fair.queue_shares.by_class.slots[p.idx()][k as usize].inner[i];
+                let c = self.books.queue_shares.by_class.slots[p.idx()][k as usize].inner[i];
                 self.set_fair(QueueId(c), share, work);
             }
         }
@@ -737,7 +737,7 @@ impl Sched<'_, '_> {
     /// Builds the whole state from scratch, as `roll_up` and `fair_shares` over the tree.
     fn rebuild_queue_shares(&mut self) {
         self.store_class_shares();
-        self.fair.queue_shares.by_class = ClassShares::default();
+        self.books.queue_shares.by_class = ClassShares::default();
         let cluster = self.w.cluster.total;
         let n = self.w.queues.len();
         let (loads, fair, ideal) = self.whole_tree_shares();
@@ -773,7 +773,7 @@ impl Sched<'_, '_> {
         let by_class = self.class_shares(&class, &loads, &fair, &min, &max);
         let ideal_sums = vec![[AtMaxSums::default(); 2]; n];
         let ideal_at_max = vec![false; n];
-        self.fair.queue_shares = QueueShares {
+        self.books.queue_shares = QueueShares {
             built_for: Some((cluster, n)),
             min,
             max,
@@ -791,8 +791,8 @@ impl Sched<'_, '_> {
             active_children,
             touched: Vec::new(),
             is_touched: vec![false; n],
-            mismatch: self.fair.queue_shares.mismatch.take(),
-            due: std::mem::take(&mut self.fair.queue_shares.due),
+            mismatch: self.books.queue_shares.mismatch.take(),
+            due: std::mem::take(&mut self.books.queue_shares.due),
             by_class,
             ideal_sums,
             ideal_at_max,
@@ -800,16 +800,16 @@ impl Sched<'_, '_> {
         // The at-max sums of every fair or DRF parent's active children; a parent whose
         // whole-tree split just gave each its share at max starts on the short way.
         for i in 1..n {
-            let load = self.fair.queue_shares.loads[i];
+            let load = self.books.queue_shares.loads[i];
             let Some(p) = self.w.tree.queues[i].parent else {
                 continue;
             };
-            if !load.active || self.fair.queue_shares.by_class.slots[p.idx()].is_empty() {
+            if !load.active || self.books.queue_shares.by_class.slots[p.idx()].is_empty() {
                 continue;
             }
             for k in 0..2 {
-                let item = ideal_item(&self.fair.queue_shares, i, load, k);
-                self.fair.queue_shares.ideal_sums[p.idx()][k].add(
+                let item = ideal_item(&self.books.queue_shares, i, load, k);
+                self.books.queue_shares.ideal_sums[p.idx()][k].add(
                     self.w.semantics,
                     ShareKind::Instantaneous,
                     &item,
@@ -818,8 +818,8 @@ impl Sched<'_, '_> {
             }
         }
         for p in 0..n {
-            if !self.fair.queue_shares.by_class.slots[p].is_empty() {
-                self.fair.queue_shares.ideal_at_max[p] =
+            if !self.books.queue_shares.by_class.slots[p].is_empty() {
+                self.books.queue_shares.ideal_at_max[p] =
                     self.ideal_every_max_reached(QueueId(p as u32));
             }
         }
@@ -917,7 +917,7 @@ impl Sched<'_, '_> {
         q.app_shares_dirty = true;
         if !q.app_shares_listed {
             q.app_shares_listed = true;
-            self.fair.app_share_leaves.push(leaf.0);
+            self.books.app_share_leaves.push(leaf.0);
         }
     }
 }

@@ -39,7 +39,7 @@ impl Sched<'_, '_> {
                 }
             }
         }
-        let mut reorder = std::mem::take(&mut self.fair.reorder_scratch);
+        let mut reorder = std::mem::take(&mut self.books.reorder_scratch);
         reorder.clear();
         let dirty = std::mem::take(&mut self.w.dirty_apps);
         for &a in &dirty {
@@ -76,13 +76,13 @@ impl Sched<'_, '_> {
         self.w.dirty_apps = dirty;
         self.w.dirty_apps.clear();
         // Loads and shares of the queues where something changed (`queue_shares`).
-        let mut work = std::mem::take(&mut self.fair.share_work);
+        let mut work = std::mem::take(&mut self.books.share_work);
         let changed = self.refresh_queue_shares(&mut work);
-        self.fair.share_work = work;
-        let mut keyed = std::mem::take(&mut self.fair.changed_scratch);
+        self.books.share_work = work;
+        let mut keyed = std::mem::take(&mut self.books.changed_scratch);
         keyed.clear();
         for &i in &changed {
-            let load = self.fair.queue_shares.load(i as usize);
+            let load = self.books.queue_shares.load(i as usize);
             let q = &mut self.w.queues[i as usize];
             // A queue's ordering key reads its demand and activity (usage changes re-key it
             // when they happen); its metrics read its demand and both shares.
@@ -107,8 +107,8 @@ impl Sched<'_, '_> {
         for &a in &reorder {
             self.reorder_app(a);
         }
-        self.fair.reorder_scratch = reorder;
-        self.fair.changed_scratch = keyed;
+        self.books.reorder_scratch = reorder;
+        self.books.changed_scratch = keyed;
         // A leaf's metrics read its usage (refreshed when it changes), demand and shares:
         // refreshed where these changed, in queue order (the deviation's running maximum
         // reads the partial sums in that order).
@@ -120,8 +120,8 @@ impl Sched<'_, '_> {
             }
         }
         self.w.metrics_resum();
-        if self.w.sc.check_invariants && self.fair.queue_shares.mismatch.is_none() {
-            self.fair.queue_shares.mismatch = self.leaf_terms_mismatch();
+        if self.w.sc.check_invariants && self.books.queue_shares.mismatch.is_none() {
+            self.books.queue_shares.mismatch = self.leaf_terms_mismatch();
         }
     }
 
