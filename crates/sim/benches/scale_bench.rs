@@ -450,6 +450,7 @@ fn scenario(
         end_ms,
         sample_interval_ms: 0,
         check_invariants: false,
+        explain: false,
         start: None,
         recorded: None,
     }

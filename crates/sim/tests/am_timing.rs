@@ -71,6 +71,7 @@ fn scenario(s: Semantics, conf: SchedulerConf, apps: Vec<AppSpec>) -> Scenario {
         end_ms: None,
         sample_interval_ms: 0,
         check_invariants: true,
+        explain: false,
         start: None,
         recorded: None,
     }

@@ -272,6 +272,7 @@ fn build(c: &Case) -> Scenario {
         end_ms: None,
         sample_interval_ms: 0,
         check_invariants: false,
+        explain: false,
         start: None,
         recorded: None,
     }
@@ -475,6 +476,7 @@ fn refused_am_scenario() -> Scenario {
         end_ms: None,
         sample_interval_ms: 0,
         check_invariants: true,
+        explain: false,
         start: None,
         recorded: None,
     }

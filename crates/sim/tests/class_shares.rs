@@ -53,6 +53,7 @@ fn scenario(tree: QueueTree, apps: Vec<AppSpec>, nodes: u32, node_mb: i64) -> Sc
         end_ms: Some(60_000),
         sample_interval_ms: 0,
         check_invariants: true,
+        explain: false,
         start: None,
         recorded: None,
     }

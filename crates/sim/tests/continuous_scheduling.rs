@@ -77,6 +77,7 @@ fn scenario_with(
         end_ms: Some(60_000),
         sample_interval_ms: 0,
         check_invariants: true,
+        explain: false,
         start: None,
         recorded: None,
     }

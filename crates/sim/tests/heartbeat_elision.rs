@@ -200,6 +200,7 @@ fn build(c: &Case, heartbeats: Heartbeats) -> Scenario {
         end_ms: Some(240_000),
         sample_interval_ms: 0,
         check_invariants: true,
+        explain: false,
         start: None,
         recorded: None,
     }
@@ -370,6 +371,7 @@ fn a_saturated_cluster_settles_at_fair_shares_with_elision() {
         end_ms: Some(600_000),
         sample_interval_ms: 1_000,
         check_invariants: false,
+        explain: false,
         start: None,
         recorded: None,
     };
@@ -451,6 +453,7 @@ fn reserved_node_scenario(heartbeats: Heartbeats) -> Scenario {
         end_ms: None,
         sample_interval_ms: 0,
         check_invariants: true,
+        explain: false,
         start: None,
         recorded: None,
     }

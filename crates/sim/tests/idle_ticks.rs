@@ -208,6 +208,7 @@ fn build(c: &Case) -> Scenario {
         end_ms: c.end_ms,
         sample_interval_ms: c.sample_ms,
         check_invariants: true,
+        explain: false,
         start: None,
         recorded: None,
     }

@@ -82,6 +82,7 @@ fn build(c: &Case, ordering: Ordering) -> Scenario {
         end_ms: Some(120_000),
         sample_interval_ms: 0,
         check_invariants: true,
+        explain: false,
         start: None,
         recorded: None,
     }

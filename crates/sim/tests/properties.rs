@@ -90,6 +90,7 @@ fn build(c: &Case, ordering: Ordering) -> Scenario {
         end_ms: None,
         sample_interval_ms: 0,
         check_invariants: true,
+        explain: false,
         start: None,
         recorded: None,
     }

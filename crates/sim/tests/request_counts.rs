@@ -67,6 +67,7 @@ fn scenario(semantics: Semantics, groups: Vec<TaskGroup>, delay: f64) -> Scenari
         end_ms: Some(10_000),
         sample_interval_ms: 0,
         check_invariants: true,
+        explain: false,
         start: None,
         recorded: None,
     }

@@ -69,6 +69,7 @@ fn served_first(usage: (u32, u32), queues: (&str, &str)) -> String {
         end_ms: Some(20_000),
         sample_interval_ms: 0,
         check_invariants: true,
+        explain: false,
         start: None,
         recorded: None,
     };
