@@ -324,6 +324,175 @@ fn a_queue_below_its_fair_share_without_preemption_says_preemption_is_off() {
 }
 
 #[test]
+fn a_starved_queue_waits_for_its_preemption_timeout() {
+    // As YARN-2026 with B holding 39 GB: A holds 1 GB, below half its 4 GB fair share, so it
+    // is starved (3.x: the app, whose fair share is A's); the fair-share preemption timeout
+    // (100 s) outlasts the run, so from its first container to the end (40 s) it waits for it.
+    for era in ERAS {
+        let xml = "<allocations><defaultFairSharePreemptionTimeout>100</defaultFairSharePreemptionTimeout>\
+                   <queue name=\"A\"><weight>1</weight></queue>\
+                   <queue name=\"B\"><weight>9</weight></queue></allocations>";
+        let sc = fair_scenario(
+            era,
+            xml,
+            1,
+            Resource::new(40 * GB, 40),
+            vec![
+                unmanaged(0, "root.B", "b", 39),
+                unmanaged(40_000, "root.A", "a", 4),
+            ],
+            80_000,
+        );
+        let sc = Scenario {
+            scheduler: SchedulerConf {
+                preemption: true,
+                ..sc.scheduler.clone()
+            },
+            ..sc
+        };
+        let (summary, rec, r) = explained(&sc);
+        assert_eq!(summary.get("preempted_containers"), Some(0.0), "{era:?}");
+        assert_eq!(rec.apps[1].first_container.map(|t| t.0), Some(40_000));
+        assert_eq!(tasks_ms(&r, 1, Cause::PreemptionTimeout), 40_000, "{era:?}");
+    }
+}
+
+#[test]
+fn a_starved_queue_past_its_timeout_waits_while_preemption_acts() {
+    // The same with a 5 s timeout: the wait is first the timeout's, then preemption's, which
+    // takes containers from B.
+    for era in ERAS {
+        let xml = "<allocations><defaultFairSharePreemptionTimeout>5</defaultFairSharePreemptionTimeout>\
+                   <queue name=\"A\"><weight>1</weight></queue>\
+                   <queue name=\"B\"><weight>9</weight></queue></allocations>";
+        let sc = fair_scenario(
+            era,
+            xml,
+            1,
+            Resource::new(40 * GB, 40),
+            vec![
+                unmanaged(0, "root.B", "b", 39),
+                unmanaged(40_000, "root.A", "a", 4),
+            ],
+            80_000,
+        );
+        let sc = Scenario {
+            scheduler: SchedulerConf {
+                preemption: true,
+                ..sc.scheduler.clone()
+            },
+            ..sc
+        };
+        let (summary, _, r) = explained(&sc);
+        assert!(summary.get("preempted_containers") > Some(0.0), "{era:?}");
+        let causes: Vec<Cause> = r.apps[1]
+            .stretches
+            .iter()
+            .filter(|s| s.kind == WaitKind::Tasks)
+            .map(|s| s.cause)
+            .collect();
+        let timeout = causes.iter().position(|&c| c == Cause::PreemptionTimeout);
+        let acting = causes.iter().position(|&c| c == Cause::PreemptionUnderWay);
+        assert!(
+            matches!((timeout, acting), (Some(t), Some(u)) if t < u),
+            "{era:?}: {causes:?}"
+        );
+        // The timeout runs 5 s from the first update that saw A starved (40 s), seen at the
+        // update tick after it: 5 s and at most one tick.
+        let t = tasks_ms(&r, 1, Cause::PreemptionTimeout);
+        assert!((5_000..=5_500).contains(&t), "{era:?}: {t}");
+    }
+}
+
+#[test]
+fn max_running_apps_of_a_parent_holds_an_app_of_another_leaf() {
+    // root.P allows one running app over its leaves A and B: B's app at 1 s waits 29 s.
+    for era in ERAS {
+        let xml = "<allocations><queue name=\"P\"><maxRunningApps>1</maxRunningApps>\
+                   <queue name=\"A\"/><queue name=\"B\"/></queue></allocations>";
+        let sc = fair_scenario(
+            era,
+            xml,
+            1,
+            Resource::new(8 * GB, 8),
+            vec![
+                unmanaged(0, "root.P.A", "u", 1),
+                unmanaged(1_000, "root.P.B", "v", 1),
+            ],
+            30_000,
+        );
+        let (_, _, r) = explained(&sc);
+        assert_eq!(am_ms(&r, 1, Cause::MaxRunningAppsParent), 29_000, "{era:?}");
+    }
+}
+
+#[test]
+fn capacity_user_limit_holds_a_users_second_app() {
+    // user-limit-factor 0.25 of an 8 GB queue: a user limit of 2 GB, reached by the user's
+    // first app before 5 s; the same user's second app, at 5 s, waits to the end, 25 s.
+    for era in ERAS {
+        let props = [
+            ("root.queues", "default"),
+            ("root.default.capacity", "100"),
+            ("root.default.user-limit-factor", "0.25"),
+        ];
+        let sc = Scenario {
+            end_ms: Some(30_000),
+            ..common::capacity::scenario(
+                era,
+                &props,
+                1,
+                Resource::new(8 * GB, 8),
+                vec![
+                    unmanaged(0, "default", "u", 6),
+                    unmanaged(5_000, "default", "u", 1),
+                ],
+            )
+        };
+        let (_, _, r) = explained(&sc);
+        assert_eq!(am_ms(&r, 1, Cause::UserLimit), 25_000, "{era:?}");
+    }
+}
+
+#[test]
+fn delay_scheduling_holds_an_ask_for_a_full_node_while_another_has_room() {
+    // Two 2 GB nodes in one rack, beating together. The first app's two tasks must run on
+    // node1 (relaxLocality off) and fill it; the second app, at 5 s, prefers node1 too.
+    // node0 has room, but with both thresholds at 1.0 the ask stays node-local until it has
+    // missed more than 2 offers (nodes × threshold). Both nodes' offers count (node1 fits the
+    // ask by capacity): at 5 s node0 (1) and node1 (2), at 6 s node0 (3 > 2): it relaxes to
+    // rack-local and takes node0. Its whole wait, 1 s, is delay scheduling's.
+    for era in ERAS {
+        let xml = "<allocations><queue name=\"A\"/></allocations>";
+        let mut first = unmanaged(0, "root.A", "u", 2);
+        first.stages[0][0].hosts = vec!["node1".into()];
+        first.stages[0][0].relax_locality = false;
+        let mut second = unmanaged(5_000, "root.A", "v", 1);
+        second.stages[0][0].hosts = vec!["node1".into()];
+        let sc = fair_scenario(
+            era,
+            xml,
+            2,
+            Resource::new(2 * GB, 2),
+            vec![first, second],
+            30_000,
+        );
+        let sc = Scenario {
+            scheduler: SchedulerConf {
+                locality_threshold_node: 1.0,
+                locality_threshold_rack: 1.0,
+                ..sc.scheduler.clone()
+            },
+            ..sc
+        };
+        let (_, rec, r) = explained(&sc);
+        let wait = rec.apps[1].wait_ms().expect("started");
+        assert_eq!(am_ms(&r, 1, Cause::LocalityDelay), wait, "{era:?}");
+        assert_eq!(wait, 1_000, "{era:?}");
+    }
+}
+
+#[test]
 fn a_stalled_run_says_what_its_apps_wait_for_and_what_would_unblock_them() {
     // The AM-limit scenario without an end: the run stalls, and says why in numbers.
     for era in ERAS {
@@ -388,7 +557,8 @@ fn a_stall_of_ams_holding_every_vcore_names_the_ams() {
             .collect();
         assert!(
             words.iter().any(|w| w.contains(
-                "is held by 2 AMs (2 GB and 2 vcores) waiting for task containers that cannot start"
+                "every container running in the cluster's 4 GB and 2 vcores is one of 2 AMs (2 GB \
+                 and 2 vcores) waiting for task containers that cannot start"
             )),
             "{era:?}: {words:?}"
         );

@@ -166,9 +166,8 @@ impl Sched<'_, '_> {
                      running there cannot finish; raise {whom}'s {setting}"
                 )
             }
-            Cause::NoRoom | Cause::BehindInOrder | Cause::NodeReserved => {
-                self.no_room_words(&who, cause, ask)
-            }
+            Cause::NoRoom | Cause::BehindInOrder => self.no_room_words(&who, ask),
+            Cause::NodeReserved => self.reserved_words(&who, ask),
             Cause::PreemptionOff
             | Cause::PreemptionTimeout
             | Cause::AbovePreemptionThreshold
@@ -251,8 +250,70 @@ impl Sched<'_, '_> {
         (self.w.tree.get(leaf).name.clone(), qs.usage, qs.max_share)
     }
 
+    /// Why the nodes with room for `ask` serve no one in a stalled run: who reserved them,
+    /// and why those apps cannot use them.
+    fn reserved_words(&self, who: &str, ask: Resource) -> String {
+        let fit = self.container_fit();
+        let mut pass = Pass::new(self.w.queues.len());
+        // Reserving queue -> (nodes, why its apps cannot use them).
+        let mut by_queue: BTreeMap<String, (u64, Cause)> = BTreeMap::new();
+        for n in self.w.cluster.nodes.iter().filter(|n| n.is_live()) {
+            let Some(r) = n.reservation else { continue };
+            if !fit.fits_in(ask, n.available()) {
+                continue;
+            }
+            let q = self
+                .w
+                .tree
+                .get(self.w.apps[r.app as usize].queue)
+                .name
+                .clone();
+            let why = self.wait_cause(r.app, &mut pass);
+            let e = by_queue.entry(q).or_insert((0, why));
+            e.0 += 1;
+        }
+        let holders: Vec<String> = by_queue
+            .iter()
+            .map(|(q, (k, why))| {
+                let reason = match why {
+                    Cause::AmLimit => format!(
+                        "{q}'s apps, whose AMs its AM limit refuses (Hadoop keeps a node \
+                         reserved for an AM ask, and the AM check refuses it there)"
+                    ),
+                    Cause::QueueMax => format!("{q}'s apps, at {q}'s maximum"),
+                    c => format!("{q}'s apps, themselves waiting ({})", c.name()),
+                };
+                format!("{k} node{} for {reason}", if *k == 1 { "" } else { "s" })
+            })
+            .collect();
+        let fix: Vec<String> = by_queue
+            .iter()
+            .filter(|(_, (_, why))| *why == Cause::AmLimit)
+            .map(|(q, _)| q.clone())
+            .collect();
+        let setting = if self.capacity.is_some() {
+            "maximum-am-resource-percent"
+        } else {
+            "maxAMShare"
+        };
+        let unblock = if fix.is_empty() {
+            "release what holds the reserving apps".to_string()
+        } else {
+            format!(
+                "raise the {setting} of {} (or its weight, so its fair share grows)",
+                fix.join(", ")
+            )
+        };
+        format!(
+            "{who}: every node with room for their {} asks is reserved for an app that cannot \
+             use it: {}; {unblock}",
+            res(ask),
+            holders.join("; ")
+        )
+    }
+
     /// Why no node takes an ask of `ask` in a stalled run: what holds the cluster.
-    fn no_room_words(&self, who: &str, cause: Cause, ask: Resource) -> String {
+    fn no_room_words(&self, who: &str, ask: Resource) -> String {
         let mut am = (0u64, Resource::ZERO);
         let mut tasks = (0u64, Resource::ZERO);
         for c in self.w.containers.iter().filter(|c| c.live) {
@@ -271,12 +332,6 @@ impl Sched<'_, '_> {
             .fold(Resource::ZERO, |m, r| {
                 Resource::new(m.memory_mb.max(r.memory_mb), m.vcores.max(r.vcores))
             });
-        let reserved = match cause {
-            Cause::NodeReserved => {
-                "; the nodes with room are reserved for other apps that cannot use them"
-            }
-            _ => "",
-        };
         let limit = if self.capacity.is_some() {
             "maximum-am-resource-percent"
         } else {
@@ -284,10 +339,10 @@ impl Sched<'_, '_> {
         };
         if tasks.0 == 0 && am.0 > 0 {
             format!(
-                "{who}: no node has room for their {} asks (the most free on a node is {}): the \
-                 cluster's {} is held by {} AMs ({}) waiting for task containers that cannot \
-                 start{reserved}; limit the room AMs may take with {limit} (its memory-only check \
-                 lets AMs take every vcore), or add nodes",
+                "{who}: no node has room for their {} asks (the most free on a node is {}): every \
+                 container running in the cluster's {} is one of {} AMs ({}) waiting for task \
+                 containers that cannot start; limit the room AMs may take with {limit} (its \
+                 memory-only check lets AMs take every vcore), or add nodes",
                 res(ask),
                 res(most_free),
                 res(total),
@@ -297,8 +352,8 @@ impl Sched<'_, '_> {
         } else {
             format!(
                 "{who}: no node has room for their {} asks (the most free on a node is {}): {} \
-                 AMs hold {} and {} task containers hold {} that never finish{reserved}; add \
-                 nodes or make the asks smaller",
+                 AMs hold {} and {} task containers hold {} that never finish; add nodes or make \
+                 the asks smaller",
                 res(ask),
                 res(most_free),
                 am.0,
