@@ -285,6 +285,12 @@ impl WaitBook {
         }
     }
 
+    /// Whether an app was touched since the last [`WaitBook::take_touched`].
+    #[inline]
+    pub fn any_touched(&self) -> bool {
+        !self.touched.is_empty()
+    }
+
     /// The apps touched since the last call, in the order they were touched.
     pub fn take_touched(&mut self) -> Vec<u32> {
         let t = std::mem::take(&mut self.touched);

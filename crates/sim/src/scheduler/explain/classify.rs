@@ -90,30 +90,30 @@ impl Sched<'_, '_> {
     /// What the nodes say of app `a`'s ask, once its queues and limits let it through.
     fn node_cause(&self, a: u32, ask: &PriorityRequests, pass: &mut Pass) -> Cause {
         let strict = !ask.relax_locality && ask.has_local_requests();
-        let room = self.room_for(pass, ask.size).clone();
+        let room = self.room_for(pass, ask.size);
         // A strict ask may take only its own nodes: room elsewhere is no room for it.
-        let usable: Vec<u32> = if strict {
-            room.nodes
-                .iter()
-                .copied()
-                .filter(|&n| ask.node_count(n).unwrap_or(0) > 0)
-                .collect()
-        } else {
-            room.nodes
-        };
-        if usable.is_empty() {
+        let usable = |n: &&u32| !strict || ask.node_count(**n).unwrap_or(0) > 0;
+        if !room.nodes.iter().any(|n| usable(&n)) {
             return self.full_cluster_cause(a, pass);
         }
-        let free = |n: &u32| {
-            self.w.cluster.nodes[*n as usize]
+        let room = self.room_for(pass, ask.size);
+        let free = |n: &&u32| {
+            self.w.cluster.nodes[**n as usize]
                 .reservation
                 .is_none_or(|r| r.app == a)
         };
-        let unreserved: Vec<u32> = if !strict && room.unreserved {
-            usable
-        } else {
-            usable.into_iter().filter(free).collect()
-        };
+        // Most asks relax and find a node holding no reservation: no list is made for them.
+        let simple = !strict && room.unreserved && !ask.has_local_requests();
+        if simple {
+            return Cause::NextOffer;
+        }
+        let unreserved: Vec<u32> = room
+            .nodes
+            .iter()
+            .filter(usable)
+            .filter(free)
+            .copied()
+            .collect();
         if unreserved.is_empty() {
             return Cause::NodeReserved;
         }

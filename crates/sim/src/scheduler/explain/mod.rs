@@ -3,14 +3,14 @@
 //! (this file), and the diagnosis of a stalled run in words (`stall.rs`). docs/explain.md.
 //!
 //! Granularity: an app is classified when its wait begins (its submission, or the first
-//! task ask after its first container), after every event that changed its requests or
-//! containers (the hooks `Sched::explain_touch` in `submit` and `pending_changed`), and at
-//! every update tick for every app with a wait in progress. A cause that changes between
-//! two of these points is seen at the next one: the time in between goes to the cause
-//! before. A wait ends exactly when its first container is allocated (the AM wait, read
-//! off the app) or when its last pending task is allocated. The cost is one pass over the
-//! waiting apps per update tick, not per heartbeat, plus the apps an event touched; the
-//! order's head and the nodes with room for each ask size are computed once per pass.
+//! task ask after its first container; the hooks `Sched::explain_touch` in `submit` and
+//! `pending_changed` tell the book which apps an event touched), and at every update tick
+//! for every app with a wait in progress. A cause that changes between two ticks is seen at
+//! the next one: the time in between goes to the cause before. A wait ends exactly when its
+//! first container is allocated (the AM wait, read off the app) or when its last pending
+//! task is allocated. The cost is one pass over the waiting apps per update tick, not per
+//! heartbeat, plus the waits an event opens; the order's head and the nodes with room for
+//! each ask size are computed once per pass.
 
 mod classify;
 pub(crate) mod stall;
@@ -69,14 +69,21 @@ impl Sched<'_, '_> {
         let Some(mut book) = self.cx.explain.take() else {
             return;
         };
-        let now = self.cx.now.0;
-        let mut apps = book.take_touched();
-        if tick {
-            apps.extend(book.open_apps());
+        if !tick && !book.any_touched() {
+            self.cx.explain = Some(book);
+            return;
         }
+        let now = self.cx.now.0;
+        let touched = book.take_touched();
         let mut pass = Pass::new(self.w.queues.len());
-        for a in apps {
-            self.explain_settle(&mut book, &mut pass, a, now);
+        if tick {
+            for a in touched.into_iter().chain(book.open_apps()) {
+                self.explain_settle(&mut book, &mut pass, a, now, true);
+            }
+        } else {
+            for a in touched {
+                self.explain_settle(&mut book, &mut pass, a, now, false);
+            }
         }
         if tick {
             self.explain_starvation(&mut book, now);
@@ -84,8 +91,10 @@ impl Sched<'_, '_> {
         self.cx.explain = Some(book);
     }
 
-    /// Opens, re-classifies or closes app `a`'s waits as its state says at `now`.
-    fn explain_settle(&self, book: &mut WaitBook, pass: &mut Pass, a: u32, now: u64) {
+    /// Opens, re-classifies or closes app `a`'s waits as its state says at `now`. A wait
+    /// that goes on is classified again only at an update tick (`tick`): between ticks an
+    /// event classifies only the waits it opens.
+    fn explain_settle(&self, book: &mut WaitBook, pass: &mut Pass, a: u32, now: u64, tick: bool) {
         let i = a as usize;
         let app = &self.w.apps[i];
         let live = matches!(app.phase, AppPhase::Runnable | AppPhase::Waiting);
@@ -97,6 +106,7 @@ impl Sched<'_, '_> {
             match (app.first_container, app.finish) {
                 (Some(t), _) | (None, Some(t)) => book.close(a, WaitKind::Am, t.0),
                 (None, None) if !live => book.close(a, WaitKind::Am, now),
+                (None, None) if !tick => {}
                 (None, None) => {
                     let cause = self.wait_cause(a, pass);
                     book.set(a, WaitKind::Am, now, cause);
@@ -109,10 +119,11 @@ impl Sched<'_, '_> {
                 let cause = self.wait_cause(a, pass);
                 book.open(a, WaitKind::Tasks, now, cause);
             }
-            (true, true) => {
+            (true, true) if tick => {
                 let cause = self.wait_cause(a, pass);
                 book.set(a, WaitKind::Tasks, now, cause);
             }
+            (true, true) => {}
             (false, true) => book.close(a, WaitKind::Tasks, now),
             (false, false) => {}
         }
