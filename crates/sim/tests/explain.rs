@@ -494,6 +494,83 @@ fn delay_scheduling_holds_an_ask_for_a_full_node_while_another_has_room() {
 }
 
 #[test]
+fn capacity_the_head_of_the_fifo_order_waits_for_room_and_the_next_waits_behind() {
+    // The Fair test's shape under the Capacity Scheduler, three users (each within the user
+    // limit, the queue's 2 GB): the first user's two tasks take the 2 GB node at 0 s and 1 s
+    // (one off-switch container a heartbeat) and end at 10 s and 11 s. FIFO serves the app of
+    // 3 s first: no room until 10 s. The app of 4 s is behind it until then; the tick at 10 s
+    // sees the freed room (a next offer, taken by the other app at that heartbeat), the tick
+    // at 10.5 s no room, until 11 s.
+    for era in ERAS {
+        let props = [("root.queues", "default"), ("root.default.capacity", "100")];
+        let apps = vec![
+            one_stage(0, "default", "u", 2, Resource::new(GB, 1), 10_000),
+            one_stage(3_000, "default", "v", 1, Resource::new(GB, 1), 10_000),
+            one_stage(4_000, "default", "w", 1, Resource::new(GB, 1), 10_000),
+        ];
+        let sc = Scenario {
+            end_ms: Some(60_000),
+            ..common::capacity::scenario(era, &props, 1, Resource::new(2 * GB, 2), apps)
+        };
+        let (_, rec, r) = explained(&sc);
+        assert_eq!(rec.apps[1].wait_ms(), Some(7_000), "{era:?}");
+        assert_eq!(am_ms(&r, 1, Cause::NoRoom), 7_000, "{era:?}");
+        assert_eq!(rec.apps[2].wait_ms(), Some(7_000), "{era:?}");
+        assert_eq!(am_ms(&r, 2, Cause::BehindInOrder), 6_000, "{era:?}");
+        assert_eq!(am_ms(&r, 2, Cause::NextOffer), 500, "{era:?}");
+        assert_eq!(am_ms(&r, 2, Cause::NoRoom), 500, "{era:?}");
+    }
+}
+
+#[test]
+fn a_min_share_starvation_episode_is_attributed_to_its_apps_causes() {
+    // root.A's minResources is 4 GB; root.B holds 39 of the 40 GB when A's app (four 1 GB
+    // tasks) comes at 40 s and takes the last 1 GB: A is below min(min share, demand) = 4 GB
+    // from the tick at 40 s to the end (80 s), one episode, never ended. Its one app waited
+    // for tasks all that time, the cluster full, A below its share, B over its own, and
+    // preemption off: 40 s of preemption_off.
+    for era in ERAS {
+        let xml = "<allocations><queue name=\"A\"><weight>1</weight>\
+                   <minResources>4096 mb, 4 vcores</minResources></queue>\
+                   <queue name=\"B\"><weight>9</weight></queue></allocations>";
+        let sc = fair_scenario(
+            era,
+            xml,
+            1,
+            Resource::new(40 * GB, 40),
+            vec![
+                unmanaged(0, "root.B", "b", 39),
+                unmanaged(40_000, "root.A", "a", 4),
+            ],
+            80_000,
+        );
+        let (_, _, r) = explained(&sc);
+        let a: Vec<_> = r
+            .starvation
+            .iter()
+            .filter(|e| e.queue == "root.A")
+            .collect();
+        assert_eq!(a.len(), 1, "{era:?}: {:?}", r.starvation);
+        assert_eq!(
+            (a[0].from_ms, a[0].to_ms, a[0].ended),
+            (40_000, 80_000, false)
+        );
+        assert_eq!(
+            a[0].causes_ms[Cause::PreemptionOff.index()],
+            40_000,
+            "{era:?}"
+        );
+        assert_eq!(a[0].causes_ms.iter().sum::<u64>(), 40_000, "{era:?}");
+        let csv = r.starvation_csv();
+        assert!(
+            csv.lines()
+                .any(|l| l.starts_with("root.A,40000,80000,false,preemption_off,")),
+            "{csv}"
+        );
+    }
+}
+
+#[test]
 fn a_stalled_run_says_what_its_apps_wait_for_and_what_would_unblock_them() {
     // The AM-limit scenario without an end: the run stalls, and says why in numbers.
     for era in ERAS {

@@ -445,6 +445,22 @@ impl Sched<'_, '_> {
             && !fits_headroom(calc, cluster, subtract(own_max, used), size))
     }
 
+    /// Whether Capacity queue `q`'s own maximum is the whole cluster.
+    fn cs_max_is_cluster(&self, q: QueueId) -> bool {
+        let Some(cs) = self.capacity.as_ref() else {
+            return false;
+        };
+        let era = self.w.sc.scheduler.semantics;
+        let calc = self.w.tree.resource_calculator;
+        let cluster = self.w.cluster.total;
+        let min_alloc = Resource::new(
+            self.w.sc.scheduler.minimum_allocation_mb.max(1),
+            self.w.sc.scheduler.minimum_allocation_vcores.max(1),
+        );
+        let own_max = cs.caps.own_max(era, calc, q, cluster, min_alloc);
+        !calc.less_than(cluster, own_max, cluster)
+    }
+
     /// A runnable app's cause under the Capacity Scheduler.
     pub(super) fn cs_wait_cause(&self, a: u32, pass: &mut Pass) -> Cause {
         let i = a as usize;
@@ -465,9 +481,11 @@ impl Sched<'_, '_> {
         {
             return Cause::AmLimit;
         }
+        // A queue whose maximum is the whole cluster is closed only when the cluster is
+        // full: that is the nodes' story (no room, or behind others), not the queue's.
         let mut q = Some(leaf);
         while let Some(id) = q {
-            if !self.cs_queue_open(id, ask.size) {
+            if !self.cs_queue_open(id, ask.size) && !self.cs_max_is_cluster(id) {
                 return Cause::QueueMax;
             }
             q = self.w.tree.get(id).parent;
