@@ -54,6 +54,8 @@
 //! heartbeats stop there: they could change nothing (YARN's keep coming), and a far `end_ms`
 //! would otherwise cost millions of idle events. Samples still come, and the time integrals
 //! are exact between events, so every output is the one the idle events would have given.
+//! When the run is found stalled, its unfinished apps are classified once
+//! (`scheduler::explain::stall`): `RunSummary::stall_diagnosis` says what each group waits for.
 //!
 //! # Cycles
 //!
