@@ -24,6 +24,7 @@ pub mod sweep;
 pub mod sweep_cmd;
 pub mod sweep_report;
 pub mod text_table;
+pub mod why_waited;
 
 pub use error::CliError;
 pub use sweep::{RunDetail, RunError, RunOne};

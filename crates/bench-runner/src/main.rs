@@ -115,6 +115,23 @@ enum Command {
         /// Output directory (default: `results/NAME`, NAME being the scenario's name).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Attribute every app's wait to causes: explain.csv, explain_timeline.csv,
+        /// starvation.csv and a "why apps waited" section in report.html (docs/explain.md;
+        /// the scenario's `[outputs] explain = true` does the same).
+        #[arg(long)]
+        explain: bool,
+    },
+    /// Say why an app, or every app of a queue, waited: a timeline in words from a run
+    /// directory written with `fairsim run --explain` (docs/explain.md).
+    Explain {
+        /// The run's output directory (its explain.csv and explain_timeline.csv).
+        run_dir: PathBuf,
+        /// The app: its index (apps.csv's app_index) or its name.
+        #[arg(long, conflicts_with = "queue", required_unless_present = "queue")]
+        app: Option<String>,
+        /// The leaf queue (full name, e.g. root.A).
+        #[arg(long)]
+        queue: Option<String>,
     },
     /// Write the apps a scenario's workload submits (a trace, an SLS SYNTH file or the
     /// synthetic generator, drawn for --seed) as a native CSV trace
@@ -310,8 +327,10 @@ fn run_scenario(
     seed: u64,
     run_index: u64,
     out: Option<PathBuf>,
+    explain: bool,
 ) -> Result<String, CliError> {
-    let scenario = load_scenario(path)?;
+    let mut scenario = load_scenario(path)?;
+    scenario.explain |= explain;
     let out = out.unwrap_or_else(|| PathBuf::from("results").join(&scenario.name));
     let command = fairsim_bench_runner::report_html::command_line();
     // Written beside --out and moved in whole at the end: a failed or killed run leaves no
@@ -334,6 +353,44 @@ fn run_scenario(
             other => other,
         })?;
     Ok(text)
+}
+
+/// `fairsim explain`: an app's or a queue's waits in words, from `run_dir`'s explain files.
+fn explain_run(run_dir: &Path, app: Option<&str>, queue: Option<&str>) -> Result<String, CliError> {
+    use fairsim_bench_runner::why_waited as ww;
+    let read = |name: &str| {
+        let p = run_dir.join(name);
+        std::fs::read_to_string(&p).map_err(|e| {
+            CliError::Input(format!(
+                "{}: {e} (write it with `fairsim run --explain`)",
+                p.display()
+            ))
+        })
+    };
+    let explained_name = run_dir.join("explain.csv").display().to_string();
+    let timeline_name = run_dir.join("explain_timeline.csv").display().to_string();
+    let apps =
+        ww::read_explained(&read("explain.csv")?, &explained_name).map_err(CliError::Input)?;
+    let rows = ww::read_timeline(&read("explain_timeline.csv")?, &timeline_name)
+        .map_err(CliError::Input)?;
+    if let Some(q) = queue {
+        if !apps.iter().any(|a| a.queue == q) {
+            return Err(CliError::Input(format!(
+                "{explained_name}: no app ran in queue {q:?}"
+            )));
+        }
+        return Ok(ww::queue_timeline(q, &apps, &rows));
+    }
+    let wanted = app.unwrap_or_default();
+    let found = apps
+        .iter()
+        .find(|a| a.name == wanted || a.index.to_string() == wanted)
+        .ok_or_else(|| {
+            CliError::Input(format!(
+                "{explained_name}: no app with index or name {wanted:?}"
+            ))
+        })?;
+    Ok(ww::app_timeline(found, &rows))
 }
 
 fn run(cli: Cli) -> Result<String, CliError> {
@@ -447,7 +504,13 @@ fn run(cli: Cli) -> Result<String, CliError> {
             seed,
             run_index,
             out,
-        } => run_scenario(&scenario, seed, run_index, out),
+            explain,
+        } => run_scenario(&scenario, seed, run_index, out, explain),
+        Command::Explain {
+            run_dir,
+            app,
+            queue,
+        } => explain_run(&run_dir, app.as_deref(), queue.as_deref()),
         Command::Trace {
             scenario,
             seed,

@@ -274,6 +274,8 @@ pub struct Tee<'a> {
     /// A replay run's recorded times, joined with the run's apps as they close; its
     /// figures join the summary's metrics before `inner` writes them.
     pub replay: Option<ReplayTee>,
+    /// Why apps waited, when the run explained it (the report's section).
+    pub explained: Option<fairsim_sim::explain::ExplainReport>,
 }
 
 /// The recorded side of a replay run and what the join made of it.
@@ -338,6 +340,10 @@ impl Recorder for Tee<'_> {
                 ms(record.jct_ms()),
             ));
         }
+    }
+    fn explain(&mut self, report: &fairsim_sim::explain::ExplainReport) {
+        self.inner.explain(report);
+        self.explained = Some(report.clone());
     }
     fn finish(&mut self, summary: &RunSummary) -> Result<(), RecorderError> {
         self.trace.end = Some(run_end(summary));
@@ -442,6 +448,18 @@ pub fn headline(summary: &RunSummary, leaf_queues: &[String]) -> String {
             None => writeln!(s, "not stalled; simulated {} s", value_label(end)),
         },
     };
+    // What each group of unfinished apps waits for, and what would unblock it.
+    let groups = &summary.stall_diagnosis;
+    for g in groups.iter().take(HEADLINE_QUEUES) {
+        let _ = writeln!(s, "  why: {}", g.words);
+    }
+    if groups.len() > HEADLINE_QUEUES {
+        let _ = writeln!(
+            s,
+            "  why: {} more groups in summary.json's stall_diagnosis",
+            groups.len() - HEADLINE_QUEUES
+        );
+    }
     let v = |k: &str| get(k).map_or("n/a".to_string(), value_label);
     let _ = writeln!(
         s,
@@ -618,6 +636,7 @@ pub fn run_with_charts(
         inner: &mut files,
         trace: RunTrace::default(),
         replay,
+        explained: None,
     };
     let bar = crate::progress::sim_bar();
     let summary =
@@ -630,6 +649,7 @@ pub fn run_with_charts(
         _ => crate::CliError::Failed(e.to_string()),
     })?;
     let trace = tee.trace;
+    let explained = tee.explained;
     let (summary, replayed) = match tee.replay.and_then(|r| r.result) {
         Some((joined, with)) => (with, Some(joined)),
         None => (summary, None),
@@ -664,6 +684,9 @@ pub fn run_with_charts(
             ),
             text,
         });
+    }
+    if let Some(e) = &explained {
+        blocks.extend(crate::why_waited::report_blocks(e));
     }
     blocks.push(Block::Heading("Metrics".to_string()));
     blocks.extend(metric_tables(&summary.metrics, &leaves));

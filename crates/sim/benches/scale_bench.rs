@@ -9,7 +9,9 @@
 //! Cases:
 //! 0. pending events: the engine's radix heap against a binary heap on a hold model of the
 //!    ladder's completions (6,000 and 60,000 pending; 200,000 with `FAIRSIM_SCALE=big`);
-//! 1. ladder: 100, 1,000 (3,000 and 10,000 with `FAIRSIM_SCALE=big`) nodes, a day each;
+//! 1. ladder: 100, 1,000 (3,000 and 10,000 with `FAIRSIM_SCALE=big`) nodes, a day each,
+//!    then again with `explain` on (every wait attributed to causes; the same decisions),
+//!    both CPU times and their ratio printed;
 //! 2. many queues: the same 1,000-node workload over 4, 1,000 (and 10,000 with
 //!    `FAIRSIM_SCALE=big`) leaves: the day's apps over 10 hours (41,666) drawn as one seeded
 //!    stream, app k sent to leaf k mod leaves, weights 1, 2, 3, 4 cycling;
@@ -508,6 +510,7 @@ fn scenario(
         end_ms,
         sample_interval_ms: 0,
         check_invariants: false,
+        explain: false,
         start: None,
         recorded: None,
     }
@@ -783,6 +786,24 @@ fn ladder(big: bool) {
                 check_against_reference(&sc, &m);
             }
             costs.push(per_container(&m));
+            // The same day with every wait attributed to causes: the same decisions, at a cost.
+            let explained = Scenario {
+                explain: true,
+                ..sc.clone()
+            };
+            let e = measure(&explained);
+            report(
+                &format!("{} {nodes} nodes, {hours} h, explain on", era_name(era)),
+                &e,
+            );
+            assert_eq!(e.checksum, m.checksum, "explaining changed a decision");
+            println!(
+                "  explain on / off, {} {nodes} nodes: cpu {:.2} s / {:.2} s = {:.2}x",
+                era_name(era),
+                e.cpu.as_secs_f64(),
+                m.cpu.as_secs_f64(),
+                e.cpu.as_secs_f64() / m.cpu.as_secs_f64().max(1e-9)
+            );
         }
         let ratio = costs.last().unwrap_or(&0.0) / costs.first().unwrap_or(&1.0);
         println!(

@@ -25,7 +25,7 @@ pub use input::{
     scenario_checks, scenario_error, settings, start_state, topology, workload, yarn_site,
 };
 pub use model::{app, normalize, time, tree};
-pub use output::{catalogue, metrics, recorder};
+pub use output::{catalogue, explain, metrics, recorder};
 pub use state::{cluster, host_hints};
 
 pub use engine::{Counters, SimError, Simulation, run, run_with_progress};

@@ -54,6 +54,8 @@
 //! heartbeats stop there: they could change nothing (YARN's keep coming), and a far `end_ms`
 //! would otherwise cost millions of idle events. Samples still come, and the time integrals
 //! are exact between events, so every output is the one the idle events would have given.
+//! When the run is found stalled, its unfinished apps are classified once
+//! (`scheduler::explain::stall`): `RunSummary::stall_diagnosis` says what each group waits for.
 //!
 //! # Cycles
 //!
@@ -134,6 +136,8 @@ pub struct Simulation<'a> {
     /// as it goes).
     pub(crate) queue_rows: u64,
     pub(crate) over_limit: Option<String>,
+    /// What the unfinished apps wait for, found once when the run stalls.
+    pub(crate) stall: Option<Vec<crate::explain::StallGroup>>,
 }
 
 /// The nodes `[[cluster.events]]` add, with their join times.
@@ -245,6 +249,7 @@ impl<'a> Simulation<'a> {
                 n_arrived: 0,
                 progress: 0,
                 stalled_at: None,
+                explain: None,
             },
             quiet: None,
             stalls_off: false,
@@ -254,10 +259,14 @@ impl<'a> Simulation<'a> {
             cycle: Default::default(),
             queue_rows: 0,
             over_limit: None,
+            stall: None,
             scheduler,
         };
         sim.init_queues()?;
         sim.init_apps();
+        if sc.explain {
+            sim.explain(true);
+        }
         sim.sched().start_preemption();
         sim.w.largest_node = sim.w.cluster.largest_node().unwrap_or(Resource::ZERO);
         sim.w.integrals.set_capacity(sim.w.cluster.total);
@@ -377,6 +386,21 @@ impl<'a> Simulation<'a> {
         self.cycle.off = !on;
     }
 
+    /// Whether every app's wait is attributed to causes (`scheduler::explain`; the
+    /// scenario's `[outputs] explain`): the recorder gets [`crate::explain::ExplainReport`]
+    /// before the summary. Call before the run starts.
+    pub fn explain(&mut self, on: bool) {
+        self.cx.explain = on.then(|| Box::new(crate::explain::WaitBook::new(self.w.apps.len())));
+        if on {
+            // The apps a warm start submitted are looked at with the first event.
+            for i in 0..self.w.apps.len() {
+                if self.w.apps[i].phase != AppPhase::Future {
+                    self.sched().explain_touch(i as u32);
+                }
+            }
+        }
+    }
+
     /// Whether the quiescence test runs (on by default; see "Quiescence"). Tests turn it off
     /// to check that nothing changes after a time the test found the run stalled: the run
     /// then goes on, beating and ticking, until its apps finish or `end_ms`.
@@ -445,10 +469,17 @@ impl<'a> Simulation<'a> {
             self.cx.current = key;
             self.cx.counters.events += 1;
             self.w.integrals.advance(self.cx.now.0);
+            let tick = matches!(event, Event::UpdateTick);
             let stop = self.step(event);
             self.sched().after_event();
+            if self.cx.explain.is_some() {
+                self.sched().explain_after_event(tick);
+            }
             if self.cx.stalled_at.is_some() {
                 self.cx.events.clock_mut().stalled_at(key);
+                if self.stall.is_none() {
+                    self.stall = Some(self.sched().stall_diagnosis());
+                }
             }
             if self.w.sc.check_invariants {
                 self.check_invariants()?;
@@ -820,7 +851,13 @@ impl<'a> Simulation<'a> {
         }
         app_metrics(&mut m, &outcomes, self.cx.now, &leaf_names);
         crate::metrics::runtime_ratio_metrics(&mut m, &outcomes);
+        if let Some(mut book) = self.cx.explain.take() {
+            book.close_all(self.cx.now.0);
+            let report = crate::scheduler::explain::report(&self.w, &book, self.cx.now.0);
+            self.cx.recorder.explain(&report);
+        }
         let summary = RunSummary {
+            stall_diagnosis: self.stall.take().unwrap_or_default(),
             metrics: m,
             events: self.cx.counters.events,
             assignments: self.cx.counters.assignments,

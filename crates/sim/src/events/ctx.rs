@@ -67,6 +67,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) progress: u64,
     /// When the run was found stalled (see the module docs).
     pub(crate) stalled_at: Option<SimTime>,
+    /// With `explain` on: every app's wait attributed to causes (`scheduler::explain`).
+    pub(crate) explain: Option<Box<crate::explain::WaitBook>>,
 }
 
 impl Ctx<'_> {

@@ -80,6 +80,7 @@
 //!
 //! [outputs]
 //! sample_interval_ms = 10000        # queues.csv sampling; 0 disables
+//! explain = false                   # why apps waited: explain.csv (docs/explain.md)
 //! ```
 
 use crate::app::AppSpec;
@@ -147,6 +148,9 @@ pub struct Scenario {
     pub sample_interval_ms: u64,
     /// Check the engine's invariants after every event (tests; slow).
     pub check_invariants: bool,
+    /// Attribute every app's wait to causes and write `explain.csv`, `explain_timeline.csv`
+    /// and `starvation.csv` (`[outputs] explain`, or `fairsim run --explain`).
+    pub explain: bool,
     /// Containers the trace's apps already hold when the run begins (`[workload] start`).
     pub start: Option<crate::start_state::StartState>,
     /// The times the cluster recorded for the trace's apps (`[workload] recorded`, the
@@ -171,6 +175,7 @@ impl Scenario {
             end_ms: None,
             sample_interval_ms: 0,
             check_invariants: false,
+            explain: false,
             start: None,
             recorded: None,
         }
@@ -458,12 +463,14 @@ fn read_traces(
 #[serde(deny_unknown_fields, default)]
 struct RawOutputs {
     sample_interval_ms: u64,
+    explain: bool,
 }
 
 impl Default for RawOutputs {
     fn default() -> Self {
         RawOutputs {
             sample_interval_ms: 10_000,
+            explain: false,
         }
     }
 }
@@ -867,6 +874,7 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         end_ms: raw.end_ms,
         sample_interval_ms: raw.outputs.sample_interval_ms,
         check_invariants: false,
+        explain: raw.outputs.explain,
         start,
         recorded,
     })

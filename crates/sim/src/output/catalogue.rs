@@ -907,7 +907,25 @@ pub static FILES: &[OutputFile] = &[
     OutputFile {
         path: "summary.json",
         written_by: "run, and a sweep's charted run as `run-R/summary.json`",
-        row: "an object: `events`, `assignments`, `end_ms`, `stalled_at_ms` (when stalled), `cycle_from_ms` (when it stopped because the state of that time came back: a cycle), `apps_not_arrived` (when some apps of the workload arrive after `end_ms`: they are not in the run) and `metrics` (name to value, as summary.csv)",
+        row: "an object: `events`, `assignments`, `end_ms`, `stalled_at_ms` (when stalled), `cycle_from_ms` (when it stopped because the state of that time came back: a cycle), `apps_not_arrived` (when some apps of the workload arrive after `end_ms`: they are not in the run), `stall_diagnosis` (when stalled: one object per group of unfinished apps with the same leaf queue and cause, `queue`, `cause` (see Causes), `apps`, `waiting_for_am` and `words`, the sentence the headline prints: what they wait for, the numbers that hold them, what would unblock them) and `metrics` (name to value, as summary.csv)",
+        columns: &[],
+    },
+    OutputFile {
+        path: "explain.csv",
+        written_by: "run with `--explain` or `[outputs] explain = true`",
+        row: "one row per app in the run, by index: `app_index`, `app`, `queue`, `wait_ms` (submission to the first container, exactly apps.csv's `wait_ms`; for an app that never started, submission to the end of the run), `tasks_pending_ms` (ms after its first container with task containers asked and not allocated), `first_cause` and `dominant_cause` (the cause its wait began with and the one with the most ms, the first in the Causes table among equals; empty when it never waited), then `wait_ms.<cause>` for every cause (they sum to `wait_ms` exactly) and `tasks_ms.<cause>` for every cause (they sum to `tasks_pending_ms`), causes in the order of the Causes table",
+        columns: &[],
+    },
+    OutputFile {
+        path: "explain_timeline.csv",
+        written_by: "run with `--explain` or `[outputs] explain = true`",
+        row: "one row per stretch of an app's wait with one cause, by app then time: `app_index`, `wait` (`am`: the wait for the first container; `tasks`: task containers pending), `from_ms`, `to_ms` (the stretch is [from, to)), `cause`; `fairsim explain RUN_DIR --app ID` says them in words",
+        columns: &[],
+    },
+    OutputFile {
+        path: "starvation.csv",
+        written_by: "run with `--explain` or `[outputs] explain = true`",
+        row: "one row per min-share starvation episode of a leaf (usage below min(min share, demand), as `starved_min_s`, seen at update ticks), leaves in tree order then by start: `queue`, `from_ms`, `to_ms` (the end of the run when it never ended), `ended`, `dominant_cause`, then `ms.<cause>` for every cause: app-milliseconds its apps waited (first container and tasks) by cause within the episode (several apps waiting at once add up)",
         columns: &[],
     },
     OutputFile {
@@ -997,6 +1015,14 @@ pub fn outputs_markdown() -> String {
         );
     }
     s.push_str(PERCENTILES_DOC);
+    s.push_str(
+        "\n## Causes\n\nWhat an app's wait is attributed to in `explain.csv`, \
+         `explain_timeline.csv`, `starvation.csv` and a stalled run's `stall_diagnosis`, in the \
+         order the schedulers check them (docs/explain.md).\n\n| cause | meaning |\n| --- | --- |\n",
+    );
+    for c in crate::explain::Cause::ALL {
+        let _ = writeln!(s, "| `{}` | {} |", c.name(), c.meaning());
+    }
     s
 }
 

@@ -43,6 +43,9 @@ pub struct RunSummary {
     /// earlier time with no app finishing between them (a preemption or reservation cycle;
     /// see `cycle`): the run would loop forever.
     pub cycle_from: Option<SimTime>,
+    /// When stalled: what the unfinished apps wait for, by queue and cause, in words
+    /// (`scheduler::explain::stall`).
+    pub stall_diagnosis: Vec<crate::explain::StallGroup>,
     /// Apps of the workload submitted after the run ended (`end_ms`): not in the run, so in
     /// no count, percentile or `apps.csv` row.
     pub apps_not_arrived: u64,
@@ -72,6 +75,22 @@ impl RunSummary {
         }
         if let Some(t) = self.cycle_from {
             top.insert("cycle_from_ms".into(), t.0.into());
+        }
+        if !self.stall_diagnosis.is_empty() {
+            let groups: Vec<serde_json::Value> = self
+                .stall_diagnosis
+                .iter()
+                .map(|g| {
+                    serde_json::json!({
+                        "queue": g.queue,
+                        "cause": g.cause.name(),
+                        "apps": g.apps,
+                        "waiting_for_am": g.waiting_for_am,
+                        "words": g.words,
+                    })
+                })
+                .collect();
+            top.insert("stall_diagnosis".into(), groups.into());
         }
         if self.apps_not_arrived > 0 {
             top.insert("apps_not_arrived".into(), self.apps_not_arrived.into());

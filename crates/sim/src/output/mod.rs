@@ -2,5 +2,6 @@
 //! the catalogue of every metric and column. Outputs depend on the model's types alone.
 
 pub mod catalogue;
+pub mod explain;
 pub mod metrics;
 pub mod recorder;

@@ -172,6 +172,7 @@ impl Sched<'_, '_> {
         if delta == 0 {
             return;
         }
+        self.explain_touch(a);
         let mut q = Some(self.w.apps[a as usize].queue);
         while let Some(id) = q {
             let p = &mut self.w.queues[id.idx()].pending;

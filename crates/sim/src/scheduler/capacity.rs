@@ -198,6 +198,85 @@ impl Sched<'_, '_> {
         }
     }
 
+    /// Whether the user of app `a` in `leaf` is within its user limit for an ask of `size`
+    /// (`LeafQueue.canAssignToUser`), the leaf's active users (sorted) holding
+    /// `active_usage` in it.
+    pub(crate) fn cs_user_may_allocate(
+        &self,
+        leaf: QueueId,
+        a: u32,
+        size: Resource,
+        active_users: &[u32],
+        active_usage: Resource,
+    ) -> bool {
+        let (user_usage, user_cap) = self.cs_user_cap(leaf, a, size, active_users, active_usage);
+        let cluster = self.w.cluster.total;
+        user_may_allocate(
+            self.w.tree.resource_calculator,
+            cluster,
+            user_usage,
+            user_cap,
+        )
+    }
+
+    /// What the user of app `a` holds in `leaf`, and its user limit for an ask of `size`
+    /// (see [`Sched::cs_user_may_allocate`]).
+    pub(crate) fn cs_user_cap(
+        &self,
+        leaf: QueueId,
+        a: u32,
+        size: Resource,
+        active_users: &[u32],
+        active_usage: Resource,
+    ) -> (Resource, Resource) {
+        let cluster = self.w.cluster.total;
+        let calc = self.w.tree.resource_calculator;
+        let era = self.w.sc.scheduler.semantics;
+        let conf = self.w.tree.get(leaf);
+        let Some(caps) = self.capacity.as_ref().map(|cs| &cs.caps) else {
+            return (Resource::ZERO, cluster);
+        };
+        let queue_usage = self.w.queues[leaf.idx()].usage;
+        let i = a as usize;
+        let user = self.w.apps[i].user;
+        let user_usage = self.w.queues[leaf.idx()]
+            .runnable_apps
+            .iter()
+            .filter(|&&x| self.w.apps[x as usize].user == user)
+            .fold(Resource::ZERO, |s, &x| {
+                s.saturating_add(self.w.apps[x as usize].usage)
+            });
+        // Hadoop 2.7 computes the limit with the ask being placed; from 2.8 on
+        // (`UsersManager.computeUserLimit` in 3.x) with the minimum allocation, so the
+        // limit grows one container at a time whatever the ask.
+        let required = match self.w.sc.scheduler.semantics {
+            Semantics::Hadoop27 => size,
+            Semantics::Hadoop33 => self.minimum_allocation(),
+        };
+        // Hadoop 3.x divides what the active users hold (`totalResUsageForActiveUsers`)
+        // among them, Hadoop 2.x the current capacity.
+        let active_users_usage = match self.w.sc.scheduler.semantics {
+            Semantics::Hadoop27 => None,
+            Semantics::Hadoop33 => Some(active_usage),
+        };
+        let user_cap = user_limit(&UserLimitInput {
+            semantics: era,
+            calc,
+            cluster,
+            absolute_capacity: caps.absolute[leaf.idx()],
+            required,
+            queue_usage,
+            active_users: active_users.len() as u32,
+            active_users_usage,
+            minimum_user_limit_percent: conf.minimum_user_limit_percent.unwrap_or(100.0),
+            user_limit_factor: conf.user_limit_factor.unwrap_or(1.0),
+            minimum_allocation: self.minimum_allocation(),
+            effective_capacity: Some(caps.guaranteed(leaf, cluster)),
+            effective_maximum: Some(caps.maximum(leaf, cluster)),
+        });
+        (user_usage, user_cap)
+    }
+
     /// Offers `node` to the apps of `leaf`, whose current limit is `limit` (the smaller of its
     /// own maximum and what its parent hands it).
     fn cs_assign_leaf(&mut self, leaf: QueueId, node: u32, limit: Resource) -> Offer {
@@ -292,44 +371,7 @@ impl Sched<'_, '_> {
             {
                 return Offer::Nothing;
             }
-            // User limit.
-            let user = self.w.apps[i].user;
-            let user_usage = self.w.queues[leaf.idx()]
-                .runnable_apps
-                .iter()
-                .filter(|&&x| self.w.apps[x as usize].user == user)
-                .fold(Resource::ZERO, |s, &x| {
-                    s.saturating_add(self.w.apps[x as usize].usage)
-                });
-            // Hadoop 2.7 computes the limit with the ask being placed; from 2.8 on
-            // (`UsersManager.computeUserLimit` in 3.x) with the minimum allocation, so the
-            // limit grows one container at a time whatever the ask.
-            let required = match self.w.sc.scheduler.semantics {
-                Semantics::Hadoop27 => size,
-                Semantics::Hadoop33 => self.minimum_allocation(),
-            };
-            // Hadoop 3.x divides what the active users hold (`totalResUsageForActiveUsers`)
-            // among them, Hadoop 2.x the current capacity.
-            let active_users_usage = match self.w.sc.scheduler.semantics {
-                Semantics::Hadoop27 => None,
-                Semantics::Hadoop33 => Some(active_usage),
-            };
-            let user_cap = user_limit(&UserLimitInput {
-                semantics: era,
-                calc,
-                cluster,
-                absolute_capacity: caps.absolute[leaf.idx()],
-                required,
-                queue_usage,
-                active_users: active_users.len() as u32,
-                active_users_usage,
-                minimum_user_limit_percent: conf.minimum_user_limit_percent.unwrap_or(100.0),
-                user_limit_factor: conf.user_limit_factor.unwrap_or(1.0),
-                minimum_allocation: self.minimum_allocation(),
-                effective_capacity: Some(caps.guaranteed(leaf, cluster)),
-                effective_maximum: Some(caps.maximum(leaf, cluster)),
-            });
-            if !user_may_allocate(calc, cluster, user_usage, user_cap) {
+            if !self.cs_user_may_allocate(leaf, a, size, &active_users, active_usage) {
                 continue;
             }
             // `activateApplications`: the AM limit by the calculator's order.

@@ -13,6 +13,7 @@ pub(crate) mod books;
 pub(crate) mod capacity;
 pub(crate) mod capacity_auto;
 pub(crate) mod capacity_placement;
+pub(crate) mod explain;
 pub mod fair;
 pub(crate) mod node_events;
 pub(crate) mod preempt;

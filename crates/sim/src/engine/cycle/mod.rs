@@ -372,6 +372,7 @@ impl Simulation<'_> {
             // Outputs, not state.
             queue_rows: _,
             over_limit: _,
+            stall: _,
             // A switch of the engine, not state.
             idle_ticks_kept: _,
         } = &*self;
@@ -391,6 +392,8 @@ impl Simulation<'_> {
             n_arrived,
             progress,
             stalled_at: _,
+            // An output, not state.
+            explain: _,
         } = cx;
         let crate::state::world::World {
             sc,

@@ -51,6 +51,9 @@ pub const QUEUES_HEADER: &str = "time_ms,queue,usage_mb,usage_vcores,demand_mb,d
 #[derive(Debug)]
 pub struct FileRecorder {
     dir: PathBuf,
+    /// `explain.csv`, `explain_timeline.csv` and `starvation.csv`, when the run explained
+    /// its waits: written with the summary.
+    explain: Option<[String; 3]>,
     open: Option<Open>,
     /// The first write error; reported by `finish`.
     error: Option<RecorderError>,
@@ -101,6 +104,7 @@ impl FileRecorder {
     pub fn new(dir: impl Into<PathBuf>) -> FileRecorder {
         FileRecorder {
             dir: dir.into(),
+            explain: None,
             open: None,
             error: None,
             done: false,
@@ -204,6 +208,14 @@ impl FileRecorder {
         let mut csv = String::from("metric,value\n");
         for (k, v) in &summary.metrics {
             let _ = writeln!(csv, "{},{}", csv_field(k), fmt_f64(*v));
+        }
+        if let Some(files) = self.explain.take() {
+            for (name, text) in ["explain.csv", "explain_timeline.csv", "starvation.csv"]
+                .iter()
+                .zip(files.iter())
+            {
+                write_atomic(&self.dir.join(name), text.as_bytes())?;
+            }
         }
         write_atomic(&self.dir.join("summary.csv"), csv.as_bytes())?;
         write_atomic(&self.dir.join("summary.json"), summary.to_json().as_bytes())?;
@@ -349,6 +361,14 @@ impl Recorder for FileRecorder {
             let path = apps.failed_path(&open.apps_tmp).to_path_buf();
             self.fail(path, e);
         }
+    }
+
+    fn explain(&mut self, report: &crate::explain::ExplainReport) {
+        self.explain = Some([
+            report.explain_csv(),
+            report.timeline_csv(),
+            report.starvation_csv(),
+        ]);
     }
 
     fn finish(&mut self, summary: &RunSummary) -> Result<(), RecorderError> {

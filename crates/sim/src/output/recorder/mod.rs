@@ -102,6 +102,8 @@ pub trait Recorder {
     /// the end is not in the run and has no record. So the calls are not in index order and
     /// may skip indices; a recorder that needs that order restores it.
     fn app(&mut self, _record: &AppRecord) {}
+    /// With explain on: why every app waited, once, just before [`Recorder::finish`].
+    fn explain(&mut self, _report: &crate::explain::ExplainReport) {}
     /// The run's metrics; the last call of a run.
     fn finish(&mut self, _summary: &RunSummary) -> Result<(), RecorderError> {
         Ok(())
@@ -127,6 +129,8 @@ pub struct MemoryRecorder {
     pub summary: Option<RunSummary>,
     /// Whether to take samples.
     pub sample: bool,
+    /// Why apps waited, when the run explained it.
+    pub explain: Option<crate::explain::ExplainReport>,
 }
 
 impl Recorder for MemoryRecorder {
@@ -144,6 +148,9 @@ impl Recorder for MemoryRecorder {
     }
     fn app(&mut self, record: &AppRecord) {
         self.apps.push(record.clone());
+    }
+    fn explain(&mut self, report: &crate::explain::ExplainReport) {
+        self.explain = Some(report.clone());
     }
     fn finish(&mut self, summary: &RunSummary) -> Result<(), RecorderError> {
         self.apps.sort_by_key(|a| a.index);

@@ -56,6 +56,7 @@ impl Sched<'_, '_> {
     pub(crate) fn submit(&mut self, a: u32) {
         let (leaf, user) = (self.w.apps[a as usize].queue, self.w.apps[a as usize].user);
         self.demand_changed(a);
+        self.explain_touch(a);
         if self.can_be_runnable(leaf, user) {
             self.make_runnable(a);
         } else {

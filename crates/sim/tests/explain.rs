@@ -1,0 +1,765 @@
+//! Why apps waited (`scheduler::explain`): one tiny scenario per cause, worked by hand, in
+//! both eras and both schedulers where the cause exists; the YARN-2026 situation; the
+//! diagnosis of a stalled run; and a property test that an app's causes sum exactly to its
+//! wait and that explaining changes no decision.
+
+mod common;
+
+use common::apps::{GB, LONG_MS, one_stage};
+use common::scenarios::{fair_scenario, trace_scenario};
+use common::trees::{GenApp, GenTree, build_apps, build_tree, tree};
+use fairsim_core::{Resource, Semantics};
+use fairsim_sim::app::AppSpec;
+use fairsim_sim::explain::{Cause, ExplainReport, WaitKind};
+use fairsim_sim::recorder::MemoryRecorder;
+use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
+use fairsim_sim::{RunSummary, run};
+use proptest::prelude::*;
+
+const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
+
+/// `sc` run with explain on: the summary, the apps' records and the report.
+fn explained(sc: &Scenario) -> (RunSummary, MemoryRecorder, ExplainReport) {
+    let sc = Scenario {
+        explain: true,
+        ..sc.clone()
+    };
+    let mut rec = MemoryRecorder::default();
+    let summary = run(&sc, 1, 0, &mut rec).expect("runs");
+    let report = rec.explain.clone().expect("an explained run reports");
+    (summary, rec, report)
+}
+
+/// An app with a 1 GB AM and `tasks` tasks of 1 GB that outlive the run.
+fn managed(arrival: u64, queue: &str, user: &str, tasks: u32) -> AppSpec {
+    AppSpec {
+        am: Some(Resource::new(GB, 1)),
+        name: format!("{queue}-{user}-{arrival}"),
+        ..one_stage(arrival, queue, user, tasks, Resource::new(GB, 1), LONG_MS)
+    }
+}
+
+/// An unmanaged app of `tasks` tasks of 1 GB that outlive the run.
+fn unmanaged(arrival: u64, queue: &str, user: &str, tasks: u32) -> AppSpec {
+    AppSpec {
+        name: format!("{queue}-{user}-{arrival}"),
+        ..one_stage(arrival, queue, user, tasks, Resource::new(GB, 1), LONG_MS)
+    }
+}
+
+/// App `i`'s first-container wait per cause, ms.
+fn am_ms(r: &ExplainReport, i: usize, c: Cause) -> u64 {
+    r.apps[i].causes.am_ms[c.index()]
+}
+
+/// App `i`'s task-pending time per cause, ms.
+fn tasks_ms(r: &ExplainReport, i: usize, c: Cause) -> u64 {
+    r.apps[i].causes.tasks_ms[c.index()]
+}
+
+#[test]
+fn fair_am_limit_holds_an_am_above_max_am_share_of_the_fair_share() {
+    // root.A, the only queue, has the whole 8 GB node as its fair share, and maxAMShare 0.1
+    // allows 819 MB of AMs (2.7: 8192 × 0.1 truncated; 3.3: rounded up, 820), so a 1 GB AM
+    // never runs: its whole wait, 30 s − 1 s, is the AM limit's.
+    for era in ERAS {
+        let xml = "<allocations><queue name=\"A\"><maxAMShare>0.1</maxAMShare></queue>\
+                   </allocations>";
+        let sc = fair_scenario(
+            era,
+            xml,
+            1,
+            Resource::new(8 * GB, 8),
+            vec![managed(1_000, "root.A", "u", 1)],
+            30_000,
+        );
+        let (_, _, r) = explained(&sc);
+        assert_eq!(am_ms(&r, 0, Cause::AmLimit), 29_000, "{era:?}");
+        assert_eq!(r.apps[0].causes.am_total(), 29_000, "{era:?}");
+        assert_eq!(r.apps[0].causes.first, Some(Cause::AmLimit));
+        assert_eq!(r.apps[0].causes.dominant, Some(Cause::AmLimit));
+    }
+}
+
+#[test]
+fn capacity_am_limit_holds_a_second_am_above_the_queues_am_resource_limit() {
+    // One queue on 8 GB, maximum-am-resource-percent 0.1: an AM limit of 819 MB. The first
+    // AM runs (a leaf with no AM running takes one whatever the limit); the second, submitted
+    // at 2 s, would bring AMs to 2 GB: it waits to the end, 28 s, for the AM limit.
+    for era in ERAS {
+        let props = [
+            ("root.queues", "default"),
+            ("root.default.capacity", "100"),
+            ("maximum-am-resource-percent", "0.1"),
+        ];
+        let sc = Scenario {
+            end_ms: Some(30_000),
+            ..common::capacity::scenario(
+                era,
+                &props,
+                1,
+                Resource::new(8 * GB, 8),
+                vec![
+                    managed(0, "default", "u1", 1),
+                    managed(2_000, "default", "u2", 1),
+                ],
+            )
+        };
+        let (_, rec, r) = explained(&sc);
+        assert!(rec.apps[0].first_container.is_some(), "{era:?}");
+        assert_eq!(am_ms(&r, 1, Cause::AmLimit), 28_000, "{era:?}");
+        assert_eq!(r.apps[1].causes.am_total(), 28_000, "{era:?}");
+    }
+}
+
+#[test]
+fn max_running_apps_of_a_queue_keeps_the_second_app_not_runnable() {
+    // maxRunningApps 1 on root.A: the app submitted at 1 s is not runnable while the first,
+    // whose task outlives the run, runs: 29 s of max_running_apps_queue.
+    for era in ERAS {
+        let xml = "<allocations><queue name=\"A\"><maxRunningApps>1</maxRunningApps></queue>\
+                   </allocations>";
+        let sc = fair_scenario(
+            era,
+            xml,
+            1,
+            Resource::new(8 * GB, 8),
+            vec![
+                unmanaged(0, "root.A", "u", 1),
+                unmanaged(1_000, "root.A", "v", 1),
+            ],
+            30_000,
+        );
+        let (_, _, r) = explained(&sc);
+        assert_eq!(am_ms(&r, 1, Cause::MaxRunningAppsQueue), 29_000, "{era:?}");
+        assert_eq!(r.apps[1].causes.am_total(), 29_000, "{era:?}");
+    }
+}
+
+#[test]
+fn max_running_apps_of_a_user_is_checked_before_the_queue() {
+    // userMaxAppsDefault 1: the same user's second app waits for its user, 29 s.
+    for era in ERAS {
+        let xml = "<allocations><userMaxAppsDefault>1</userMaxAppsDefault>\
+                   <queue name=\"A\"/></allocations>";
+        let sc = fair_scenario(
+            era,
+            xml,
+            1,
+            Resource::new(8 * GB, 8),
+            vec![
+                unmanaged(0, "root.A", "u", 1),
+                unmanaged(1_000, "root.A", "u", 1),
+            ],
+            30_000,
+        );
+        let (_, _, r) = explained(&sc);
+        assert_eq!(am_ms(&r, 1, Cause::MaxRunningAppsUser), 29_000, "{era:?}");
+    }
+}
+
+#[test]
+fn fair_max_resources_holds_a_queue_at_its_maximum() {
+    // root.A's maxResources is 2 GB. The first app asks for three 1 GB tasks: Hadoop 2.7 gives
+    // the third while usage (2 GB) still fits (one container over), 3.3 stops at 2 GB. Either
+    // way (one container a heartbeat) the app submitted at 5 s finds A at its maximum for the
+    // rest of the run: 25 s.
+    for era in ERAS {
+        let xml = "<allocations><queue name=\"A\"><maxResources>2048 mb, 8 vcores</maxResources>\
+                   </queue><queue name=\"B\"/></allocations>";
+        let sc = fair_scenario(
+            era,
+            xml,
+            1,
+            Resource::new(8 * GB, 8),
+            vec![
+                unmanaged(0, "root.A", "u", 3),
+                unmanaged(5_000, "root.A", "v", 1),
+            ],
+            30_000,
+        );
+        let (_, _, r) = explained(&sc);
+        assert_eq!(am_ms(&r, 1, Cause::QueueMax), 25_000, "{era:?}");
+        assert_eq!(r.apps[1].causes.am_total(), 25_000, "{era:?}");
+    }
+}
+
+#[test]
+fn capacity_maximum_capacity_holds_a_queue_at_its_maximum() {
+    // A: capacity and maximum-capacity 50% of 8 GB = 4 GB, filled by the first app's four
+    // tasks (one a heartbeat; its fifth waits). The second user's app, at 5 s, finds A
+    // closed: 25 s.
+    for era in ERAS {
+        let props = [
+            ("root.queues", "a,b"),
+            ("root.a.capacity", "50"),
+            ("root.a.maximum-capacity", "50"),
+            ("root.a.user-limit-factor", "2"),
+            ("root.b.capacity", "50"),
+        ];
+        let sc = Scenario {
+            end_ms: Some(30_000),
+            ..common::capacity::scenario(
+                era,
+                &props,
+                1,
+                Resource::new(8 * GB, 8),
+                vec![unmanaged(0, "a", "u1", 5), unmanaged(5_000, "a", "u2", 1)],
+            )
+        };
+        let (_, _, r) = explained(&sc);
+        assert_eq!(am_ms(&r, 1, Cause::QueueMax), 25_000, "{era:?}");
+        assert_eq!(r.apps[1].causes.am_total(), 25_000, "{era:?}");
+    }
+}
+
+#[test]
+fn the_head_of_the_order_waits_for_room_and_the_next_app_waits_behind_it() {
+    // One 2 GB node, filled by the first app's two 10 s tasks (one a heartbeat, at 0 s and
+    // 1 s). The apps submitted at 3 s and 4 s (one task each) wait for room; the fair policy
+    // orders them by start time (equal usage), so the first heads the order (no_room) and the
+    // second is behind it until the first takes the room freed at 10 s, then heads it until
+    // 11 s. No queue holds more than its fair share, so preemption says nothing.
+    for era in ERAS {
+        let xml = "<allocations><queue name=\"A\"/></allocations>";
+        let apps = vec![
+            one_stage(0, "root.A", "u", 2, Resource::new(GB, 1), 10_000),
+            one_stage(3_000, "root.A", "u", 1, Resource::new(GB, 1), 10_000),
+            one_stage(4_000, "root.A", "u", 1, Resource::new(GB, 1), 10_000),
+        ];
+        let sc = fair_scenario(era, xml, 1, Resource::new(2 * GB, 2), apps, 60_000);
+        let (_, rec, r) = explained(&sc);
+        let w1 = rec.apps[1].wait_ms().expect("started");
+        let w2 = rec.apps[2].wait_ms().expect("started");
+        assert_eq!(r.apps[1].causes.am_total(), w1);
+        assert_eq!(r.apps[2].causes.am_total(), w2);
+        assert_eq!(r.apps[1].causes.first, Some(Cause::NoRoom), "{era:?}");
+        assert_eq!(r.apps[1].causes.dominant, Some(Cause::NoRoom), "{era:?}");
+        assert_eq!(
+            r.apps[2].causes.first,
+            Some(Cause::BehindInOrder),
+            "{era:?}"
+        );
+        assert_eq!(
+            r.apps[2].causes.dominant,
+            Some(Cause::BehindInOrder),
+            "{era:?}"
+        );
+        assert_eq!(am_ms(&r, 1, Cause::NoRoom), 7_000, "{era:?}");
+        assert_eq!(w1, 7_000, "{era:?}");
+        assert_eq!(am_ms(&r, 2, Cause::BehindInOrder), 6_000, "{era:?}");
+        // From 10 s it heads the order. The update tick at 10 s sees the room the first
+        // task freed before the heartbeat gives it to the other app (reserved for it in 2.7,
+        // a next offer in 3.3); the tick at 10.5 s sees it taken.
+        assert_eq!(am_ms(&r, 2, Cause::NoRoom), 500, "{era:?}");
+        assert_eq!(
+            am_ms(&r, 2, Cause::NodeReserved) + am_ms(&r, 2, Cause::NextOffer),
+            500,
+            "{era:?}"
+        );
+        assert_eq!(w2, 7_000, "{era:?}");
+    }
+}
+
+/// YARN-2026: on 40 GB, root.B of weight 9 holds 38 GB, 95% of the cluster; root.A of
+/// weight 1 has a fair share of 4 GB, asks for four 1 GB tasks and gets the 2 GB left (one a
+/// heartbeat, at 40 s and 41 s): exactly half its fair share, not below
+/// fairSharePreemptionThreshold (0.5) × 4 GB, so it is never starved and preemption, on with
+/// 1 s timeouts, never acts for it. Hadoop 3.x judges the app: its fair share in A is A's,
+/// the same numbers.
+fn yarn_2026(era: Semantics, preemption: bool, b_tasks: u32) -> Scenario {
+    let xml = "<allocations><defaultFairSharePreemptionTimeout>1</defaultFairSharePreemptionTimeout>\
+               <defaultMinSharePreemptionTimeout>1</defaultMinSharePreemptionTimeout>\
+               <queue name=\"A\"><weight>1</weight></queue>\
+               <queue name=\"B\"><weight>9</weight></queue></allocations>";
+    let sc = fair_scenario(
+        era,
+        xml,
+        1,
+        Resource::new(40 * GB, 40),
+        vec![
+            unmanaged(0, "root.B", "b", b_tasks),
+            unmanaged(40_000, "root.A", "a", 4),
+        ],
+        80_000,
+    );
+    Scenario {
+        scheduler: SchedulerConf {
+            preemption,
+            ..sc.scheduler.clone()
+        },
+        ..sc
+    }
+}
+
+#[test]
+fn yarn_2026_is_above_the_fair_share_preemption_threshold() {
+    for era in ERAS {
+        let (summary, rec, r) = explained(&yarn_2026(era, true, 38));
+        assert_eq!(summary.get("preempted_containers"), Some(0.0), "{era:?}");
+        let first = rec.apps[1].first_container.expect("started").0;
+        assert_eq!(first, 40_000, "{era:?}");
+        // [40 s, 41 s): the node has room for the second task (next offer); from 41 s to the
+        // end A holds 2 GB of its 4 GB and waits above the threshold, seen from the update
+        // tick after that allocation (41.5 s: a wait that goes on is classified at ticks).
+        assert_eq!(tasks_ms(&r, 1, Cause::NextOffer), 1_500, "{era:?}");
+        assert_eq!(
+            tasks_ms(&r, 1, Cause::AbovePreemptionThreshold),
+            38_500,
+            "{era:?}"
+        );
+        assert_eq!(r.apps[1].causes.tasks_total(), 40_000, "{era:?}");
+    }
+}
+
+#[test]
+fn a_queue_below_its_fair_share_without_preemption_says_preemption_is_off() {
+    // As YARN-2026 with preemption off and B holding 39 GB: A gets the last 1 GB at 40 s and
+    // holds 1 GB of its 4 GB fair share to the end, with B over its 36 GB.
+    for era in ERAS {
+        let (_, rec, r) = explained(&yarn_2026(era, false, 39));
+        let first = rec.apps[1].first_container.expect("started").0;
+        assert_eq!(first, 40_000, "{era:?}");
+        assert_eq!(tasks_ms(&r, 1, Cause::PreemptionOff), 40_000, "{era:?}");
+    }
+}
+
+#[test]
+fn a_starved_queue_waits_for_its_preemption_timeout() {
+    // As YARN-2026 with B holding 39 GB: A holds 1 GB, below half its 4 GB fair share, so it
+    // is starved (3.x: the app, whose fair share is A's); the fair-share preemption timeout
+    // (100 s) outlasts the run, so from its first container to the end (40 s) it waits for it.
+    for era in ERAS {
+        let xml = "<allocations><defaultFairSharePreemptionTimeout>100</defaultFairSharePreemptionTimeout>\
+                   <queue name=\"A\"><weight>1</weight></queue>\
+                   <queue name=\"B\"><weight>9</weight></queue></allocations>";
+        let sc = fair_scenario(
+            era,
+            xml,
+            1,
+            Resource::new(40 * GB, 40),
+            vec![
+                unmanaged(0, "root.B", "b", 39),
+                unmanaged(40_000, "root.A", "a", 4),
+            ],
+            80_000,
+        );
+        let sc = Scenario {
+            scheduler: SchedulerConf {
+                preemption: true,
+                ..sc.scheduler.clone()
+            },
+            ..sc
+        };
+        let (summary, rec, r) = explained(&sc);
+        assert_eq!(summary.get("preempted_containers"), Some(0.0), "{era:?}");
+        assert_eq!(rec.apps[1].first_container.map(|t| t.0), Some(40_000));
+        assert_eq!(tasks_ms(&r, 1, Cause::PreemptionTimeout), 40_000, "{era:?}");
+    }
+}
+
+#[test]
+fn a_starved_queue_past_its_timeout_waits_while_preemption_acts() {
+    // The same with a 5 s timeout: the wait is first the timeout's, then preemption's, which
+    // takes containers from B.
+    for era in ERAS {
+        let xml = "<allocations><defaultFairSharePreemptionTimeout>5</defaultFairSharePreemptionTimeout>\
+                   <queue name=\"A\"><weight>1</weight></queue>\
+                   <queue name=\"B\"><weight>9</weight></queue></allocations>";
+        let sc = fair_scenario(
+            era,
+            xml,
+            1,
+            Resource::new(40 * GB, 40),
+            vec![
+                unmanaged(0, "root.B", "b", 39),
+                unmanaged(40_000, "root.A", "a", 4),
+            ],
+            80_000,
+        );
+        let sc = Scenario {
+            scheduler: SchedulerConf {
+                preemption: true,
+                ..sc.scheduler.clone()
+            },
+            ..sc
+        };
+        let (summary, _, r) = explained(&sc);
+        assert!(summary.get("preempted_containers") > Some(0.0), "{era:?}");
+        let causes: Vec<Cause> = r.apps[1]
+            .stretches
+            .iter()
+            .filter(|s| s.kind == WaitKind::Tasks)
+            .map(|s| s.cause)
+            .collect();
+        let timeout = causes.iter().position(|&c| c == Cause::PreemptionTimeout);
+        let acting = causes.iter().position(|&c| c == Cause::PreemptionUnderWay);
+        assert!(
+            matches!((timeout, acting), (Some(t), Some(u)) if t < u),
+            "{era:?}: {causes:?}"
+        );
+        // The timeout runs 5 s from the first update that saw A starved (40 s), seen at the
+        // update tick after it: 5 s and at most one tick.
+        let t = tasks_ms(&r, 1, Cause::PreemptionTimeout);
+        assert!((5_000..=5_500).contains(&t), "{era:?}: {t}");
+    }
+}
+
+#[test]
+fn max_running_apps_of_a_parent_holds_an_app_of_another_leaf() {
+    // root.P allows one running app over its leaves A and B: B's app at 1 s waits 29 s.
+    for era in ERAS {
+        let xml = "<allocations><queue name=\"P\"><maxRunningApps>1</maxRunningApps>\
+                   <queue name=\"A\"/><queue name=\"B\"/></queue></allocations>";
+        let sc = fair_scenario(
+            era,
+            xml,
+            1,
+            Resource::new(8 * GB, 8),
+            vec![
+                unmanaged(0, "root.P.A", "u", 1),
+                unmanaged(1_000, "root.P.B", "v", 1),
+            ],
+            30_000,
+        );
+        let (_, _, r) = explained(&sc);
+        assert_eq!(am_ms(&r, 1, Cause::MaxRunningAppsParent), 29_000, "{era:?}");
+    }
+}
+
+#[test]
+fn capacity_user_limit_holds_a_users_second_app() {
+    // user-limit-factor 0.25 of an 8 GB queue: a user limit of 2 GB, reached by the user's
+    // first app before 5 s; the same user's second app, at 5 s, waits to the end, 25 s.
+    for era in ERAS {
+        let props = [
+            ("root.queues", "default"),
+            ("root.default.capacity", "100"),
+            ("root.default.user-limit-factor", "0.25"),
+        ];
+        let sc = Scenario {
+            end_ms: Some(30_000),
+            ..common::capacity::scenario(
+                era,
+                &props,
+                1,
+                Resource::new(8 * GB, 8),
+                vec![
+                    unmanaged(0, "default", "u", 6),
+                    unmanaged(5_000, "default", "u", 1),
+                ],
+            )
+        };
+        let (_, _, r) = explained(&sc);
+        assert_eq!(am_ms(&r, 1, Cause::UserLimit), 25_000, "{era:?}");
+    }
+}
+
+#[test]
+fn delay_scheduling_holds_an_ask_for_a_full_node_while_another_has_room() {
+    // Two 2 GB nodes in one rack, beating together. The first app's two tasks must run on
+    // node1 (relaxLocality off) and fill it; the second app, at 5 s, prefers node1 too.
+    // node0 has room, but with both thresholds at 1.0 the ask stays node-local until it has
+    // missed more than 2 offers (nodes × threshold). Both nodes' offers count (node1 fits the
+    // ask by capacity): at 5 s node0 (1) and node1 (2), at 6 s node0 (3 > 2): it relaxes to
+    // rack-local and takes node0. Its whole wait, 1 s, is delay scheduling's.
+    for era in ERAS {
+        let xml = "<allocations><queue name=\"A\"/></allocations>";
+        let mut first = unmanaged(0, "root.A", "u", 2);
+        first.stages[0][0].hosts = vec!["node1".into()];
+        first.stages[0][0].relax_locality = false;
+        let mut second = unmanaged(5_000, "root.A", "v", 1);
+        second.stages[0][0].hosts = vec!["node1".into()];
+        let sc = fair_scenario(
+            era,
+            xml,
+            2,
+            Resource::new(2 * GB, 2),
+            vec![first, second],
+            30_000,
+        );
+        let sc = Scenario {
+            scheduler: SchedulerConf {
+                locality_threshold_node: 1.0,
+                locality_threshold_rack: 1.0,
+                ..sc.scheduler.clone()
+            },
+            ..sc
+        };
+        let (_, rec, r) = explained(&sc);
+        let wait = rec.apps[1].wait_ms().expect("started");
+        assert_eq!(am_ms(&r, 1, Cause::LocalityDelay), wait, "{era:?}");
+        assert_eq!(wait, 1_000, "{era:?}");
+    }
+}
+
+#[test]
+fn capacity_the_head_of_the_fifo_order_waits_for_room_and_the_next_waits_behind() {
+    // The Fair test's shape under the Capacity Scheduler, three users (each within the user
+    // limit, the queue's 2 GB): the first user's two tasks take the 2 GB node at 0 s and 1 s
+    // (one off-switch container a heartbeat) and end at 10 s and 11 s. FIFO serves the app of
+    // 3 s first: no room until 10 s. The app of 4 s is behind it until then; the tick at 10 s
+    // sees the freed room (a next offer, taken by the other app at that heartbeat), the tick
+    // at 10.5 s no room, until 11 s.
+    for era in ERAS {
+        let props = [("root.queues", "default"), ("root.default.capacity", "100")];
+        let apps = vec![
+            one_stage(0, "default", "u", 2, Resource::new(GB, 1), 10_000),
+            one_stage(3_000, "default", "v", 1, Resource::new(GB, 1), 10_000),
+            one_stage(4_000, "default", "w", 1, Resource::new(GB, 1), 10_000),
+        ];
+        let sc = Scenario {
+            end_ms: Some(60_000),
+            ..common::capacity::scenario(era, &props, 1, Resource::new(2 * GB, 2), apps)
+        };
+        let (_, rec, r) = explained(&sc);
+        assert_eq!(rec.apps[1].wait_ms(), Some(7_000), "{era:?}");
+        assert_eq!(am_ms(&r, 1, Cause::NoRoom), 7_000, "{era:?}");
+        assert_eq!(rec.apps[2].wait_ms(), Some(7_000), "{era:?}");
+        assert_eq!(am_ms(&r, 2, Cause::BehindInOrder), 6_000, "{era:?}");
+        assert_eq!(am_ms(&r, 2, Cause::NextOffer), 500, "{era:?}");
+        assert_eq!(am_ms(&r, 2, Cause::NoRoom), 500, "{era:?}");
+    }
+}
+
+#[test]
+fn a_min_share_starvation_episode_is_attributed_to_its_apps_causes() {
+    // root.A's minResources is 4 GB; root.B holds 39 of the 40 GB when A's app (four 1 GB
+    // tasks) comes at 40 s and takes the last 1 GB: A is below min(min share, demand) = 4 GB
+    // from the tick at 40 s to the end (80 s), one episode, never ended. Its one app waited
+    // for tasks all that time, the cluster full, A below its share, B over its own, and
+    // preemption off: 40 s of preemption_off.
+    for era in ERAS {
+        let xml = "<allocations><queue name=\"A\"><weight>1</weight>\
+                   <minResources>4096 mb, 4 vcores</minResources></queue>\
+                   <queue name=\"B\"><weight>9</weight></queue></allocations>";
+        let sc = fair_scenario(
+            era,
+            xml,
+            1,
+            Resource::new(40 * GB, 40),
+            vec![
+                unmanaged(0, "root.B", "b", 39),
+                unmanaged(40_000, "root.A", "a", 4),
+            ],
+            80_000,
+        );
+        let (_, _, r) = explained(&sc);
+        let a: Vec<_> = r
+            .starvation
+            .iter()
+            .filter(|e| e.queue == "root.A")
+            .collect();
+        assert_eq!(a.len(), 1, "{era:?}: {:?}", r.starvation);
+        assert_eq!(
+            (a[0].from_ms, a[0].to_ms, a[0].ended),
+            (40_000, 80_000, false)
+        );
+        assert_eq!(
+            a[0].causes_ms[Cause::PreemptionOff.index()],
+            40_000,
+            "{era:?}"
+        );
+        assert_eq!(a[0].causes_ms.iter().sum::<u64>(), 40_000, "{era:?}");
+        let csv = r.starvation_csv();
+        assert!(
+            csv.lines()
+                .any(|l| l.starts_with("root.A,40000,80000,false,preemption_off,")),
+            "{csv}"
+        );
+    }
+}
+
+#[test]
+fn a_stalled_run_says_what_its_apps_wait_for_and_what_would_unblock_them() {
+    // The AM-limit scenario without an end: the run stalls, and says why in numbers.
+    for era in ERAS {
+        let xml = "<allocations><queue name=\"A\"><maxAMShare>0.1</maxAMShare></queue>\
+                   </allocations>";
+        let sc = Scenario {
+            end_ms: None,
+            ..fair_scenario(
+                era,
+                xml,
+                1,
+                Resource::new(8 * GB, 8),
+                vec![managed(1_000, "root.A", "u", 1)],
+                30_000,
+            )
+        };
+        let mut rec = MemoryRecorder::default();
+        let summary = run(&sc, 1, 0, &mut rec).expect("runs");
+        assert!(summary.stalled_at.is_some());
+        let g = &summary.stall_diagnosis;
+        assert_eq!(g.len(), 1, "{g:?}");
+        assert_eq!(g[0].cause, Cause::AmLimit);
+        assert_eq!(g[0].queue, "root.A");
+        assert!(
+            g[0].words.starts_with(
+                "1 app of root.A waiting for its AM: maxAMShare refuses their AMs: the queue's \
+                 fair share is 8 GB, maxAMShare 0.1 of it allows 819 MB of AMs, AMs running \
+                 hold 0 MB and the next AM needs 1 GB; raise maxAMShare"
+            ),
+            "{}",
+            g[0].words
+        );
+        assert!(summary.to_json().contains("\"stall_diagnosis\""));
+    }
+}
+
+#[test]
+fn a_stall_of_ams_holding_every_vcore_names_the_ams() {
+    // Two managed apps on a 4 GB / 2-vcore node, maxAMShare off: the two AMs take both
+    // vcores and their tasks can never start.
+    for era in ERAS {
+        let xml =
+            "<allocations><queue name=\"A\"><maxAMShare>-1</maxAMShare></queue></allocations>";
+        let sc = Scenario {
+            end_ms: None,
+            ..fair_scenario(
+                era,
+                xml,
+                1,
+                Resource::new(4 * GB, 2),
+                vec![managed(0, "root.A", "u", 1), managed(0, "root.A", "v", 1)],
+                30_000,
+            )
+        };
+        let mut rec = MemoryRecorder::default();
+        let summary = run(&sc, 1, 0, &mut rec).expect("runs");
+        assert!(summary.stalled_at.is_some(), "{era:?}");
+        let words: Vec<&str> = summary
+            .stall_diagnosis
+            .iter()
+            .map(|g| g.words.as_str())
+            .collect();
+        assert!(
+            words.iter().any(|w| w.contains(
+                "every container running in the cluster's 4 GB and 2 vcores is one of 2 AMs (2 GB \
+                 and 2 vcores) waiting for task containers that cannot start"
+            )),
+            "{era:?}: {words:?}"
+        );
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    nodes: u32,
+    tree: GenTree,
+    apps: Vec<GenApp>,
+    era33: bool,
+    preemption: bool,
+    end_ms: Option<u64>,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        1u32..4,
+        tree(0..1, 1..4, false),
+        prop::collection::vec(
+            (
+                0u64..20_000,
+                0usize..4,
+                1u32..8,
+                1i64..5,
+                100u64..20_000,
+                any::<bool>(),
+            ),
+            1..16,
+        ),
+        any::<bool>(),
+        any::<bool>(),
+        prop::option::of(5_000u64..60_000),
+    )
+        .prop_map(|(nodes, tree, apps, era33, preemption, end_ms)| Case {
+            nodes,
+            tree,
+            apps,
+            era33,
+            preemption,
+            end_ms,
+        })
+}
+
+fn build(c: &Case) -> Scenario {
+    let (tree, names) = build_tree(&c.tree);
+    let apps = build_apps(&c.apps, &names, 512, |_| None);
+    Scenario {
+        scheduler: SchedulerConf {
+            semantics: if c.era33 {
+                Semantics::Hadoop33
+            } else {
+                Semantics::Hadoop27
+            },
+            preemption: c.preemption,
+            ..SchedulerConf::default()
+        },
+        end_ms: c.end_ms,
+        ..trace_scenario("p", tree, c.nodes, Resource::new(4096, 4), apps)
+    }
+}
+
+#[test]
+fn causes_sum_to_each_apps_wait_and_explaining_changes_no_decision() {
+    let config = common::generator::fixed_config(48, 31);
+    let mut runner = proptest::test_runner::TestRunner::new(config);
+    runner
+        .run(&case(), |c| {
+            let sc = build(&c);
+            let mut plain = MemoryRecorder::default();
+            let s_plain =
+                run(&sc, 1, 0, &mut plain).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let (s, rec, r) = explained(&sc);
+            prop_assert_eq!(&plain.decisions, &rec.decisions);
+            prop_assert_eq!(s_plain.to_json(), s.to_json());
+            prop_assert_eq!(r.apps.len(), rec.apps.len());
+            let end = s.end.0;
+            for (row, app) in r.apps.iter().zip(rec.apps.iter()) {
+                prop_assert_eq!(row.index, app.index);
+                if app.rejected.is_some() {
+                    prop_assert_eq!(row.causes.am_total(), 0);
+                    continue;
+                }
+                // Started: exactly apps.csv's wait_ms; never started: to the end of the run.
+                let wait = app.wait_ms().unwrap_or(end - app.arrival.0);
+                prop_assert_eq!(row.causes.am_total(), wait, "app {}", app.index);
+                // Stretches never overlap within a kind and stay within the run.
+                for kind in [WaitKind::Am, WaitKind::Tasks] {
+                    let mut last = 0;
+                    for st in row.stretches.iter().filter(|s| s.kind == kind) {
+                        prop_assert!(st.from_ms >= last && st.to_ms > st.from_ms);
+                        prop_assert!(st.to_ms <= end);
+                        last = st.to_ms;
+                    }
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn explain_csv_columns_sum_to_wait_ms() {
+    // explain.csv as written: wait_ms equals the sum of the wait_ms.<cause> columns.
+    let (_, _, r) = explained(&yarn_2026(Semantics::Hadoop27, true, 38));
+    let csv = r.explain_csv();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header.len(), 7 + 2 * Cause::ALL.len());
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        let wait: u64 = f[3].parse().unwrap();
+        let tasks: u64 = f[4].parse().unwrap();
+        let sum = |from: usize| -> u64 {
+            f[from..from + Cause::ALL.len()]
+                .iter()
+                .map(|v| v.parse::<u64>().unwrap())
+                .sum()
+        };
+        assert_eq!(sum(7), wait, "{line}");
+        assert_eq!(sum(7 + Cause::ALL.len()), tasks, "{line}");
+    }
+    let _ = ClusterSpec::default();
+    let _ = Workload::Trace(vec![]);
+}
