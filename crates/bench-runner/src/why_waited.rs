@@ -4,7 +4,7 @@
 //! run directory's `explain.csv` and `explain_timeline.csv` (docs/explain.md).
 
 use crate::report_html::{Block, escape};
-use fairsim_sim::explain::{Cause, ExplainReport, secs_words};
+use fairsim_sim::explain::{Cause, ExplainReport};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -85,6 +85,38 @@ fn secs(ms: u64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// A bar's total for a reader: whole seconds with thousands separators from 100 s on (the
+/// milliseconds are in the bar's tooltip and in `explain.csv`), else up to three decimals.
+fn bar_label(ms: u64) -> String {
+    if ms < 100_000 {
+        return format!("{} s", secs(ms));
+    }
+    let digits = ((ms + 500) / 1000).to_string();
+    let mut grouped = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(d);
+    }
+    format!("{grouped} s")
+}
+
+/// Round tick steps (1, 2 or 5 times a power of ten, in ms) giving at most six ticks up to
+/// `max_ms`, and never below one millisecond.
+fn tick_step(max_ms: u64) -> u64 {
+    let mut step = 1u64;
+    loop {
+        for m in [1, 2, 5] {
+            let s = step.saturating_mul(m);
+            if max_ms / s <= 5 {
+                return s;
+            }
+        }
+        step = step.saturating_mul(10);
+    }
+}
+
 /// A horizontal bar per queue, its segments the causes in `used`, on one scale.
 fn stacked_bars(by: &BTreeMap<String, [u64; 15]>, used: &[Cause]) -> String {
     const ROW: f64 = 16.0;
@@ -99,7 +131,8 @@ fn stacked_bars(by: &BTreeMap<String, [u64; 15]>, used: &[Cause]) -> String {
         .max(1);
     let top = 30.0;
     let bars_h = ROW * by.len() as f64;
-    let legend_top = top + bars_h + 30.0;
+    let axis_y = top + bars_h + 4.0;
+    let legend_top = axis_y + 44.0;
     let height = legend_top + LEGEND_ROW * used.len() as f64 + 10.0;
     let width = LABEL + PLOT + 90.0;
     let mut s = String::new();
@@ -109,8 +142,7 @@ fn stacked_bars(by: &BTreeMap<String, [u64; 15]>, used: &[Cause]) -> String {
          viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\" font-size=\"11\">\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\
          <text x=\"{LABEL}\" y=\"16\" font-size=\"13\">First-container wait per queue, by \
-         cause (s; longest bar {})</text>",
-        escape(&secs_words(max))
+         cause</text>"
     );
     for (row, (q, v)) in by.iter().enumerate() {
         let y = top + ROW * row as f64;
@@ -161,9 +193,36 @@ fn stacked_bars(by: &BTreeMap<String, [u64; 15]>, used: &[Cause]) -> String {
             "<text x=\"{:.2}\" y=\"{}\">{}</text>",
             x + 4.0,
             y + ROW * 0.7,
-            secs(v.iter().sum())
+            bar_label(v.iter().sum())
         );
     }
+    // The scale: round ticks in seconds, and what a bar's length is.
+    let _ = write!(
+        s,
+        "<line x1=\"{LABEL}\" y1=\"{axis_y}\" x2=\"{}\" y2=\"{axis_y}\" stroke=\"#444\"/>",
+        LABEL + PLOT
+    );
+    let step = tick_step(max);
+    let mut t = 0u64;
+    while t <= max {
+        let x = LABEL + PLOT * t as f64 / max as f64;
+        let _ = write!(
+            s,
+            "<line x1=\"{x:.2}\" y1=\"{axis_y}\" x2=\"{x:.2}\" y2=\"{:.2}\" stroke=\"#444\"/>\
+             <text x=\"{x:.2}\" y=\"{:.2}\" text-anchor=\"middle\">{}</text>",
+            axis_y + 4.0,
+            axis_y + 15.0,
+            bar_label(t).trim_end_matches(" s")
+        );
+        t += step;
+    }
+    let _ = write!(
+        s,
+        "<text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"middle\">seconds waited for a first \
+         container, summed over the queue's apps</text>",
+        LABEL + PLOT / 2.0,
+        axis_y + 30.0
+    );
     for (k, c) in used.iter().enumerate() {
         let y = legend_top + LEGEND_ROW * k as f64;
         let _ = write!(
@@ -357,6 +416,32 @@ pub fn queue_timeline(queue: &str, apps: &[ExplainedApp], rows: &[TimelineRow]) 
         s.push_str(&app_timeline(a, rows));
     }
     s
+}
+
+#[cfg(test)]
+mod chart_tests {
+    use super::*;
+
+    #[test]
+    fn bar_labels_are_whole_seconds_with_separators_from_100_s() {
+        assert_eq!(bar_label(20_794_718), "20,795 s");
+        assert_eq!(bar_label(2_502_535), "2,503 s");
+        assert_eq!(bar_label(100_000), "100 s");
+        assert_eq!(bar_label(99_999), "99.999 s");
+        assert_eq!(bar_label(1_500), "1.5 s");
+        assert_eq!(bar_label(0), "0 s");
+    }
+
+    #[test]
+    fn ticks_are_round_and_at_most_six() {
+        assert_eq!(tick_step(25_453_174), 5_000_000);
+        assert_eq!(tick_step(1), 1);
+        assert_eq!(tick_step(12_000), 5_000);
+        for max in [1u64, 7, 999, 1_000, 25_453_174, u64::MAX / 2] {
+            let step = tick_step(max);
+            assert!(max / step <= 5, "{max}: step {step}");
+        }
+    }
 }
 
 #[cfg(test)]
