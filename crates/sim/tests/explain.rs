@@ -763,3 +763,129 @@ fn explain_csv_columns_sum_to_wait_ms() {
     let _ = ClusterSpec::default();
     let _ = Workload::Trace(vec![]);
 }
+
+#[test]
+fn capacity_delay_scheduling_holds_an_ask_until_it_may_go_off_switch() {
+    // The Fair test's shape under the Capacity Scheduler, two 2 GB nodes in one rack: the
+    // first app's two tasks must run on node1 (relaxLocality off) and fill it; the second,
+    // at 5 s, prefers node1 (a host, a rack and an ANY request). A full node is offered to
+    // no app, so only node0's beats count. The rack step needs more than min(2 nodes,
+    // node-locality-delay 40) = 2 missed offers; the off-switch step more than 1 container
+    // x min(2 requests / 2 nodes, 1) = 1 (3.3 caps it at the 2 nodes as well). node0's beat
+    // at 5 s is the first missed offer, its beat at 6 s the second: the container goes
+    // off-switch on node0 at 6 s. Its whole wait, 1 s, is delay scheduling's.
+    for era in ERAS {
+        let props = [("root.queues", "default"), ("root.default.capacity", "100")];
+        let mut first = unmanaged(0, "default", "u", 2);
+        first.stages[0][0].hosts = vec!["node1".into()];
+        first.stages[0][0].relax_locality = false;
+        let mut second = unmanaged(5_000, "default", "v", 1);
+        second.stages[0][0].hosts = vec!["node1".into()];
+        let sc = Scenario {
+            end_ms: Some(30_000),
+            ..common::capacity::scenario(
+                era,
+                &props,
+                2,
+                Resource::new(2 * GB, 2),
+                vec![first, second],
+            )
+        };
+        assert_eq!(sc.scheduler.node_locality_delay, 40, "Hadoop's default");
+        let (_, rec, r) = explained(&sc);
+        let wait = rec.apps[1].wait_ms().expect("started");
+        assert_eq!(wait, 1_000, "{era:?}");
+        assert_eq!(am_ms(&r, 1, Cause::LocalityDelay), wait, "{era:?}");
+    }
+}
+
+#[test]
+fn capacity_max_parallel_apps_keeps_the_second_app_pending() {
+    // Hadoop 3.3's max-parallel-apps (2.7 has none): a leaf running at most one app. The
+    // first app's one task takes the 2 GB node at 0 s and ends at 10 s, and the app with it;
+    // the second app, submitted at 1 s, is not runnable until then and gets the node at the
+    // heartbeat of 10 s: 9 s of waiting, all for the queue's limit.
+    let props = [
+        ("root.queues", "default"),
+        ("root.default.capacity", "100"),
+        ("root.default.max-parallel-apps", "1"),
+    ];
+    let apps = vec![
+        one_stage(0, "default", "u", 1, Resource::new(GB, 1), 10_000),
+        one_stage(1_000, "default", "v", 1, Resource::new(GB, 1), 10_000),
+    ];
+    let sc = Scenario {
+        end_ms: Some(60_000),
+        ..common::capacity::scenario(
+            Semantics::Hadoop33,
+            &props,
+            1,
+            Resource::new(2 * GB, 2),
+            apps,
+        )
+    };
+    let (_, rec, r) = explained(&sc);
+    assert_eq!(rec.apps[1].wait_ms(), Some(9_000));
+    assert_eq!(am_ms(&r, 1, Cause::MaxRunningAppsQueue), 9_000);
+}
+
+#[test]
+fn capacity_a_queue_below_its_guarantee_waits_on_preemption() {
+    // Two leaves of 50% on one 4 GB node: a's app takes the whole node at 0 s with tasks
+    // that outlive the run (a may grow to its maximum, 100%); b's app, at 5 s, asks for 1 GB
+    // with b at 0 of its 2 GB guarantee while a holds 2 GB over its own. Without the
+    // preemption monitor nothing will make room: its 25 s to the end are `preemption_off`.
+    for era in ERAS {
+        let props = [
+            ("root.queues", "a,b"),
+            ("root.a.capacity", "50"),
+            ("root.a.maximum-capacity", "100"),
+            ("root.a.user-limit-factor", "2"),
+            ("root.b.capacity", "50"),
+        ];
+        let apps = vec![unmanaged(0, "a", "u", 4), unmanaged(5_000, "b", "v", 1)];
+        let sc = Scenario {
+            end_ms: Some(30_000),
+            ..common::capacity::scenario(era, &props, 1, Resource::new(4 * GB, 4), apps)
+        };
+        let (_, rec, r) = explained(&sc);
+        assert_eq!(rec.apps[0].wait_ms(), Some(0), "{era:?}");
+        assert_eq!(rec.apps[1].wait_ms(), None, "{era:?}: b never starts");
+        assert_eq!(am_ms(&r, 1, Cause::PreemptionOff), 25_000, "{era:?}");
+        let total: u64 = r.apps[1].causes.am_ms.iter().sum();
+        assert_eq!(total, 25_000, "{era:?}");
+    }
+}
+
+#[test]
+fn capacity_preemption_under_way_until_the_monitor_kills() {
+    // The same queues with the preemption monitor on (Hadoop's defaults: a round every 3 s,
+    // a marked container killed once it was marked more than 15 s ago). The first round
+    // after b's arrival, at 6 s, marks one of a's containers; at 21 s it was marked 15 s
+    // ago, not more (Hadoop's test is strict), so the round of 24 s kills it and b takes the
+    // freed 1 GB at that heartbeat: 19 s of waiting, all while preemption acts.
+    let props = [
+        ("root.queues", "a,b"),
+        ("root.a.capacity", "50"),
+        ("root.a.maximum-capacity", "100"),
+        ("root.a.user-limit-factor", "2"),
+        ("root.b.capacity", "50"),
+    ];
+    for era in ERAS {
+        let apps = vec![unmanaged(0, "a", "u", 4), unmanaged(5_000, "b", "v", 1)];
+        let sc = common::capacity::scenario(era, &props, 1, Resource::new(4 * GB, 4), apps);
+        let sc = Scenario {
+            end_ms: Some(60_000),
+            scheduler: SchedulerConf {
+                preemption: true,
+                ..sc.scheduler.clone()
+            },
+            ..sc
+        };
+        assert_eq!(sc.scheduler.monitoring_interval_ms, 3_000);
+        assert_eq!(sc.scheduler.max_wait_before_kill_ms, 15_000);
+        let (_, rec, r) = explained(&sc);
+        assert_eq!(rec.apps[1].wait_ms(), Some(19_000), "{era:?}");
+        assert_eq!(am_ms(&r, 1, Cause::PreemptionUnderWay), 19_000, "{era:?}");
+    }
+}
