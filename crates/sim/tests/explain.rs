@@ -10,7 +10,7 @@ use common::scenarios::{fair_scenario, trace_scenario};
 use common::trees::{GenApp, GenTree, build_apps, build_tree, tree};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::app::AppSpec;
-use fairsim_sim::explain::{Cause, ExplainReport, WaitKind};
+use fairsim_sim::explain::{Cause, ExplainReport, StarvationKind, WaitKind};
 use fairsim_sim::recorder::MemoryRecorder;
 use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
 use fairsim_sim::{RunSummary, run};
@@ -523,12 +523,14 @@ fn capacity_the_head_of_the_fifo_order_waits_for_room_and_the_next_waits_behind(
 }
 
 #[test]
-fn a_min_share_starvation_episode_is_attributed_to_its_apps_causes() {
+fn a_starvation_episode_is_attributed_to_its_apps_causes() {
     // root.A's minResources is 4 GB; root.B holds 39 of the 40 GB when A's app (four 1 GB
     // tasks) comes at 40 s and takes the last 1 GB: A is below min(min share, demand) = 4 GB
-    // from the tick at 40 s to the end (80 s), one episode, never ended. Its one app waited
-    // for tasks all that time, the cluster full, A below its share, B over its own, and
-    // preemption off: 40 s of preemption_off.
+    // from the tick at 40 s to the end (80 s), one episode, never ended. Its fair share is
+    // its demand, 4 GB (weights 1:9 would give it 4 GB of the 40, and it asks no more), and
+    // at most 1 GB is under half of it (the default threshold, 0.5): one fair-share episode,
+    // the same. Its one app waited for tasks all that time, the cluster full, A below its
+    // share, B over its own, and preemption off: 40 s of preemption_off in each.
     for era in ERAS {
         let xml = "<allocations><queue name=\"A\"><weight>1</weight>\
                    <minResources>4096 mb, 4 vcores</minResources></queue>\
@@ -550,23 +552,31 @@ fn a_min_share_starvation_episode_is_attributed_to_its_apps_causes() {
             .iter()
             .filter(|e| e.queue == "root.A")
             .collect();
-        assert_eq!(a.len(), 1, "{era:?}: {:?}", r.starvation);
-        assert_eq!(
-            (a[0].from_ms, a[0].to_ms, a[0].ended),
-            (40_000, 80_000, false)
-        );
-        assert_eq!(
-            a[0].causes_ms[Cause::PreemptionOff.index()],
-            40_000,
-            "{era:?}"
-        );
-        assert_eq!(a[0].causes_ms.iter().sum::<u64>(), 40_000, "{era:?}");
+        let kinds: Vec<_> = a.iter().map(|e| e.kind).collect();
+        assert_eq!(kinds, StarvationKind::ALL, "{era:?}: {:?}", r.starvation);
+        for e in &a {
+            assert_eq!((e.from_ms, e.to_ms, e.ended), (40_000, 80_000, false));
+            assert_eq!(e.causes_ms[Cause::PreemptionOff.index()], 40_000, "{era:?}");
+            assert_eq!(e.causes_ms.iter().sum::<u64>(), 40_000, "{era:?}");
+        }
+        // B ramps up alone first: its fair share is its demand, 39 GB, and it takes one 1 GB
+        // container per heartbeat of the node (every second from 0 s), so it is under half
+        // of it, 19.5 GB, until it holds 20 containers; the first update tick to see that is
+        // at 19.5 s. Its app waited those 19.5 s for nothing but the next offer.
+        let b: Vec<_> = r
+            .starvation
+            .iter()
+            .filter(|e| e.queue == "root.B")
+            .collect();
+        assert_eq!(b.len(), 1, "{era:?}: {:?}", r.starvation);
+        assert_eq!(b[0].kind, StarvationKind::FairShare);
+        assert_eq!((b[0].from_ms, b[0].to_ms, b[0].ended), (0, 19_500, true));
+        assert_eq!(b[0].causes_ms[Cause::NextOffer.index()], 19_500, "{era:?}");
         let csv = r.starvation_csv();
-        assert!(
-            csv.lines()
-                .any(|l| l.starts_with("root.A,40000,80000,false,preemption_off,")),
-            "{csv}"
-        );
+        for kind in ["min_share", "fair_share"] {
+            let row = format!("root.A,{kind},40000,80000,false,preemption_off,");
+            assert!(csv.lines().any(|l| l.starts_with(&row)), "{csv}");
+        }
     }
 }
 

@@ -925,7 +925,7 @@ pub static FILES: &[OutputFile] = &[
     OutputFile {
         path: "starvation.csv",
         written_by: "run with `--explain` or `[outputs] explain = true`",
-        row: "one row per min-share starvation episode of a leaf (usage below min(min share, demand), as `starved_min_s`, seen at update ticks), leaves in tree order then by start: `queue`, `from_ms`, `to_ms` (the end of the run when it never ended), `ended`, `dominant_cause`, then `ms.<cause>` for every cause: app-milliseconds its apps waited (first container and tasks) by cause within the episode (several apps waiting at once add up)",
+        row: "one row per starvation episode of a leaf, seen at update ticks: `min_share` (usage below min(min share, demand), as `starved_min_s`) and `fair_share` (usage below the fair-share preemption threshold times the fair share, as `starved_fair_s`); leaves in tree order, then kind, then start: `queue`, `kind`, `from_ms`, `to_ms` (the end of the run when it never ended), `ended`, `dominant_cause`, then `ms.<cause>` for every cause: app-milliseconds its apps waited (first container and tasks) by cause within the episode (several apps waiting at once add up)",
         columns: &[],
     },
     OutputFile {

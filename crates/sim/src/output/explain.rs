@@ -238,7 +238,8 @@ impl WaitBook {
         }
     }
 
-    /// Queue `q` is starved (or not) at `now`: an episode begins or ends.
+    /// Queue `q` (a [`StarvationKind::key`]) is starved (or not) at `now`: an episode
+    /// begins or ends.
     pub fn queue_starved(&mut self, q: u32, starved: bool, now: u64) {
         let i = q as usize;
         if self.starved_since.len() <= i {
@@ -499,11 +500,52 @@ pub struct ExplainRow {
     pub stretches: Vec<Stretch>,
 }
 
+/// Which starvation an episode is, as the metrics count it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum StarvationKind {
+    /// Usage below min(min share, demand) (`starved_min_s`; under the Capacity Scheduler the
+    /// min share is the guaranteed capacity).
+    MinShare,
+    /// Usage below the fair-share preemption threshold times the fair share
+    /// (`starved_fair_s`).
+    FairShare,
+}
+
+impl StarvationKind {
+    /// Both kinds, in the order of their episodes' rows.
+    pub const ALL: [StarvationKind; 2] = [StarvationKind::MinShare, StarvationKind::FairShare];
+
+    /// The stable name in `starvation.csv`.
+    pub fn name(self) -> &'static str {
+        match self {
+            StarvationKind::MinShare => "min_share",
+            StarvationKind::FairShare => "fair_share",
+        }
+    }
+
+    /// The key the book tracks an episode of leaf `q` of this kind under.
+    pub fn key(self, q: u32) -> u32 {
+        q * 2 + self as u32
+    }
+
+    /// The leaf and kind of a book key.
+    pub fn of_key(key: u32) -> (u32, StarvationKind) {
+        let kind = if key.is_multiple_of(2) {
+            StarvationKind::MinShare
+        } else {
+            StarvationKind::FairShare
+        };
+        (key / 2, kind)
+    }
+}
+
 /// A queue's starvation episode and what its apps waited for during it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StarvationEpisode {
     /// The leaf queue.
     pub queue: String,
+    /// Which starvation.
+    pub kind: StarvationKind,
     /// Start, ms.
     pub from_ms: u64,
     /// End, ms (the end of the run when it never ended).
@@ -519,7 +561,7 @@ pub struct StarvationEpisode {
 pub struct ExplainReport {
     /// One row per app in the run, by index.
     pub apps: Vec<ExplainRow>,
-    /// Min-share starvation episodes, by queue then start.
+    /// Starvation episodes, by queue, then kind (min share first), then start.
     pub starvation: Vec<StarvationEpisode>,
 }
 
@@ -542,7 +584,7 @@ pub const TIMELINE_HEADER: &str = "app_index,wait,from_ms,to_ms,cause\n";
 
 /// The header of `starvation.csv`.
 pub fn starvation_header() -> String {
-    let mut h = String::from("queue,from_ms,to_ms,ended,dominant_cause");
+    let mut h = String::from("queue,kind,from_ms,to_ms,ended,dominant_cause");
     for c in Cause::ALL {
         let _ = write!(h, ",ms.{}", c.name());
     }
@@ -600,8 +642,9 @@ impl ExplainReport {
         for e in &self.starvation {
             let _ = write!(
                 s,
-                "{},{},{},{},{}",
+                "{},{},{},{},{},{}",
                 crate::recorder::csv_field(&e.queue),
+                e.kind.name(),
                 e.from_ms,
                 e.to_ms,
                 e.ended,

@@ -129,15 +129,25 @@ impl Sched<'_, '_> {
         }
     }
 
-    /// Each leaf's min-share starvation (below min(min share, demand), as `starved_min_s`)
-    /// begins or ends at this tick.
+    /// Each leaf's starvation, as the metrics define it, begins or ends at this tick: below
+    /// min(min share, demand) (`starved_min_s`) and below the fair-share preemption
+    /// threshold times its fair share (`starved_fair_s`).
     fn explain_starvation(&self, book: &mut WaitBook, now: u64) {
+        use crate::explain::StarvationKind;
         for (i, q) in self.w.queues.iter().enumerate() {
-            if !self.w.tree.queues[i].is_leaf {
+            let conf = &self.w.tree.queues[i];
+            if !conf.is_leaf {
                 continue;
             }
-            let starved = q.usage.memory_mb < q.min_share.memory_mb.min(q.demand.memory_mb);
-            book.queue_starved(i as u32, starved, now);
+            let leaf = crate::tree::QueueId(i as u32);
+            let below_min = q.usage.memory_mb < q.min_share.memory_mb.min(q.demand.memory_mb);
+            let below_fair = crate::scheduler::fair::queue_shares::starved_fair(
+                q.usage.memory_mb,
+                conf.fair_share_preemption_threshold as f64,
+                self.fair_share_of(leaf).memory_mb,
+            );
+            book.queue_starved(StarvationKind::MinShare.key(leaf.0), below_min, now);
+            book.queue_starved(StarvationKind::FairShare.key(leaf.0), below_fair, now);
         }
     }
 
@@ -260,13 +270,15 @@ pub(crate) fn report(
     let starvation = book
         .episodes(end)
         .into_iter()
-        .map(|(q, from, to, ended)| {
+        .map(|(key, from, to, ended)| {
+            let (q, kind) = crate::explain::StarvationKind::of_key(key);
             let mut causes_ms = [0u64; 15];
             for &a in &by_leaf[q as usize] {
                 causes_within(book.stretches(a), from, to, &mut causes_ms);
             }
             StarvationEpisode {
                 queue: w.tree.queues[q as usize].name.clone(),
+                kind,
                 from_ms: from,
                 to_ms: to,
                 ended,
