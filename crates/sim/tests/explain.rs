@@ -899,3 +899,39 @@ fn capacity_preemption_under_way_until_the_monitor_kills() {
         assert_eq!(am_ms(&r, 1, Cause::PreemptionUnderWay), 19_000, "{era:?}");
     }
 }
+
+#[test]
+fn a_node_reserved_for_another_app_holds_an_ask_that_fits_it() {
+    // One 4 GB node. The first app's three 1 GB tasks take it at 0, 1 and 2 s (one
+    // container a heartbeat) and outlive the run, leaving 1 GB. At 5 s an app asks for 2 GB,
+    // which does not fit, and the node is reserved for it: Hadoop 2.7 reserves whatever
+    // does not fit; Hadoop 3.3 (`isReservable`) because the app is starved (its usage, 0,
+    // is below its fair share of the queue) and 2 GB is at least the reservation threshold
+    // (2 x the 1 GB increment); both keep the reservation, the app staying as it is. At 6 s
+    // an app asks for 1 GB, which fits, but a reserved node is offered to the app it is
+    // reserved for alone: its 24 s to the end of the run are `node_reserved`, and the 2 GB
+    // app, heading the order with no node able to hold its ask, waits 25 s on `no_room`.
+    for era in ERAS {
+        let xml = "<allocations><queue name=\"A\"/></allocations>";
+        let apps = vec![
+            unmanaged(0, "root.A", "u", 3),
+            one_stage(5_000, "root.A", "v", 1, Resource::new(2 * GB, 1), LONG_MS),
+            unmanaged(6_000, "root.A", "w", 1),
+        ];
+        let sc = fair_scenario(era, xml, 1, Resource::new(4 * GB, 4), apps, 30_000);
+        let (_, rec, r) = explained(&sc);
+        assert_eq!(rec.apps[2].wait_ms(), None, "{era:?}: never started");
+        assert_eq!(am_ms(&r, 2, Cause::NodeReserved), 24_000, "{era:?}");
+        assert_eq!(
+            r.apps[2].causes.am_ms.iter().sum::<u64>(),
+            24_000,
+            "{era:?}"
+        );
+        assert_eq!(am_ms(&r, 1, Cause::NoRoom), 25_000, "{era:?}");
+        assert_eq!(
+            r.apps[1].causes.am_ms.iter().sum::<u64>(),
+            25_000,
+            "{era:?}"
+        );
+    }
+}
