@@ -137,3 +137,63 @@ fn explain_without_explain_files_says_how_to_write_them() {
     assert!(err.contains("explain.csv"), "{err}");
     assert!(err.contains("fairsim run --explain"), "{err}");
 }
+
+#[test]
+fn a_sweep_with_explain_on_reports_its_waits_causes_per_point() {
+    // The README sweep's base with `[outputs] explain = true`, over two weights of A: each
+    // point's summary.csv row has the mean of every `wait_cause_<cause>_s` over its seeds
+    // (that they sum to each run's mean wait is the sim's property test).
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(scenarios().join("seed004-abc.toml")).unwrap();
+    let text = text.replace("[outputs]\n", "[outputs]\nexplain = true\n");
+    assert!(text.contains("explain = true"));
+    std::fs::copy(
+        scenarios().join("seed004-abc.xml"),
+        dir.path().join("seed004-abc.xml"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("base.toml"), text).unwrap();
+    let sweep = dir.path().join("sweep.toml");
+    std::fs::write(
+        &sweep,
+        "name = \"why\"\nbase = \"base.toml\"\nseeds = { count = 2, base = 1 }\n\
+         metric = \"wait_cause_am_limit_s\"\n\n[[axis]]\npath = \"queues.A.weight\"\n\
+         values = [0.5, 2.0]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = fairsim(&[
+        "sweep".into(),
+        sweep.into_os_string(),
+        "--jobs".into(),
+        "1".into(),
+        "--out".into(),
+        out.clone().into_os_string(),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let mut r = csv::Reader::from_path(out.join("summary.csv")).unwrap();
+    let h = r.headers().unwrap().clone();
+    let causes: Vec<usize> = h
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.starts_with("wait_cause_") && n.ends_with("_s_mean"))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(causes.len(), 15, "{h:?}");
+    let am_limit = h
+        .iter()
+        .position(|n| n == "wait_cause_am_limit_s_mean")
+        .unwrap();
+    let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        let sum: f64 = causes.iter().map(|&i| row[i].parse::<f64>().unwrap()).sum();
+        assert!(sum > 0.0, "{row:?}");
+        // maxAMShare holds AMs back in this workload at both weights (see the stall above).
+        assert!(row[am_limit].parse::<f64>().unwrap() > 0.0, "{row:?}");
+    }
+}

@@ -722,7 +722,23 @@ fn causes_sum_to_each_apps_wait_and_explaining_changes_no_decision() {
                 run(&sc, 1, 0, &mut plain).map_err(|e| TestCaseError::fail(e.to_string()))?;
             let (s, rec, r) = explained(&sc);
             prop_assert_eq!(&plain.decisions, &rec.decisions);
-            prop_assert_eq!(s_plain.to_json(), s.to_json());
+            // Explaining adds its own metrics, one per cause, and changes no other.
+            let mut s_rest = s.clone();
+            s_rest
+                .metrics
+                .retain(|(n, _)| !n.starts_with("wait_cause_"));
+            prop_assert_eq!(s_plain.to_json(), s_rest.to_json());
+            let by_cause: f64 = s
+                .metrics
+                .iter()
+                .filter(|(n, _)| n.starts_with("wait_cause_"))
+                .map(|(_, v)| v)
+                .sum();
+            prop_assert_eq!(s.metrics.len() - s_rest.metrics.len(), Cause::ALL.len());
+            let mean_wait = r.apps.iter().map(|a| a.causes.am_total()).sum::<u64>() as f64
+                / 1000.0
+                / r.apps.len().max(1) as f64;
+            prop_assert!((by_cause - mean_wait).abs() <= 1e-9 * mean_wait.max(1.0));
             prop_assert_eq!(r.apps.len(), rec.apps.len());
             let end = s.end.0;
             for (row, app) in r.apps.iter().zip(rec.apps.iter()) {
@@ -919,7 +935,7 @@ fn a_node_reserved_for_another_app_holds_an_ask_that_fits_it() {
             unmanaged(6_000, "root.A", "w", 1),
         ];
         let sc = fair_scenario(era, xml, 1, Resource::new(4 * GB, 4), apps, 30_000);
-        let (_, rec, r) = explained(&sc);
+        let (summary, rec, r) = explained(&sc);
         assert_eq!(rec.apps[2].wait_ms(), None, "{era:?}: never started");
         assert_eq!(am_ms(&r, 2, Cause::NodeReserved), 24_000, "{era:?}");
         assert_eq!(
@@ -931,6 +947,27 @@ fn a_node_reserved_for_another_app_holds_an_ask_that_fits_it() {
         assert_eq!(
             r.apps[1].causes.am_ms.iter().sum::<u64>(),
             25_000,
+            "{era:?}"
+        );
+        // The run's metrics: per cause, the mean over its three apps (the first waited 0 s).
+        let metric = |c: Cause| {
+            summary
+                .metrics
+                .iter()
+                .find(|(n, _)| *n == format!("wait_cause_{}_s", c.name()))
+                .map(|(_, v)| *v)
+        };
+        assert_eq!(metric(Cause::NodeReserved), Some(8.0), "{era:?}");
+        assert_eq!(metric(Cause::NoRoom), Some(25.0 / 3.0), "{era:?}");
+        let all: f64 = Cause::ALL.iter().filter_map(|&c| metric(c)).sum();
+        assert_eq!(all, 8.0 + 25.0 / 3.0, "{era:?}: the other causes are 0");
+        // Without explain the run reports none of them.
+        let plain = run(&sc, 1, 0, &mut MemoryRecorder::default()).expect("runs");
+        assert!(
+            plain
+                .metrics
+                .iter()
+                .all(|(n, _)| !n.starts_with("wait_cause_")),
             "{era:?}"
         );
     }

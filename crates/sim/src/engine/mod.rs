@@ -854,6 +854,7 @@ impl<'a> Simulation<'a> {
         if let Some(mut book) = self.cx.explain.take() {
             book.close_all(self.cx.now.0);
             let report = crate::scheduler::explain::report(&self.w, &book, self.cx.now.0);
+            report.push_wait_cause_metrics(&mut m);
             self.cx.recorder.explain(&report);
         }
         let summary = RunSummary {

@@ -252,6 +252,29 @@ macro_rules! min_share_pct {
     };
 }
 
+macro_rules! wait_cause {
+    ($cause:literal) => {
+        Metric {
+            name: concat!("wait_cause_", $cause, "_s"),
+            title: concat!("Wait for a first container: ", $cause),
+            unit: Unit::Seconds,
+            scope: Scope::Cluster,
+            direction: Direction::LowerIsBetter,
+            min: 0.0,
+            max: INF,
+            description: concat!(
+                "Only in a run with explain on (docs/explain.md): the mean over the run's apps of the \
+                 first-container wait attributed to `",
+                $cause,
+                "`; over the 15 causes these sum to the mean first-container wait, so a sweep \
+                 shows per point what its waits were made of"
+            ),
+            unfinished: "an app still waiting at the end counts with its time so far (a lower \
+                         bound); a rejected app counts 0",
+        }
+    };
+}
+
 /// Every metric, in the order a run reports them.
 pub static METRICS: &[Metric] = &[
     Metric {
@@ -624,6 +647,21 @@ pub static METRICS: &[Metric] = &[
         description: "95th percentile (nearest rank) of simulated completion time over recorded run time, over the apps whose trace recorded their times; empty when the trace recorded no times",
         unfinished: "finished apps with recorded times only",
     },
+    wait_cause!("max_running_apps_user"),
+    wait_cause!("max_running_apps_queue"),
+    wait_cause!("max_running_apps_parent"),
+    wait_cause!("am_limit"),
+    wait_cause!("queue_max"),
+    wait_cause!("user_limit"),
+    wait_cause!("no_room"),
+    wait_cause!("locality_delay"),
+    wait_cause!("node_reserved"),
+    wait_cause!("behind_in_order"),
+    wait_cause!("preemption_off"),
+    wait_cause!("preemption_timeout"),
+    wait_cause!("above_preemption_threshold"),
+    wait_cause!("preemption_under_way"),
+    wait_cause!("next_offer"),
     Metric {
         name: "replay_wait_bias_s",
         title: "Replay wait error, mean",

@@ -593,6 +593,22 @@ pub fn starvation_header() -> String {
 }
 
 impl ExplainReport {
+    /// The `wait_cause_<cause>_s` metrics: per cause, the mean over the run's apps of the
+    /// first-container wait attributed to it, seconds (NaN for a run without apps, as the
+    /// other means).
+    pub fn push_wait_cause_metrics(&self, out: &mut Vec<(String, f64)>) {
+        let n = self.apps.len();
+        for c in Cause::ALL {
+            let ms: u64 = self.apps.iter().map(|a| a.causes.am_ms[c.index()]).sum();
+            let mean = if n == 0 {
+                f64::NAN
+            } else {
+                ms as f64 / 1000.0 / n as f64
+            };
+            out.push((format!("wait_cause_{}_s", c.name()), mean));
+        }
+    }
+
     /// `explain.csv`.
     pub fn explain_csv(&self) -> String {
         let mut s = explain_header();
