@@ -972,3 +972,53 @@ fn a_node_reserved_for_another_app_holds_an_ask_that_fits_it() {
         );
     }
 }
+
+#[test]
+fn capacity_max_parallel_apps_of_a_user_and_of_a_parent() {
+    // Hadoop 3.3's user.max-parallel-apps and a parent's max-parallel-apps, in the shape of
+    // the queue test: the first app's one task takes the 2 GB node at 0 s and ends at 10 s
+    // with its app; the second, submitted at 1 s, is not runnable until then (the user's
+    // limit: both apps are u's; the parent's: root runs at most one app over its two
+    // leaves), and gets the node at the heartbeat of 10 s: 9 s for that limit.
+    let user = [
+        ("root.queues", "default"),
+        ("root.default.capacity", "100"),
+        ("user.max-parallel-apps", "1"),
+    ];
+    let parent = [
+        ("root.queues", "a,b"),
+        ("root.a.capacity", "50"),
+        ("root.a.maximum-capacity", "100"),
+        ("root.b.capacity", "50"),
+        ("root.b.maximum-capacity", "100"),
+        ("root.max-parallel-apps", "1"),
+    ];
+    let cases: [(&[(&str, &str)], [&str; 2], [&str; 2], Cause); 2] = [
+        (
+            &user,
+            ["default", "default"],
+            ["u", "u"],
+            Cause::MaxRunningAppsUser,
+        ),
+        (&parent, ["a", "b"], ["u", "v"], Cause::MaxRunningAppsParent),
+    ];
+    for (props, queues, users, cause) in cases {
+        let apps = vec![
+            one_stage(0, queues[0], users[0], 1, Resource::new(GB, 1), 10_000),
+            one_stage(1_000, queues[1], users[1], 1, Resource::new(GB, 1), 10_000),
+        ];
+        let sc = Scenario {
+            end_ms: Some(60_000),
+            ..common::capacity::scenario(
+                Semantics::Hadoop33,
+                props,
+                1,
+                Resource::new(2 * GB, 2),
+                apps,
+            )
+        };
+        let (_, rec, r) = explained(&sc);
+        assert_eq!(rec.apps[1].wait_ms(), Some(9_000), "{cause:?}");
+        assert_eq!(am_ms(&r, 1, cause), 9_000, "{cause:?}");
+    }
+}
