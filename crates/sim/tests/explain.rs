@@ -993,7 +993,9 @@ fn capacity_max_parallel_apps_of_a_user_and_of_a_parent() {
         ("root.b.maximum-capacity", "100"),
         ("root.max-parallel-apps", "1"),
     ];
-    let cases: [(&[(&str, &str)], [&str; 2], [&str; 2], Cause); 2] = [
+    /// The properties, the two apps' leaves and users, and the cause.
+    type Case<'a> = (&'a [(&'a str, &'a str)], [&'a str; 2], [&'a str; 2], Cause);
+    let cases: [Case; 2] = [
         (
             &user,
             ["default", "default"],
