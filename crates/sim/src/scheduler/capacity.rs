@@ -198,6 +198,27 @@ impl Sched<'_, '_> {
         }
     }
 
+    /// Positions in `apps` in leaf `leaf`'s ordering policy (fifo, or fair with its
+    /// size-based weight).
+    pub(crate) fn cs_app_order(&self, leaf: QueueId, apps: &[u32]) -> Vec<usize> {
+        let conf = self.w.tree.get(leaf);
+        let views: Vec<AppOrder> = apps
+            .iter()
+            .map(|&a| {
+                let app = &self.w.apps[a as usize];
+                AppOrder {
+                    id: u64::from(a),
+                    used_mb: app.usage.memory_mb,
+                    demand_mb: app.demand.memory_mb,
+                }
+            })
+            .collect();
+        match conf.ordering_policy.unwrap_or_default() {
+            OrderingPolicy::Fifo => fifo_order(&views),
+            OrderingPolicy::Fair => fair_order(&views, conf.cs.size_based_weight),
+        }
+    }
+
     /// Whether the user of app `a` in `leaf` is within its user limit for an ask of `size`
     /// (`LeafQueue.canAssignToUser`), the leaf's active users (sorted) holding
     /// `active_usage` in it.
@@ -302,22 +323,11 @@ impl Sched<'_, '_> {
             .copied()
             .filter(|&a| self.w.apps[a as usize].requests.pending > 0)
             .collect();
-        let views: Vec<AppOrder> = apps
-            .iter()
-            .map(|&a| {
-                let app = &self.w.apps[a as usize];
-                AppOrder {
-                    id: u64::from(a),
-                    used_mb: app.usage.memory_mb,
-                    demand_mb: app.demand.memory_mb,
-                }
-            })
+        apps = self
+            .cs_app_order(leaf, &apps)
+            .into_iter()
+            .map(|i| apps[i])
             .collect();
-        let order = match conf.ordering_policy.unwrap_or_default() {
-            OrderingPolicy::Fifo => fifo_order(&views),
-            OrderingPolicy::Fair => fair_order(&views, conf.cs.size_based_weight),
-        };
-        apps = order.into_iter().map(|i| apps[i]).collect();
         let mut active_users: Vec<u32> =
             apps.iter().map(|&a| self.w.apps[a as usize].user).collect();
         active_users.sort_unstable();

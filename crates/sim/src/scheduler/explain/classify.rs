@@ -12,12 +12,12 @@
 use super::Pass;
 use crate::app::{Locality, PriorityRequests};
 use crate::capacity::limits::{fits_headroom, queue_open, subtract};
-use crate::capacity::ordering::{AppOrder, children_by_use, fair_order, fifo_order};
+use crate::capacity::ordering::children_by_use;
 use crate::explain::Cause;
 use crate::preemption::starvation::{LeafLoad27, multiply_trunc};
 use crate::scheduler::Sched;
 use crate::scheduler::preempt::PreemptState;
-use crate::tree::{OrderingPolicy, QueueId};
+use crate::tree::QueueId;
 use fairsim_core::{Resource, Semantics};
 
 /// What a preemption timeout says of a starved queue or app at `now`.
@@ -382,26 +382,6 @@ impl Sched<'_, '_> {
             .collect()
     }
 
-    /// Positions in `apps` in the leaf's ordering policy.
-    fn cs_app_order(&self, leaf: QueueId, apps: &[u32]) -> Vec<usize> {
-        let conf = self.w.tree.get(leaf);
-        let views: Vec<AppOrder> = apps
-            .iter()
-            .map(|&a| {
-                let app = &self.w.apps[a as usize];
-                AppOrder {
-                    id: u64::from(a),
-                    used_mb: app.usage.memory_mb,
-                    demand_mb: app.demand.memory_mb,
-                }
-            })
-            .collect();
-        match conf.ordering_policy.unwrap_or_default() {
-            OrderingPolicy::Fifo => fifo_order(&views),
-            OrderingPolicy::Fair => fair_order(&views, conf.cs.size_based_weight),
-        }
-    }
-
     /// The AM limit of Capacity leaf `leaf` (cluster × absolute capacity ×
     /// maximum-am-resource-percent).
     pub(crate) fn cs_am_limit(&self, leaf: QueueId) -> Resource {
@@ -419,17 +399,13 @@ impl Sched<'_, '_> {
     /// maximum (maximum-capacity), as an offer checks it (a leaf with the ask in 2.7, a
     /// parent with the minimum allocation; 3.3 the usage alone, then the leaf's headroom).
     pub(crate) fn cs_queue_open(&self, q: QueueId, size: Resource) -> bool {
-        let Some(cs) = self.capacity.as_ref() else {
+        let Some(own_max) = self.cs_own_max(q) else {
             return true;
         };
         let era = self.w.sc.scheduler.semantics;
         let calc = self.w.tree.resource_calculator;
         let cluster = self.w.cluster.total;
-        let min_alloc = Resource::new(
-            self.w.sc.scheduler.minimum_allocation_mb.max(1),
-            self.w.sc.scheduler.minimum_allocation_vcores.max(1),
-        );
-        let own_max = cs.caps.own_max(era, calc, q, cluster, min_alloc);
+        let min_alloc = self.cs_min_alloc();
         let used = self.w.queues[q.idx()].usage;
         let leaf = self.w.tree.get(q).is_leaf;
         let required = match (era, leaf) {
@@ -447,18 +423,35 @@ impl Sched<'_, '_> {
 
     /// Whether Capacity queue `q`'s own maximum is the whole cluster.
     fn cs_max_is_cluster(&self, q: QueueId) -> bool {
-        let Some(cs) = self.capacity.as_ref() else {
-            return false;
-        };
-        let era = self.w.sc.scheduler.semantics;
-        let calc = self.w.tree.resource_calculator;
         let cluster = self.w.cluster.total;
-        let min_alloc = Resource::new(
+        self.cs_own_max(q).is_some_and(|m| {
+            !self
+                .w
+                .tree
+                .resource_calculator
+                .less_than(cluster, m, cluster)
+        })
+    }
+
+    /// The minimum allocation as the Capacity Scheduler's queue checks read it.
+    fn cs_min_alloc(&self) -> Resource {
+        Resource::new(
             self.w.sc.scheduler.minimum_allocation_mb.max(1),
             self.w.sc.scheduler.minimum_allocation_vcores.max(1),
-        );
-        let own_max = cs.caps.own_max(era, calc, q, cluster, min_alloc);
-        !calc.less_than(cluster, own_max, cluster)
+        )
+    }
+
+    /// Capacity queue `q`'s own maximum (maximum-capacity) on the cluster as it is; `None`
+    /// under the Fair Scheduler.
+    fn cs_own_max(&self, q: QueueId) -> Option<Resource> {
+        let cs = self.capacity.as_ref()?;
+        Some(cs.caps.own_max(
+            self.w.sc.scheduler.semantics,
+            self.w.tree.resource_calculator,
+            q,
+            self.w.cluster.total,
+            self.cs_min_alloc(),
+        ))
     }
 
     /// A runnable app's cause under the Capacity Scheduler.
