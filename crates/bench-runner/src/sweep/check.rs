@@ -35,7 +35,7 @@ pub fn check_points(spec: &Spec, runner: &dyn RunOne) -> Result<(), SpecError> {
             let mut scenario = spec.base.clone();
             axis.param.set(&mut scenario, value.clone());
             if let Err(PointError::Scenario(m)) = runner.check_point(&scenario, dir, &[]) {
-                let v = super::plan::value_cell(value);
+                let v = super::param_path::value_cell(value);
                 return Err(invalid(
                     spec,
                     line,
@@ -55,7 +55,11 @@ pub fn check_points(spec: &Spec, runner: &dyn RunOne) -> Result<(), SpecError> {
             let value = &axis.values[rest % axis.values.len()];
             rest /= axis.values.len();
             axis.param.set(&mut scenario, value.clone());
-            described.push(format!("{}={}", axis.path, super::plan::value_cell(value)));
+            described.push(format!(
+                "{}={}",
+                axis.path,
+                super::param_path::value_cell(value)
+            ));
         }
         described.reverse();
         match runner.check_point(&scenario, dir, &names) {

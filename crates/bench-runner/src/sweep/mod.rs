@@ -12,6 +12,7 @@ pub mod fake;
 pub mod headline;
 pub mod merge;
 pub mod output;
+pub mod param_path;
 pub mod plan;
 pub mod resume;
 pub mod shard;

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-use super::plan::{ParamPath, type_name};
+use super::param_path::{ParamPath, type_name};
 
 /// Largest number of values a `range` may expand to.
 const MAX_RANGE_VALUES: usize = 100_000;
@@ -482,7 +482,7 @@ fn queue_setting(
     param: &ParamPath,
     queues: &dyn Fn(&str) -> bool,
 ) -> Result<Option<toml::Value>, String> {
-    use super::plan::Segment::Key;
+    use super::param_path::Segment::Key;
     let [Key(top), Key(name), Key(field)] = param.0.as_slice() else {
         return Ok(None);
     };
@@ -586,7 +586,7 @@ fn parse_axis(
         if let Some(first) = checked.iter().position(|v| *v == value) {
             let msg = format!(
                 "value {} is listed twice (first at line {}): each value must be distinct",
-                super::plan::value_cell(&value),
+                super::param_path::value_cell(&value),
                 lines[first]
             );
             return Err(loc.err(Some(span), Some(&path), msg));
@@ -630,7 +630,7 @@ fn parse_baseline(
             if !a.values.contains(&v) {
                 return Err(bad(format!("{v} is not a value of axis `{}`", a.path)));
             }
-            Ok(super::plan::value_cell(&v))
+            Ok(super::param_path::value_cell(&v))
         })
         .collect()
 }

@@ -85,7 +85,7 @@ pub struct SchedulerConf {
     /// Capacity Scheduler preemption: `monitoring_interval` in ms.
     pub monitoring_interval_ms: u64,
     /// `yarn.resourcemanager.scheduler.monitor.policies`: the scheduling monitors that run
-    /// when `preemption` (`monitor.enable`) is on (`capacity::monitors`).
+    /// when `preemption` (`monitor.enable`) is on (`SchedulerConf::monitors`).
     pub monitor_policies: String,
     /// `yarn.resourcemanager.monitor.capacity.queue-management.monitoring-interval` in ms:
     /// how often the auto-created queues' management policy runs (hadoop-3.3).
@@ -136,6 +136,19 @@ pub struct SchedulerConf {
     /// What the configuration files gave and where (`fairsim validate` prints it).
     #[serde(skip)]
     pub site: Option<crate::yarn_site::knobs::SiteReport>,
+}
+
+impl SchedulerConf {
+    /// The monitors a run's ResourceManager starts (the list was checked when the scenario
+    /// was read, so a list YARN refuses cannot reach a run).
+    pub(crate) fn monitors(&self) -> crate::input::monitor_policies::Monitors {
+        crate::input::monitor_policies::monitors(
+            self.preemption,
+            &self.monitor_policies,
+            self.semantics,
+        )
+        .unwrap_or_default()
+    }
 }
 
 impl Default for SchedulerConf {

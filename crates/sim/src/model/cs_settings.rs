@@ -2,8 +2,17 @@
 //! the form its `capacity` was given in and the limits Hadoop 3.3 reads with it. Pure
 //! values; `input::alloc::capacity_forms` reads them from a capacity-scheduler.xml.
 
-use crate::tree::OrderingPolicy;
 use fairsim_core::Resource;
+
+/// How a Capacity Scheduler leaf orders its applications (`ordering-policy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum OrderingPolicy {
+    /// `fifo` (the default).
+    #[default]
+    Fifo,
+    /// `fair`.
+    Fair,
+}
 
 /// How a queue's `capacity` is given.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

@@ -4,6 +4,7 @@
 //! Built from a `fair-scheduler.xml` (or a `capacity-scheduler.xml`) by the allocation-file
 //! readers; read by the share computation and the simulator.
 
+pub use crate::model::cs_settings::OrderingPolicy;
 use fairsim_core::share::{ShareCap, ShareKind, policy_shares};
 use fairsim_core::{Calculator, Policy, Resource, Schedulable, Semantics};
 use std::collections::BTreeMap;
@@ -122,16 +123,6 @@ pub enum SchedulerKind {
     Fair,
     /// `capacity-scheduler.xml`.
     Capacity,
-}
-
-/// How a Capacity Scheduler leaf orders its applications (`ordering-policy`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum OrderingPolicy {
-    /// `fifo` (the default).
-    #[default]
-    Fifo,
-    /// `fair`.
-    Fair,
 }
 
 impl QueueConf {

@@ -65,7 +65,9 @@ impl CapacityScheduler {
     /// The Capacity Scheduler `sc` configures on a cluster of `cluster` resources.
     pub(crate) fn new(sc: &crate::scenario::Scenario, cluster: Resource) -> CapacityScheduler {
         let tree = &sc.tree;
-        let queue_management = monitors(&sc.scheduler)
+        let queue_management = sc
+            .scheduler
+            .monitors()
             .queue_management
             .then_some(sc.scheduler.queue_management_interval_ms);
         CapacityScheduler {
@@ -78,13 +80,6 @@ impl CapacityScheduler {
             preempt: crate::scheduler::preempt::PreemptState::Off,
         }
     }
-}
-
-/// The scheduling monitors the ResourceManager starts (the list was checked when the
-/// scenario was read).
-pub(crate) fn monitors(sc: &crate::settings::SchedulerConf) -> crate::monitor_policies::Monitors {
-    crate::monitor_policies::monitors(sc.preemption, &sc.monitor_policies, sc.semantics)
-        .unwrap_or_default()
 }
 
 /// What offering a node to a queue came to.

@@ -73,7 +73,7 @@ impl Sched<'_, '_> {
                 let g = cs.caps.guaranteed(QueueId(i as u32), self.w.cluster.total);
                 self.w.queues[i].min_share = g;
             }
-            if crate::scheduler::capacity::monitors(&self.w.sc.scheduler).preemption {
+            if self.w.sc.scheduler.monitors().preemption {
                 *self.preempt = PreemptState::Capacity {
                     state: PcppState::default(),
                     last_round: None,

@@ -14,6 +14,7 @@ pub use file::{APPS_HEADER, FileRecorder, QUEUES_HEADER};
 
 use crate::app::{AppRecord, Locality};
 use crate::metrics::RunSummary;
+pub(crate) use crate::output::csv_text::{CsvField, csv_field};
 use crate::time::SimTime;
 use fairsim_core::Resource;
 use std::io::Write as _;
@@ -159,34 +160,6 @@ impl Recorder for MemoryRecorder {
     }
 }
 
-pub(crate) fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-/// `s` as one CSV field when displayed, quoted as [`csv_field`] quotes it, without building
-/// a string (rows of a million apps are written through it).
-pub(crate) struct CsvField<'a>(pub &'a str);
-
-impl std::fmt::Display for CsvField<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if !self.0.contains([',', '"', '\n', '\r']) {
-            return f.write_str(self.0);
-        }
-        f.write_str("\"")?;
-        for (i, part) in self.0.split('"').enumerate() {
-            if i > 0 {
-                f.write_str("\"\"")?;
-            }
-            f.write_str(part)?;
-        }
-        f.write_str("\"")
-    }
-}
-
 /// Writes `bytes` to `path` atomically: a temporary file in the same directory, flushed,
 /// then renamed over the target.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), RecorderError> {
@@ -232,26 +205,6 @@ mod tests {
     use crate::scenario::{ClusterSpec, Scenario, SchedulerConf, Workload};
     use std::cell::RefCell;
     use std::rc::Rc;
-
-    /// A field displayed in place is the field `csv_field` builds: plain, or quoted with
-    /// its quotes doubled.
-    #[test]
-    fn csv_fields_displayed_in_place_match_the_built_ones() {
-        for s in [
-            "",
-            "root.q0",
-            "a,b",
-            "say \"hi\"",
-            "\"",
-            "\"\"",
-            "x\ny",
-            "cr\r",
-            "a\"b,c\"",
-        ] {
-            assert_eq!(CsvField(s).to_string(), csv_field(s), "{s:?}");
-        }
-        assert_eq!(CsvField("say \"hi\"").to_string(), "\"say \"\"hi\"\"\"");
-    }
 
     /// Keeps the records in the order they came, shared with the test.
     struct Calls(Rc<RefCell<Vec<AppRecord>>>);

@@ -7,11 +7,10 @@
 //! `maximum-am-resource-percent` does not reach it (the leaf keeps Hadoop's built-in 0.1).
 
 use super::{PREFIX, Props, app_ordering_policy, user_limit_percent};
-use crate::capacity::auto_queues::AutoTemplate;
 use crate::hadoop_conf::values;
 use crate::input::alloc::AllocError;
 use crate::input::alloc::capacity_forms::{CapacityValue, absolute_resource, capacity_value};
-use crate::model::cs_settings::AbsoluteTemplate;
+use crate::model::cs_settings::{AbsoluteTemplate, AutoTemplate};
 use fairsim_core::Resource;
 use fairsim_core::Semantics;
 
