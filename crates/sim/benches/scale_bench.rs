@@ -696,10 +696,27 @@ fn era_name(era: Semantics) -> &'static str {
     }
 }
 
-/// `sc` in `era`.
+/// `sc` in `era`, with count-based delay scheduling as `FAIRSIM_SCALE_DELAY` asks.
 fn in_era(mut sc: Scenario, era: Semantics) -> Scenario {
     sc.scheduler.semantics = era;
+    if let Some((node, rack)) = delay_thresholds() {
+        sc.scheduler.locality_threshold_node = node;
+        sc.scheduler.locality_threshold_rack = rack;
+    }
     sc
+}
+
+/// `FAIRSIM_SCALE_DELAY=0.5` (or `node,rack`, e.g. `0.5,0.8`): every case with count-based
+/// delay scheduling on, those node and rack locality thresholds (off, Hadoop's default,
+/// when unset).
+fn delay_thresholds() -> Option<(f64, f64)> {
+    let v = std::env::var("FAIRSIM_SCALE_DELAY").ok()?;
+    let parsed: Vec<f64> = v.split(',').filter_map(|x| x.trim().parse().ok()).collect();
+    match parsed[..] {
+        [t] => Some((t, t)),
+        [node, rack] => Some((node, rack)),
+        _ => panic!("FAIRSIM_SCALE_DELAY={v}: one threshold or node,rack"),
+    }
 }
 
 /// `FAIRSIM_SCALE_HOURS`: the ladder's hours of arrivals (24 by default; fewer make a
@@ -746,6 +763,12 @@ fn main() {
     println!(
         "cpu = user + system time of this process (CLOCK_PROCESS_CPUTIME_ID); peak = VmHWM reset before each run"
     );
+    match delay_thresholds() {
+        Some((node, rack)) => println!(
+            "count-based delay scheduling on: locality thresholds node {node}, rack {rack}"
+        ),
+        None => println!("delay scheduling off (FAIRSIM_SCALE_DELAY unset)"),
+    }
     if only.is_empty() || only == "pending" {
         pending(big);
     }

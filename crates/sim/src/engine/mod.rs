@@ -422,6 +422,22 @@ impl<'a> Simulation<'a> {
         self.sched().app_shares_every_tick(on);
     }
 
+    /// Tests: every app's delay-scheduling state, per priority its missed scheduling
+    /// opportunities and allowed locality level, to compare runs.
+    #[doc(hidden)]
+    pub fn delay_state(&self) -> Vec<Vec<(i32, u32, Option<crate::app::Locality>)>> {
+        self.w
+            .apps
+            .iter()
+            .map(|a| {
+                let by_priority = a.requests.by_priority.iter();
+                by_priority
+                    .map(|p| (p.priority, p.opportunities, p.allowed))
+                    .collect()
+            })
+            .collect()
+    }
+
     /// Processes at most `max_events` events: the summary when the run ended within them,
     /// `None` (and no call to the recorder's `apps` or `finish`) when it did not. For tests
     /// that prove every run ends within a bound.
@@ -451,17 +467,23 @@ impl<'a> Simulation<'a> {
             }
             // A stalled run beats no more (see "Quiescence").
             let every_node = self.every_node_beats();
-            // A skipped beat changes nothing: the next pop sees the same state.
+            // A skipped beat changes nothing the test reads: the next pop sees the same state.
+            let mut skipped = false;
             let popped = loop {
                 match self.cx.events.pop(every_node) {
                     Some((_, Event::NodeHeartbeat { node }))
                         if self.sched().beat_changes_nothing(node) =>
                     {
                         self.cx.counters.full_beats_skipped += 1;
+                        skipped = true;
                     }
                     p => break p,
                 }
             };
+            // Their missed scheduling opportunities, before anything can read them.
+            if skipped {
+                self.sched().count_skipped_offers();
+            }
             let Some((key, event)) = popped else {
                 break;
             };
