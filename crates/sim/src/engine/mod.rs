@@ -23,7 +23,9 @@
 //! *parked* while its heartbeats can change nothing, even when every other node beats, and
 //! woken by whatever could change its outcome (`scheduler::fair::parking`). In Hadoop 3.3
 //! the beat of an unarmed node whose free space fits no ask, while no app may reserve, is
-//! skipped as it comes up (`scheduler::fair::full_nodes`).
+//! skipped as it comes up (`scheduler::fair::full_nodes`); with count-based delay
+//! scheduling on, the missed scheduling opportunities of the beats skipped are counted
+//! before the next event is processed (`scheduler::fair::missed_offers`).
 //! `[scheduler] heartbeats = "every"` processes every heartbeat (the property test compares
 //! both, decision for decision). Update ticks that can change nothing are jumped over in the
 //! same way (`idle_ticks`).
