@@ -57,8 +57,8 @@ impl Sched<'_, '_> {
         conf.locality_threshold_node.min(1.0) >= 0.0 && conf.locality_threshold_rack.min(1.0) >= 0.0
     }
 
-    /// `node`'s beat was skipped as a full node's (`full_nodes`): its offers to the apps of
-    /// the floor `reached` are counted before the next event.
+    /// `node`'s beat was skipped as a full node's (`full_nodes`): its offers to the apps the
+    /// floor was read from are counted before the next event.
     pub(crate) fn note_skipped_beat(&mut self, node: u32) {
         if !self.opportunities_read() {
             return;
