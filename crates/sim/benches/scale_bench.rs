@@ -44,7 +44,8 @@
 //! hours of arrivals (and the enterprise case's; 24 by default: a shorter rung of the same
 //! shape, e.g. 3,000 nodes for 4 hours to profile Hadoop 3.3) and `FAIRSIM_SCALE_LEAVES=10000`
 //! the many-queues case's. `FAIRSIM_SCALE_DELAY=0.5` (or `node,rack`) runs every case with
-//! count-based delay scheduling on, those locality thresholds (off by default, as in YARN).
+//! count-based delay scheduling on, those locality thresholds (off by default, as in YARN),
+//! and `FAIRSIM_SCALE_HINTS=1` has the ladder's maps ask for three hosts each.
 //!
 //! `cargo bench -p fairsim-sim --bench scale_bench` (release profile with debug symbols).
 //!
@@ -367,7 +368,12 @@
 //! 8.88 s, after 7.73, 8.01, 8.41, 8.08 s (means 8.69 and 8.06 s, -7%): what the day costs
 //! with delay scheduling off (7.77 to 8.37 s in the same session; the workload names no
 //! hosts, so every app takes the bulk path). Delay scheduling off, 77b5b9a against after:
-//! 8.37, 7.77 / 7.88, 7.97 s, same counts and checksum.
+//! 8.37, 7.77 / 7.88, 7.97 s, same counts and checksum. With `FAIRSIM_SCALE_HINTS=1`
+//! (maps asking for three hosts; 1,000 nodes, 4 hours, thresholds 0.5): 313,257 beats
+//! skipped of 12,265,638, same checksum (`dd590c677430782f`), but CPU 3.74, 3.73, 3.81 s
+//! before against 4.50, 4.53, 4.54 s after: the full-node floor, computed at nearly every
+//! event (10 to 13% of the profile), costs more than the few skips save where nodes have
+//! room (docs/performance.md).
 
 use fairsim_core::Semantics;
 use fairsim_sim::event::{Event, EventKey};
@@ -543,7 +549,29 @@ fn day(nodes: u32, leaves: u32, hours: u64) -> Scenario {
             stream(&format!("root.q{l}"), per_leaf, span / per_leaf as f64)
         })
         .collect();
-    scenario(nodes, tree, queues, None)
+    if std::env::var("FAIRSIM_SCALE_HINTS").is_err() {
+        return scenario(nodes, tree, queues, None);
+    }
+    // Each app's maps ask for three hosts, as HDFS replicas would: the app's node, one a
+    // third of the cluster on, one two thirds on (so other racks' nodes).
+    let mut apps = SyntheticSpec { queues }.generate(&mut workload_rng(1));
+    for (k, app) in apps.iter_mut().enumerate() {
+        let first = (k as u64 * 7_919) % u64::from(nodes);
+        let hosts: Vec<String> = (0..3)
+            .map(|j| {
+                format!(
+                    "node{}",
+                    (first + j * u64::from(nodes) / 3) % u64::from(nodes)
+                )
+            })
+            .collect();
+        for group in &mut app.stages[0] {
+            group.hosts = hosts.clone();
+        }
+    }
+    let mut sc = scenario(nodes, tree, vec![], None);
+    sc.workload = Workload::Trace(apps);
+    sc
 }
 
 /// The many-queues case: the 4-leaf day's workload drawn as one seeded stream (the same
