@@ -12,9 +12,10 @@
 //! on.
 
 use fairsim_core::{Resource, Semantics};
-use fairsim_sim::app::{AppSpec, TaskGroup};
+use fairsim_sim::app::{AppSpec, Locality, TaskGroup};
 use fairsim_sim::recorder::{Decision, DecisionKind, MemoryRecorder};
 use fairsim_sim::scenario::{ClusterSpec, Heartbeats, Ordering, Scenario, SchedulerConf, Workload};
+use fairsim_sim::topology::NodeSpec;
 use fairsim_sim::tree::{QueueId, QueueTree, ResourceSpec};
 use fairsim_sim::{Counters, SimTime, Simulation, run};
 use proptest::prelude::*;
@@ -201,7 +202,7 @@ fn config(cases: u32) -> Config {
     generator::fixed_config(cases, 0x00e1_1de5)
 }
 
-/// Cases of the property test: 160, or `FAIRSIM_ELISION_CASES` (docs/testing.md records the
+/// Cases of each property test: 160, or `FAIRSIM_ELISION_CASES` (docs/testing.md records the
 /// largest count run clean).
 fn cases() -> u32 {
     std::env::var("FAIRSIM_ELISION_CASES")
@@ -210,15 +211,18 @@ fn cases() -> u32 {
         .unwrap_or(160)
 }
 
-/// Runs `sc` to its end: the summary and the counters.
+/// Every app's missed scheduling opportunities and allowed level, per priority.
+type DelayState = Vec<Vec<(i32, u32, Option<Locality>)>>;
+
+/// Runs `sc` to its end: the summary, the counters and the delay-scheduling state.
 fn run_counted(
     sc: &Scenario,
     rec: &mut MemoryRecorder,
-) -> Result<(fairsim_sim::RunSummary, fairsim_sim::Counters), TestCaseError> {
+) -> Result<(fairsim_sim::RunSummary, fairsim_sim::Counters, DelayState), TestCaseError> {
     let fail = |e: fairsim_sim::SimError| TestCaseError::fail(e.to_string());
     let mut sim = Simulation::new(sc, 1, 0, rec).map_err(fail)?;
     let summary = sim.run_to_end().map_err(fail)?;
-    Ok((summary, sim.counters()))
+    Ok((summary, sim.counters(), sim.delay_state()))
 }
 
 #[test]
@@ -229,11 +233,16 @@ fn elided_and_unelided_engines_decide_identically() {
         .run(&case(), |c| {
             let mut a = MemoryRecorder::default();
             let mut b = MemoryRecorder::default();
-            let (sa, ca) = run_counted(&build(&c, Heartbeats::Elided), &mut a)?;
+            let (sa, ca, da) = run_counted(&build(&c, Heartbeats::Elided), &mut a)?;
             // The reference: every heartbeat, and Hadoop's re-sorting (naive ordering).
             let mut reference = build(&c, Heartbeats::Every);
             reference.scheduler.ordering = Ordering::Naive;
-            let (sb, cb) = run_counted(&reference, &mut b)?;
+            let (sb, cb, db) = run_counted(&reference, &mut b)?;
+            // Count-based delay scheduling reads the missed opportunities: every elided
+            // beat left them as processing it would have.
+            if c.locality && c.extras & 2 == 0 {
+                prop_assert_eq!(da, db);
+            }
             // The beats counted as elided are exactly those the reference processed and the
             // elided run did not.
             prop_assert_eq!(cb.heartbeats_elided, 0);
@@ -306,6 +315,231 @@ fn elided_and_unelided_engines_decide_identically() {
     assert!(
         seen[8] > 5,
         "too few Hadoop 3.3 cases with full nodes' beats skipped: {seen:?}"
+    );
+}
+
+/// One app of the delay-scheduling case: arrival, leaf, tasks, task size (512 MB units; a
+/// small node holds 8), duration, AM, a second stage, what its first stage names (0
+/// nothing, 1 a node, 2 a rack only, 3 a host no node has, 4 a node kept to, relaxLocality
+/// off) and which.
+type DelayApp = (u64, usize, u32, i64, u64, bool, bool, u8, u32);
+
+/// Full nodes with count-based delay scheduling on: nodes of 4 GB and, the last
+/// `big_nodes`, 8 GB (asks that fit only those count offers on them only), apps asking for
+/// nodes, racks or anywhere, thresholds that bind (a few nodes' worth of missed offers).
+#[derive(Debug, Clone)]
+struct DelayCase {
+    nodes: u32,
+    racks: u32,
+    big_nodes: u32,
+    thresholds: (f64, f64),
+    era33: bool,
+    naive: bool,
+    multiple: bool,
+    preemption: bool,
+    apps: Vec<DelayApp>,
+}
+
+fn delay_case() -> impl Strategy<Value = DelayCase> {
+    let app = (
+        0u64..20_000,
+        0usize..3,
+        1u32..12,
+        2i64..14,
+        1_000u64..40_000,
+        any::<bool>(),
+        any::<bool>(),
+        0u8..5,
+        0u32..8,
+    );
+    (
+        (2u32..7, 1u32..3, 0u32..3),
+        (
+            prop::sample::select(vec![0.0, 0.25, 0.5, 1.0]),
+            prop::sample::select(vec![0.0, 0.5, 1.0]),
+        ),
+        (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
+        prop::collection::vec(app, 2..12),
+    )
+        .prop_map(
+            |(
+                (nodes, racks, big_nodes),
+                thresholds,
+                (era33, naive, multiple, preemption),
+                apps,
+            )| {
+                DelayCase {
+                    nodes,
+                    racks,
+                    big_nodes: big_nodes.min(nodes - 1),
+                    thresholds,
+                    era33,
+                    naive,
+                    multiple,
+                    preemption,
+                    apps,
+                }
+            },
+        )
+}
+
+fn build_delay(c: &DelayCase, heartbeats: Heartbeats) -> Scenario {
+    let mut tree = QueueTree::with_root();
+    for (i, w) in [1.0f32, 2.0, 3.0].iter().enumerate() {
+        let q = tree.add_queue(QueueId::ROOT, &format!("q{i}"), true);
+        let conf = tree.get_mut(q);
+        conf.weight = *w;
+        conf.min_share_preemption_timeout_ms = Some(2_000);
+        conf.fair_share_preemption_timeout_ms = Some(3_000);
+    }
+    let racks = c.racks.min(c.nodes);
+    let layout: Vec<NodeSpec> = (0..c.nodes)
+        .map(|i| NodeSpec {
+            name: format!("node{i}"),
+            rack: format!("rack{}", i * racks / c.nodes),
+            capacity: if i >= c.nodes - c.big_nodes {
+                Resource::new(8192, 8)
+            } else {
+                Resource::new(4096, 4)
+            },
+        })
+        .collect();
+    let mut apps: Vec<AppSpec> = c
+        .apps
+        .iter()
+        .enumerate()
+        .map(|(k, &(t, q, n, units, d, am, two, names, which))| {
+            let hosts: Vec<String> = match names {
+                1 | 4 => vec![format!("node{}", which % c.nodes)],
+                2 => vec![format!("/rack{}/elsewhere", which % racks)],
+                3 => vec![format!("elsewhere{which}")],
+                _ => vec![],
+            };
+            let group = |priority: i32, count: u32, hosts: Vec<String>| TaskGroup {
+                count,
+                size: Resource::new(units * 512, 1),
+                duration_ms: d,
+                priority,
+                relax_locality: names != 4 || hosts.is_empty(),
+                hosts,
+            };
+            let mut stages = vec![vec![group(10, n, hosts)]];
+            if two {
+                // Asking anywhere, at a later priority.
+                stages.push(vec![group(20, 1 + n / 2, vec![])]);
+            }
+            AppSpec {
+                name: format!("a{k}"),
+                arrival: SimTime(t),
+                queue: format!("q{q}"),
+                user: "u".into(),
+                am: am.then_some(Resource::new(1024, 1)),
+                stages,
+                recorded: None,
+            }
+        })
+        .collect();
+    apps.sort_by_key(|a| a.arrival);
+    Scenario {
+        scheduler: SchedulerConf {
+            semantics: if c.era33 {
+                Semantics::Hadoop33
+            } else {
+                Semantics::Hadoop27
+            },
+            assignmultiple: c.multiple,
+            locality_threshold_node: c.thresholds.0,
+            locality_threshold_rack: c.thresholds.1,
+            preemption: c.preemption,
+            wait_before_kill_ms: 1_500,
+            wait_before_next_starvation_check_ms: 2_000,
+            preemption_interval_ms: 1_000,
+            ordering: if c.naive {
+                Ordering::Naive
+            } else {
+                Ordering::Incremental
+            },
+            heartbeats,
+            ..SchedulerConf::default()
+        },
+        end_ms: Some(200_000),
+        ..common::scenarios::cluster_scenario(
+            "delay-full-nodes",
+            tree,
+            ClusterSpec {
+                nodes: c.nodes,
+                racks,
+                node_memory_mb: 4096,
+                node_vcores: 4,
+                layout,
+                events: Default::default(),
+            },
+            apps,
+        )
+    }
+}
+
+/// Hadoop 3.3 skips the beats of full nodes with count-based delay scheduling on, counting
+/// their missed opportunities in bulk before the next event (`scheduler::fair::missed_offers`):
+/// the decisions, metrics and app records are the unelided engine's, and so is every app's
+/// count and allowed level at the end, in both eras (2.7 skips none of them: it reserves).
+#[test]
+fn full_nodes_with_delay_scheduling_count_skipped_offers_exactly() {
+    let mut runner = TestRunner::new(generator::fixed_config(cases(), 0x0de1_a733));
+    let seen = std::cell::RefCell::new([0u32; 5]);
+    runner
+        .run(&delay_case(), |c| {
+            let mut a = MemoryRecorder::default();
+            let mut b = MemoryRecorder::default();
+            let (sa, ca, da) = run_counted(&build_delay(&c, Heartbeats::Elided), &mut a)?;
+            let mut reference = build_delay(&c, Heartbeats::Every);
+            reference.scheduler.ordering = Ordering::Naive;
+            let (sb, cb, db) = run_counted(&reference, &mut b)?;
+            prop_assert_eq!(ca.heartbeats + ca.heartbeats_elided, cb.heartbeats);
+            prop_assert_eq!(&a.decisions, &b.decisions);
+            let bits = |m: &[(String, f64)]| -> Vec<(String, u64)> {
+                m.iter().map(|(k, v)| (k.clone(), v.to_bits())).collect()
+            };
+            prop_assert_eq!(bits(&sa.metrics), bits(&sb.metrics));
+            prop_assert_eq!(sa.end, sb.end);
+            prop_assert_eq!(sa.stalled_at, sb.stalled_at);
+            prop_assert_eq!(sa.cycle_from, sb.cycle_from);
+            prop_assert_eq!(&a.apps, &b.apps);
+            prop_assert_eq!(&da, &db);
+
+            let mut seen = seen.borrow_mut();
+            let skipped = ca.full_beats_skipped > 0;
+            seen[0] += skipped as u32;
+            // A level relaxed past node-local while beats were skipped.
+            seen[1] += (skipped
+                && da
+                    .iter()
+                    .flatten()
+                    .any(|p| matches!(p.2, Some(Locality::RackLocal | Locality::OffSwitch))))
+                as u32;
+            let placed = |l: Locality| {
+                a.decisions
+                    .iter()
+                    .any(|d| d.kind == DecisionKind::Allocated(l))
+            };
+            seen[2] += (skipped && placed(Locality::NodeLocal)) as u32;
+            seen[3] += (skipped && placed(Locality::RackLocal)) as u32;
+            seen[4] +=
+                (!c.era33 && a.decisions.iter().any(|d| d.kind == DecisionKind::Reserved)) as u32;
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let seen = seen.into_inner();
+    assert!(
+        seen[0] > 20,
+        "too few cases with full nodes' beats skipped: {seen:?}"
+    );
+    assert!(seen[1] > 10, "too few cases with levels relaxed: {seen:?}");
+    assert!(seen[2] > 5, "too few node-local placements: {seen:?}");
+    assert!(seen[3] > 5, "too few rack-local placements: {seen:?}");
+    assert!(
+        seen[4] > 5,
+        "too few Hadoop 2.7 cases with reservations: {seen:?}"
     );
 }
 

@@ -23,7 +23,9 @@
 //! *parked* while its heartbeats can change nothing, even when every other node beats, and
 //! woken by whatever could change its outcome (`scheduler::fair::parking`). In Hadoop 3.3
 //! the beat of an unarmed node whose free space fits no ask, while no app may reserve, is
-//! skipped as it comes up (`scheduler::fair::full_nodes`).
+//! skipped as it comes up (`scheduler::fair::full_nodes`); with count-based delay
+//! scheduling on, the missed scheduling opportunities of the beats skipped are counted
+//! before the next event is processed (`scheduler::fair::missed_offers`).
 //! `[scheduler] heartbeats = "every"` processes every heartbeat (the property test compares
 //! both, decision for decision). Update ticks that can change nothing are jumped over in the
 //! same way (`idle_ticks`).
@@ -422,6 +424,22 @@ impl<'a> Simulation<'a> {
         self.sched().app_shares_every_tick(on);
     }
 
+    /// Tests: every app's delay-scheduling state, per priority its missed scheduling
+    /// opportunities and allowed locality level, to compare runs.
+    #[doc(hidden)]
+    pub fn delay_state(&self) -> Vec<Vec<(i32, u32, Option<crate::app::Locality>)>> {
+        self.w
+            .apps
+            .iter()
+            .map(|a| {
+                let by_priority = a.requests.by_priority.iter();
+                by_priority
+                    .map(|p| (p.priority, p.opportunities, p.allowed))
+                    .collect()
+            })
+            .collect()
+    }
+
     /// Processes at most `max_events` events: the summary when the run ended within them,
     /// `None` (and no call to the recorder's `apps` or `finish`) when it did not. For tests
     /// that prove every run ends within a bound.
@@ -451,17 +469,23 @@ impl<'a> Simulation<'a> {
             }
             // A stalled run beats no more (see "Quiescence").
             let every_node = self.every_node_beats();
-            // A skipped beat changes nothing: the next pop sees the same state.
+            // A skipped beat changes nothing the test reads: the next pop sees the same state.
+            let mut skipped = false;
             let popped = loop {
                 match self.cx.events.pop(every_node) {
                     Some((_, Event::NodeHeartbeat { node }))
                         if self.sched().beat_changes_nothing(node) =>
                     {
                         self.cx.counters.full_beats_skipped += 1;
+                        skipped = true;
                     }
                     p => break p,
                 }
             };
+            // Their missed scheduling opportunities, before anything can read them.
+            if skipped {
+                self.sched().count_skipped_offers();
+            }
             let Some((key, event)) = popped else {
                 break;
             };

@@ -104,6 +104,8 @@ impl Sched<'_, '_> {
                 // The floor is forgotten after every event; the reservation counts follow
                 // the nodes' reservations, written with the cluster.
                 full_nodes: _,
+                // Counted before every event, so empty when a fingerprint is taken.
+                skipped_offers: _,
                 continuous,
             }) => (&held_for[..], continuous.as_ref()),
             None => (&[][..], None),

@@ -509,7 +509,7 @@ impl Sched<'_, '_> {
 
     /// Count-based `getAllowedLocalityLevel` for priority index `idx` of app `a` (time-based
     /// under continuous scheduling).
-    fn allowed_locality(&mut self, a: u32, idx: usize) -> Locality {
+    pub(crate) fn allowed_locality(&mut self, a: u32, idx: usize) -> Locality {
         if self.continuous_on() {
             return self.allowed_locality_by_time(a, idx);
         }
@@ -576,28 +576,45 @@ impl Sched<'_, '_> {
                 return Outcome::Nothing;
             }
             let allowed = self.allowed_locality(a, idx);
-            let p = &self.w.apps[i].requests.by_priority[idx];
-            let rack_c = p.rack_count(rack).unwrap_or(0);
-            let node_c = p.node_count(node).unwrap_or(0);
-            if rack_c > 0 && node_c > 0 {
-                return self.try_assign(a, idx, node, Locality::NodeLocal, reserved.is_some());
-            }
-            // relaxLocality off: a rack request may not relax to the rack (both eras:
-            // 2.7 reads the request's flag, 3.3 `canDelayTo`), nor ANY to anywhere.
-            if !p.relax_locality && p.rack_count(rack).is_some() {
-                continue;
-            }
-            if rack_c > 0 && allowed >= Locality::RackLocal {
-                return self.try_assign(a, idx, node, Locality::RackLocal, reserved.is_some());
-            }
-            if !p.relax_locality {
-                continue;
-            }
-            if p.any > 0 && (!p.has_local_requests() || allowed == Locality::OffSwitch) {
-                return self.try_assign(a, idx, node, Locality::OffSwitch, reserved.is_some());
+            if let Some(locality) = self.offer_locality(a, idx, node, rack, allowed) {
+                return self.try_assign(a, idx, node, locality, reserved.is_some());
             }
         }
         Outcome::Nothing
+    }
+
+    /// The locality at which priority `idx` of app `a`, its offer of `node` (on `rack`)
+    /// counted and its allowed level `allowed`, tries the node; `None` when it passes the
+    /// node on to the next priority.
+    pub(crate) fn offer_locality(
+        &self,
+        a: u32,
+        idx: usize,
+        node: u32,
+        rack: u32,
+        allowed: Locality,
+    ) -> Option<Locality> {
+        let p = &self.w.apps[a as usize].requests.by_priority[idx];
+        let rack_c = p.rack_count(rack).unwrap_or(0);
+        let node_c = p.node_count(node).unwrap_or(0);
+        if rack_c > 0 && node_c > 0 {
+            return Some(Locality::NodeLocal);
+        }
+        // relaxLocality off: a rack request may not relax to the rack (both eras:
+        // 2.7 reads the request's flag, 3.3 `canDelayTo`), nor ANY to anywhere.
+        if !p.relax_locality && p.rack_count(rack).is_some() {
+            return None;
+        }
+        if rack_c > 0 && allowed >= Locality::RackLocal {
+            return Some(Locality::RackLocal);
+        }
+        if !p.relax_locality {
+            return None;
+        }
+        if p.any > 0 && (!p.has_local_requests() || allowed == Locality::OffSwitch) {
+            return Some(Locality::OffSwitch);
+        }
+        None
     }
 
     /// Allocate on `node` if the container fits, else reserve (2.7) or nothing.

@@ -1,5 +1,5 @@
 //! Hadoop 3.3: heartbeats of nodes too full for every ask, while no app may reserve, are
-//! elided (the Fair Scheduler, count-based delay scheduling off).
+//! elided (the Fair Scheduler).
 //!
 //! Hadoop 2.7 reserves a full node for the first app whose container does not fit it
 //! (bounded only by maxResources), and a reserved node whose container still does not fit
@@ -13,14 +13,15 @@
 //! demand) it beats every interval and does nothing: every app the descent reaches has no
 //! ask that fits its free space, and none may reserve.
 //!
-//! Such a beat writes nothing that is read: each app reached counts a missed scheduling
-//! opportunity at each priority whose size fits the node's capacity, which only
-//! count-based delay scheduling reads (`getAllowedLocalityLevel`, which returns at once
-//! while a threshold is negative, Hadoop's default; the cycle watch clamps the count to 0
-//! then); its apps' shares, when it computes them, are the last tick's (`app_shares`).
-//! So when such a beat comes up (in key order, never ahead of time) and the state then
-//! shows it changes nothing, it is skipped, as the clock skips a parked node's beat: no
-//! wake-up is needed, since the test reads the state at the beat itself.
+//! Such a beat writes nothing but missed scheduling opportunities: each app reached counts
+//! one at the priorities its offer reaches, which only count-based delay scheduling reads
+//! (`getAllowedLocalityLevel`, which returns at once while a threshold is negative, Hadoop's
+//! default; the cycle watch clamps the count to 0 then), and which are counted in bulk
+//! before the next event when it is on (`missed_offers`); its apps' shares, when it
+//! computes them, are the last tick's (`app_shares`). So when such a beat comes up (in key
+//! order, never ahead of time) and the state then shows it changes nothing else, it is
+//! skipped, as the clock skips a parked node's beat: no wake-up is needed, since the test
+//! reads the state at the beat itself.
 //!
 //! The test (`Sched::beat_changes_nothing`): the node is unarmed (no reservation, no
 //! preempted resources held, not decommissioning) and its free space fits no container
@@ -32,9 +33,10 @@
 //! starved, or every container it asks for below the threshold, or (an ask without node or
 //! rack requests, so only off-switch) its reservations already at the ratio's cap. The
 //! floor is computed when a beat first asks after an event was processed and kept while
-//! beats are skipped: a skipped beat changes nothing, so the next one reads the same state.
+//! beats are skipped: a skipped beat changes nothing the floor reads, so the next one reads
+//! the same state.
 //!
-//! Not used where a beat writes what is read: delay scheduling on, continuous scheduling,
+//! Not used where a beat writes what is read: continuous scheduling,
 //! Hadoop 2.7 (it reserves any such node), the lists that keep their sort's history
 //! (`sort_history`: each beat sorts them), `heartbeats = "every"`, the Capacity Scheduler.
 
@@ -92,6 +94,12 @@ impl FullNodes {
         self.floor = None;
     }
 
+    /// The apps the last floor was read from: those a skipped beat offers its node to, with
+    /// the apps whose AM maxAMShare refuses (`missed_offers`).
+    pub(crate) fn reached(&self) -> &[u32] {
+        &self.scratch
+    }
+
     /// The nodes reserved for app `a`.
     pub(crate) fn reserved_by(&self, a: u32) -> u32 {
         self.reserved.get(a as usize).copied().unwrap_or(0)
@@ -129,14 +137,11 @@ impl FullNodes {
 impl Sched<'_, '_> {
     /// Whether the run skips beats of full nodes at all (see the module docs).
     fn full_nodes_elided(&self) -> bool {
-        let conf = &self.w.sc.scheduler;
         self.cx.elide
             && self.capacity.is_none()
             && self.w.semantics == Semantics::Hadoop33
             && !self.continuous_on()
             && !self.sorted_history()
-            && (conf.locality_threshold_node.min(1.0) < 0.0
-                || conf.locality_threshold_rack.min(1.0) < 0.0)
     }
 
     /// Whether `node`'s heartbeat, due now, changes nothing because its free space fits no
@@ -167,7 +172,11 @@ impl Sched<'_, '_> {
                 f
             }
         };
-        floor.is_some_and(|f| !f.fits_in(avail))
+        let skip = floor.is_some_and(|f| !f.fits_in(avail));
+        if skip {
+            self.note_skipped_beat(node);
+        }
+        skip
     }
 
     /// The componentwise minimum of the containers asked by the apps a descent may reach,

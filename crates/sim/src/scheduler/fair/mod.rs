@@ -8,6 +8,7 @@ pub mod app_shares;
 pub mod assign;
 pub mod continuous;
 pub mod full_nodes;
+pub mod missed_offers;
 pub mod parking;
 pub mod placement;
 pub mod queue_shares;
@@ -73,6 +74,9 @@ pub(crate) struct FairState {
     /// Hadoop 3.3: what decides whether a full node's beat changes nothing, and the nodes
     /// reserved per app (`scheduler::fair::full_nodes`).
     pub full_nodes: full_nodes::FullNodes,
+    /// Hadoop 3.3 with delay scheduling on: the full nodes' beats skipped since the last
+    /// event, whose missed opportunities are still to count (`scheduler::fair::missed_offers`).
+    pub skipped_offers: missed_offers::SkippedOffers,
 }
 
 /// The Fair Scheduler's own state, read where both schedulers decide: a node's holds, which
