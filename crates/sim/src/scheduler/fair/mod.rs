@@ -1,8 +1,8 @@
 //! The Fair Scheduler as methods on the simulation state: app submission and placement
 //! ([`placement`]), maxRunningApps ([`running`]), the update thread ([`update`],
 //! [`queue_shares`], apps' shares on demand in [`app_shares`]) and the heartbeat assignment
-//! ([`assign`]). This file holds the app life cycle: arrival, requests,
-//! container completion, stages and removal.
+//! ([`assign`]), preemption in either era ([`preempt`]). This file holds the app life
+//! cycle: arrival, requests, container completion, stages and removal.
 
 pub mod app_shares;
 pub mod assign;
@@ -10,6 +10,7 @@ pub mod continuous;
 pub mod full_nodes;
 pub mod parking;
 pub mod placement;
+pub mod preempt;
 pub mod queue_shares;
 pub mod running;
 pub mod sort_history;
@@ -22,15 +23,13 @@ use crate::state::world::Container;
 use crate::time::SimTime;
 use crate::tree::SchedulerKind;
 
-/// The Fair Scheduler of a run: what both schedulers keep, its own state and its era's
-/// preemption.
+/// The Fair Scheduler of a run: what both schedulers keep, and its own state (with its
+/// era's preemption).
 pub(crate) struct FairScheduler {
     /// What both schedulers keep (`scheduler::books::Books`).
     pub books: crate::scheduler::books::Books,
     /// The Fair Scheduler's own state.
     pub state: FairState,
-    /// Preemption: off, or the era's (`PreemptState::Fs27`, `PreemptState::Fs33`).
-    pub preempt: crate::scheduler::preempt::PreemptState,
 }
 
 impl FairScheduler {
@@ -44,7 +43,6 @@ impl FairScheduler {
                 held_for: vec![Vec::new(); n_nodes],
                 ..Default::default()
             },
-            preempt: crate::scheduler::preempt::PreemptState::Off,
         }
     }
 }
@@ -52,7 +50,7 @@ impl FairScheduler {
 /// The Fair Scheduler's own state, beside what both schedulers keep (the update thread's
 /// books, `scheduler::books::Books`) and the world they share (cluster, containers, apps,
 /// users, queues): how its descents sort, the nodes it parks or skips, continuous
-/// scheduling and Hadoop 3.x's preemption holds.
+/// scheduling, and its preemption with Hadoop 3.x's holds.
 #[derive(Default)]
 pub(crate) struct FairState {
     /// Sorted lists remember their history: every descent sorts them as Hadoop 2.7 does
@@ -61,6 +59,8 @@ pub(crate) struct FairState {
     /// Each descent builds Hadoop 3.3's `TreeSet` of children or apps
     /// (`scheduler::fair::sort_history`).
     pub tree_sets: bool,
+    /// Preemption: off, or the era's (`scheduler::fair::preempt`).
+    pub preempt: preempt::FairPreempt,
     /// Hadoop 3.x: the apps each node holds preempted resources for, in the order their
     /// holds began (`FSSchedulerNode.resourcesPreemptedForApp`, a `LinkedHashMap`); the
     /// amounts are in the preemption state.
