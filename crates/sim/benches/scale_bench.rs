@@ -43,7 +43,9 @@
 //! `FAIRSIM_SCALE_NODES=3000,10000` picks the ladder's sizes, `FAIRSIM_SCALE_HOURS=4` its
 //! hours of arrivals (and the enterprise case's; 24 by default: a shorter rung of the same
 //! shape, e.g. 3,000 nodes for 4 hours to profile Hadoop 3.3) and `FAIRSIM_SCALE_LEAVES=10000`
-//! the many-queues case's.
+//! the many-queues case's. `FAIRSIM_SCALE_NO_CPU_CLOCK=1` reports cpu 0, for runs under
+//! valgrind (which cannot follow the process CPU clock into the vDSO; callgrind counts
+//! instructions instead, docs/performance.md).
 //!
 //! `cargo bench -p fairsim-sim --bench scale_bench` (release profile with debug symbols).
 //!
@@ -374,6 +376,11 @@ use support::{HashRecorder, peak_mib};
 /// CPU time (user + system) of this process so far (`CLOCK_PROCESS_CPUTIME_ID`, the sum
 /// getrusage reports, in nanoseconds).
 fn cpu_time() -> Duration {
+    // Valgrind cannot follow rustix into the vDSO behind this clock (the process dies), so a
+    // run under callgrind, which counts instructions rather than time, reports cpu 0.
+    if std::env::var_os("FAIRSIM_SCALE_NO_CPU_CLOCK").is_some() {
+        return Duration::ZERO;
+    }
     let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
     Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }

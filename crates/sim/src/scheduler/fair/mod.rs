@@ -236,6 +236,7 @@ impl Sched<'_, '_> {
     }
 
     /// A container's completion is reported: release it; advance or finish its app.
+    #[inline]
     pub(crate) fn on_container_finished(&mut self, slot: u32) {
         let c = self.w.containers[slot as usize];
         self.release_container(slot);
@@ -252,6 +253,7 @@ impl Sched<'_, '_> {
     }
 
     /// Frees a container's resources on its node, app and queues.
+    #[inline]
     pub(crate) fn release_container(&mut self, slot: u32) {
         let c = self.take_back_container(slot);
         self.w.free_slots.push(slot);
@@ -264,6 +266,7 @@ impl Sched<'_, '_> {
     /// Marks the live container in `slot` dead and takes its size back from its node (which
     /// wakes) and its app; returns it. The caller settles the app's demand, its queues and its
     /// order, and whether the slot is reused.
+    #[inline]
     pub(crate) fn take_back_container(&mut self, slot: u32) -> Container {
         let c = self.w.containers[slot as usize];
         debug_assert!(c.live);
