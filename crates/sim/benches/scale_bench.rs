@@ -46,6 +46,9 @@
 //! the many-queues case's. `FAIRSIM_SCALE_DELAY=0.5` (or `node,rack`) runs every case with
 //! count-based delay scheduling on, those locality thresholds (off by default, as in YARN),
 //! and `FAIRSIM_SCALE_HINTS=1` has the ladder's maps ask for three hosts each.
+//! `FAIRSIM_SCALE_NO_CPU_CLOCK=1` reports cpu 0, for runs under valgrind (which cannot
+//! follow the process CPU clock into the vDSO; callgrind counts instructions instead,
+//! docs/performance.md).
 //!
 //! `cargo bench -p fairsim-sim --bench scale_bench` (release profile with debug symbols).
 //!
@@ -393,6 +396,11 @@ use support::{HashRecorder, peak_mib};
 /// CPU time (user + system) of this process so far (`CLOCK_PROCESS_CPUTIME_ID`, the sum
 /// getrusage reports, in nanoseconds).
 fn cpu_time() -> Duration {
+    // Valgrind cannot follow rustix into the vDSO behind this clock (the process dies), so a
+    // run under callgrind, which counts instructions rather than time, reports cpu 0.
+    if std::env::var_os("FAIRSIM_SCALE_NO_CPU_CLOCK").is_some() {
+        return Duration::ZERO;
+    }
     let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
     Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }

@@ -15,12 +15,13 @@
 mod common;
 
 use common::apps::{GB, LONG_MS, one_stage};
+use common::outcomes::{placed, run_recorded};
 use common::scenarios::{fair_tree, trace_scenario};
 use fairsim_core::{Resource, Semantics};
+use fairsim_sim::Simulation;
 use fairsim_sim::app::{AppSpec, TaskGroup};
-use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
+use fairsim_sim::recorder::MemoryRecorder;
 use fairsim_sim::scenario::{Heartbeats, Ordering, Scenario};
-use fairsim_sim::{Simulation, run};
 
 fn scenario(semantics: Semantics, policy: &str, apps: Vec<AppSpec>) -> Scenario {
     let xml = format!(
@@ -41,13 +42,7 @@ fn scenario(semantics: Semantics, policy: &str, apps: Vec<AppSpec>) -> Scenario 
 
 /// `(time, node, app)` of every allocation of a run of `sc`.
 fn node_allocations(sc: &Scenario) -> Vec<(u64, u32, u32)> {
-    let mut rec = MemoryRecorder::default();
-    run(sc, 1, 0, &mut rec).expect("runs");
-    rec.decisions
-        .iter()
-        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
-        .map(|d| (d.time.0, d.node, d.app))
-        .collect()
+    placed(&run_recorded(sc).0)
 }
 
 /// [`node_allocations`] with update ticks every `update_ms`, the same in each ordering,

@@ -3,7 +3,7 @@
 mod common;
 
 use common::apps::one_stage;
-use common::outcomes::{allocated, run_sampled};
+use common::outcomes::{containers_per_app, run_sampled};
 use common::scenarios::trace_scenario;
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::app::AppSpec;
@@ -14,15 +14,6 @@ use fairsim_sim::{SimTime, run};
 
 fn app(arrival: u64, queue: &str, user: &str, count: u32, mb: i64, dur: u64) -> AppSpec {
     one_stage(arrival, queue, user, count, Resource::new(mb, 1), dur)
-}
-
-/// Containers allocated per app after the run (or until `end_ms`).
-fn allocations(rec: &MemoryRecorder, n_apps: usize) -> Vec<usize> {
-    let mut v = vec![0; n_apps];
-    for d in allocated(rec) {
-        v[d.app as usize] += 1;
-    }
-    v
 }
 
 fn low_max_tree() -> QueueTree {
@@ -47,7 +38,7 @@ fn low_max(semantics: Semantics) -> Vec<usize> {
     sc.end_ms = Some(5_500);
     let mut rec = MemoryRecorder::default();
     run(&sc, 1, 0, &mut rec).unwrap();
-    allocations(&rec, 2)
+    containers_per_app(&rec, 2)
 }
 
 #[test]
@@ -336,7 +327,7 @@ fn ams_holding_every_vcore_stall_the_run_with_apps_unfinished() {
     half_gb_allocations(&mut sc);
     let mut rec = MemoryRecorder::default();
     let s = run(&sc, 1, 0, &mut rec).unwrap();
-    assert_eq!(allocations(&rec, 4), vec![1, 1, 1, 1]);
+    assert_eq!(containers_per_app(&rec, 4), vec![1, 1, 1, 1]);
     assert_eq!(s.get("apps_unfinished"), Some(4.0));
     let stalled = s.stalled_at.expect("the run must report that it stalled");
     assert_eq!(s.end, stalled);

@@ -9,7 +9,7 @@
 mod common;
 
 use common::apps::app;
-use common::outcomes::{allocated, metric, run_sampled};
+use common::outcomes::{metric, placed, run_sampled};
 use common::scenarios::fair_tree;
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::app::AppSpec;
@@ -82,11 +82,6 @@ fn scenario(
     }
 }
 
-/// (time, node, app) of every allocation.
-fn allocations(rec: &MemoryRecorder) -> Vec<(u64, u32, u32)> {
-    allocated(rec).map(|d| (d.time.0, d.node, d.app)).collect()
-}
-
 /// Memory reserved after every decision up to and including time `t` (root's reservedMB).
 fn reserved_mb_at(rec: &MemoryRecorder, t: u64) -> i64 {
     rec.decisions
@@ -138,7 +133,7 @@ fn scheduler_root_queue_metrics() {
         );
         let (rec, _) = run_sampled(&sc);
         assert_eq!(reserved_mb_at(&rec, 1000), 1024, "{s}");
-        assert_eq!(allocations(&rec), vec![(0, 0, 0), (1500, 1, 1)], "{s}");
+        assert_eq!(placed(&rec), vec![(0, 0, 0), (1500, 1, 1)], "{s}");
         assert_eq!(reserved_mb_at(&rec, 1500), 1024, "{s}");
         assert_eq!(reserved_mb_at(&rec, 2000), 0, "{s}");
         assert_eq!(usage_at(&rec, "root.queue2", 1500), 1024, "{s}");
@@ -192,7 +187,7 @@ fn scheduling_on_removed_node() {
         sc.scheduler.maximum_allocation_vcores = 8;
         sc.end_ms = None;
         let (rec, sum) = run_sampled(&sc);
-        assert!(allocations(&rec).is_empty(), "{s}");
+        assert!(placed(&rec).is_empty(), "{s}");
         assert_eq!(metric(&sum, "stalled"), 1.0, "{s}");
     }
 }
@@ -215,7 +210,7 @@ fn completed_container_on_removed_node() {
         vec![a],
     );
     let (rec, sum) = run_sampled(&sc);
-    assert_eq!(allocations(&rec), vec![(0, 0, 0)]);
+    assert_eq!(placed(&rec), vec![(0, 0, 0)]);
     assert_eq!(metric(&sum, "node_lost_containers"), 1.0);
     assert_eq!(usage_at(&rec, "root.queue1", 250), 1024);
     assert_eq!(usage_at(&rec, "root.queue1", 500), 0);
@@ -244,9 +239,9 @@ fn continuous_scheduling_with_node_removed() {
         sc.scheduler.continuous_scheduling_sleep_ms = 500;
         sc.scheduler.heartbeat_ms = 100_000;
         let (rec, _) = run_sampled(&sc);
-        let nodes: Vec<u32> = allocations(&rec).iter().map(|a| a.1).collect();
+        let nodes: Vec<u32> = placed(&rec).iter().map(|a| a.1).collect();
         assert_eq!(nodes, vec![1, 1], "{s}");
-        let times: Vec<u64> = allocations(&rec).iter().map(|a| a.0).collect();
+        let times: Vec<u64> = placed(&rec).iter().map(|a| a.0).collect();
         assert_eq!(times, vec![500, 1000], "{s}");
     }
 }
@@ -281,7 +276,7 @@ fn off_switch_app_reservation_threshold() {
     assert_eq!(reservations(1000), 1);
     assert_eq!(reservations(1333), 2);
     assert_eq!(reservations(1666), 2);
-    assert_eq!(allocations(&rec)[3], (1800, 3, 3));
+    assert_eq!(placed(&rec)[3], (1800, 3, 3));
     assert_eq!(usage_at(&rec, "root.queue1", 2000), 8192);
     assert_eq!(reservations(2000), 1);
     assert_eq!(reservations(2333), 0);
@@ -333,7 +328,7 @@ fn rack_local_reservations_count_against_the_racks_cap() {
             .map(|d| d.node)
             .collect();
         assert_eq!(reserved, want, "node5 in {rack5}");
-        assert_eq!(allocations(&rec).len(), 5, "node5 in {rack5}");
+        assert_eq!(placed(&rec).len(), 5, "node5 in {rack5}");
     }
 }
 
@@ -390,5 +385,5 @@ fn resource_update_decommissioning_node() {
     let (rec, _) = run_sampled(&sc);
     assert_eq!(root_at(&rec, 750).0, Resource::new(8 * GB, 4));
     assert_eq!(root_at(&rec, 1000).0, Resource::ZERO);
-    assert!(allocations(&rec).is_empty());
+    assert!(placed(&rec).is_empty());
 }

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::outcomes::{allocated, run_recorded};
+use common::outcomes::{placed, run_recorded};
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
 use fairsim_sim::scenario::{Scenario, parse_scenario};
 
@@ -46,11 +46,6 @@ fn scenario_losing(
     sc
 }
 
-/// (time, app, node) of every allocation.
-fn allocations(rec: &MemoryRecorder) -> Vec<(u64, u32, u32)> {
-    allocated(rec).map(|d| (d.time.0, d.app, d.node)).collect()
-}
-
 fn finish(rec: &MemoryRecorder, app: usize) -> Option<u64> {
     rec.apps[app].finish.map(|t| t.0)
 }
@@ -78,14 +73,14 @@ fn a_lost_am_gives_the_running_slot_to_a_waiting_app() {
         let sc = scenario(era, "", xml, csv, 2000);
         let (rec, _) = run_recorded(&sc);
         assert_eq!(
-            allocations(&rec),
+            placed(&rec),
             vec![
                 (0, 0, 0),
-                (500, 0, 1),
+                (500, 1, 0),
                 (2500, 1, 1),
                 (3500, 1, 1),
-                (23500, 0, 1),
-                (24500, 0, 1)
+                (23500, 1, 0),
+                (24500, 1, 0)
             ],
             "{era}"
         );
@@ -111,19 +106,19 @@ fn a_new_attempt_has_no_demand_until_the_next_update() {
     let cases = [
         (
             "hadoop-3.3",
-            vec![(0, 0, 0), (1000, 0, 0), (3500, 0, 1), (4500, 0, 1)],
+            vec![(0, 0, 0), (1000, 0, 0), (3500, 1, 0), (4500, 1, 0)],
             24500,
         ),
         (
             "hadoop-2.7",
-            vec![(0, 0, 0), (500, 0, 1), (2500, 0, 1), (3500, 0, 1)],
+            vec![(0, 0, 0), (500, 1, 0), (2500, 1, 0), (3500, 1, 0)],
             23500,
         ),
     ];
     for (era, want, end) in cases {
         let sc = scenario(era, "update_interval_ms = 1000", xml, csv, 2100);
         let (rec, _) = run_recorded(&sc);
-        assert_eq!(allocations(&rec), want, "{era}");
+        assert_eq!(placed(&rec), want, "{era}");
         assert_eq!(finish(&rec, 0), Some(end), "{era}");
     }
 }
@@ -146,11 +141,11 @@ fn a_new_attempt_comes_after_the_apps_started_before_it_in_a_fifo_leaf() {
         sc.end_ms = Some(10_000);
         let (rec, _) = run_recorded(&sc);
         assert_eq!(
-            allocations(&rec),
+            placed(&rec),
             vec![
                 (0, 0, 0),
-                (500, 0, 1),
-                (1000, 1, 0),
+                (500, 1, 0),
+                (1000, 0, 1),
                 (1500, 1, 1),
                 (2500, 1, 1),
                 (3500, 1, 1),

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::outcomes::{allocated, metric, run_sampled};
+use common::outcomes::{metric, nodes_allocated, run_sampled};
 use fairsim_core::Resource;
 use fairsim_sim::recorder::MemoryRecorder;
 use fairsim_sim::scenario::{Scenario, parse_scenario};
@@ -50,11 +50,6 @@ fn root_steady_at(rec: &MemoryRecorder, t: u64) -> Resource {
         .find(|(at, _)| at.0 == t)
         .map(|(_, rows)| rows[0].steady_fair_share)
         .unwrap_or_else(|| panic!("no sample at {t}"))
-}
-
-/// (time, node) of every allocation.
-fn allocations(rec: &MemoryRecorder) -> Vec<(u64, u32)> {
-    allocated(rec).map(|d| (d.time.0, d.node)).collect()
 }
 
 const ERAS: [&str; 2] = ["hadoop-2.7", "hadoop-3.3"];
@@ -134,7 +129,7 @@ fn a_lost_node_kills_its_containers_and_they_are_asked_again() {
         );
         let (rec, sum) = run_sampled(&sc);
         assert_eq!(
-            allocations(&rec),
+            nodes_allocated(&rec),
             vec![
                 (0, 0),
                 (500, 1),
@@ -178,7 +173,7 @@ fn a_lost_am_fails_the_attempt_and_a_new_one_runs_everything_left() {
         );
         let (rec, sum) = run_sampled(&sc);
         assert_eq!(
-            allocations(&rec),
+            nodes_allocated(&rec),
             vec![(0, 0), (500, 1), (2500, 1), (3500, 1)],
             "{era}"
         );
@@ -201,7 +196,7 @@ fn a_cluster_with_every_node_gone_stalls_and_stops() {
             "j,0,a,u,0,0,0,3,2048,1,10000,1,\n",
         );
         let (rec, sum) = run_sampled(&sc);
-        assert_eq!(allocations(&rec), vec![(0, 0)], "{era}");
+        assert_eq!(nodes_allocated(&rec), vec![(0, 0)], "{era}");
         assert_eq!(metric(&sum, "stalled"), 1.0, "{era}");
         assert_eq!(metric(&sum, "apps_unfinished"), 1.0, "{era}");
         assert_eq!(metric(&sum, "node_lost_containers"), 1.0, "{era}");
@@ -248,7 +243,7 @@ fn decommissioning_drains_in_33_and_removes_in_27() {
     assert_eq!(root_steady_at(&rec, 10250), Resource::new(6144, 5));
     assert_eq!(root_steady_at(&rec, 10500), Resource::new(4096, 4));
     assert_eq!(metric(&sum, "node_lost_containers"), 0.0);
-    let allocs = allocations(&rec);
+    let allocs = nodes_allocated(&rec);
     assert!(
         allocs
             .iter()

@@ -9,11 +9,10 @@
 mod common;
 
 use common::apps::{GB, long_tasks};
-use common::outcomes::run_recorded;
+use common::outcomes::{placed, run_recorded};
 use common::scenarios::{fair_tree, trace_scenario};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::app::AppSpec;
-use fairsim_sim::recorder::DecisionKind;
 use fairsim_sim::scenario::{ClusterSpec, Scenario, SchedulerConf};
 use fairsim_sim::topology::NodeSpec;
 
@@ -52,12 +51,7 @@ fn scenario(cluster: ClusterSpec, apps: Vec<AppSpec>) -> Scenario {
 /// `(time, node, app)` of every allocation, and each app's preempted containers.
 fn allocations_and_preempted(sc: &Scenario) -> (Vec<(u64, u32, u32)>, Vec<u64>) {
     let (rec, _) = run_recorded(sc);
-    let allocs = rec
-        .decisions
-        .iter()
-        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
-        .map(|d| (d.time.0, d.node, d.app))
-        .collect();
+    let allocs = placed(&rec);
     let mut preempted = vec![0; rec.apps.len()];
     for a in &rec.apps {
         preempted[a.index as usize] = a.preempted_containers;

@@ -8,6 +8,7 @@
 mod common;
 
 use common::apps::{GB, one_stage};
+use common::outcomes::nodes_allocated_to;
 use common::scenarios::{capacity_xml, trace_scenario};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::app::AppSpec;
@@ -185,14 +186,7 @@ fn preemption_for_a_strict_ask(host: &str) -> (Placed, Placed) {
     sc.end_ms = Some(120_000);
     let mut rec = MemoryRecorder::default();
     run(&sc, 1, 0, &mut rec).expect("runs");
-    let of = |a: u32| {
-        rec.decisions
-            .iter()
-            .filter(|d| d.app == a && matches!(d.kind, DecisionKind::Allocated(_)))
-            .map(|d| (d.time.0, d.node))
-            .collect::<Vec<_>>()
-    };
-    (of(0), of(1))
+    (nodes_allocated_to(&rec, 0), nodes_allocated_to(&rec, 1))
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::outcomes::run_sampled;
+use common::outcomes::{nodes_allocated, run_sampled};
 use fairsim_sim::app::Locality;
 use fairsim_sim::recorder::{DecisionKind, MemoryRecorder};
 use fairsim_sim::scenario::{Scenario, parse_scenario};
@@ -89,13 +89,10 @@ fn a_mixed_cluster_shares_its_sum_and_packs_per_node() {
         (4096, 8192, 4096)
     );
     assert_eq!(per_node(&rec, 3), [2, 1, 1]);
-    let allocated: Vec<(u64, u32)> = rec
-        .decisions
-        .iter()
-        .filter(|d| matches!(d.kind, DecisionKind::Allocated(_)))
-        .map(|d| (d.time.0, d.node))
-        .collect();
-    assert_eq!(allocated, [(0, 0), (333, 1), (666, 2), (1000, 0)]);
+    assert_eq!(
+        nodes_allocated(&rec),
+        [(0, 0), (333, 1), (666, 2), (1000, 0)]
+    );
 }
 
 /// Four 5 GB tasks of 10 s on 16 GB either way. Two 8 GB nodes run two at a time: node 0

@@ -2,7 +2,7 @@
 //! (`SchedulingMonitorManager.updateSchedulingMonitors`): none unless
 //! `yarn.resourcemanager.scheduler.monitor.enable` is true, and then one per class named in
 //! `yarn.resourcemanager.scheduler.monitor.policies`. Two of Hadoop's policies change what a
-//! run does: `ProportionalCapacityPreemptionPolicy` (preemption, `scheduler::preempt`) and,
+//! run does: `ProportionalCapacityPreemptionPolicy` (preemption, `scheduler::capacity_preempt`) and,
 //! from Hadoop 3.1, `QueueManagementDynamicEditPolicy`, which runs the management policy of
 //! every parent that auto-creates leaves (`scheduler::capacity_auto`). Without the latter a
 //! leaf keeps the capacity it was given when it was made.

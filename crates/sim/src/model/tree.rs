@@ -293,6 +293,13 @@ impl QueueTree {
         &self.queues[id.idx()]
     }
 
+    /// The leaves, in the tree's order.
+    pub fn leaves(&self) -> impl Iterator<Item = QueueId> + '_ {
+        (self.queues.iter().enumerate())
+            .filter(|(_, q)| q.is_leaf)
+            .map(|(i, _)| QueueId(i as u32))
+    }
+
     /// Number of queues.
     pub fn len(&self) -> usize {
         self.queues.len()

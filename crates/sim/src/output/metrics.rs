@@ -150,6 +150,7 @@ pub struct Metered {
 
 impl Metered {
     /// Counts leaf `leaf` (not counted yet).
+    #[inline]
     pub fn insert(&mut self, leaf: u32) {
         if let Err(at) = self.ids.binary_search(&leaf) {
             self.ids.insert(at, leaf);
@@ -157,6 +158,7 @@ impl Metered {
     }
 
     /// Stops counting leaf `leaf`.
+    #[inline]
     pub fn remove(&mut self, leaf: u32) {
         if let Ok(at) = self.ids.binary_search(&leaf) {
             self.ids.remove(at);
@@ -164,6 +166,7 @@ impl Metered {
     }
 
     /// Leaf `leaf`'s term from now on.
+    #[inline]
     pub fn set_x(&mut self, leaf: u32, x: f64) {
         let i = leaf as usize;
         if self.x.len() <= i {

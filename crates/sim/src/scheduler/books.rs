@@ -76,6 +76,7 @@ impl Sched<'_, '_> {
 
     /// Marks app `a`'s demand for recomputation at the next update (its usage or requests
     /// changed).
+    #[inline]
     pub(crate) fn demand_changed(&mut self, a: u32) {
         self.recheck_reserved_by(a);
         let app = &mut self.w.apps[a as usize];
@@ -86,6 +87,7 @@ impl Sched<'_, '_> {
     }
 
     /// Adds `delta` to the usage of `leaf` and its ancestors, keeping orders and metrics.
+    #[inline]
     pub(crate) fn add_usage(&mut self, leaf: QueueId, delta: Resource, sign: i64) {
         let mut q = Some(leaf);
         while let Some(id) = q {
@@ -112,6 +114,7 @@ impl Sched<'_, '_> {
     /// in `am_waiting` while its AM is not running, see [`Sched::waits_for_am`]).
     /// Naive ordering keeps the sets too (its descent does not read them): heartbeat
     /// elision reads which apps wait for their AM (`Sched::refresh_open`).
+    #[inline]
     pub(crate) fn reorder_app(&mut self, a: u32) {
         let app = &self.w.apps[a as usize];
         let leaf = app.queue;
@@ -168,6 +171,7 @@ impl Sched<'_, '_> {
     }
 
     /// Changes the outstanding-request count of runnable app `a` by `delta` up its queues.
+    #[inline]
     pub(crate) fn pending_changed(&mut self, a: u32, delta: i64) {
         if delta == 0 {
             return;
@@ -189,6 +193,7 @@ impl Sched<'_, '_> {
     }
 
     /// Leaf `leaf`'s metric terms as its usage, demand and shares give them now.
+    #[inline]
     fn leaf_terms(&self, leaf: QueueId) -> LeafTerms {
         let threshold = self.w.tree.get(leaf).fair_share_preemption_threshold as f64;
         let q = &self.w.queues[leaf.idx()];
@@ -225,6 +230,7 @@ impl Sched<'_, '_> {
 
     /// Refreshes the metrics contribution of `leaf` (starvation flags, Jain and deviation
     /// terms) after its usage, demand or shares changed.
+    #[inline]
     pub(crate) fn metrics_refresh_leaf(&mut self, leaf: QueueId) {
         let now = self.cx.now.0;
         let t = self.leaf_terms(leaf);

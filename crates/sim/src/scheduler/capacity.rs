@@ -40,34 +40,33 @@ use crate::tree::{OrderingPolicy, QueueId};
 use fairsim_core::{Calculator, Resource, Semantics};
 
 /// The Capacity Scheduler's own state, beside the state both schedulers share: every
-/// queue's absolute capacities, and each short queue name's first queue in the tree's order
-/// (placement looks leaves up by short name).
+/// queue's absolute capacities, each short queue name's first queue in the tree's order
+/// (placement looks leaves up by short name), and its scheduling monitors' state.
 #[derive(Debug, Clone)]
 pub(crate) struct CapacityState {
     pub caps: crate::capacity::Capacities,
     pub short_names: std::collections::BTreeMap<String, crate::tree::QueueId>,
     /// Hadoop 3.3's auto-created leaf queues (`capacity_auto`).
     pub auto: crate::scheduler::capacity_auto::AutoQueues,
+    /// The proportional preemption monitor, when it runs (`capacity_preempt`).
+    pub monitor: Option<crate::scheduler::capacity_preempt::ProportionalPreemption>,
 }
 
-/// The Capacity Scheduler of a run: what both schedulers keep, its own state and its
-/// preemption monitor.
+/// The Capacity Scheduler of a run: what both schedulers keep, and its own state (with its
+/// preemption monitor).
 pub(crate) struct CapacityScheduler {
     /// What both schedulers keep (`scheduler::books::Books`).
     pub books: crate::scheduler::books::Books,
     /// The Capacity Scheduler's own state.
     pub state: CapacityState,
-    /// Preemption: off, or the monitor's (`PreemptState::Capacity`).
-    pub preempt: crate::scheduler::preempt::PreemptState,
 }
 
 impl CapacityScheduler {
     /// The Capacity Scheduler `sc` configures on a cluster of `cluster` resources.
     pub(crate) fn new(sc: &crate::scenario::Scenario, cluster: Resource) -> CapacityScheduler {
         let tree = &sc.tree;
-        let queue_management = sc
-            .scheduler
-            .monitors()
+        let started = sc.scheduler.monitors();
+        let queue_management = started
             .queue_management
             .then_some(sc.scheduler.queue_management_interval_ms);
         CapacityScheduler {
@@ -76,8 +75,20 @@ impl CapacityScheduler {
                 caps: Capacities::at(tree, cluster),
                 short_names: crate::scheduler::capacity_placement::short_names(tree),
                 auto: crate::scheduler::capacity_auto::AutoQueues::of(tree, queue_management),
+                monitor: started.preemption.then(Default::default),
             },
-            preempt: crate::scheduler::preempt::PreemptState::Off,
+        }
+    }
+}
+
+impl Sched<'_, '_> {
+    /// At the start: metrics read a queue's min share as "what it is owed", its guarantee.
+    pub(crate) fn cs_start_guarantees(&mut self) {
+        let Some(cs) = self.capacity.as_deref() else {
+            return;
+        };
+        for (i, q) in self.w.queues.iter_mut().enumerate() {
+            q.min_share = cs.caps.guaranteed(QueueId(i as u32), self.w.cluster.total);
         }
     }
 }

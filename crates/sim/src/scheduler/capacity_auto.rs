@@ -145,7 +145,6 @@ impl Sched<'_, '_> {
         if active {
             set_capacity(self.w.tree.get_mut(q), &t, true);
         }
-        self.preempt_queue_added(q);
         self.cs_capacities_changed();
         Ok(q)
     }

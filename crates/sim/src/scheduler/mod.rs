@@ -1,9 +1,9 @@
-//! Schedulers. `fair` is YARN's Fair Scheduler (both eras), `capacity` the Capacity
-//! Scheduler on the same state (`capacity_placement` its queue choice); `admission`
-//! validates and normalises asks at submission for both; `preempt` runs preemption (both
-//! schedulers) from the update tick; `node_events` makes nodes join and leave during a run
-//! (both schedulers); `am_limit_blocks` counts the apps each leaf's AM limit holds back (both
-//! schedulers). `books` keeps what both schedulers keep as they decide (usage up the
+//! Schedulers. `fair` is YARN's Fair Scheduler (both eras, with its preemption), `capacity`
+//! the Capacity Scheduler on the same state (`capacity_placement` its queue choice,
+//! `capacity_preempt` its preemption monitor); `admission` validates and normalises asks at
+//! submission for both; `kill` kills containers (either scheduler's preemption, lost nodes);
+//! `node_events` makes nodes join and leave during a run (both schedulers);
+//! `am_limit_blocks` counts the apps each leaf's AM limit holds back (both schedulers). `books` keeps what both schedulers keep as they decide (usage up the
 //! tree, ordered sets, metric terms); `Sched` is a scheduler at work on one event.
 
 pub(crate) mod admission;
@@ -13,10 +13,11 @@ pub(crate) mod books;
 pub(crate) mod capacity;
 pub(crate) mod capacity_auto;
 pub(crate) mod capacity_placement;
+pub(crate) mod capacity_preempt;
 pub(crate) mod explain;
 pub mod fair;
+pub(crate) mod kill;
 pub(crate) mod node_events;
-pub(crate) mod preempt;
 pub(crate) mod print;
 
 /// What one offer of a node produced (a Fair Scheduler offer, also made to a starved app
@@ -44,7 +45,8 @@ pub(crate) enum Scheduler {
 
 /// A scheduler at work on one event: its own state, with the world and the context the
 /// engine lends it for that event. Every scheduler decision is a method of this type.
-/// Exactly one of `fair` and `capacity` is present: the lent scheduler's own state.
+/// Exactly one of `fair` and `capacity` is present: the lent scheduler's own state, its
+/// preemption included.
 pub(crate) struct Sched<'s, 'a> {
     pub(crate) w: &'s mut crate::state::world::World<'a>,
     pub(crate) cx: &'s mut crate::events::ctx::Ctx<'a>,
@@ -54,9 +56,6 @@ pub(crate) struct Sched<'s, 'a> {
     pub(crate) fair: Option<&'s mut fair::FairState>,
     /// The Capacity Scheduler's own state, when it is the Capacity Scheduler at work.
     pub(crate) capacity: Option<&'s mut capacity::CapacityState>,
-    /// The scheduler's preemption state (a Fair Scheduler's is off or its era's, a Capacity
-    /// Scheduler's off or its monitor's).
-    pub(crate) preempt: &'s mut preempt::PreemptState,
     /// The engine watches for repeated states (its cycle watch is on).
     pub(crate) cycles_watched: bool,
 }
@@ -91,7 +90,6 @@ impl Scheduler {
                 books: &mut f.books,
                 fair: Some(&mut f.state),
                 capacity: None,
-                preempt: &mut f.preempt,
                 cycles_watched,
             },
             Scheduler::Capacity(c) => Sched {
@@ -100,7 +98,6 @@ impl Scheduler {
                 books: &mut c.books,
                 fair: None,
                 capacity: Some(&mut c.state),
-                preempt: &mut c.preempt,
                 cycles_watched,
             },
         }
@@ -118,9 +115,14 @@ impl Sched<'_, '_> {
         Ok(())
     }
 
-    /// Preemption, once the apps are read.
+    /// Preemption, once the apps are read (the Capacity Scheduler's monitor is chosen when
+    /// it is made; its queues' guarantees are their min shares from now on).
     pub(crate) fn start_preemption(&mut self) {
-        self.init_preemption();
+        if self.capacity.is_some() {
+            self.cs_start_guarantees();
+        } else {
+            self.init_preemption();
+        }
     }
 
     /// Continuous scheduling's first pass, when it is on, queued after the first update
@@ -154,11 +156,13 @@ impl Sched<'_, '_> {
         self.on_container_finished(container);
     }
 
-    /// The update thread's tick: preemption's clocks before, the update, preemption after.
+    /// The update thread's tick: preemption's clocks before, the update, preemption after
+    /// (the Fair Scheduler's, or the Capacity Scheduler's monitors).
     pub(crate) fn on_update(&mut self) {
         self.before_update();
         self.update();
         self.after_update();
+        self.cs_preemption_monitor();
         self.cs_manage_auto_queues();
     }
 
@@ -175,7 +179,7 @@ impl Sched<'_, '_> {
     /// The scheduler's part of an idle update tick (see `engine::idle_ticks`): no
     /// preemption, no booster, and nothing marked for its update.
     pub(crate) fn update_is_idle(&self) -> bool {
-        matches!(self.preempt, preempt::PreemptState::Off)
+        !self.preempts()
             && self.w.sc.scheduler.booster.is_none()
             && (!self.app_shares_kept() || self.books.app_share_leaves.is_empty())
             && self.books.queue_shares.nothing_touched()
@@ -183,7 +187,48 @@ impl Sched<'_, '_> {
     }
 
     /// Whether a container may be killed other than by a node event (preemption is on).
+    #[inline]
     pub(crate) fn preempts(&self) -> bool {
-        !matches!(self.preempt, preempt::PreemptState::Off)
+        match (&self.fair, &self.capacity) {
+            (Some(f), _) => !matches!(f.preempt, fair::preempt::FairPreempt::Off),
+            (None, Some(c)) => c.monitor.is_some(),
+            (None, None) => false,
+        }
     }
+
+    /// The preemption the scheduler at work runs, read.
+    pub(crate) fn preemption(&self) -> Preemption<'_> {
+        use fair::preempt::FairPreempt;
+        match (&self.fair, &self.capacity) {
+            (Some(f), _) => match &f.preempt {
+                FairPreempt::Off => Preemption::Off,
+                FairPreempt::Fs27(fs) => Preemption::Fs27(fs),
+                FairPreempt::Fs33 { fs, search } => Preemption::Fs33 { fs, search },
+            },
+            (None, Some(c)) => c
+                .monitor
+                .as_ref()
+                .map_or(Preemption::Off, Preemption::Capacity),
+            (None, None) => Preemption::Off,
+        }
+    }
+}
+
+/// The preemption a scheduler runs, as its readers (the cycle fingerprint, the explanation
+/// of waits) see it; each scheduler owns its own (`fair::preempt::FairPreempt`,
+/// `capacity_preempt::ProportionalPreemption`).
+pub(crate) enum Preemption<'p> {
+    /// Off.
+    Off,
+    /// The Fair Scheduler's, Hadoop 2.7.
+    Fs27(&'p crate::preemption::round::Fs27),
+    /// The Fair Scheduler's, Hadoop 3.3.
+    Fs33 {
+        /// Starvation state.
+        fs: &'p crate::preemption::round::Fs33,
+        /// Marked containers.
+        search: &'p crate::preemption::victims::Search33,
+    },
+    /// The Capacity Scheduler's proportional preemption monitor.
+    Capacity(&'p capacity_preempt::ProportionalPreemption),
 }

@@ -7,10 +7,10 @@ use crate::capacity::ideal::PcppState;
 use crate::preemption::round::{Fs27, Fs33};
 use crate::preemption::starvation::{AppStarvation33, LeafStarvation27, LeafStarvation33};
 use crate::preemption::victims::{Preemptor27, Search33};
-use crate::scheduler::Sched;
 use crate::scheduler::books::Books;
+use crate::scheduler::capacity_preempt::ProportionalPreemption;
 use crate::scheduler::fair::FairState;
-use crate::scheduler::preempt::PreemptState;
+use crate::scheduler::{Preemption, Sched};
 use fairsim_core::Resource;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -98,6 +98,8 @@ impl Sched<'_, '_> {
             Some(FairState {
                 sorted_history: _,
                 tree_sets: _,
+                // Written below with the other preemptions.
+                preempt: _,
                 held_for,
                 // The clock's parked nodes are written with its armed ones, below.
                 parked: _,
@@ -147,10 +149,10 @@ impl Sched<'_, '_> {
             timeout.map_or(0, |to| age(t).min(to.saturating_add(1)))
         };
         let leaf = |i: usize| tree.get(crate::tree::QueueId(i as u32));
-        match &*self.preempt {
-            PreemptState::Off => s.push_str("off"),
-            PreemptState::Fs27(fs) => {
-                let Fs27 { clocks, preemptor } = &**fs;
+        match self.preemption() {
+            Preemption::Off => s.push_str("off"),
+            Preemption::Fs27(fs) => {
+                let Fs27 { clocks, preemptor } = fs;
                 for (i, c) in clocks.iter().enumerate() {
                     let LeafStarvation27 {
                         last_time_at_min_share,
@@ -183,7 +185,7 @@ impl Sched<'_, '_> {
                     age(*last_check_ms).min(conf.preemption_interval_ms)
                 );
             }
-            PreemptState::Fs33 { fs, search } => {
+            Preemption::Fs33 { fs, search } => {
                 let Fs33 {
                     leaves,
                     apps: starvation,
@@ -191,7 +193,7 @@ impl Sched<'_, '_> {
                     preempted_on_node,
                     hold_allocations: _,
                     holds_covered: _,
-                } = &**fs;
+                } = fs;
                 for (i, l) in leaves.iter().enumerate() {
                     let LeafStarvation33 {
                         last_time_at_min_share,
@@ -228,7 +230,7 @@ impl Sched<'_, '_> {
                 let _ = write!(s, "{starved:?} {held_nodes:?} {marked:?}");
                 held = format!("{preempted_on_node:?}");
             }
-            PreemptState::Capacity { state, last_round } => {
+            Preemption::Capacity(ProportionalPreemption { state, last_round }) => {
                 let PcppState { preempted } = state;
                 // Entries of dead containers are never looked up again (they age out).
                 let selected: Vec<(u64, u64)> = containers
@@ -258,8 +260,8 @@ impl Sched<'_, '_> {
 
     /// What Hadoop 3.x preemption holds (nothing under any other preemption).
     pub(crate) fn preemption_holds(&self) -> Holds {
-        match &*self.preempt {
-            PreemptState::Fs33 { fs, .. } => (
+        match self.preemption() {
+            Preemption::Fs33 { fs, .. } => (
                 fs.hold_allocations,
                 fs.holds_covered.clone(),
                 fs.preempted_on_node.clone(),

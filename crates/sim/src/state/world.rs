@@ -291,6 +291,7 @@ impl World<'_> {
 
     /// Re-inserts queue `id` in its parent's ordered set with a fresh key (present iff it has
     /// an outstanding request and, a leaf, is open: `QueueState::open`).
+    #[inline]
     pub(crate) fn requeue(&mut self, id: QueueId) {
         if !self.incremental {
             return;

@@ -67,3 +67,30 @@ pub fn metric(summary: &RunSummary, name: &str) -> f64 {
         .unwrap_or_else(|| panic!("no metric {name}"))
         .1
 }
+
+/// `(time, node, app)` of every allocation, in the order made.
+pub fn placed(rec: &MemoryRecorder) -> Vec<(u64, u32, u32)> {
+    allocated(rec).map(|d| (d.time.0, d.node, d.app)).collect()
+}
+
+/// `(time, node)` of every allocation, in the order made.
+pub fn nodes_allocated(rec: &MemoryRecorder) -> Vec<(u64, u32)> {
+    allocated(rec).map(|d| (d.time.0, d.node)).collect()
+}
+
+/// `(time, node)` of app `app`'s allocations, in the order made.
+pub fn nodes_allocated_to(rec: &MemoryRecorder, app: u32) -> Vec<(u64, u32)> {
+    allocated(rec)
+        .filter(|d| d.app == app)
+        .map(|d| (d.time.0, d.node))
+        .collect()
+}
+
+/// How many containers each of the first `n_apps` apps was allocated.
+pub fn containers_per_app(rec: &MemoryRecorder, n_apps: usize) -> Vec<usize> {
+    let mut per_app = vec![0; n_apps];
+    for d in allocated(rec) {
+        per_app[d.app as usize] += 1;
+    }
+    per_app
+}

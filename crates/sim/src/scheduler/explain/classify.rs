@@ -15,8 +15,7 @@ use crate::capacity::limits::{fits_headroom, queue_open, subtract};
 use crate::capacity::ordering::children_by_use;
 use crate::explain::Cause;
 use crate::preemption::starvation::{LeafLoad27, multiply_trunc};
-use crate::scheduler::Sched;
-use crate::scheduler::preempt::PreemptState;
+use crate::scheduler::{Preemption, Sched};
 use crate::tree::QueueId;
 use fairsim_core::{Resource, Semantics};
 
@@ -226,9 +225,9 @@ impl Sched<'_, '_> {
             if !calc.less_than(cluster, qs.usage, guaranteed) {
                 return None;
             }
-            return Some(match self.preempt {
-                PreemptState::Off => Cause::PreemptionOff,
-                _ => Cause::PreemptionUnderWay,
+            return Some(match cs.monitor {
+                None => Cause::PreemptionOff,
+                Some(_) => Cause::PreemptionUnderWay,
             });
         }
         let fair = self.fair_share_of(leaf);
@@ -238,9 +237,9 @@ impl Sched<'_, '_> {
             return None;
         }
         let conf = self.w.tree.get(leaf);
-        match &self.preempt {
-            PreemptState::Off | PreemptState::Capacity { .. } => Some(Cause::PreemptionOff),
-            PreemptState::Fs27(fs) => {
+        match self.preemption() {
+            Preemption::Off | Preemption::Capacity(_) => Some(Cause::PreemptionOff),
+            Preemption::Fs27(fs) => {
                 let load = LeafLoad27 {
                     usage: qs.usage,
                     demand: qs.demand,
@@ -274,7 +273,7 @@ impl Sched<'_, '_> {
                     None => Some(Cause::PreemptionOff),
                 }
             }
-            PreemptState::Fs33 { fs, .. } => {
+            Preemption::Fs33 { fs, .. } => {
                 let app = &self.w.apps[i];
                 let st = fs.apps.get(i)?;
                 // Hadoop 3.x judges fair-share starvation per app: usage below threshold ×

@@ -6,7 +6,6 @@ use super::Pass;
 use crate::app::AppPhase;
 use crate::explain::{Cause, StallGroup};
 use crate::scheduler::Sched;
-use crate::scheduler::preempt::PreemptState;
 use crate::tree::QueueId;
 use fairsim_core::Resource;
 use std::collections::BTreeMap;
@@ -185,7 +184,7 @@ impl Sched<'_, '_> {
                     "fair share"
                 };
                 let tail = match cause {
-                    Cause::PreemptionOff if matches!(self.preempt, PreemptState::Off) => {
+                    Cause::PreemptionOff if !self.preempts() => {
                         "preemption is off; turn it on to take resources back from queues over \
                          their share"
                             .to_string()

@@ -58,7 +58,7 @@ impl Sched<'_, '_> {
     /// computed on demand (preemption on, or Hadoop 3.x): they are part of the state the
     /// cycle watch compares.
     pub(crate) fn app_shares_kept(&self) -> bool {
-        self.preempt.is_on() || self.w.semantics != Semantics::Hadoop27
+        self.preempts() || self.w.semantics != Semantics::Hadoop27
     }
 
     /// At the end of an update tick: the listed leaves whose inputs changed become due, and

@@ -24,13 +24,13 @@
 //!   node-local, rack-local then off-switch as in `FSAppAttempt.assignContainer`; the first
 //!   priority that reaches a "try" returns its result.
 //! * Hadoop 3.x: before the reservation, a node holding preempted resources offers them to
-//!   the app they were preempted for (`scheduler::preempt::offer_held_node`).
+//!   the app they were preempted for (`scheduler::fair::preempt::offer_held_node`).
 //! * A container that does not fit the node: 2.7 reserves the node unless that would push
 //!   the queue or an ancestor over maxResources. 3.3 reserves only for apps starved as
 //!   checked at that moment (below their fair share, or handed a min-share starvation), for
 //!   containers of at least the reservation threshold, not on a node holding preempted
 //!   resources for the app, and within the reservable-nodes ratio (`reservable_nodes`, 0.05
-//!   by default) for rack-local and off-switch requests (`scheduler::preempt::may_reserve_33`).
+//!   by default) for rack-local and off-switch requests (`scheduler::fair::preempt::may_reserve_33`).
 //! * maxResources: 2.7 checks only that current usage fits (one-container overshoot);
 //!   3.3 also requires usage + container to fit the leaf and every ancestor.
 

@@ -1,8 +1,8 @@
 //! The Fair Scheduler as methods on the simulation state: app submission and placement
 //! ([`placement`]), maxRunningApps ([`running`]), the update thread ([`update`],
 //! [`queue_shares`], apps' shares on demand in [`app_shares`]) and the heartbeat assignment
-//! ([`assign`]). This file holds the app life cycle: arrival, requests,
-//! container completion, stages and removal.
+//! ([`assign`]), preemption in either era ([`preempt`]). This file holds the app life
+//! cycle: arrival, requests, container completion, stages and removal.
 
 pub mod app_shares;
 pub mod assign;
@@ -11,6 +11,7 @@ pub mod full_nodes;
 pub mod missed_offers;
 pub mod parking;
 pub mod placement;
+pub mod preempt;
 pub mod queue_shares;
 pub mod running;
 pub mod sort_history;
@@ -23,15 +24,13 @@ use crate::state::world::Container;
 use crate::time::SimTime;
 use crate::tree::SchedulerKind;
 
-/// The Fair Scheduler of a run: what both schedulers keep, its own state and its era's
-/// preemption.
+/// The Fair Scheduler of a run: what both schedulers keep, and its own state (with its
+/// era's preemption).
 pub(crate) struct FairScheduler {
     /// What both schedulers keep (`scheduler::books::Books`).
     pub books: crate::scheduler::books::Books,
     /// The Fair Scheduler's own state.
     pub state: FairState,
-    /// Preemption: off, or the era's (`PreemptState::Fs27`, `PreemptState::Fs33`).
-    pub preempt: crate::scheduler::preempt::PreemptState,
 }
 
 impl FairScheduler {
@@ -45,7 +44,6 @@ impl FairScheduler {
                 held_for: vec![Vec::new(); n_nodes],
                 ..Default::default()
             },
-            preempt: crate::scheduler::preempt::PreemptState::Off,
         }
     }
 }
@@ -53,7 +51,7 @@ impl FairScheduler {
 /// The Fair Scheduler's own state, beside what both schedulers keep (the update thread's
 /// books, `scheduler::books::Books`) and the world they share (cluster, containers, apps,
 /// users, queues): how its descents sort, the nodes it parks or skips, continuous
-/// scheduling and Hadoop 3.x's preemption holds.
+/// scheduling, and its preemption with Hadoop 3.x's holds.
 #[derive(Default)]
 pub(crate) struct FairState {
     /// Sorted lists remember their history: every descent sorts them as Hadoop 2.7 does
@@ -62,6 +60,8 @@ pub(crate) struct FairState {
     /// Each descent builds Hadoop 3.3's `TreeSet` of children or apps
     /// (`scheduler::fair::sort_history`).
     pub tree_sets: bool,
+    /// Preemption: off, or the era's (`scheduler::fair::preempt`).
+    pub preempt: preempt::FairPreempt,
     /// Hadoop 3.x: the apps each node holds preempted resources for, in the order their
     /// holds began (`FSSchedulerNode.resourcesPreemptedForApp`, a `LinkedHashMap`); the
     /// amounts are in the preemption state.
@@ -240,6 +240,7 @@ impl Sched<'_, '_> {
     }
 
     /// A container's completion is reported: release it; advance or finish its app.
+    #[inline]
     pub(crate) fn on_container_finished(&mut self, slot: u32) {
         let c = self.w.containers[slot as usize];
         self.release_container(slot);
@@ -256,6 +257,7 @@ impl Sched<'_, '_> {
     }
 
     /// Frees a container's resources on its node, app and queues.
+    #[inline]
     pub(crate) fn release_container(&mut self, slot: u32) {
         let c = self.take_back_container(slot);
         self.w.free_slots.push(slot);
@@ -268,6 +270,7 @@ impl Sched<'_, '_> {
     /// Marks the live container in `slot` dead and takes its size back from its node (which
     /// wakes) and its app; returns it. The caller settles the app's demand, its queues and its
     /// order, and whether the slot is reused.
+    #[inline]
     pub(crate) fn take_back_container(&mut self, slot: u32) -> Container {
         let c = self.w.containers[slot as usize];
         debug_assert!(c.live);

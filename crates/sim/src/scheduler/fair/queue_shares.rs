@@ -229,6 +229,7 @@ fn capped_sum(sum: [i128; 2], max: Resource) -> Resource {
 impl Sched<'_, '_> {
     /// Queue `q`'s instantaneous fair share: through its parent's class for a leaf under a
     /// parent split by class (0 while inactive), as stored otherwise.
+    #[inline]
     pub(crate) fn fair_share_of(&self, q: QueueId) -> Resource {
         let s = &self.books.queue_shares;
         let c = &s.by_class;
@@ -275,6 +276,7 @@ impl Sched<'_, '_> {
     }
 
     /// The member entry of leaf `leaf`, when it is an active leaf read by class.
+    #[inline]
     fn member_mut(&mut self, leaf: QueueId) -> Option<&mut Member> {
         let s = &mut self.books.queue_shares;
         let c = &mut s.by_class;
@@ -287,6 +289,7 @@ impl Sched<'_, '_> {
     }
 
     /// Leaf `leaf`'s usage changed: its class member follows.
+    #[inline]
     pub(crate) fn class_member_usage(&mut self, leaf: QueueId) {
         let usage = self.w.queues[leaf.idx()].usage.memory_mb;
         if let Some(m) = self.member_mut(leaf) {
@@ -295,6 +298,7 @@ impl Sched<'_, '_> {
     }
 
     /// Leaf `leaf`'s open state may have started or stopped reading its fair share.
+    #[inline]
     pub(crate) fn class_member_gated(&mut self, leaf: QueueId) {
         let gated = self.open_reads_fair_share(leaf);
         if let Some(m) = self.member_mut(leaf) {

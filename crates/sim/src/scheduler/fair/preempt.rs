@@ -1,24 +1,20 @@
-//! Preemption inside the simulation: the update tick runs the era's preemption pass
-//! (`crate::preemption`) or, for a capacity tree, the proportional preemption monitor
-//! (`crate::capacity::ideal`), and applies what it decides.
+//! The Fair Scheduler's preemption, from the update tick: the era's preemption pass
+//! (`crate::preemption`), and what it decides applied.
 //!
 //! * hadoop-2.7: the leaf clocks move before the update (with the previous update's demand
 //!   and fair share, as Hadoop's `update()` does), then every `preemption_interval_ms`
 //!   containers are warned and, at a later check, killed.
 //! * hadoop-3.3: after the update starved apps are identified; the preemption thread is run
 //!   to completion at once: chosen containers get a kill event `wait_before_kill_ms` later
-//!   and their nodes are held for the starved app, which the node offers first.
-//! * Capacity Scheduler: every `monitoring_interval_ms` the ideal assignment and victims are
-//!   computed; a container selected in rounds more than `max_wait_before_kill_ms` apart is
-//!   killed.
+//!   and their nodes are held for the starved app, which the node offers first (and which
+//!   Hadoop 3.x's reservation rules read, `may_reserve_33`).
 //!
-//! A killed container is released at once, its task is asked for again (same size, priority
-//! and run time, without its locality hints) and the time it ran is counted as lost work.
-//! AM containers are never chosen (fairsim does not model restarting an attempt; Hadoop
-//! takes them last).
+//! A killed container (`scheduler::kill`) is released at once, its task is asked for again
+//! (same size, priority and run time, without its locality hints) and the time it ran is
+//! counted as lost work. AM containers are never chosen (fairsim does not model restarting
+//! an attempt; Hadoop takes them last).
 
 use crate::app::AppPhase;
-use crate::capacity::ideal::{CsApp, CsContainer, CsDecision, PcppState, leaf_victims};
 use crate::event::Event;
 use crate::preemption::round::{Fs27, Fs33, Leaf33};
 use crate::preemption::starvation::{AppLoad33, LeafCtx33, LeafLoad27, sub_non_negative};
@@ -29,105 +25,81 @@ use crate::preemption::victims::{
 };
 use crate::scheduler::Outcome;
 use crate::scheduler::Sched;
+use crate::scheduler::fair::FairState;
 use crate::tree::QueueId;
 use fairsim_core::{Resource, Semantics, tree_set_order};
 use std::collections::BTreeMap;
 
-/// The preemption state of a run.
-#[derive(Debug, Clone)]
-pub(crate) enum PreemptState {
+/// The Fair Scheduler's preemption state: off, or its era's.
+#[derive(Debug, Clone, Default)]
+pub(crate) enum FairPreempt {
     /// Preemption is off.
+    #[default]
     Off,
-    /// Fair Scheduler, hadoop-2.7.
+    /// Hadoop 2.7.
     Fs27(Box<Fs27>),
-    /// Fair Scheduler, hadoop-3.3.
+    /// Hadoop 3.3.
     Fs33 {
         /// Starvation state.
         fs: Box<Fs33>,
         /// Marked containers.
         search: Search33,
     },
-    /// Capacity Scheduler's proportional preemption.
-    Capacity {
-        /// Selected containers and when.
-        state: PcppState,
-        /// Time of the last round.
-        last_round: Option<u64>,
-    },
 }
 
-impl PreemptState {
-    /// Whether preemption runs at all (either scheduler, either era).
-    pub(crate) fn is_on(&self) -> bool {
-        !matches!(self, PreemptState::Off)
-    }
+/// The preemption state of the Fair Scheduler at work, borrowed apart from the rest of the
+/// `Sched` (none under the Capacity Scheduler).
+fn preempt_of<'f>(fair: &'f mut Option<&mut FairState>) -> Option<&'f mut FairPreempt> {
+    fair.as_deref_mut().map(|f| &mut f.preempt)
 }
 
 impl Sched<'_, '_> {
-    /// Sets up the preemption state for the scenario's scheduler and era.
+    /// The Fair Scheduler's preemption state (none under the Capacity Scheduler).
+    #[inline]
+    pub(crate) fn fair_preempt(&self) -> Option<&FairPreempt> {
+        self.fair.as_deref().map(|f| &f.preempt)
+    }
+
+    /// Sets up the preemption state for the scenario's era, once the apps are read.
     pub(crate) fn init_preemption(&mut self) {
-        let n_q = self.w.tree.len();
-        if let Some(cs) = &self.capacity {
-            // Metrics read a queue's min share as "what it is owed": its guarantee.
-            for i in 0..n_q {
-                let g = cs.caps.guaranteed(QueueId(i as u32), self.w.cluster.total);
-                self.w.queues[i].min_share = g;
-            }
-            if self.w.sc.scheduler.monitors().preemption {
-                *self.preempt = PreemptState::Capacity {
-                    state: PcppState::default(),
-                    last_round: None,
-                };
-            }
-            return;
-        }
         if !self.w.sc.scheduler.preemption {
             return;
         }
-        *self.preempt = match self.w.semantics {
-            Semantics::Hadoop27 => PreemptState::Fs27(Box::new(Fs27::new(n_q, 0))),
-            Semantics::Hadoop33 => PreemptState::Fs33 {
+        let n_q = self.w.tree.len();
+        let state = match self.w.semantics {
+            Semantics::Hadoop27 => FairPreempt::Fs27(Box::new(Fs27::new(n_q, 0))),
+            Semantics::Hadoop33 => FairPreempt::Fs33 {
                 fs: Box::new(Fs33::new(n_q, self.w.apps.len(), 0)),
                 search: Search33::default(),
             },
         };
+        if let Some(p) = preempt_of(&mut self.fair) {
+            *p = state;
+        }
     }
 
-    /// Queue `q` was created at run time (by a placement rule): the preemption state and
-    /// the capacities grow to cover it. Its starvation clocks start now, as a new
-    /// `FSLeafQueue` starts them at construction.
+    /// Queue `q` was created at run time (by a placement rule): the preemption state grows
+    /// to cover it. Its starvation clocks start now, as a new `FSLeafQueue` starts them at
+    /// construction.
     pub(crate) fn preempt_queue_added(&mut self, q: QueueId) {
         let now = self.cx.now.0;
-        match &mut self.preempt {
-            PreemptState::Off | PreemptState::Capacity { .. } => {}
-            PreemptState::Fs27(fs) => fs.queue_added(q, now),
-            PreemptState::Fs33 { fs, .. } => fs.queue_added(q, now),
-        }
-        if let Some(cs) = &mut self.capacity {
-            let caps = crate::capacity::Capacities::at(&self.w.tree, self.w.cluster.total);
-            self.w.queues[q.idx()].min_share = caps.guaranteed(q, self.w.cluster.total);
-            cs.caps = caps;
+        match preempt_of(&mut self.fair) {
+            None | Some(FairPreempt::Off) => {}
+            Some(FairPreempt::Fs27(fs)) => fs.queue_added(q, now),
+            Some(FairPreempt::Fs33 { fs, .. }) => fs.queue_added(q, now),
         }
     }
 
     /// An app was submitted (Hadoop 3.x starts its fair-share clock).
     pub(crate) fn preempt_app_submitted(&mut self, a: u32) {
         let now = self.cx.now.0;
-        if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
+        if let Some(FairPreempt::Fs33 { fs, .. }) = preempt_of(&mut self.fair) {
             fs.app_submitted(a, now);
         }
     }
 
-    fn leaves(&self) -> Vec<QueueId> {
-        (0..self.w.tree.len())
-            .map(|i| QueueId(i as u32))
-            .filter(|&q| self.w.tree.get(q).is_leaf)
-            .collect()
-    }
-
     fn leaf_loads_27(&self) -> Vec<(QueueId, LeafLoad27)> {
-        self.leaves()
-            .into_iter()
+        (self.w.tree.leaves())
             .map(|q| {
                 let (st, conf) = (&self.w.queues[q.idx()], self.w.tree.get(q));
                 let load = LeafLoad27 {
@@ -146,23 +118,22 @@ impl Sched<'_, '_> {
 
     /// Before the update: Hadoop 2.7 moves the starvation clocks.
     pub(crate) fn before_update(&mut self) {
-        if !matches!(self.preempt, PreemptState::Fs27(_)) {
+        if !matches!(self.fair_preempt(), Some(FairPreempt::Fs27(_))) {
             return;
         }
         let loads = self.leaf_loads_27();
         let now = self.cx.now.0;
-        if let PreemptState::Fs27(fs) = &mut self.preempt {
+        if let Some(FairPreempt::Fs27(fs)) = preempt_of(&mut self.fair) {
             fs.update_clocks(now, &loads);
         }
     }
 
-    /// After the update: the era's preemption pass, or the capacity monitor.
+    /// After the update: the era's preemption pass.
     pub(crate) fn after_update(&mut self) {
-        match self.preempt {
-            PreemptState::Off => {}
-            PreemptState::Fs27(_) => self.preempt_27(),
-            PreemptState::Fs33 { .. } => self.preempt_33(),
-            PreemptState::Capacity { .. } => self.preempt_capacity(),
+        match self.fair_preempt() {
+            None | Some(FairPreempt::Off) => {}
+            Some(FairPreempt::Fs27(_)) => self.preempt_27(),
+            Some(FairPreempt::Fs33 { .. }) => self.preempt_33(),
         }
     }
 
@@ -178,7 +149,7 @@ impl Sched<'_, '_> {
         }
         let loads = self.leaf_loads_27();
         let total = {
-            let PreemptState::Fs27(fs) = &mut self.preempt else {
+            let Some(FairPreempt::Fs27(fs)) = preempt_of(&mut self.fair) else {
                 return;
             };
             if !fs.preemptor.interval_due(now, conf.interval_ms) {
@@ -275,7 +246,7 @@ impl Sched<'_, '_> {
         };
         let live = self.live_slots_by_id();
         let decisions = {
-            let PreemptState::Fs27(fs) = &mut self.preempt else {
+            let Some(FairPreempt::Fs27(fs)) = preempt_of(&mut self.fair) else {
                 return;
             };
             // The warned list names apps by simulation index; the snapshot by its own.
@@ -345,7 +316,7 @@ impl Sched<'_, '_> {
         // Every runnable app's fair share may be read (here and by the victim search).
         self.all_app_shares();
         let mut leaves: Vec<Leaf33> = Vec::new();
-        for q in self.leaves() {
+        for q in self.w.tree.leaves() {
             let (st, qc) = (&self.w.queues[q.idx()], self.w.tree.get(q));
             // `fetchAppsWithDemand(false)`: the runnable apps with pending demand (the
             // descent's filter, read right after the update) that are due for a starvation
@@ -353,8 +324,8 @@ impl Sched<'_, '_> {
             // the comparator is a strict total order that is the sorted order; where it is
             // not (DRF with NaN ratios) the tree's shape decides, and the fair-share pass
             // stops at the first app without starvation (`tests/starvation_order.rs`).
-            let due = |a: u32| match &self.preempt {
-                PreemptState::Fs33 { fs, .. } => fs.apps[a as usize].should_check(now),
+            let due = |a: u32| match self.fair_preempt() {
+                Some(FairPreempt::Fs33 { fs, .. }) => fs.apps[a as usize].should_check(now),
                 _ => true,
             };
             let candidates: Vec<u32> = st
@@ -398,12 +369,12 @@ impl Sched<'_, '_> {
                     .collect(),
             });
         }
-        if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
+        if let Some(FairPreempt::Fs33 { fs, .. }) = preempt_of(&mut self.fair) {
             fs.update(now, &leaves);
         }
         loop {
             let (app, starvation) = {
-                let PreemptState::Fs33 { fs, .. } = &mut self.preempt else {
+                let Some(FairPreempt::Fs33 { fs, .. }) = preempt_of(&mut self.fair) else {
                     return;
                 };
                 let Some(app) = fs.take_starved() else {
@@ -412,7 +383,7 @@ impl Sched<'_, '_> {
                 (app, fs.apps[app as usize].starvation())
             };
             self.preempt_for_app_33(app, starvation, now);
-            if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
+            if let Some(FairPreempt::Fs33 { fs, .. }) = preempt_of(&mut self.fair) {
                 fs.preemption_triggered(app, now, &conf);
             }
         }
@@ -484,7 +455,7 @@ impl Sched<'_, '_> {
             })
             .collect();
         let sets = {
-            let PreemptState::Fs33 { search, .. } = &mut self.preempt else {
+            let Some(FairPreempt::Fs33 { search, .. }) = preempt_of(&mut self.fair) else {
                 return;
             };
             search.for_app(&requests, &mut nodes, &mut owners, cluster)
@@ -503,7 +474,7 @@ impl Sched<'_, '_> {
                 {
                     f.held_for[n].push(app);
                 }
-                if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
+                if let Some(FairPreempt::Fs33 { fs, .. }) = preempt_of(&mut self.fair) {
                     let held = fs.preempted_on_node.entry((set.node, app)).or_default();
                     *held = held.saturating_add(freed);
                 }
@@ -593,8 +564,8 @@ impl Sched<'_, '_> {
 
     /// What `node` holds for `app` (zero when it holds nothing for it).
     fn held_on_node(&self, node: u32, app: u32) -> Resource {
-        match &self.preempt {
-            PreemptState::Fs33 { fs, .. } => fs
+        match self.fair_preempt() {
+            Some(FairPreempt::Fs33 { fs, .. }) => fs
                 .preempted_on_node
                 .get(&(node, app))
                 .copied()
@@ -608,7 +579,7 @@ impl Sched<'_, '_> {
         if let Some(f) = &mut self.fair {
             f.held_for[node as usize].retain(|&a| a != app);
         }
-        if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
+        if let Some(FairPreempt::Fs33 { fs, .. }) = preempt_of(&mut self.fair) {
             fs.preempted_on_node.remove(&(node, app));
         }
     }
@@ -644,11 +615,11 @@ impl Sched<'_, '_> {
         let covered = left == Resource::ZERO;
         if covered {
             self.release_hold(node, app);
-        } else if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
+        } else if let Some(FairPreempt::Fs33 { fs, .. }) = preempt_of(&mut self.fair) {
             fs.preempted_on_node.insert((node, app), left);
         }
         // The cycle watch: an amount was read, and whether it was found covered (see cycle.rs).
-        if let PreemptState::Fs33 { fs, .. } = &mut self.preempt {
+        if let Some(FairPreempt::Fs33 { fs, .. }) = preempt_of(&mut self.fair) {
             fs.hold_allocations += 1;
             if covered {
                 *fs.holds_covered.entry((node, app)).or_default() += 1;
@@ -664,8 +635,8 @@ impl Sched<'_, '_> {
         self.app_shares(self.w.apps[app as usize].queue);
         let a = &self.w.apps[app as usize];
         let calc = self.w.tree.get(a.queue).policy.calculator();
-        let min_share_starved = match &self.preempt {
-            PreemptState::Fs33 { fs, .. } => {
+        let min_share_starved = match self.fair_preempt() {
+            Some(FairPreempt::Fs33 { fs, .. }) => {
                 fs.apps[app as usize].min_share_starvation != Resource::ZERO
             }
             _ => false,
@@ -700,7 +671,7 @@ impl Sched<'_, '_> {
                     Outcome::Allocated(r) => {
                         left = sub_non_negative(left, r);
                         if left == Resource::ZERO
-                            && let PreemptState::Fs33 { fs, .. } = &mut self.preempt
+                            && let Some(FairPreempt::Fs33 { fs, .. }) = preempt_of(&mut self.fair)
                         {
                             *fs.holds_covered.entry((node, app)).or_default() += 1;
                         }
@@ -773,163 +744,5 @@ impl Sched<'_, '_> {
     /// computes it.
     pub(crate) fn reservable_nodes_cap(&self, nodes: u64) -> u64 {
         (nodes as f32 * self.w.sc.scheduler.reservable_nodes).ceil() as u64
-    }
-
-    fn preempt_capacity(&mut self) {
-        let pc = self.w.sc.scheduler.pcpp_config();
-        let now = self.cx.now.0;
-        {
-            let PreemptState::Capacity { last_round, .. } = &mut self.preempt else {
-                return;
-            };
-            if last_round.is_some_and(|t| now < t + pc.monitoring_interval_ms) {
-                return;
-            }
-            *last_round = Some(now);
-        }
-        let Some(caps) = self.capacity.as_ref().map(|cs| cs.caps.clone()) else {
-            return;
-        };
-        let cluster = self.w.cluster.total;
-        let calc = self.w.tree.resource_calculator;
-        let n_q = self.w.tree.len();
-        let mut current = vec![Resource::ZERO; n_q];
-        let mut pending = vec![Resource::ZERO; n_q];
-        for a in self.w.apps.iter().filter(|a| a.phase == AppPhase::Runnable) {
-            let q = a.queue.idx();
-            current[q] = current[q].saturating_add(a.usage);
-            pending[q] = pending[q].saturating_add(a.requests.outstanding(false));
-        }
-        let mut qs =
-            crate::capacity::ideal::temp_queues(&self.w.tree, &caps, cluster, &current, &pending);
-        crate::capacity::ideal::compute_ideal(&self.w.tree, calc, cluster, &pc, &mut qs);
-        let mut selected: Vec<u64> = Vec::new();
-        let mut slot_of: BTreeMap<u64, u32> = BTreeMap::new();
-        // One pass over the containers: per leaf, per app (by submission order).
-        let mut by_leaf: BTreeMap<u32, BTreeMap<u32, CsApp>> = BTreeMap::new();
-        for (slot, c) in self.w.containers.iter().enumerate() {
-            if !c.live {
-                continue;
-            }
-            slot_of.insert(c.id, slot as u32);
-            by_leaf
-                .entry(self.w.apps[c.app as usize].queue.0)
-                .or_default()
-                .entry(c.app)
-                .or_insert_with(|| CsApp {
-                    id: u64::from(c.app) + 1,
-                    containers: Vec::new(),
-                })
-                .containers
-                .push(CsContainer {
-                    id: c.id,
-                    priority: c.priority,
-                    size: c.size,
-                    is_am: c.is_am,
-                });
-        }
-        for q in self.leaves() {
-            let apps = by_leaf.remove(&q.0).unwrap_or_default();
-            let apps: Vec<CsApp> = apps.into_values().collect();
-            let am_fraction = self
-                .w
-                .tree
-                .get(q)
-                .maximum_am_resource_fraction
-                .unwrap_or(0.1);
-            let am_limit = crate::capacity::scale(cluster, caps.absolute[q.idx()] * am_fraction);
-            let v = leaf_victims(calc, cluster, &pc, &qs[q.idx()], &apps, am_limit);
-            // AM containers are never killed (see the module docs).
-            selected.extend(v.into_iter().filter(|id| {
-                slot_of
-                    .get(id)
-                    .is_some_and(|&s| !self.w.containers[s as usize].is_am)
-            }));
-        }
-        let decisions = {
-            let PreemptState::Capacity { state, .. } = &mut self.preempt else {
-                return;
-            };
-            state.round(now, &pc, &selected)
-        };
-        for d in decisions {
-            match d {
-                CsDecision::Kill(id) => {
-                    if let Some(&slot) = slot_of.get(&id) {
-                        self.kill_container(slot);
-                    }
-                }
-                CsDecision::Preempt(id) => {
-                    if let Some(&slot) = slot_of.get(&id) {
-                        let c = &mut self.w.containers[slot as usize];
-                        c.marked_at.get_or_insert(now);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Kills the container in `slot` for preemption: released now, its task asked for
-    /// again, its run time counted as lost work.
-    pub(crate) fn kill_container(&mut self, slot: u32) {
-        self.kill_task(slot, false);
-    }
-
-    /// Kills the task container in `slot` (preempted, or `lost` with its node): released
-    /// now, its task asked for again; a preempted one's run time counts as lost work. The
-    /// slot is not reused (a queued completion finds it dead).
-    pub(crate) fn kill_task(&mut self, slot: u32, lost: bool) {
-        debug_assert!(!self.w.containers[slot as usize].is_am);
-        let c = self.take_back_container(slot);
-        let app = &mut self.w.apps[c.app as usize];
-        if lost {
-            app.lost += 1;
-        } else {
-            app.preempted += 1;
-            app.lost_work_ms += self.cx.now.since(c.start);
-        }
-        // Its task is asked for again: usage and requests changed.
-        let a = c.app;
-        self.demand_changed(a);
-        // Its hints are not kept (a documented deviation), except for an ask that may not
-        // relax: that one is asked again on the node it ran on (one of its hosts), or it
-        // could never run again.
-        let strict = self.w.apps[a as usize]
-            .requests
-            .by_priority
-            .iter()
-            .find(|p| p.priority == c.priority)
-            .is_some_and(|p| !p.relax_locality);
-        let (nodes, racks) = if strict {
-            (
-                vec![c.node],
-                vec![self.w.cluster.nodes[c.node as usize].rack],
-            )
-        } else {
-            (Vec::new(), Vec::new())
-        };
-        let app = &mut self.w.apps[a as usize];
-        app.requests.add_strict(
-            c.priority,
-            c.size,
-            1,
-            c.duration_ms,
-            nodes,
-            racks,
-            false,
-            !strict,
-        );
-        let leaf = app.queue;
-        let runnable = app.phase == AppPhase::Runnable;
-        if lost {
-            self.cx.counters.lost += 1;
-        } else {
-            self.cx.counters.preempted += 1;
-        }
-        self.add_usage(leaf, c.size, -1);
-        if runnable {
-            self.pending_changed(c.app, 1);
-        }
-        self.reorder_app(c.app);
     }
 }

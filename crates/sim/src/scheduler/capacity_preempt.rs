@@ -1,0 +1,124 @@
+//! The Capacity Scheduler's proportional preemption monitor
+//! (`ProportionalCapacityPreemptionPolicy`, `crate::capacity::ideal`), run after the update
+//! tick: every `monitoring_interval_ms` the ideal assignment and the victims are computed; a
+//! container selected in rounds more than `max_wait_before_kill_ms` apart is killed
+//! (`scheduler::kill`). AM containers are never chosen.
+
+use crate::app::AppPhase;
+use crate::capacity::ideal::{CsApp, CsContainer, CsDecision, PcppState, leaf_victims};
+use crate::scheduler::Sched;
+use fairsim_core::Resource;
+use std::collections::BTreeMap;
+
+/// The monitor's state, when the ResourceManager runs it (`monitor.enable` with the
+/// proportional preemption policy listed): chosen when the Capacity Scheduler is made.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ProportionalPreemption {
+    /// Selected containers and when.
+    pub state: PcppState,
+    /// Time of the last round.
+    pub last_round: Option<u64>,
+}
+
+impl Sched<'_, '_> {
+    /// The monitor's round, after the update tick: nothing until its monitoring interval
+    /// has passed since the last round.
+    pub(crate) fn cs_preemption_monitor(&mut self) {
+        let pc = self.w.sc.scheduler.pcpp_config();
+        let now = self.cx.now.0;
+        let Some(cs) = self.capacity.as_deref_mut() else {
+            return;
+        };
+        {
+            let Some(ProportionalPreemption { last_round, .. }) = &mut cs.monitor else {
+                return;
+            };
+            if last_round.is_some_and(|t| now < t + pc.monitoring_interval_ms) {
+                return;
+            }
+            *last_round = Some(now);
+        }
+        let caps = cs.caps.clone();
+        let cluster = self.w.cluster.total;
+        let calc = self.w.tree.resource_calculator;
+        let n_q = self.w.tree.len();
+        let mut current = vec![Resource::ZERO; n_q];
+        let mut pending = vec![Resource::ZERO; n_q];
+        for a in self.w.apps.iter().filter(|a| a.phase == AppPhase::Runnable) {
+            let q = a.queue.idx();
+            current[q] = current[q].saturating_add(a.usage);
+            pending[q] = pending[q].saturating_add(a.requests.outstanding(false));
+        }
+        let mut qs =
+            crate::capacity::ideal::temp_queues(&self.w.tree, &caps, cluster, &current, &pending);
+        crate::capacity::ideal::compute_ideal(&self.w.tree, calc, cluster, &pc, &mut qs);
+        let mut selected: Vec<u64> = Vec::new();
+        let mut slot_of: BTreeMap<u64, u32> = BTreeMap::new();
+        // One pass over the containers: per leaf, per app (by submission order).
+        let mut by_leaf: BTreeMap<u32, BTreeMap<u32, CsApp>> = BTreeMap::new();
+        for (slot, c) in self.w.containers.iter().enumerate() {
+            if !c.live {
+                continue;
+            }
+            slot_of.insert(c.id, slot as u32);
+            by_leaf
+                .entry(self.w.apps[c.app as usize].queue.0)
+                .or_default()
+                .entry(c.app)
+                .or_insert_with(|| CsApp {
+                    id: u64::from(c.app) + 1,
+                    containers: Vec::new(),
+                })
+                .containers
+                .push(CsContainer {
+                    id: c.id,
+                    priority: c.priority,
+                    size: c.size,
+                    is_am: c.is_am,
+                });
+        }
+        for q in self.w.tree.leaves() {
+            let apps = by_leaf.remove(&q.0).unwrap_or_default();
+            let apps: Vec<CsApp> = apps.into_values().collect();
+            let am_fraction = self
+                .w
+                .tree
+                .get(q)
+                .maximum_am_resource_fraction
+                .unwrap_or(0.1);
+            let am_limit = crate::capacity::scale(cluster, caps.absolute[q.idx()] * am_fraction);
+            let v = leaf_victims(calc, cluster, &pc, &qs[q.idx()], &apps, am_limit);
+            // AM containers are never killed (see the module docs).
+            selected.extend(v.into_iter().filter(|id| {
+                slot_of
+                    .get(id)
+                    .is_some_and(|&s| !self.w.containers[s as usize].is_am)
+            }));
+        }
+        let decisions = {
+            let Some(ProportionalPreemption { state, .. }) = self
+                .capacity
+                .as_deref_mut()
+                .and_then(|cs| cs.monitor.as_mut())
+            else {
+                return;
+            };
+            state.round(now, &pc, &selected)
+        };
+        for d in decisions {
+            match d {
+                CsDecision::Kill(id) => {
+                    if let Some(&slot) = slot_of.get(&id) {
+                        self.kill_container(slot);
+                    }
+                }
+                CsDecision::Preempt(id) => {
+                    if let Some(&slot) = slot_of.get(&id) {
+                        let c = &mut self.w.containers[slot as usize];
+                        c.marked_at.get_or_insert(now);
+                    }
+                }
+            }
+        }
+    }
+}
