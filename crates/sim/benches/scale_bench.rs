@@ -39,6 +39,7 @@
 //! (`heartbeats = "every"`, `ordering = "naive"`), in both eras.
 //! `FAIRSIM_SCALE_APP_SHARES=every-tick` computes apps' fair shares at every update tick
 //! instead of when a decision reads them (same decisions; to measure the difference).
+//! `FAIRSIM_SCALE_EXPLAIN=off` leaves out the ladder's runs with explain on.
 //! `FAIRSIM_SCALE_ONLY=pending|ladder|queues|leaf|enterprise` runs one group;
 //! `FAIRSIM_SCALE_NODES=3000,10000` picks the ladder's sizes, `FAIRSIM_SCALE_HOURS=4` its
 //! hours of arrivals (and the enterprise case's; 24 by default: a shorter rung of the same
@@ -786,6 +787,9 @@ fn ladder(big: bool) {
                 check_against_reference(&sc, &m);
             }
             costs.push(per_container(&m));
+            if std::env::var("FAIRSIM_SCALE_EXPLAIN").is_ok_and(|v| v == "off") {
+                continue;
+            }
             // The same day with every wait attributed to causes: the same decisions, at a cost.
             let explained = Scenario {
                 explain: true,

@@ -176,14 +176,21 @@ impl Sched<'_, '_> {
         if !conf.should_attempt(self.w.cluster.total, self.allocated()) {
             return;
         }
-        let loads = self.leaf_loads_27();
-        let total = {
+        {
             let PreemptState::Fs27(fs) = &mut self.preempt else {
                 return;
             };
             if !fs.preemptor.interval_due(now, conf.interval_ms) {
                 return;
             }
+        }
+        // Read once the interval is due (most ticks it is not): the loads read nothing of
+        // the preemptor.
+        let loads = self.leaf_loads_27();
+        let total = {
+            let PreemptState::Fs27(fs) = &self.preempt else {
+                return;
+            };
             fs.res_to_preempt(now, &loads)
         };
         if total.memory_mb <= 0 {
