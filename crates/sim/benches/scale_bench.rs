@@ -39,6 +39,7 @@
 //! (`heartbeats = "every"`, `ordering = "naive"`), in both eras.
 //! `FAIRSIM_SCALE_APP_SHARES=every-tick` computes apps' fair shares at every update tick
 //! instead of when a decision reads them (same decisions; to measure the difference).
+//! `FAIRSIM_SCALE_EXPLAIN=off` leaves out the ladder's runs with explain on.
 //! `FAIRSIM_SCALE_ONLY=pending|ladder|queues|leaf|enterprise` runs one group;
 //! `FAIRSIM_SCALE_NODES=3000,10000` picks the ladder's sizes, `FAIRSIM_SCALE_HOURS=4` its
 //! hours of arrivals (and the enterprise case's; 24 by default: a shorter rung of the same
@@ -377,6 +378,53 @@
 //! before against 4.50, 4.53, 4.54 s after: the full-node floor, computed at nearly every
 //! event (10 to 13% of the profile), costs more than the few skips save where nodes have
 //! room (docs/performance.md).
+//!
+//! The engine's cost per event, Hadoop 2.7 (same issue). `perf record -F 499 -g` of the
+//! 1,000-node day at 77b5b9a, self time: `Simulation::process` 16.3% (two-thirds of it the
+//! first read of a finished container's slot, `step`'s `live` test: a cache miss per
+//! completion), `EventQueue::pop` 8.3% (most of it the radix heap's peek, the minimum of
+//! its lowest bucket), `assign_queue` 6.3%, `RadixQueue::pop` 5.7% (the refill read the
+//! bucket again for its minimum), `take_back_container` 4.9% (the finished container's
+//! node and app), `BTreeMap::insert` 4.1%, `Comparator::key` 4.1%, `World::requeue` 4.1%,
+//! `try_assign` 3.8%, `HeartbeatClock::first_after` 3.6% (a binary search over the nodes
+//! at every event that is not a beat), `EventQueue::next_time` 3.4% (the idle-tick test's
+//! peek). At 3,000 nodes the slot's read is 18% of the run. Changes (decision checksums,
+//! metric hashes and every bundled output unchanged): the beat after an event found
+//! through a per-millisecond index of the phases (`heartbeat.rs`; a binary search remains
+//! for intervals over 2^20 ms); the refill takes the minimum its peek found; an app's
+//! record lays first the fields every allocation and completion touches (`repr(C)`);
+//! Hadoop 2.7 preemption reads leaf loads once its interval is due, and moves the clocks
+//! of a leaf using its demand's memory (starved in neither sense) without reading its
+//! load. After (10ebb77; 3.78 s CPU in that run), 1,000
+//! nodes, self time: `process` 13.7% (63% of it the slot's read), `EventQueue::pop` 9.0%,
+//! `take_back_container` 5.7%, `assign_queue` 5.6%, `RadixQueue::pop` 5.2%, `requeue`
+//! 4.8%, `BTreeMap::insert` 4.4%, `EventQueue::next_time` 3.6%, `reorder_app` 3.0%,
+//! `try_assign` 2.8%, `Comparator::key` 2.8%; `first_after` 0.6%.
+//! Tried and not kept: reading the next completion's slot ahead (a load whose value is
+//! unused still holds retirement: the stall moved to it) and completion events carrying
+//! the container's app, node and size so the slot is written, not read (the store's miss
+//! then stalled the stores behind it): neither moved CPU time. Safe Rust has no prefetch.
+//! CPU (user + system) on the shared machine (load 7 to 12), each pair run alternately;
+//! 10ebb77- is 10ebb77 with `AppState::user` still after `sched` (measured before it moved):
+//!
+//! | case | before | after |
+//! | --- | --- | --- |
+//! | 1,000 nodes, a day: 77b5b9a / fc20b9f | 4.40, 4.36, 4.41 s | 4.30, 4.21, 4.26 s |
+//! | 3,000 nodes, a day: 77b5b9a / fc20b9f | 14.08, 14.49 s | 13.57, 14.10 s |
+//! | 3,000 nodes, a day: fc20b9f / 10ebb77- | 13.24, 14.26 s | 12.90, 13.65 s |
+//! | enterprise tree, 2.7: fc20b9f / 10ebb77- | 7.65, 7.85 s (1.86x, 1.96x) | 6.75, 6.61 s (1.69x, 1.68x) |
+//! | 10,000 nodes, a day: 77b5b9a / 10ebb77, once each | 49.06 s, 0.86 us, 1,259 MiB | 47.74 s, 0.84 us, 1,259 MiB |
+//!
+//! The enterprise tree at 77b5b9a took 8.33, 8.35 and 8.81 s. The 10,000-node day stays
+//! above 40 s on this loaded machine; what remains is memory: the finished container's slot
+//! (72 bytes, two cache lines, cold after minutes of simulated time) and its app, then the
+//! ordered sets. Next levers: a compact container slot (what a completion reads in one
+//! line, the rest apart), apps built at arrival. Many leaves (`FAIRSIM_SCALE_ONLY=queues
+//! FAIRSIM_SCALE_LEAVES=4,10000`), 5 rounds alternated, 77b5b9a / fc20b9f: 2.7's ratio per
+//! round 1.82, 1.80, 1.82, 1.82, 1.86 / 1.84, 1.90, 1.84, 1.87, 1.83 (best of 5: 1.67 and
+//! 3.11 s, 1.86x / 1.71 and 3.18 s, 1.86x); 3.3's 1.15, 1.03, 1.17, 1.11, 1.12 / 1.12, 0.94,
+//! 1.15, 1.14, 1.21. Engine-wide savings lower both sides of 2.7's ratio alike; its gap is
+//! the 10,000-leaf case's 3.7x heartbeats (reservations, each a descent).
 
 use fairsim_core::Semantics;
 use fairsim_sim::event::{Event, EventKey};
@@ -858,6 +906,9 @@ fn ladder(big: bool) {
                 check_against_reference(&sc, &m);
             }
             costs.push(per_container(&m));
+            if std::env::var("FAIRSIM_SCALE_EXPLAIN").is_ok_and(|v| v == "off") {
+                continue;
+            }
             // The same day with every wait attributed to causes: the same decisions, at a cost.
             let explained = Scenario {
                 explain: true,

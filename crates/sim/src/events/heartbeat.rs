@@ -46,6 +46,11 @@ use std::collections::BTreeSet;
 /// Rank of heartbeats among the event kinds (see `event`'s ordering contract).
 const RANK: u8 = 3;
 
+/// The longest heartbeat interval (ms) whose phases are indexed per millisecond: every event
+/// that is not a beat moves the cursor past it (`first_after`), and the index makes that a
+/// look-up instead of a binary search over the nodes (4 MiB at most).
+const PHASE_INDEX_MAX: u64 = 1 << 20;
+
 /// One heartbeat of the clock: `cycle` and position in the phase order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct Beat {
@@ -63,6 +68,9 @@ pub struct HeartbeatClock {
     phases: Vec<u64>,
     /// Node → its position in `order`.
     position: Vec<u32>,
+    /// `phase_start[r]`: the first position whose phase is at least `r`, for `r` up to the
+    /// interval (empty when the interval is over [`PHASE_INDEX_MAX`]: a binary search then).
+    phase_start: Vec<u32>,
     /// First beat after the last event popped.
     cursor: Beat,
     /// Positions of nodes that beat even when others need not.
@@ -97,11 +105,22 @@ impl HeartbeatClock {
         for (i, &n) in order.iter().enumerate() {
             position[n as usize] = i as u32;
         }
+        let mut phase_start = Vec::new();
+        if interval <= PHASE_INDEX_MAX {
+            let mut i = 0;
+            for r in 0..=interval {
+                while i < phases.len() && phases[i] < r {
+                    i += 1;
+                }
+                phase_start.push(i as u32);
+            }
+        }
         HeartbeatClock {
             interval,
             order,
             phases,
             position,
+            phase_start,
             cursor: Beat { cycle: 0, pos: 0 },
             armed: BitSet::new(order_len),
             parked: vec![false; order_len],
@@ -188,6 +207,12 @@ impl HeartbeatClock {
         let at_or_before =
             |i: usize| (self.phases[i], RANK, self.order[i]) <= (r, key.rank, key.tie);
         let (mut lo, mut hi) = (0usize, self.order.len());
+        if !self.phase_start.is_empty() {
+            // Beats of an earlier phase come before `key`, of a later one after it: only
+            // the nodes of phase `r` (a few) are compared.
+            lo = self.phase_start[r as usize] as usize;
+            hi = self.phase_start[r as usize + 1] as usize;
+        }
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
             if at_or_before(mid) {
@@ -364,6 +389,46 @@ mod tests {
                 let beat = clock.peek(true).unwrap_or_default();
                 assert_eq!(clock.key(beat), (key(t, RANK, n), n));
                 clock.took(beat);
+            }
+        }
+    }
+
+    /// The phase index finds the beat the binary search over every node finds, for keys of
+    /// every rank around every phase, in clusters with shared and with distinct phases.
+    #[test]
+    fn the_phase_index_finds_the_first_beat_after_a_key_as_the_search_does() {
+        for (nodes, hb) in [(7u32, 1000u64), (10, 3), (1, 50), (13, 13), (40, 7), (5, 1)] {
+            let cluster = Cluster::uniform(nodes, 2, Resource::new(1024, 1), hb);
+            let indexed = HeartbeatClock::new(&cluster);
+            assert_eq!(indexed.phase_start.len() as u64, hb + 1);
+            let searched = HeartbeatClock {
+                phase_start: Vec::new(),
+                ..indexed.clone()
+            };
+            for t in 0..3 * hb + 2 {
+                for rank in 0..8u8 {
+                    for tie in 0..nodes + 1 {
+                        let k = key(t, rank, tie);
+                        let (a, b) = (indexed.first_after(k), searched.first_after(k));
+                        assert_eq!(a, b, "{nodes} nodes every {hb} ms, key {k:?}");
+                        // The beat found comes after the key, and the one before it does not.
+                        assert!(after(indexed.key(a).0, k));
+                        if a.pos > 0 || a.cycle > 0 {
+                            let before = if a.pos > 0 {
+                                Beat {
+                                    cycle: a.cycle,
+                                    pos: a.pos - 1,
+                                }
+                            } else {
+                                Beat {
+                                    cycle: a.cycle - 1,
+                                    pos: nodes - 1,
+                                }
+                            };
+                            assert!(!after(indexed.key(before).0, k));
+                        }
+                    }
+                }
             }
         }
     }

@@ -123,11 +123,16 @@ impl<T: Copy> RadixQueue<T> {
         let b = self.occupied.trailing_zeros() as usize;
         let mut moving = std::mem::take(&mut self.buckets[b]);
         self.occupied &= !(1 << b);
-        self.last = moving
-            .iter()
-            .map(|(k, _)| k.time.0)
-            .min()
-            .unwrap_or(self.last);
+        // A peek since the last pop found the minimum (the engine peeks before every pop):
+        // the bucket is not read twice for it.
+        self.last = match self.min {
+            Some(k) => k.time.0,
+            None => moving
+                .iter()
+                .map(|(k, _)| k.time.0)
+                .min()
+                .unwrap_or(self.last),
+        };
         for e in moving.drain(..) {
             let t = e.0.time.0;
             if t == self.last {

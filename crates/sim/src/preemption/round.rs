@@ -50,6 +50,16 @@ impl Fs27 {
         }
     }
 
+    /// `updateStarvationStats` for leaves starved in neither sense: both clocks move to
+    /// `now`.
+    pub fn not_starved(&mut self, now: u64, leaves: &[QueueId]) {
+        for q in leaves {
+            let c = &mut self.clocks[q.idx()];
+            c.last_time_at_min_share = now;
+            c.last_time_at_fair_share_threshold = now;
+        }
+    }
+
     /// The sum over leaves of `resToPreempt` at `now`.
     pub fn res_to_preempt(&self, now: u64, leaves: &[(QueueId, LeafLoad27)]) -> Resource {
         leaves.iter().fold(Resource::ZERO, |acc, (q, load)| {

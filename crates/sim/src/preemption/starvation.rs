@@ -464,6 +464,45 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config {
+            cases: 2_000,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(27),
+            ..Default::default()
+        })]
+
+        /// A leaf using at least its demand's memory is starved in neither sense, whatever
+        /// its shares, vcores and threshold (`Fs27::not_starved` moves both clocks without
+        /// reading its load), and its clocks move as `update` moves them.
+        #[test]
+        fn a_leaf_using_its_demand_is_starved_in_neither_sense(
+            demand in 0i64..200_000,
+            extra in 0i64..50_000,
+            vcores in (-5i64..100, -5i64..100),
+            min in 0i64..400_000,
+            fair in 0i64..400_000,
+            threshold in 0.0f32..=1.0,
+        ) {
+            let load = LeafLoad27 {
+                usage: Resource::new(demand + extra, vcores.0),
+                demand: Resource::new(demand, vcores.1),
+                min_share: Resource::new(min, vcores.1),
+                fair_share: Resource::new(fair, vcores.0),
+                threshold,
+                min_share_timeout_ms: Some(1),
+                fair_share_timeout_ms: Some(1),
+            };
+            proptest::prop_assert!(!load.starved_for_min_share());
+            proptest::prop_assert!(!load.starved_for_fair_share());
+            let mut clocks = LeafStarvation27::new(5);
+            clocks.update(9, &load);
+            proptest::prop_assert_eq!(clocks, LeafStarvation27 {
+                last_time_at_min_share: 9,
+                last_time_at_fair_share_threshold: 9,
+            });
+        }
+    }
+
     #[test]
     fn min_share_starvation_is_capped_by_demand() {
         // min 4096, demand 2048, usage 2048: min(min, demand) = 2048, not starved.

@@ -100,31 +100,43 @@ impl Sched<'_, '_> {
 
     fn leaf_loads_27(&self) -> Vec<(QueueId, LeafLoad27)> {
         (self.w.tree.leaves())
-            .map(|q| {
-                let (st, conf) = (&self.w.queues[q.idx()], self.w.tree.get(q));
-                let load = LeafLoad27 {
-                    usage: st.usage,
-                    demand: st.demand,
-                    min_share: st.min_share,
-                    fair_share: self.fair_share_of(q),
-                    threshold: conf.fair_share_preemption_threshold,
-                    min_share_timeout_ms: conf.min_share_preemption_timeout_ms,
-                    fair_share_timeout_ms: conf.fair_share_preemption_timeout_ms,
-                };
-                (q, load)
-            })
+            .map(|q| (q, self.leaf_load_27(q)))
             .collect()
     }
 
-    /// Before the update: Hadoop 2.7 moves the starvation clocks.
+    fn leaf_load_27(&self, q: QueueId) -> LeafLoad27 {
+        let (st, conf) = (&self.w.queues[q.idx()], self.w.tree.get(q));
+        LeafLoad27 {
+            usage: st.usage,
+            demand: st.demand,
+            min_share: st.min_share,
+            fair_share: self.fair_share_of(q),
+            threshold: conf.fair_share_preemption_threshold,
+            min_share_timeout_ms: conf.min_share_preemption_timeout_ms,
+            fair_share_timeout_ms: conf.fair_share_preemption_timeout_ms,
+        }
+    }
+
+    /// Before the update: Hadoop 2.7 moves the starvation clocks. A leaf using at least
+    /// its demand's memory is starved in neither sense (either share is compared with the
+    /// smaller of it and the demand, memory only): its clocks move without its load read.
     pub(crate) fn before_update(&mut self) {
         if !matches!(self.fair_preempt(), Some(FairPreempt::Fs27(_))) {
             return;
         }
-        let loads = self.leaf_loads_27();
+        let (mut loads, mut sated) = (Vec::new(), Vec::new());
+        for q in self.w.tree.leaves() {
+            let st = &self.w.queues[q.idx()];
+            if st.usage.memory_mb >= st.demand.memory_mb {
+                sated.push(q);
+            } else {
+                loads.push((q, self.leaf_load_27(q)));
+            }
+        }
         let now = self.cx.now.0;
         if let Some(FairPreempt::Fs27(fs)) = preempt_of(&mut self.fair) {
             fs.update_clocks(now, &loads);
+            fs.not_starved(now, &sated);
         }
     }
 
@@ -147,14 +159,21 @@ impl Sched<'_, '_> {
         if !conf.should_attempt(self.w.cluster.total, self.allocated()) {
             return;
         }
-        let loads = self.leaf_loads_27();
-        let total = {
+        {
             let Some(FairPreempt::Fs27(fs)) = preempt_of(&mut self.fair) else {
                 return;
             };
             if !fs.preemptor.interval_due(now, conf.interval_ms) {
                 return;
             }
+        }
+        // Read once the interval is due (most ticks it is not): the loads read nothing of
+        // the preemptor.
+        let loads = self.leaf_loads_27();
+        let total = {
+            let Some(FairPreempt::Fs27(fs)) = preempt_of(&mut self.fair) else {
+                return;
+            };
             fs.res_to_preempt(now, &loads)
         };
         if total.memory_mb <= 0 {
