@@ -425,6 +425,43 @@
 //! 3.11 s, 1.86x / 1.71 and 3.18 s, 1.86x); 3.3's 1.15, 1.03, 1.17, 1.11, 1.12 / 1.12, 0.94,
 //! 1.15, 1.14, 1.21. Engine-wide savings lower both sides of 2.7's ratio alike; its gap is
 //! the 10,000-leaf case's 3.7x heartbeats (reservations, each a descent).
+//!
+//! Reservation churn counted (3.3, 3,000 nodes, 4 hours; a temporary probe at 77b5b9a
+//! counting each step): 13,840,332 heartbeats processed, of which 7,694,060 were beats of
+//! a reserved node whose reservation was no longer valid (its app's asks served elsewhere:
+//! unreserved; 76 were kept, valid); one descent per beat, 13,840,256, of which 7,694,136
+//! reserved, 2,858,732 allocated and 3,287,388 found nothing; 17,036,148 apps offered a node
+//! in them (1.23 per descent: the descent stops at the first app, mostly the next starved
+//! one, so a reservation costs a beat's fixed work, not a walk), 6,483,204 refused a
+//! reservation (`may_reserve_33`); the full-node floor evaluated 6,318,362 times over
+//! 17,353,472 apps (2.7 per evaluation), 4,732,166 times finding an app that may reserve.
+//! So nearly every reservation is one processed beat that unreserves the last app's node
+//! and reserves it for the next starved app: 0.07 reservations per container at 100 nodes,
+//! 0.94 at 1,000, 2.7 at 3,000 (4 hours), as the cap grows with the nodes.
+//!
+//! Then (same counts, checksums and metrics in every case): the floor keeps the app it
+//! found may reserve and checks that one alone first (`full_nodes.rs`, a witness; the walk
+//! re-checked against it in debug builds), and a leaf's apps' fair shares, which every
+//! starvation check makes due once per tick, are searched over the classes of alike apps
+//! with their counts (`hadoop_shares_counted`, one class per leaf here) instead of app by
+//! app (`update.rs`; the list's search re-checked against it in debug builds). `perf record
+//! -F 300 -g --call-graph dwarf` of the same rung, self time, 77b5b9a (7.49 s) and after
+//! (6.46 s, profiled on a loaded machine):
+//!
+//! | before | | after | |
+//! | --- | --- | --- | --- |
+//! | `Simulation::process` (a finished container's slot read, a cache miss) | 12.7% | `Simulation::process` | 12.7% |
+//! | `assign_queue` (the descent) | 10.1% | `assign_queue` | 10.8% |
+//! | `app_shares` (leaf app shares) | 7.4% | `app_shares` (the classes' counts) | 8.2% |
+//! | `try_assign` | 5.6% | `EventQueue::pop` | 7.8% |
+//! | `EventQueue::pop` | 4.2% | `try_assign` | 5.7% |
+//! | `hadoop33` (share search) | 2.9% | `World::requeue` | 2.7% |
+//! | `Chain::try_fold` (the floor's app list) | 2.7% | `has_container_for_node` | 2.5% |
+//! | `asks_floor` | 2.4% | `count_reservation` | 2.2% |
+//!
+//! Inclusive: the floor (`beat_changes_nothing`) 13.9% -> 7.9%, leaf app shares 14.0% ->
+//! 8.6% (`hadoop33` and `runs` gone from the profile), heartbeats 51% -> 54% of a smaller
+//! total. CPU in alternated pairs against 77b5b9a's bench binary: docs/performance.md.
 
 use fairsim_core::Semantics;
 use fairsim_sim::event::{Event, EventKey};

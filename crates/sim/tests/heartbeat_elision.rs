@@ -318,6 +318,215 @@ fn elided_and_unelided_engines_decide_identically() {
     );
 }
 
+/// One generated app of a churn case: arrival, leaf, tasks, task size (GB), duration, AM,
+/// a preferred host.
+type ChurnApp = (u64, usize, u32, i64, u64, bool, Option<u32>);
+
+/// A cluster kept full by many small apps, each asking a few containers of the reservation
+/// threshold or more: in Hadoop 3.3 each starved app reserves full nodes up to its
+/// reservable-nodes cap, is served elsewhere and releases them, and the next starved app
+/// reserves them again (the churn of `scheduler::fair::full_nodes`); in 2.7 every full node
+/// is reserved by the neediest app. Delay scheduling off, so full nodes' beats may be
+/// skipped.
+#[derive(Debug, Clone)]
+struct ChurnCase {
+    nodes: u32,
+    racks: u32,
+    weights: Vec<f32>,
+    reservable_nodes: f32,
+    apps: Vec<ChurnApp>,
+    era33: bool,
+    preemption: bool,
+    multiple: bool,
+    naive: bool,
+}
+
+fn churn_case() -> impl Strategy<Value = ChurnCase> {
+    let app = (
+        0u64..20_000,
+        0usize..4,
+        1u32..6,
+        1i64..4,
+        500u64..8_000,
+        any::<bool>(),
+        prop::option::of(0u32..24),
+    );
+    (
+        (6u32..24, 1u32..4),
+        prop::collection::vec(prop::sample::select(vec![1.0f32, 2.0, 3.0]), 2..5),
+        prop::sample::select(vec![0.05f32, 0.1, 0.2]),
+        prop::collection::vec(app, 12..48),
+        (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
+    )
+        .prop_map(
+            |(
+                (nodes, racks),
+                weights,
+                reservable_nodes,
+                apps,
+                (era33, preemption, multiple, naive),
+            )| {
+                ChurnCase {
+                    nodes,
+                    racks,
+                    weights,
+                    reservable_nodes,
+                    apps,
+                    era33,
+                    preemption,
+                    multiple,
+                    naive,
+                }
+            },
+        )
+}
+
+fn build_churn(c: &ChurnCase, heartbeats: Heartbeats) -> Scenario {
+    let mut tree = QueueTree::with_root();
+    for (i, w) in c.weights.iter().enumerate() {
+        let q = tree.add_queue(QueueId::ROOT, &format!("q{i}"), true);
+        let conf = tree.get_mut(q);
+        conf.weight = *w;
+        conf.min_share_preemption_timeout_ms = Some(1_000);
+        conf.fair_share_preemption_timeout_ms = Some(2_000);
+        if i == 0 {
+            conf.min_resources = ResourceSpec::Absolute(Resource::new(4096, 4));
+        }
+    }
+    let mut apps: Vec<AppSpec> = c
+        .apps
+        .iter()
+        .enumerate()
+        .map(|(k, &(t, q, n, gb, d, am, host))| AppSpec {
+            name: format!("a{k}"),
+            arrival: SimTime(t),
+            queue: format!("q{}", q % c.weights.len()),
+            user: "u".into(),
+            am: am.then_some(Resource::new(1024, 1)),
+            stages: vec![vec![TaskGroup {
+                count: n,
+                size: Resource::new(gb * 1024, 1),
+                duration_ms: d,
+                priority: 10,
+                hosts: host
+                    .filter(|&h| h < c.nodes)
+                    .map(|h| vec![format!("node{h}")])
+                    .unwrap_or_default(),
+                relax_locality: true,
+            }]],
+            recorded: None,
+        })
+        .collect();
+    apps.sort_by_key(|a| a.arrival);
+    Scenario {
+        scheduler: SchedulerConf {
+            semantics: if c.era33 {
+                Semantics::Hadoop33
+            } else {
+                Semantics::Hadoop27
+            },
+            assignmultiple: c.multiple,
+            reservable_nodes: c.reservable_nodes,
+            preemption: c.preemption,
+            wait_before_kill_ms: 1_000,
+            wait_before_next_starvation_check_ms: 1_000,
+            preemption_interval_ms: 1_000,
+            preemption_utilization_threshold: 0.5,
+            ordering: if c.naive {
+                Ordering::Naive
+            } else {
+                Ordering::Incremental
+            },
+            heartbeats,
+            ..SchedulerConf::default()
+        },
+        end_ms: Some(120_000),
+        ..common::scenarios::cluster_scenario(
+            "churn",
+            tree,
+            ClusterSpec::uniform(c.nodes, c.racks, Resource::new(4096, 4)),
+            apps,
+        )
+    }
+}
+
+/// The most nodes reserved at once for one app, and how many apps reserved any.
+fn reservation_peaks(decisions: &[Decision]) -> (u32, usize) {
+    let mut held: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+    let mut most = 0;
+    for d in decisions {
+        match d.kind {
+            DecisionKind::Reserved => {
+                let n = held.entry(d.app).or_insert(0);
+                *n += 1;
+                most = most.max(*n);
+            }
+            DecisionKind::Unreserved => {
+                if let Some(n) = held.get_mut(&d.app) {
+                    *n = n.saturating_sub(1);
+                }
+            }
+            _ => {}
+        }
+    }
+    (most, held.len())
+}
+
+/// Reservation churn is elided exactly: the elided engine (incremental or naive) decides,
+/// measures and records apps as the engine processing every heartbeat with naive ordering,
+/// in both eras, with the reservable-nodes cap binding (an app holding its cap of nodes
+/// while others reserve) and full nodes' beats skipped.
+#[test]
+fn reservation_churn_is_elided_exactly() {
+    let mut runner = TestRunner::new(generator::fixed_config(cases() / 2, 0x00c4_0433));
+    let seen = std::cell::RefCell::new([0u32; 4]);
+    runner
+        .run(&churn_case(), |c| {
+            let mut a = MemoryRecorder::default();
+            let mut b = MemoryRecorder::default();
+            let (sa, ca, da) = run_counted(&build_churn(&c, Heartbeats::Elided), &mut a)?;
+            let mut reference = build_churn(&c, Heartbeats::Every);
+            reference.scheduler.ordering = Ordering::Naive;
+            let (sb, cb, db) = run_counted(&reference, &mut b)?;
+            prop_assert_eq!(ca.heartbeats + ca.heartbeats_elided, cb.heartbeats);
+            prop_assert_eq!(&a.decisions, &b.decisions);
+            prop_assert_eq!(&da, &db);
+            let bits = |m: &[(String, f64)]| -> Vec<(String, u64)> {
+                m.iter().map(|(k, v)| (k.clone(), v.to_bits())).collect()
+            };
+            prop_assert_eq!(bits(&sa.metrics), bits(&sb.metrics));
+            prop_assert_eq!(sa.end, sb.end);
+            prop_assert_eq!(&a.apps, &b.apps);
+            prop_assert_eq!(ca.reservations, cb.reservations);
+            prop_assert_eq!(ca.unreservations, cb.unreservations);
+
+            let (most, reserving) = reservation_peaks(&a.decisions);
+            // Off-switch cap: ceil(nodes x ratio) in Java float.
+            let cap = (c.nodes as f32 * c.reservable_nodes).ceil() as u32;
+            let mut seen = seen.borrow_mut();
+            seen[0] += (c.era33 && most >= cap && reserving >= 3 && ca.reservations >= 10) as u32;
+            seen[1] += (c.era33 && ca.full_beats_skipped > 0 && ca.reservations >= 10) as u32;
+            seen[2] += (!c.era33 && ca.reservations >= 10) as u32;
+            seen[3] += (c.era33 && c.preemption && ca.reservations > 0) as u32;
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let seen = seen.into_inner();
+    assert!(
+        seen[0] > 5,
+        "too few 3.3 cases where apps churn through reservations at their cap: {seen:?}"
+    );
+    assert!(
+        seen[1] > 5,
+        "too few 3.3 churn cases with full nodes' beats skipped: {seen:?}"
+    );
+    assert!(seen[2] > 5, "too few 2.7 churn cases: {seen:?}");
+    assert!(
+        seen[3] > 3,
+        "too few 3.3 churn cases with preemption on: {seen:?}"
+    );
+}
+
 /// One app of the delay-scheduling case: arrival, leaf, tasks, task size (512 MB units; a
 /// small node holds 8), duration, AM, a second stage, what its first stage names (0
 /// nothing, 1 a node, 2 a rack only, 3 a host no node has, 4 a node kept to, relaxLocality

@@ -36,6 +36,16 @@
 //! beats are skipped: a skipped beat changes nothing the floor reads, so the next one reads
 //! the same state.
 //!
+//! While apps churn through reservations (Hadoop 3.3 at scale: a starved app reserves full
+//! nodes up to its cap, is served elsewhere, and the next starved app reserves the nodes it
+//! released), nearly every evaluation finds an app that may reserve, and mostly the same
+//! app as the evaluation before. So the app found is kept as a *witness*: the next
+//! evaluation first checks it alone, every condition the walk would read of it (its path
+//! from root passes the queues' precheck, its leaf offers it, its AM is not refused, it
+//! asks a container of the threshold within its cap, it is starved), and only when it no
+//! longer may reserve walks the apps. The answer is the walk's: some reachable app may
+//! reserve, so no floor.
+//!
 //! Not used where a beat writes what is read: continuous scheduling,
 //! Hadoop 2.7 (it reserves any such node), the lists that keep their sort's history
 //! (`sort_history`: each beat sorts them), `heartbeats = "every"`, the Capacity Scheduler.
@@ -85,6 +95,9 @@ pub(crate) struct FullNodes {
     /// The apps a floor is read from, kept between evaluations (one is made after nearly
     /// every event while beats come up).
     scratch: Vec<u32>,
+    /// The last app an evaluation found may reserve, checked first by the next one (see
+    /// the module docs).
+    witness: Option<u32>,
 }
 
 impl FullNodes {
@@ -183,6 +196,28 @@ impl Sched<'_, '_> {
     /// or `None` when one of them may reserve (its beat may act on any node). With no such
     /// app, a floor no node fits.
     fn asks_floor(&mut self) -> Option<Resource> {
+        let witness = self.fair.as_ref().and_then(|f| f.full_nodes.witness);
+        if let Some(a) = witness
+            && self.still_may_reserve(a)
+        {
+            // The walk would find an app that may reserve too (it reads app shares only
+            // as the tick left them, so walking here changes nothing).
+            debug_assert!(
+                self.walk_floor().0.is_none(),
+                "witness {a} may reserve where the walk finds none"
+            );
+            return None;
+        }
+        let (floor, found) = self.walk_floor();
+        if let Some(f) = &mut self.fair {
+            f.full_nodes.witness = found;
+        }
+        floor
+    }
+
+    /// [`Sched::asks_floor`] by walking every app a descent may reach, and the app found
+    /// that may reserve.
+    fn walk_floor(&mut self) -> (Option<Resource>, Option<u32>) {
         let floor = Resource::new(i64::MAX, i64::MAX);
         let mut apps = self
             .fair
@@ -191,15 +226,16 @@ impl Sched<'_, '_> {
             .unwrap_or_default();
         apps.clear();
         self.reachable_offered_apps(QueueId::ROOT, &mut apps);
-        let floor = self.floor_of(&apps, floor);
+        let out = self.floor_of(&apps, floor);
         if let Some(f) = &mut self.fair {
             f.full_nodes.scratch = apps;
         }
-        floor
+        out
     }
 
-    /// [`Sched::asks_floor`] over `apps`, from `floor`.
-    fn floor_of(&mut self, apps: &[u32], mut floor: Resource) -> Option<Resource> {
+    /// [`Sched::asks_floor`] over `apps`, from `floor`, and the app found that may
+    /// reserve.
+    fn floor_of(&mut self, apps: &[u32], mut floor: Resource) -> (Option<Resource>, Option<u32>) {
         let threshold = self.reservation_threshold_33();
         let cap = self.reservable_nodes_cap(u64::from(self.w.cluster.live));
         // `canRunAppAM` reads the leaf and the AM's size only: asked once per leaf and size
@@ -230,39 +266,88 @@ impl Sched<'_, '_> {
                     continue;
                 }
             }
-            let calc = self
-                .w
-                .tree
-                .get(self.w.apps[a as usize].queue)
-                .policy
-                .calculator();
-            let total = self.w.cluster.total;
-            // Off-switch reservations count against the cluster's cap; an ask with node or
-            // rack requests may reserve node-locally (no cap) or against its rack's.
-            let mut big_local = false;
-            let mut big_off_switch = false;
-            for p in &self.w.apps[a as usize].requests.by_priority {
-                if p.any == 0 {
-                    continue;
-                }
-                floor = Resource::new(
-                    floor.memory_mb.min(p.size.memory_mb),
-                    floor.vcores.min(p.size.vcores),
-                );
-                if !calc.less_than(total, p.size, threshold) {
-                    if p.has_local_requests() {
-                        big_local = true;
-                    } else {
-                        big_off_switch = true;
-                    }
-                }
-            }
-            let capped = u64::from(self.reserved_by(a)) >= cap;
-            if (big_local || (big_off_switch && !capped)) && self.is_starved_33(a) {
-                return None;
+            if self.asks_reservable(a, threshold, cap, &mut floor) && self.is_starved_33(a) {
+                return (None, Some(a));
             }
         }
-        Some(floor)
+        (Some(floor), None)
+    }
+
+    /// Lowers `floor` to app `a`'s asks, and whether one of them may reserve as far as its
+    /// size and the app's reservations go: at least `threshold`, and for an ask that can
+    /// only be placed off-switch, the app below `cap` reservations.
+    fn asks_reservable(&self, a: u32, threshold: Resource, cap: u64, floor: &mut Resource) -> bool {
+        let calc = self
+            .w
+            .tree
+            .get(self.w.apps[a as usize].queue)
+            .policy
+            .calculator();
+        let total = self.w.cluster.total;
+        // Off-switch reservations count against the cluster's cap; an ask with node or
+        // rack requests may reserve node-locally (no cap) or against its rack's.
+        let mut big_local = false;
+        let mut big_off_switch = false;
+        for p in &self.w.apps[a as usize].requests.by_priority {
+            if p.any == 0 {
+                continue;
+            }
+            *floor = Resource::new(
+                floor.memory_mb.min(p.size.memory_mb),
+                floor.vcores.min(p.size.vcores),
+            );
+            if !calc.less_than(total, p.size, threshold) {
+                if p.has_local_requests() {
+                    big_local = true;
+                } else {
+                    big_off_switch = true;
+                }
+            }
+        }
+        let capped = u64::from(self.reserved_by(a)) >= cap;
+        big_local || (big_off_switch && !capped)
+    }
+
+    /// Whether app `a` is still one that makes the floor `None`: [`Sched::floor_of`]
+    /// would find it among [`Sched::reachable_offered_apps`] and stop there. Every
+    /// condition the walk reads of it, in the walk's terms.
+    fn still_may_reserve(&mut self, a: u32) -> bool {
+        let i = a as usize;
+        let app = &self.w.apps[i];
+        // Offered by its leaf: runnable, asking, pending demand not none.
+        if !app.offered_33 {
+            return false;
+        }
+        let leaf = app.queue;
+        // The walk reaches the leaf: every queue on the path passes the precheck (an
+        // incremental parent's ordered set holds exactly its children that ask, and a leaf
+        // that asks is in it while some app of it is offered: `World::requeue`).
+        let mut q = Some(leaf);
+        while let Some(id) = q {
+            let qs = &self.w.queues[id.idx()];
+            if !qs.usage.fits_in(qs.max_share) || qs.pending == 0 {
+                return false;
+            }
+            q = self.w.tree.get(id).parent;
+        }
+        if self.w.queues[leaf.idx()].offered == 0 {
+            return false;
+        }
+        // A waiting app is walked only while the leaf's AM gate is open, and counted only
+        // when its own AM may start (`isOverAMShareLimit`).
+        if app.in_am_set && self.am_gate_closed(leaf) {
+            return false;
+        }
+        if let Some(am) = self.w.specs[i].am
+            && !self.w.apps[i].am_running
+            && (self.w.apps[i].requests.pending == 0 || !self.can_run_am(leaf, am))
+        {
+            return false;
+        }
+        let threshold = self.reservation_threshold_33();
+        let cap = self.reservable_nodes_cap(u64::from(self.w.cluster.live));
+        let mut floor = Resource::ZERO;
+        self.asks_reservable(a, threshold, cap, &mut floor) && self.is_starved_33(a)
     }
 
     /// The apps below `q` that a descent from `q` may offer a node to: the queues' own
