@@ -28,7 +28,7 @@ use crate::scheduler::Sched;
 use crate::scheduler::fair::FairState;
 use crate::tree::QueueId;
 use fairsim_core::{Resource, Semantics, tree_set_order};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// The Fair Scheduler's preemption state: off, or its era's.
 #[derive(Debug, Clone, Default)]
@@ -441,8 +441,7 @@ impl Sched<'_, '_> {
             })
             .collect();
         let mut marked = vec![Resource::ZERO; self.w.apps.len()];
-        let mut slot_of: BTreeMap<u64, u32> = BTreeMap::new();
-        for (slot, c) in self.w.containers.iter().enumerate() {
+        for c in self.w.containers.iter() {
             if !c.live || c.is_am {
                 continue;
             }
@@ -451,7 +450,6 @@ impl Sched<'_, '_> {
                 let nv = &mut nodes[c.node as usize];
                 nv.reserved = nv.reserved.saturating_add(c.size);
             }
-            slot_of.insert(c.id, slot as u32);
             nodes[c.node as usize].containers.push(NodeContainer {
                 app: c.app,
                 id: c.id,
@@ -479,6 +477,22 @@ impl Sched<'_, '_> {
             };
             search.for_app(&requests, &mut nodes, &mut owners, cluster)
         };
+        // The chosen containers' slots, found in one pass once the search chose (most
+        // searches choose nothing: a map of every live container per starved app cost more
+        // than the search).
+        let mut slot_of: HashMap<u64, u32> = sets
+            .iter()
+            .flat_map(|set| set.containers.iter().map(|c| (c.id, u32::MAX)))
+            .collect();
+        if !slot_of.is_empty() {
+            for (slot, c) in self.w.containers.iter().enumerate() {
+                if c.live
+                    && let Some(s) = slot_of.get_mut(&c.id)
+                {
+                    *s = slot as u32;
+                }
+            }
+        }
         for set in sets {
             let n = set.node as usize;
             let freed = set
