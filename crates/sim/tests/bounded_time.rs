@@ -223,11 +223,7 @@ fn build(c: &Case) -> Scenario {
     let threshold = if c.locality { 0.5 } else { -1.0 };
     Scenario {
         scheduler: SchedulerConf {
-            semantics: if c.era33 {
-                Semantics::Hadoop33
-            } else {
-                Semantics::Hadoop27
-            },
+            semantics: common::generator::era(c.era33),
             assignmultiple: c.multiple,
             heartbeat_ms: c.heartbeat_ms,
             locality_threshold_node: threshold,

@@ -257,11 +257,7 @@ fn build(c: &Case) -> Scenario {
         racks: c.racks,
         ..ClusterSpec::uniform(c.nodes, c.racks, Resource::new(4096, 4))
     };
-    sc.scheduler.semantics = if c.era33 {
-        Semantics::Hadoop33
-    } else {
-        Semantics::Hadoop27
-    };
+    sc.scheduler.semantics = common::generator::era(c.era33);
     sc.scheduler.node_locality_delay = c.node_locality_delay;
     sc
 }

@@ -9,7 +9,7 @@
 
 mod common;
 
-use fairsim_core::{Policy, Resource, Semantics};
+use fairsim_core::{Policy, Resource};
 use fairsim_sim::app::AppSpec;
 use fairsim_sim::recorder::MemoryRecorder;
 use fairsim_sim::run;
@@ -145,11 +145,7 @@ fn build(c: &Case) -> Scenario {
     apps.sort_by_key(|a| a.arrival);
     let mut sc = scenario(tree, apps, 5, 8192);
     sc.cluster.racks = 2;
-    sc.scheduler.semantics = if c.era33 {
-        Semantics::Hadoop33
-    } else {
-        Semantics::Hadoop27
-    };
+    sc.scheduler.semantics = common::generator::era(c.era33);
     sc.scheduler.preemption = c.preemption;
     sc
 }

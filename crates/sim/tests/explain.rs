@@ -697,11 +697,7 @@ fn build(c: &Case) -> Scenario {
     let apps = build_apps(&c.apps, &names, 512, |_| None);
     Scenario {
         scheduler: SchedulerConf {
-            semantics: if c.era33 {
-                Semantics::Hadoop33
-            } else {
-                Semantics::Hadoop27
-            },
+            semantics: common::generator::era(c.era33),
             preemption: c.preemption,
             ..SchedulerConf::default()
         },

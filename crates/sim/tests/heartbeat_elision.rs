@@ -155,11 +155,7 @@ fn build(c: &Case, heartbeats: Heartbeats) -> Scenario {
     let threshold = if c.locality { 0.5 } else { -1.0 };
     Scenario {
         scheduler: SchedulerConf {
-            semantics: if c.era33 {
-                Semantics::Hadoop33
-            } else {
-                Semantics::Hadoop27
-            },
+            semantics: common::generator::era(c.era33),
             assignmultiple: c.multiple,
             heartbeat_ms: c.heartbeat_ms,
             locality_threshold_node: threshold,
@@ -169,11 +165,7 @@ fn build(c: &Case, heartbeats: Heartbeats) -> Scenario {
             wait_before_next_starvation_check_ms: 2_000,
             preemption_interval_ms: 1_000,
             preemption_utilization_threshold: 0.5,
-            ordering: if c.naive {
-                Ordering::Naive
-            } else {
-                Ordering::Incremental
-            },
+            ordering: common::generator::ordering(c.naive),
             heartbeats,
             continuous_scheduling: c.extras & 2 != 0,
             continuous_scheduling_sleep_ms: 40,
@@ -420,11 +412,7 @@ fn build_churn(c: &ChurnCase, heartbeats: Heartbeats) -> Scenario {
     apps.sort_by_key(|a| a.arrival);
     Scenario {
         scheduler: SchedulerConf {
-            semantics: if c.era33 {
-                Semantics::Hadoop33
-            } else {
-                Semantics::Hadoop27
-            },
+            semantics: common::generator::era(c.era33),
             assignmultiple: c.multiple,
             reservable_nodes: c.reservable_nodes,
             preemption: c.preemption,
@@ -432,11 +420,7 @@ fn build_churn(c: &ChurnCase, heartbeats: Heartbeats) -> Scenario {
             wait_before_next_starvation_check_ms: 1_000,
             preemption_interval_ms: 1_000,
             preemption_utilization_threshold: 0.5,
-            ordering: if c.naive {
-                Ordering::Naive
-            } else {
-                Ordering::Incremental
-            },
+            ordering: common::generator::ordering(c.naive),
             heartbeats,
             ..SchedulerConf::default()
         },
@@ -651,11 +635,7 @@ fn build_delay(c: &DelayCase, heartbeats: Heartbeats) -> Scenario {
     apps.sort_by_key(|a| a.arrival);
     Scenario {
         scheduler: SchedulerConf {
-            semantics: if c.era33 {
-                Semantics::Hadoop33
-            } else {
-                Semantics::Hadoop27
-            },
+            semantics: common::generator::era(c.era33),
             assignmultiple: c.multiple,
             locality_threshold_node: c.thresholds.0,
             locality_threshold_rack: c.thresholds.1,
@@ -663,11 +643,7 @@ fn build_delay(c: &DelayCase, heartbeats: Heartbeats) -> Scenario {
             wait_before_kill_ms: 1_500,
             wait_before_next_starvation_check_ms: 2_000,
             preemption_interval_ms: 1_000,
-            ordering: if c.naive {
-                Ordering::Naive
-            } else {
-                Ordering::Incremental
-            },
+            ordering: common::generator::ordering(c.naive),
             heartbeats,
             ..SchedulerConf::default()
         },

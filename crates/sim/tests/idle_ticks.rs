@@ -8,7 +8,7 @@
 //! Also: a container of the longest duration a trace may give, with nothing else going on,
 //! costs a handful of ticks, not one per update interval.
 
-use fairsim_core::{Booster, Resource, Semantics};
+use fairsim_core::{Booster, Resource};
 use fairsim_sim::app::{AppSpec, TaskGroup};
 use fairsim_sim::recorder::MemoryRecorder;
 use fairsim_sim::scenario::{Heartbeats, Scenario, SchedulerConf};
@@ -162,11 +162,7 @@ fn build(c: &Case) -> Scenario {
     let threshold = if c.locality && fair { 0.5 } else { -1.0 };
     Scenario {
         scheduler: SchedulerConf {
-            semantics: if c.era33 {
-                Semantics::Hadoop33
-            } else {
-                Semantics::Hadoop27
-            },
+            semantics: common::generator::era(c.era33),
             heartbeat_ms: c.heartbeat_ms,
             locality_threshold_node: threshold,
             locality_threshold_rack: threshold,

@@ -10,7 +10,7 @@
 mod common;
 
 use common::trees::{GenApp, GenTree, build_apps, build_tree, tree};
-use fairsim_core::{Resource, Semantics};
+use fairsim_core::Resource;
 use fairsim_sim::recorder::MemoryRecorder;
 use fairsim_sim::run;
 use fairsim_sim::scenario::{ClusterSpec, Ordering, Scenario, SchedulerConf};
@@ -59,11 +59,7 @@ fn build(c: &Case, ordering: Ordering) -> Scenario {
     });
     Scenario {
         scheduler: SchedulerConf {
-            semantics: if c.era33 {
-                Semantics::Hadoop33
-            } else {
-                Semantics::Hadoop27
-            },
+            semantics: common::generator::era(c.era33),
             ordering,
             ..SchedulerConf::default()
         },

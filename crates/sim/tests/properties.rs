@@ -13,7 +13,7 @@
 mod common;
 
 use common::trees::{GenApp, GenTree, build_apps, build_tree, tree};
-use fairsim_core::{Resource, Semantics};
+use fairsim_core::Resource;
 use fairsim_sim::recorder::MemoryRecorder;
 use fairsim_sim::run;
 use fairsim_sim::scenario::{Ordering, Scenario, SchedulerConf};
@@ -65,11 +65,7 @@ fn build(c: &Case, ordering: Ordering) -> Scenario {
     let apps = build_apps(&c.apps, &names, 512, |_| None);
     Scenario {
         scheduler: SchedulerConf {
-            semantics: if c.era33 {
-                Semantics::Hadoop33
-            } else {
-                Semantics::Hadoop27
-            },
+            semantics: common::generator::era(c.era33),
             assignmultiple: c.multiple,
             sizebasedweight: c.sizebased,
             ordering,

@@ -1,8 +1,10 @@
 //! Pieces of the random-scenario generators that the elision and bounded-time property tests
 //! share: node events made valid against the nodes they name, and a fixed-seed runner
-//! configuration (each test keeps its own seed, so its cases stay what they were).
+//! configuration (each test keeps its own seed, so its cases stay what they were), and the
+//! era and ordering a generated case's flags pick.
 
-use fairsim_core::Resource;
+use fairsim_core::{Resource, Semantics};
+use fairsim_sim::scenario::Ordering;
 use fairsim_sim::topology::NodeSpec;
 use fairsim_sim::topology::events::{NodeEvent, NodeEventKind, NodeEvents};
 use proptest::test_runner::{Config, RngAlgorithm, RngSeed};
@@ -60,5 +62,24 @@ pub fn fixed_config(cases: u32, seed: u64) -> Config {
         rng_seed: RngSeed::Fixed(seed),
         failure_persistence: None,
         ..Config::default()
+    }
+}
+
+/// The era a generated case's flag picks: Hadoop 3.3 when set, else 2.7.
+pub fn era(era33: bool) -> Semantics {
+    if era33 {
+        Semantics::Hadoop33
+    } else {
+        Semantics::Hadoop27
+    }
+}
+
+/// The ordering a generated case's flag picks: Hadoop's re-sorting when set, else
+/// fairsim's incremental one.
+pub fn ordering(naive: bool) -> Ordering {
+    if naive {
+        Ordering::Naive
+    } else {
+        Ordering::Incremental
     }
 }
