@@ -1100,7 +1100,7 @@ enum Lane {
 impl Lane {
     fn push(&mut self, key: EventKey, container: u32) {
         match self {
-            Lane::Radix(q) => q.push(key, Event::ContainerFinished { container }),
+            Lane::Radix(q) => q.push(key, Event::ContainerFinished { container, app: 0 }),
             Lane::Heap(h) => h.push(Reverse((key, container))),
         }
     }
@@ -1108,7 +1108,7 @@ impl Lane {
     fn pop(&mut self) -> Option<(EventKey, u32)> {
         match self {
             Lane::Radix(q) => q.pop().map(|(k, e)| match e {
-                Event::ContainerFinished { container } => (k, container),
+                Event::ContainerFinished { container, .. } => (k, container),
                 _ => (k, u32::MAX),
             }),
             Lane::Heap(h) => h.pop().map(|Reverse(e)| e),

@@ -58,6 +58,8 @@ pub enum Event {
     ContainerFinished {
         /// Slot of the container in the simulation's container table.
         container: u32,
+        /// Index of the container's app (read ahead of the event, see the engine).
+        app: u32,
     },
     /// A container marked for preemption is killed (Hadoop 3.x's kill timer). Ignored when
     /// the slot no longer holds container `id` (it finished first).
@@ -210,6 +212,12 @@ impl EventQueue {
         self.heap.push(key, event);
     }
 
+    /// The next event of the heap (neither a heartbeat nor an arrival), left in it: what the
+    /// engine may fetch ahead of time.
+    pub fn next_queued(&mut self) -> Option<Event> {
+        self.heap.peek_entry().map(|(_, e)| e)
+    }
+
     /// Removes and returns the earliest event. `every_node`: whether every node's heartbeat
     /// is due, or only armed nodes' (see `heartbeat`).
     pub fn pop(&mut self, every_node: bool) -> Option<(EventKey, Event)> {
@@ -316,7 +324,10 @@ mod tests {
                 i as u64
             });
             let ev = match x >> 61 {
-                0 => Event::ContainerFinished { container: i },
+                0 => Event::ContainerFinished {
+                    container: i,
+                    app: 0,
+                },
                 1 => Event::UpdateTick,
                 _ => Event::NodeHeartbeat { node: i % 17 },
             };
@@ -337,16 +348,34 @@ mod tests {
         q.push(t, Event::NodeHeartbeat { node: 2 });
         q.push(t, Event::NodeHeartbeat { node: 1 });
         q.push(t, Event::UpdateTick);
-        q.push(t, Event::ContainerFinished { container: 7 });
-        q.push(t, Event::ContainerFinished { container: 3 });
+        q.push(
+            t,
+            Event::ContainerFinished {
+                container: 7,
+                app: 0,
+            },
+        );
+        q.push(
+            t,
+            Event::ContainerFinished {
+                container: 3,
+                app: 0,
+            },
+        );
         q.push(SimTime(9), Event::Sample);
         let order: Vec<Event> = std::iter::from_fn(|| q.pop(true).map(|(_, e)| e)).collect();
         assert_eq!(
             order,
             vec![
                 Event::Sample,
-                Event::ContainerFinished { container: 7 },
-                Event::ContainerFinished { container: 3 },
+                Event::ContainerFinished {
+                    container: 7,
+                    app: 0
+                },
+                Event::ContainerFinished {
+                    container: 3,
+                    app: 0
+                },
                 Event::UpdateTick,
                 Event::NodeHeartbeat { node: 1 },
                 Event::NodeHeartbeat { node: 2 },

@@ -32,8 +32,8 @@ pub struct RadixQueue<T> {
     /// Bit `i - 1` set when `buckets[i - 1]` is not empty.
     occupied: u64,
     len: usize,
-    /// The smallest key, when known (see the module docs).
-    min: Option<EventKey>,
+    /// The smallest key and its value, when known (see the module docs).
+    min: Option<(EventKey, T)>,
 }
 
 impl<T: Copy> Default for RadixQueue<T> {
@@ -76,10 +76,10 @@ impl<T: Copy> RadixQueue<T> {
         debug_assert!(key.time.0 >= self.last, "a radix queue is monotone");
         let time = key.time.0.max(self.last);
         self.len += 1;
-        if let Some(m) = self.min
+        if let Some((m, _)) = self.min
             && key < m
         {
-            self.min = Some(key);
+            self.min = Some((key, value));
         }
         if time == self.last {
             // Largest first: insert before the first entry smaller than `key`.
@@ -94,12 +94,25 @@ impl<T: Copy> RadixQueue<T> {
 
     /// The smallest key.
     pub fn peek(&mut self) -> Option<EventKey> {
-        if let Some((k, _)) = self.now.last() {
-            return Some(*k);
+        self.peek_entry().map(|(k, _)| k)
+    }
+
+    /// The entry with the smallest key, left in the queue.
+    pub fn peek_entry(&mut self) -> Option<(EventKey, T)> {
+        if let Some(e) = self.now.last() {
+            return Some(*e);
         }
         if self.min.is_none() && self.occupied != 0 {
             let b = self.occupied.trailing_zeros() as usize;
-            self.min = self.buckets[b].iter().map(|(k, _)| *k).min();
+            let bucket = &self.buckets[b];
+            // Keys only, then one copy: the scan is the heap's inner loop.
+            let mut at = 0;
+            for (i, (k, _)) in bucket.iter().enumerate().skip(1) {
+                if *k < bucket[at].0 {
+                    at = i;
+                }
+            }
+            self.min = bucket.get(at).copied();
         }
         self.min
     }
@@ -126,7 +139,7 @@ impl<T: Copy> RadixQueue<T> {
         // A peek since the last pop found the minimum (the engine peeks before every pop):
         // the bucket is not read twice for it.
         self.last = match self.min {
-            Some(k) => k.time.0,
+            Some((k, _)) => k.time.0,
             None => moving
                 .iter()
                 .map(|(k, _)| k.time.0)
@@ -171,7 +184,8 @@ mod tests {
     }
 
     /// Random monotone pushes (including at the current time and far ahead), interleaved
-    /// with peeks and pops: the same sequence as a binary heap.
+    /// with peeks and pops: the same sequence as a binary heap, and every peeked entry is the
+    /// one the heap would pop next, value included.
     #[test]
     fn pops_the_same_sequence_as_a_binary_heap() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
@@ -198,8 +212,12 @@ mod tests {
                     radix.push(k, seq);
                     heap.push(Reverse((k, seq)));
                 } else if r % 5 == 3 {
-                    let want = heap.peek().map(|Reverse((k, _))| *k);
-                    assert_eq!(radix.peek(), want);
+                    let want = heap.peek().map(|Reverse(e)| *e);
+                    if r & 1 == 0 {
+                        assert_eq!(radix.peek(), want.map(|(k, _)| k));
+                    } else {
+                        assert_eq!(radix.peek_entry(), want);
+                    }
                 } else {
                     let want = heap.pop().map(|Reverse(e)| e);
                     let got = radix.pop();
@@ -223,7 +241,7 @@ mod tests {
         q.push(key(5_000, 0, 0, 0), 'a');
         assert_eq!(q.peek(), Some(key(5_000, 0, 0, 0)));
         q.push(key(40, 2, 0, 1), 'b');
-        assert_eq!(q.peek(), Some(key(40, 2, 0, 1)));
+        assert_eq!(q.peek_entry(), Some((key(40, 2, 0, 1), 'b')));
         assert_eq!(q.pop(), Some((key(40, 2, 0, 1), 'b')));
         q.push(key(40, 0, 0, 2), 'c');
         assert_eq!(q.pop(), Some((key(40, 0, 0, 2), 'c')));

@@ -308,7 +308,7 @@ impl Simulation<'_> {
             ahead,
             self.cx.events.pending().iter().any(|(_, e)| matches!(
                 e,
-                Event::ContainerFinished { container } if self.w.containers[*container as usize].live
+                Event::ContainerFinished { container, .. } if self.w.containers[*container as usize].live
             )),
             "a live task without its completion queued, or the reverse"
         );
@@ -445,7 +445,9 @@ impl Simulation<'_> {
         for (key, event) in events.pending() {
             let ev = match event {
                 Event::Sample | Event::End => continue,
-                Event::ContainerFinished { container } => format!("F{:?}", live_slot(container)),
+                Event::ContainerFinished { container, .. } => {
+                    format!("F{:?}", live_slot(container))
+                }
                 Event::ContainerKilled { container, id } => {
                     let live = live_slot(container).filter(|&r| r == rel_id(id));
                     format!("K{live:?}")

@@ -334,8 +334,13 @@ impl Sched<'_, '_> {
             .cluster
             .heartbeat_at_or_after(crate::cluster::NodeId(node), end);
         self.cx.in_flight += 1;
-        self.cx
-            .events
-            .push(t, Event::ContainerFinished { container: slot });
+        let app = self.w.containers[slot as usize].app;
+        self.cx.events.push(
+            t,
+            Event::ContainerFinished {
+                container: slot,
+                app,
+            },
+        );
     }
 }
