@@ -462,6 +462,27 @@
 //! Inclusive: the floor (`beat_changes_nothing`) 13.9% -> 7.9%, leaf app shares 14.0% ->
 //! 8.6% (`hadoop33` and `runs` gone from the profile), heartbeats 51% -> 54% of a smaller
 //! total. CPU in alternated pairs against 77b5b9a's bench binary: docs/performance.md.
+//!
+//! ## Completions read ahead
+//!
+//! A completion first reads its container's slot, written when it started and cold since:
+//! 60% of `Simulation::process`'s samples sat on that read (the `live` test). The engine
+//! now prefetches the next completion's slot, app and spec one event ahead, from the radix
+//! heap's minimum (`EventQueue::next_queued`), and the heap finds its minimum over keys
+//! before copying one entry. `perf record` of the 2.7 3,000-node day, self time, eef1db1
+//! (15.79 s) and after (10.88 s, both on a loaded machine; same checksum `9e4d2f4a9b995a30`):
+//!
+//! | before | | after | |
+//! | --- | --- | --- | --- |
+//! | `Simulation::process` (the slot's miss) | 25.2% | `Simulation::process` | 18.4% |
+//! | `EventQueue::pop` | 7.2% | `EventQueue::pop` | 8.2% |
+//! | `World::requeue` | 5.4% | `assign_queue` | 6.4% |
+//! | `assign_queue` | 4.4% | `World::requeue` | 5.5% |
+//! | `RadixQueue::pop` | 4.0% | `BTreeMap::insert` | 4.9% |
+//! | `try_assign` | 3.7% | `Comparator::key` | 4.3% |
+//!
+//! The 2.7 10,000-node day: 44.4 s -> 36.3 s CPU (docs/performance.md, "Completions read
+//! ahead").
 
 use fairsim_core::Semantics;
 use fairsim_sim::event::{Event, EventKey};
