@@ -6,12 +6,24 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axes::{Axis, cartesian};
-use super::frame::{LegendEntry, Mark, legend_right, titled};
-use super::names::short_names;
+use super::frame::{LegendEntry, Mark, legend_line_width, legend_right, text_style, titled};
+use super::names::{MAX_NAME_CHARS, shorten};
+
+/// The fewest characters a name is shortened to, however long its count.
+const MIN_NAME_CHARS: usize = 14;
+
+/// Whether a legend label is drawn on one line of the legend.
+fn fits_one_line(label: &str) -> bool {
+    super::register_fonts();
+    text_style()
+        .font
+        .box_size(label)
+        .is_ok_and(|(w, _)| w <= legend_line_width(WIDTH))
+}
 use super::overlap::draw_turns;
 use super::ticks::value_label;
 use super::{
-    Chart, DrawError, MAX_SERIES, OTHERS_GREY, de, draw_series_line, padded, series_color,
+    Chart, DrawError, MAX_SERIES, OTHERS_GREY, WIDTH, de, draw_series_line, padded, series_color,
     series_mark,
 };
 
@@ -173,7 +185,9 @@ impl Cdf {
         }
     }
 
-    /// Each curve's legend entry, as drawn (names shortened) and in full.
+    /// Each curve's legend entry, as drawn (names shortened) and in full. A count of part
+    /// of a queue's apps (`(1 of 3 apps)`) takes its room from the name, so that the entry
+    /// stays on one line of the legend rather than wrapping inside the parenthesis.
     fn labels(&self) -> Vec<(String, String)> {
         let names: Vec<String> = self.series.iter().map(|s| s.queue.clone()).collect();
         let count = |s: &CdfSeries| {
@@ -183,14 +197,21 @@ impl Cdf {
                 format!("({} of {} apps)", s.values.len(), s.total)
             }
         };
-        let mut out: Vec<(String, String)> = short_names(&names)
-            .into_iter()
-            .zip(&self.series)
-            .map(|(short, s)| {
-                (
-                    format!("{short} {}", count(s)),
-                    format!("{} {}", s.queue, count(s)),
-                )
+        let mut out: Vec<(String, String)> = self
+            .series
+            .iter()
+            .map(|s| {
+                let c = count(s);
+                let mut room = MAX_NAME_CHARS;
+                let mut short = shorten(&s.queue, &names, room);
+                while s.values.len() != s.total
+                    && room > MIN_NAME_CHARS
+                    && !fits_one_line(&format!("{short} {c}"))
+                {
+                    room -= 1;
+                    short = shorten(&s.queue, &names, room);
+                }
+                (format!("{short} {c}"), format!("{} {c}", s.queue))
             })
             .collect();
         if let Some(o) = &self.others {
@@ -371,6 +392,48 @@ mod tests {
             "{}",
             chart.subtitle
         );
+    }
+
+    /// A run cut before its end counts part of a queue's apps, `(1 of 3 apps)`: the name
+    /// gives up characters so that the entry stays on one legend line, where a count of all
+    /// the apps keeps the usual short name.
+    #[test]
+    fn a_part_count_shortens_the_name_to_one_legend_line() {
+        let long = "root.org.platform.data_engineering.customer_360_analytics_interactive";
+        let other = "root.org.platform.data_engineering.customer_360_analytics_nightly";
+        let chart = Cdf::completion_chart(
+            vec![
+                CdfSeries {
+                    queue: long.into(),
+                    values: vec![10.0],
+                    total: 3,
+                },
+                CdfSeries {
+                    queue: other.into(),
+                    values: vec![10.0, 20.0, 30.0],
+                    total: 3,
+                },
+            ],
+            "r",
+            "admitted apps",
+        );
+        let labels = chart.labels();
+        let (part, full) = (&labels[0].0, &labels[1].0);
+        assert!(part.ends_with(" (1 of 3 apps)"), "{part}");
+        assert!(fits_one_line(part), "{part}");
+        let usual = shorten(long, &[long.into(), other.into()], MAX_NAME_CHARS);
+        assert!(
+            part.chars().count() - " (1 of 3 apps)".len() < usual.chars().count(),
+            "{part} against {usual}"
+        );
+        assert_eq!(
+            *full,
+            format!(
+                "{} (3 apps)",
+                shorten(other, &[long.into(), other.into()], MAX_NAME_CHARS)
+            )
+        );
+        assert_eq!(labels[0].1, format!("{long} (1 of 3 apps)"));
     }
 
     #[test]

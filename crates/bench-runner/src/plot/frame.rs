@@ -178,6 +178,12 @@ pub fn caption<DB: DrawingBackend>(
 /// A legend column: its widest label, and its entries (index, wrapped label lines).
 type LegendColumn = (u32, Vec<(usize, Vec<String>)>);
 
+/// The widest a legend label is drawn on one line on a canvas `canvas_w` pixels wide, pixels
+/// (wider labels wrap: see [`legend_right`]).
+pub fn legend_line_width(canvas_w: u32) -> u32 {
+    ((canvas_w as f64 * MAX_LEGEND_SHARE) as u32).saturating_sub(MARK_W as u32 + 30)
+}
+
 /// Splits `area` into a plotting area and, on its right, a legend panel just wide enough for
 /// `entries` (labels wrapped if they would take more than a third of the canvas, entries
 /// in further columns when one column would run past the bottom); draws the legend and
@@ -192,7 +198,7 @@ pub fn legend_right<DB: DrawingBackend>(
     }
     let (w, h) = area.dim_in_pixel();
     let style = text_style();
-    let max_text = ((w as f64 * MAX_LEGEND_SHARE) as u32).saturating_sub(MARK_W as u32 + 30);
+    let max_text = legend_line_width(w);
     let line_h = TEXT_SIZE as i32 + 6;
     let first_y = 30 + if heading.is_empty() { 0 } else { line_h + 2 };
     let bottom = h as i32 - 12;
