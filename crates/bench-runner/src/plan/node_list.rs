@@ -19,8 +19,34 @@
 use fairsim_sim::topology::NodeSpec;
 use fairsim_sim::topology::entries::{NodeEntry, expand};
 
-/// The prefix of added nodes' names.
+/// The prefix of added nodes' names, unless the base's events add a node named with it
+/// (see [`added_prefix`]).
 pub const ADDED_PREFIX: &str = "added";
+
+/// The prefix added nodes are named with: [`ADDED_PREFIX`], or `added_`, `added__`, ... when
+/// a `[[cluster.events]]` entry of the base adds a node named `{prefix}{k}` (names are unique
+/// over a run, and generated names number on past the list's own, not past the events').
+fn added_prefix(cluster: &toml::Value) -> String {
+    let named: Vec<&str> = cluster
+        .get("events")
+        .and_then(toml::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.get("name").and_then(toml::Value::as_str))
+        .map(|n| n.rsplit('/').next().unwrap_or(n))
+        .collect();
+    let clashes = |prefix: &str| {
+        named.iter().any(|n| {
+            n.strip_prefix(prefix)
+                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+        })
+    };
+    let mut prefix = ADDED_PREFIX.to_string();
+    while clashes(&prefix) {
+        prefix.push('_');
+    }
+    prefix
+}
 
 /// A base cluster's node list, and how a node count resizes it.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,6 +63,8 @@ pub struct NodeList {
     count_form: bool,
     /// The node added nodes copy.
     pub template: NodeSpec,
+    /// Added nodes are named `{added_prefix}{k}`.
+    pub added_prefix: String,
 }
 
 /// The nodes of the base scenario that must stay, as names (for [`NodeList::new`] and the
@@ -126,6 +154,7 @@ impl NodeList {
             must_stay,
             count_form,
             template,
+            added_prefix: added_prefix(cluster),
         })
     }
 
@@ -154,7 +183,7 @@ impl NodeList {
                 set(&mut out[0], "count", toml::Value::Integer(n as i64));
             } else if n > base {
                 let mut t = toml::Table::new();
-                t.insert("prefix".into(), ADDED_PREFIX.into());
+                t.insert("prefix".into(), self.added_prefix.clone().into());
                 t.insert("count".into(), toml::Value::Integer((n - base) as i64));
                 t.insert("rack".into(), self.template.rack.clone().into());
                 t.insert(
@@ -295,6 +324,36 @@ mod tests {
         [[cluster.nodes]]\nname = \"h2\"\nrack = \"r2\"\nmemory_mb = 8192\nvcores = 8\n\
         [[cluster.nodes]]\nname = \"h3\"\nrack = \"r2\"\nmemory_mb = 8192\nvcores = 8\n\
         [[cluster.nodes]]\nname = \"h4\"\nrack = \"r1\"\nmemory_mb = 4096\nvcores = 4\n";
+
+    /// An event of the base adds a node named `added0` (names are unique over a run): the
+    /// plan's added nodes take the prefix `added_`, or `added__` if that one clashes too.
+    #[test]
+    fn added_nodes_keep_clear_of_names_the_events_add() {
+        let event = |name: &str| {
+            format!("[[cluster.events]]\nat_ms = 60000\nkind = \"add\"\nname = \"{name}\"\n")
+        };
+        let base = cluster(&format!("{IMPORTED}{}", event("added0")));
+        let l = NodeList::new(&base, &[], None).unwrap();
+        assert_eq!(l.added_prefix, "added_");
+        let got = names(l.entries_for(6), &base);
+        assert_eq!(got[4].0, "added_0");
+        assert_eq!(got[5].0, "added_1");
+        let both = cluster(&format!(
+            "{IMPORTED}{}{}",
+            event("/r1/added7"),
+            event("added_12")
+        ));
+        assert_eq!(
+            NodeList::new(&both, &[], None).unwrap().added_prefix,
+            "added__"
+        );
+        // A name that merely starts with the prefix does not clash.
+        let other = cluster(&format!("{IMPORTED}{}", event("added_host")));
+        assert_eq!(
+            NodeList::new(&other, &[], None).unwrap().added_prefix,
+            "added"
+        );
+    }
 
     #[test]
     fn growth_copies_the_most_common_size_listed_first_and_keeps_every_name() {

@@ -204,7 +204,7 @@ pub fn answer_json(spec: &PlanSpec, result: &PlanResult) -> Value {
                     "memory_mb": t.capacity.memory_mb,
                     "vcores": t.capacity.vcores,
                     "rack": t.rack,
-                    "named": format!("{}0, {}1, ...", super::node_list::ADDED_PREFIX, super::node_list::ADDED_PREFIX),
+                    "named": format!("{}0, {}1, ...", l.added_prefix, l.added_prefix),
                     "base_nodes": l.base_count(),
                 })
             }),
