@@ -95,6 +95,23 @@ impl RunOne for SimRunner {
         run(&scenario, seed, run_index, &mut fairsim_sim::NullRecorder)
     }
 
+    /// Runs it again (the same scenario, seed and index give the same run) for its
+    /// diagnosis: only the first stalled run of a sweep or plan is asked.
+    fn stall_words(
+        &self,
+        value: &toml::Value,
+        dir: &Path,
+        seed: u64,
+        run_index: u64,
+    ) -> Vec<String> {
+        let Ok(scenario) = scenario_of(value, dir) else {
+            return Vec::new();
+        };
+        fairsim_sim::run(&scenario, seed, run_index, &mut fairsim_sim::NullRecorder)
+            .map(|s| s.stall_diagnosis.into_iter().map(|g| g.words).collect())
+            .unwrap_or_default()
+    }
+
     fn run_detailed(
         &self,
         value: &toml::Value,

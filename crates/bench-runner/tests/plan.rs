@@ -610,6 +610,16 @@ fn a_plan_never_rests_on_a_stalled_run_or_a_lower_bound() {
         ),
         "{stderr}"
     );
+    // And why the first of them stalled.
+    assert!(
+        stderr.contains(
+            "why the first stalled run (node_memory_mb=1024, seed 1) stalled:\n  - 1 app of root.A \
+             waiting for task containers: no node has room for their 4 GB and 1 vcores asks (the \
+             most free on a node is 1 GB and 16 vcores): the one container running in the \
+             cluster's 2 GB and 32 vcores is an AM (1 GB and 1 vcores) waiting for task containers"
+        ),
+        "{stderr}"
+    );
     let answer = std::fs::read_to_string(dir.path().join("o/answer.json")).unwrap();
     assert!(
         answer.contains(

@@ -382,6 +382,14 @@ fn stalled_runs_are_said_and_marked() {
         ),
         "{stderr}"
     );
+    // And why the first of them stalled, as `fairsim run` of it says.
+    assert!(
+        stderr.contains(
+            "why the first stalled run (queues.A.weight=0.1, queues.A.min_memory_mb=16384, seed 7) stalled:\n  - 8 apps of root.A waiting for their AMs: maxAMShare refuses their AMs: the queue's fair share is 16 GB"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("  - and 2 more groups: "), "{stderr}");
     let out = dir.path().join("out");
     let heat = std::fs::read_to_string(out.join("heatmap-wait_s_p95_root_A.svg")).unwrap();
     assert!(

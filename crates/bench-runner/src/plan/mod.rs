@@ -230,9 +230,17 @@ pub fn run_plan(args: &PlanArgs, runner: &dyn RunOne) -> Result<String, CliError
         result.full_sweep_runs,
         out.display()
     );
-    if let Some(line) = crate::sweep::stalls::stalled_line(&output::stalled_points(&spec, &result))
-    {
+    let stalled = output::stalled_points(&spec, &result);
+    if let Some(line) = crate::sweep::stalls::stalled_line(&stalled) {
         eprintln!("{line}; a stalled run fails its candidate");
+        if let (Some(&(g, i, seed)), Some((point, _))) =
+            (result.stalled_runs().first(), stalled.first())
+        {
+            let words = stall_words(&spec, runner, g, i, seed);
+            if let Some(why) = crate::sweep::stalls::why_lines(point, seed, &words) {
+                eprintln!("{why}");
+            }
+        }
     }
     Ok(output::sentences(&spec, &result)
         .into_iter()
@@ -370,6 +378,18 @@ pub fn plan_into(
         runs: runs_used,
         full_sweep_runs,
     })
+}
+
+/// Why the run of (growth step `g`, grid index `i`, `seed`) stalled, from the runner (which
+/// runs it again: the same candidate and seed slot give the same run).
+fn stall_words(spec: &PlanSpec, runner: &dyn RunOne, g: usize, i: u64, seed: u64) -> Vec<String> {
+    let Some(k) = spec.seeds.iter().position(|&s| s == seed) else {
+        return Vec::new();
+    };
+    let mut scenario = spec.variable.apply(&spec.base, i);
+    growth::apply_growth(&mut scenario, spec.growth[g]);
+    let scenario_dir = spec.base_path.parent().unwrap_or(Path::new(""));
+    runner.stall_words(&scenario, scenario_dir, seed, k as u64)
 }
 
 /// Runs one (growth step, grid index, seed) and journals it.

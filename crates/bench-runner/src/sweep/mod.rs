@@ -59,6 +59,21 @@ pub trait RunOne: Sync {
         self.run_one(scenario, scenario_dir, seed, run_index)
     }
 
+    /// Why a run that stalled stalled: one sentence per group of its unfinished apps (what
+    /// they wait for and what would unblock them), as `fairsim run` prints them. The sweep
+    /// asks it of its first stalled run, after the others, so that its terminal line says
+    /// why and not only where. The default knows nothing.
+    fn stall_words(
+        &self,
+        scenario: &toml::Value,
+        scenario_dir: &Path,
+        seed: u64,
+        run_index: u64,
+    ) -> Vec<String> {
+        let _ = (scenario, scenario_dir, seed, run_index);
+        Vec::new()
+    }
+
     /// Checks, without running it, that a sweep point's scenario can run and reports each of
     /// `metrics`. The sweep calls this for every point before the first run, so a bad axis value
     /// or metric name fails the sweep before any work or file. The default accepts everything.
@@ -299,6 +314,14 @@ pub fn sweep_into(
     );
     if let Some(line) = stalls::stalled_line(&table.stalled_points()) {
         said = format!("{said}\n{line}");
+        if let Some(row) = table.rows.iter().find(|r| table.stalled(r)) {
+            let scenario = plan.scenario(&spec.base, row.run_index);
+            let words = runner.stall_words(&scenario, scenario_dir, row.seed, row.run_index);
+            let point = stalls::point_words(&table.axes, &row.axis_values);
+            if let Some(why) = stalls::why_lines(&point, row.seed, &words) {
+                said = format!("{said}\n{why}");
+            }
+        }
     }
     Ok(said)
 }

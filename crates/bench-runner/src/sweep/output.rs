@@ -304,20 +304,7 @@ impl RunsTable {
             }
         }
         out.into_iter()
-            .map(|(values, seeds)| {
-                let named: Vec<String> = self
-                    .axes
-                    .iter()
-                    .zip(&values)
-                    .map(|(a, v)| format!("{a}={v}"))
-                    .collect();
-                let point = if named.is_empty() {
-                    "the base scenario".to_string()
-                } else {
-                    named.join(", ")
-                };
-                (point, seeds)
-            })
+            .map(|(values, seeds)| (super::stalls::point_words(&self.axes, &values), seeds))
             .collect()
     }
 

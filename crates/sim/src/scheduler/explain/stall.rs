@@ -337,27 +337,38 @@ impl Sched<'_, '_> {
             "maxAMShare"
         };
         if tasks.0 == 0 && am.0 > 0 {
+            let held = if am.0 == 1 {
+                format!(
+                    "the one container running in the cluster's {} is an AM",
+                    res(total)
+                )
+            } else {
+                format!(
+                    "every container running in the cluster's {} is one of {} AMs",
+                    res(total),
+                    am.0
+                )
+            };
             format!(
-                "{who}: no node has room for their {} asks (the most free on a node is {}): every \
-                 container running in the cluster's {} is one of {} AMs ({}) waiting for task \
-                 containers that cannot start; limit the room AMs may take with {limit} (its \
-                 memory-only check lets AMs take every vcore), or add nodes",
+                "{who}: no node has room for their {} asks (the most free on a node is {}): \
+                 {held} ({}) waiting for task containers that cannot start; limit the room AMs \
+                 may take with {limit} (its memory-only check lets AMs take every vcore), or add \
+                 nodes",
                 res(ask),
                 res(most_free),
-                res(total),
-                am.0,
                 res(am.1)
             )
         } else {
+            let count =
+                |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
             format!(
                 "{who}: no node has room for their {} asks (the most free on a node is {}): {} \
-                 AMs hold {} and {} task containers hold {} that never finish; add nodes or make \
-                 the asks smaller",
+                 {} and {} {} that never finish; add nodes or make the asks smaller",
                 res(ask),
                 res(most_free),
-                am.0,
+                count(am.0, "AM holds", "AMs hold"),
                 res(am.1),
-                tasks.0,
+                count(tasks.0, "task container holds", "task containers hold"),
                 res(tasks.1)
             )
         }
