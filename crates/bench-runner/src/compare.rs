@@ -564,6 +564,15 @@ pub fn run_compare(
     };
     let mut rows = Vec::new();
     let mut stalled: Vec<(String, Vec<u64>)> = Vec::new();
+    // The first stalled run's diagnosis, said under the line of where runs stalled.
+    let mut first_why: Option<(String, u64, Vec<String>)> = None;
+    let words_of = |summary: &fairsim_sim::RunSummary| -> Vec<String> {
+        summary
+            .stall_diagnosis
+            .iter()
+            .map(|g| g.words.clone())
+            .collect()
+    };
     let mut labels: Vec<String> = Vec::new();
     let mut per_seed: Vec<Vec<crate::compare_paired::Metrics>> = Vec::new();
     for sc in scenarios {
@@ -584,6 +593,7 @@ pub fn run_compare(
             } else {
                 format!("{label} ({})", sc.name)
             };
+            first_why.get_or_insert_with(|| (who.clone(), seed, words_of(&summary)));
             stalled.push((who, vec![seed]));
         }
         rows.extend(rows_of(&label, &summary.metrics));
@@ -597,7 +607,9 @@ pub fn run_compare(
                 .iter()
                 .any(|(m, v)| m == "stalled" && *v == 1.0)
             {
-                stalled.push((format!("{label} ({})", sc.name), vec![s]));
+                let who = format!("{label} ({})", sc.name);
+                first_why.get_or_insert_with(|| (who.clone(), s, words_of(&more)));
+                stalled.push((who, vec![s]));
             }
             runs.push(more.metrics);
         }
@@ -635,6 +647,11 @@ pub fn run_compare(
     });
     if let Some(line) = &stall_line {
         eprintln!("{line}");
+        if let Some((who, seed, words)) = &first_why
+            && let Some(why) = crate::sweep::stalls::why_lines(who, *seed, words)
+        {
+            eprintln!("{why}");
+        }
     }
     std::fs::create_dir_all(out)
         .map_err(|e| crate::CliError::Failed(format!("{}: {e}", out.display())))?;

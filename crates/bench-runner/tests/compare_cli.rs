@@ -92,6 +92,14 @@ fn a_stalled_run_is_said_out_loud() {
         ),
         "{stderr}"
     );
+    // And why: the AM holds the memory a task would need.
+    assert!(
+        stderr.contains(
+            "why the first stalled run (fair:small, seed 1) stalled:\n  - 1 app of root.A waiting \
+             for task containers: no node has room for their 4 GB and 1 vcores asks"
+        ),
+        "{stderr}"
+    );
     let report = std::fs::read_to_string(dir.path().join("o/report.html")).unwrap();
     assert!(report.contains("1 run stalled"), "report");
 }
