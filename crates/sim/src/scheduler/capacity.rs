@@ -205,9 +205,7 @@ impl Sched<'_, '_> {
         if !open {
             return Offer::Nothing;
         }
-        let usage: Vec<Resource> = (0..self.w.queues.len())
-            .map(|i| self.cs_used(QueueId(i as u32)))
-            .collect();
+        let usage = self.cs_used_all();
         let kids = children_by_use(&self.w.tree, caps, cluster, &usage, q);
         let mut blocked = Resource::ZERO;
         let mut skipped_for_limit = false;
@@ -283,13 +281,18 @@ impl Sched<'_, '_> {
         let queue_usage = self.cs_used(leaf);
         let i = a as usize;
         let user = self.w.apps[i].user;
+        let any_reserved = self.cs_leaf_holds_reservations(leaf);
         let user_usage = self.w.queues[leaf.idx()]
             .runnable_apps
             .iter()
             .filter(|&&x| self.w.apps[x as usize].user == user)
             .fold(Resource::ZERO, |s, &x| {
-                s.saturating_add(self.w.apps[x as usize].usage)
-                    .saturating_add(self.cs_app_reserved(x))
+                let held = s.saturating_add(self.w.apps[x as usize].usage);
+                if any_reserved {
+                    held.saturating_add(self.cs_app_reserved(x))
+                } else {
+                    held
+                }
             });
         // Hadoop 2.7 computes the limit with the ask being placed; from 2.8 on
         // (`UsersManager.computeUserLimit` in 3.x) with the minimum allocation, so the
@@ -352,6 +355,7 @@ impl Sched<'_, '_> {
         active_users.dedup();
         // Everything the active users hold in the leaf (their apps without pending asks too),
         // reservations included.
+        let any_reserved = self.cs_leaf_holds_reservations(leaf);
         let active_usage = self.w.queues[leaf.idx()]
             .runnable_apps
             .iter()
@@ -361,8 +365,12 @@ impl Sched<'_, '_> {
                     .is_ok()
             })
             .fold(Resource::ZERO, |s, &x| {
-                s.saturating_add(self.w.apps[x as usize].usage)
-                    .saturating_add(self.cs_app_reserved(x))
+                let held = s.saturating_add(self.w.apps[x as usize].usage);
+                if any_reserved {
+                    held.saturating_add(self.cs_app_reserved(x))
+                } else {
+                    held
+                }
             });
         let am_limit = crate::capacity::scale(
             cluster,
@@ -397,7 +405,11 @@ impl Sched<'_, '_> {
                 };
                 (p.size, p.is_am, ask)
             };
-            let app_reserved = self.cs_app_reserved(a);
+            let app_reserved = if any_reserved {
+                self.cs_app_reserved(a)
+            } else {
+                Resource::ZERO
+            };
             // What must be unreserved before an allocation to keep the queue or the user
             // within its limit (`ResourceLimits.amountNeededUnreserve`, reset for each app):
             // set by a check the app passes only thanks to its reservations.

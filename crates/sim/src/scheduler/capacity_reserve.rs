@@ -40,6 +40,27 @@ impl Sched<'_, '_> {
         }
     }
 
+    /// Every queue's used resources as [`Sched::cs_used`] counts them, by queue index.
+    pub(crate) fn cs_used_all(&self) -> Vec<Resource> {
+        let mut used: Vec<Resource> = self.w.queues.iter().map(|x| x.usage).collect();
+        if let Some(cs) = self.capacity.as_deref()
+            && !cs.reserved.is_empty()
+        {
+            for (i, u) in used.iter_mut().enumerate() {
+                *u = u.saturating_add(cs.reserved.queue(QueueId(i as u32)));
+            }
+        }
+        used
+    }
+
+    /// Whether any app of `leaf` holds a reservation (so that per-app reads can be skipped
+    /// when none does).
+    pub(crate) fn cs_leaf_holds_reservations(&self, leaf: QueueId) -> bool {
+        self.capacity
+            .as_deref()
+            .is_some_and(|cs| cs.reserved.queue(leaf) != Resource::ZERO)
+    }
+
     /// The resources app `a` holds reserved (`getCurrentReservation`).
     pub(crate) fn cs_app_reserved(&self, a: u32) -> Resource {
         self.capacity
@@ -61,17 +82,16 @@ impl Sched<'_, '_> {
     /// `shouldAllocOrReserveNewContainer` for priority index `idx` of app `a`.
     pub(crate) fn cs_should_alloc_or_reserve(&self, a: u32, idx: usize) -> bool {
         let p = &self.w.apps[a as usize].requests.by_priority[idx];
-        let Some(cs) = self.capacity.as_deref() else {
-            return true;
+        let Some(at) = self
+            .capacity
+            .as_deref()
+            .and_then(|cs| cs.reserved.at(a, p.priority))
+        else {
+            // Nothing reserved at the priority: yes while anything is asked.
+            return p.any > 0;
         };
         let (nf, maf) = self.cs_factors(p.size);
-        should_alloc_or_reserve(
-            p.any,
-            cs.reserved.count(a, p.priority),
-            cs.reserved.re_reservations(a, p.priority),
-            nf,
-            maf,
-        )
+        should_alloc_or_reserve(p.any, at.nodes.len() as u32, at.re_reservations, nf, maf)
     }
 
     /// Whether re-reservations of a container of `size` add to its app's starvation

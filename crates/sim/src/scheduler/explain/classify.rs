@@ -364,9 +364,7 @@ impl Sched<'_, '_> {
             let order = self.cs_app_order(q, &apps);
             return order.first().map(|&k| apps[k]);
         }
-        let usage: Vec<Resource> = (0..self.w.queues.len())
-            .map(|i| self.cs_used(QueueId(i as u32)))
-            .collect();
+        let usage = self.cs_used_all();
         children_by_use(&self.w.tree, &cs.caps, cluster, &usage, q)
             .into_iter()
             .find(|c| self.w.queues[c.idx()].pending > 0)
