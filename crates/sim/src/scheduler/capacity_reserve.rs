@@ -289,4 +289,38 @@ impl Sched<'_, '_> {
         }
         false
     }
+
+    /// The Capacity Scheduler's reservation books agree with the nodes' reservations: each
+    /// queue is charged the reservations of the apps under it, each app its own.
+    pub(crate) fn cs_reservations_agree(&self) -> Result<(), String> {
+        let Some(cs) = self.capacity.as_deref() else {
+            return Ok(());
+        };
+        let mut queue = vec![Resource::ZERO; self.w.queues.len()];
+        let mut app = std::collections::BTreeMap::<u32, Resource>::new();
+        for n in &self.w.cluster.nodes {
+            let Some(r) = n.reservation else { continue };
+            let e = app.entry(r.app).or_default();
+            *e = e.saturating_add(r.size);
+            let mut q = Some(self.w.apps[r.app as usize].queue);
+            while let Some(id) = q {
+                queue[id.idx()] = queue[id.idx()].saturating_add(r.size);
+                q = self.w.tree.get(id).parent;
+            }
+        }
+        for (i, &want) in queue.iter().enumerate() {
+            let got = cs.reserved.queue(QueueId(i as u32));
+            if got != want {
+                return Err(format!(
+                    "queue {i} is charged {got:?} reserved, not {want:?}"
+                ));
+            }
+        }
+        let books: std::collections::BTreeMap<u32, Resource> =
+            cs.reserved.iter().map(|(&a, r)| (a, r.total)).collect();
+        if books != app {
+            return Err(format!("apps' reservations {books:?}, nodes' {app:?}"));
+        }
+        Ok(())
+    }
 }
