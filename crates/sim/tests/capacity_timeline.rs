@@ -114,6 +114,7 @@ fn run(preemption: bool, end_ms: u64) -> Trace {
                     .map(|(i, x)| CsApp {
                         id: i as u64 + 1,
                         containers: x.containers.clone(),
+                        ..CsApp::default()
                     })
                     .collect();
                 selected.extend(leaf_victims(

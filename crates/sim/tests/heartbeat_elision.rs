@@ -6,7 +6,8 @@
 //! the
 //! elided engine (incremental or naive ordering) makes the same decisions, in the same order
 //! and at the same times, as the engine processing every heartbeat with naive ordering, and
-//! reports the same metrics and app records.
+//! reports the same metrics and app records. The same for Capacity Scheduler runs with
+//! containers of mixed sizes, whose nodes are reserved, served and released.
 //!
 //! Also end to end: a saturated cluster's leaves settle at their fair shares with elision
 //! on.
@@ -1040,5 +1041,191 @@ fn a_hadoop27_app_served_elsewhere_leaves_its_reserved_nodes_parked() {
             (10_333, 1, 1, unreserved),
             (10_666, 2, 1, unreserved),
         ]
+    );
+}
+
+/// One generated app of a Capacity Scheduler case: arrival, leaf, user, tasks, task size
+/// (512 MB units), duration, AM, a larger second stage, a preferred host.
+type CsApp = (u64, usize, u8, u32, i64, u64, bool, bool, Option<u32>);
+
+/// A Capacity Scheduler run with containers of mixed sizes on small nodes, so that asks often
+/// do not fit a node's free space and reserve it.
+#[derive(Debug, Clone)]
+struct CsCase {
+    nodes: u32,
+    heartbeat_ms: u64,
+    /// Leaves' capacities (summing to 100) and maximum capacities.
+    leaves: Vec<(u32, u32)>,
+    user_limit_factor: f32,
+    apps: Vec<CsApp>,
+    era33: bool,
+    locality_delay: bool,
+    node_events: Vec<(u64, u8, u32)>,
+}
+
+fn cs_case() -> impl Strategy<Value = CsCase> {
+    let app = (
+        0u64..20_000,
+        0usize..3,
+        0u8..3,
+        1u32..8,
+        1i64..9,
+        100u64..12_000,
+        any::<bool>(),
+        any::<bool>(),
+        prop::option::of(0u32..5),
+    );
+    (
+        (1u32..5, prop::sample::select(vec![1000u64, 300])),
+        prop::sample::select(vec![
+            vec![(100u32, 100u32)],
+            vec![(50, 100), (50, 60)],
+            vec![(30, 50), (30, 100), (40, 40)],
+        ]),
+        prop::sample::select(vec![1.0f32, 2.0]),
+        prop::collection::vec(app, 1..16),
+        (any::<bool>(), any::<bool>()),
+        prop::collection::vec((0u64..30_000, 0u8..3, 0u32..6), 0..3),
+    )
+        .prop_map(
+            |((nodes, heartbeat_ms), leaves, ulf, apps, (era33, locality_delay), node_events)| {
+                CsCase {
+                    nodes,
+                    heartbeat_ms,
+                    leaves,
+                    user_limit_factor: ulf,
+                    apps,
+                    era33,
+                    locality_delay,
+                    node_events,
+                }
+            },
+        )
+}
+
+fn build_cs(c: &CsCase, heartbeats: Heartbeats) -> Scenario {
+    let names: Vec<String> = (0..c.leaves.len()).map(|i| format!("q{i}")).collect();
+    let mut props: Vec<(String, String)> = vec![("root.queues".into(), names.join(","))];
+    for (i, &(cap, max)) in c.leaves.iter().enumerate() {
+        props.push((format!("root.q{i}.capacity"), cap.to_string()));
+        props.push((format!("root.q{i}.maximum-capacity"), max.to_string()));
+        props.push((
+            format!("root.q{i}.user-limit-factor"),
+            c.user_limit_factor.to_string(),
+        ));
+    }
+    let refs: Vec<(&str, &str)> = props
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let era = common::generator::era(c.era33);
+    let tree = common::capacity::load(era, &refs)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .tree;
+    let mut apps: Vec<AppSpec> = c
+        .apps
+        .iter()
+        .enumerate()
+        .map(|(k, &(t, q, user, n, units, d, am, two, host))| {
+            let hosts: Vec<String> = host
+                .filter(|&h| h < c.nodes)
+                .map(|h| vec![format!("node{h}")])
+                .unwrap_or_default();
+            let group = |priority: i32, count: u32, units: i64| TaskGroup {
+                count,
+                size: Resource::new(units * 512, 1),
+                duration_ms: d,
+                priority,
+                hosts: hosts.clone(),
+                relax_locality: true,
+            };
+            let mut stages = vec![vec![group(10, n, units)]];
+            if two {
+                stages.push(vec![group(20, 1 + n / 3, (units + 3).min(8))]);
+            }
+            AppSpec {
+                name: format!("a{k}"),
+                arrival: SimTime(t),
+                queue: format!("q{}", q % c.leaves.len()),
+                user: format!("u{user}"),
+                am: am.then_some(Resource::new(512, 1)),
+                stages,
+                recorded: None,
+            }
+        })
+        .collect();
+    apps.sort_by_key(|a| a.arrival);
+    Scenario {
+        scheduler: SchedulerConf {
+            semantics: era,
+            heartbeat_ms: c.heartbeat_ms,
+            node_locality_delay: if c.locality_delay { 2 } else { -1 },
+            heartbeats,
+            ..SchedulerConf::default()
+        },
+        end_ms: Some(120_000),
+        ..common::scenarios::cluster_scenario(
+            "elision-capacity",
+            tree,
+            ClusterSpec {
+                events: generator::node_events(c.nodes, &c.node_events),
+                ..ClusterSpec::uniform(c.nodes, 1, Resource::new(4096, 4))
+            },
+            apps,
+        )
+    }
+}
+
+/// Capacity Scheduler runs with containers of mixed sizes (reservations made, served,
+/// re-reserved, given back for a node with room and released when no longer asked for;
+/// nodes added, lost and decommissioned), in both eras: the elided engine decides exactly as
+/// the engine processing every heartbeat.
+#[test]
+fn capacity_runs_with_mixed_sizes_are_elided_exactly() {
+    let mut runner = TestRunner::new(generator::fixed_config(cases(), 0x00c5_5e5e));
+    let seen = std::cell::RefCell::new([0u32; 4]);
+    runner
+        .run(&cs_case(), |c| {
+            let mut a = MemoryRecorder::default();
+            let mut b = MemoryRecorder::default();
+            let (sa, ca, da) = run_counted(&build_cs(&c, Heartbeats::Elided), &mut a)?;
+            let (sb, cb, db) = run_counted(&build_cs(&c, Heartbeats::Every), &mut b)?;
+            prop_assert_eq!(da, db);
+            prop_assert_eq!(cb.heartbeats_elided, 0);
+            prop_assert_eq!(ca.heartbeats + ca.heartbeats_elided, cb.heartbeats);
+            prop_assert_eq!(&a.decisions, &b.decisions);
+            let bits = |m: &[(String, f64)]| -> Vec<(String, u64)> {
+                m.iter().map(|(k, v)| (k.clone(), v.to_bits())).collect()
+            };
+            prop_assert_eq!(bits(&sa.metrics), bits(&sb.metrics));
+            prop_assert_eq!(sa.end, sb.end);
+            prop_assert_eq!(sa.stalled_at, sb.stalled_at);
+            prop_assert_eq!(&a.apps, &b.apps);
+            let mut seen = seen.borrow_mut();
+            let has = |k: DecisionKind| a.decisions.iter().any(|d| d.kind == k);
+            seen[0] += (!c.era33 && has(DecisionKind::Reserved)) as u32;
+            seen[1] += (c.era33 && has(DecisionKind::Reserved)) as u32;
+            seen[2] += has(DecisionKind::Unreserved) as u32;
+            seen[3] += (ca.heartbeats_elided > 0) as u32;
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let seen = seen.into_inner();
+    let enough = cases() / 20;
+    assert!(
+        seen[0] > enough,
+        "too few Hadoop 2.7 cases with reservations: {seen:?}"
+    );
+    assert!(
+        seen[1] > enough,
+        "too few Hadoop 3.3 cases with reservations: {seen:?}"
+    );
+    assert!(
+        seen[2] > enough,
+        "too few cases with reservations released: {seen:?}"
+    );
+    assert!(
+        seen[3] > enough,
+        "too few cases with elided heartbeats: {seen:?}"
     );
 }

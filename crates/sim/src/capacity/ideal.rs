@@ -264,12 +264,24 @@ pub struct CsContainer {
 }
 
 /// An app of a leaf, for the victim choice.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct CsApp {
     /// Application id (submission order).
     pub id: u64,
     /// Live containers.
     pub containers: Vec<CsContainer>,
+    /// Its reserved containers (the id names the reserved node), given back before any
+    /// live container (`preemptFrom`: "first drop reserved containers").
+    pub reserved: Vec<CsContainer>,
+}
+
+/// What the policy takes from one leaf: reservations to drop at once, and containers.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LeafVictims {
+    /// Reserved containers dropped (their ids: the reserved nodes).
+    pub reservations: Vec<u64>,
+    /// Live containers selected, by id.
+    pub containers: Vec<u64>,
 }
 
 /// `getContainersToPreempt` for one leaf: returns the ids of the containers to preempt.
@@ -282,10 +294,23 @@ pub fn leaf_victims(
     apps: &[CsApp],
     am_limit: Resource,
 ) -> Vec<u64> {
-    let mut out = Vec::new();
+    leaf_selection(calc, cluster, conf, q, apps, am_limit).containers
+}
+
+/// [`leaf_victims`] with the reservations dropped on the way: from each app, latest first,
+/// its reservations go before its containers, each counting toward what is to be obtained.
+pub fn leaf_selection(
+    calc: Calculator,
+    cluster: Resource,
+    conf: &PcppConfig,
+    q: &TempQueue,
+    apps: &[CsApp],
+    am_limit: Resource,
+) -> LeafVictims {
+    let mut picked = LeafVictims::default();
     let threshold = mul_trunc(q.guaranteed, 1.0 + conf.max_ignored_over_capacity);
     if !calc.greater_than(cluster, q.current, threshold) {
-        return out;
+        return picked;
     }
     let mut to_obtain = mul_trunc(q.to_be_preempted, conf.natural_termination_factor);
     let positive = |r: Resource| calc.greater_than(cluster, r, Resource::ZERO);
@@ -297,6 +322,14 @@ pub fn leaf_victims(
         if !positive(to_obtain) {
             break;
         }
+        for r in &app.reserved {
+            if !positive(to_obtain) {
+                break;
+            }
+            picked.reservations.push(r.id);
+            to_obtain = to_obtain.saturating_sub(r.size);
+        }
+        let out = &mut picked.containers;
         let mut cs = app.containers.clone();
         cs.sort_by(|a, b| b.priority.cmp(&a.priority).then(b.id.cmp(&a.id)));
         for c in cs {
@@ -319,11 +352,11 @@ pub fn leaf_victims(
         if !calc.greater_than(cluster, skipped_am_size, am_limit) {
             break;
         }
-        out.push(c.id);
+        picked.containers.push(c.id);
         to_obtain = to_obtain.saturating_sub(c.size);
         skipped_am_size = skipped_am_size.saturating_sub(c.size);
     }
-    out
+    picked
 }
 
 /// What the policy does with a selected container this round.
@@ -497,6 +530,7 @@ mod tests {
             CsApp {
                 id: 1,
                 containers: vec![c(1, 0, 1000, true), c(2, 5, 2000, false)],
+                ..CsApp::default()
             },
             CsApp {
                 id: 2,
@@ -505,6 +539,7 @@ mod tests {
                     c(4, 5, 1000, false),
                     c(5, 5, 500, false),
                 ],
+                ..CsApp::default()
             },
         ];
         // to obtain 20000 × 0.2 = 4000: app 2 (5, then 4; AM skipped), then app 1 (2; AM
@@ -535,6 +570,27 @@ mod tests {
         assert!(
             leaf_victims(Calculator::MemoryOnly, mb(100_000), &conf, &q, &apps, mb(0)).is_empty()
         );
+    }
+
+    #[test]
+    fn reservations_are_dropped_before_containers() {
+        // An app holding a 3000 MB reservation (on node 9) and two 1000 MB containers, to
+        // obtain 20000 × 0.2 = 4000: the reservation first, then one container.
+        let conf = PcppConfig::default();
+        let q = TempQueue {
+            guaranteed: mb(50_000),
+            current: mb(90_000),
+            to_be_preempted: mb(20_000),
+            ..TempQueue::default()
+        };
+        let apps = vec![CsApp {
+            id: 1,
+            containers: vec![c(1, 5, 1000, false), c(2, 5, 1000, false)],
+            reserved: vec![c(9, 5, 3000, false)],
+        }];
+        let v = leaf_selection(Calculator::MemoryOnly, mb(100_000), &conf, &q, &apps, mb(0));
+        assert_eq!(v.reservations, vec![9]);
+        assert_eq!(v.containers, vec![2]);
     }
 
     #[test]

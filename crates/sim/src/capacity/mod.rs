@@ -15,6 +15,8 @@
 //! * [`ordering`]: least-used child first, FIFO or fair ordering of apps in a leaf, and the
 //!   maximum-capacity gate.
 //! * [`locality`]: delay scheduling (node-locality-delay).
+//! * [`reservations`]: what reservations charge to queues and apps, and
+//!   `shouldAllocOrReserveNewContainer`.
 //! * [`ideal`]: `ProportionalCapacityPreemptionPolicy`'s ideal assignment and victim choice.
 
 pub mod app_limits;
@@ -25,6 +27,7 @@ pub mod ideal;
 pub mod limits;
 pub mod locality;
 pub mod ordering;
+pub mod reservations;
 pub mod user_limit;
 
 use crate::tree::{QueueId, QueueTree};

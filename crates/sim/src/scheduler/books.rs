@@ -382,6 +382,9 @@ impl Sched<'_, '_> {
                 *in_rack.entry((r.app, n.rack)).or_default() += 1;
             }
         }
+        if self.capacity.is_some() {
+            return self.cs_reservations_agree();
+        }
         // Counted per rack in Hadoop 3.3 only (`Sched::rack_counted`).
         let per_rack = self.w.semantics == fairsim_core::Semantics::Hadoop33;
         let counted = self

@@ -17,13 +17,17 @@
 //!   the allowed locality comes from `capacity::locality` (node-locality-delay); if nothing
 //!   can be assigned at that priority the app is passed over (Hadoop does not assign out of
 //!   priority order).
-//! * The root keeps assigning on the node until nothing fits or an off-switch container was
-//!   assigned (one off-switch assignment per heartbeat).
+//! * The root keeps assigning on the node until nothing fits, an off-switch container was
+//!   assigned (one off-switch assignment per heartbeat) or the node was reserved.
+//! * Reservations (`capacity_reserve`): an ask that does not fit the node it is offered, at a
+//!   locality its delay allows, reserves the node; reservations count as used in the queue,
+//!   its ancestors and the user; a reserved node serves its reservation first and takes
+//!   nothing else while reserved (Hadoop 3.3: nothing else on that heartbeat at all).
 //! * Every resource comparison uses the configured calculator (`resource-calculator`): the
 //!   default one fits containers on memory alone, so vcores may be overcommitted.
 //!
-//! Not modelled: Capacity Scheduler reservations (a container that does not fit the node is
-//! passed over), node labels, 3.x priority- and partition-aware queue ordering. Queue states
+//! Not modelled: node labels, 3.x priority- and partition-aware queue ordering,
+//! `reservations-continue-looking = false` (always on, Hadoop's default). Queue states
 //! and `maximum-applications` act at submission (`capacity_placement`), `max-parallel-apps`
 //! through the runnable-apps limits the Fair Scheduler's `maxRunningApps` also uses.
 
@@ -50,6 +54,8 @@ pub(crate) struct CapacityState {
     pub auto: crate::scheduler::capacity_auto::AutoQueues,
     /// The proportional preemption monitor, when it runs (`capacity_preempt`).
     pub monitor: Option<crate::scheduler::capacity_preempt::ProportionalPreemption>,
+    /// What the nodes' reservations charge to queues and apps (`capacity_reserve`).
+    pub reserved: crate::capacity::reservations::Reservations,
 }
 
 /// The Capacity Scheduler of a run: what both schedulers keep, and its own state (with its
@@ -76,6 +82,7 @@ impl CapacityScheduler {
                 short_names: crate::scheduler::capacity_placement::short_names(tree),
                 auto: crate::scheduler::capacity_auto::AutoQueues::of(tree, queue_management),
                 monitor: started.preemption.then(Default::default),
+                reserved: Default::default(),
             },
         }
     }
@@ -97,6 +104,8 @@ impl Sched<'_, '_> {
 enum Offer {
     /// A container was assigned, at this locality.
     Assigned(Locality),
+    /// The node was reserved: the heartbeat assigns nothing more.
+    Reserved,
     /// Hadoop 3.3: skipped for the queue limit (`SkippedType.QUEUE_LIMIT`), leaving this
     /// headroom unused (a leaf's headroom, or what a parent's children left blocked).
     QueueLimit(Resource),
@@ -125,6 +134,11 @@ impl Sched<'_, '_> {
     /// One heartbeat of `node` under the Capacity Scheduler.
     pub(crate) fn cs_attempt_scheduling(&mut self, node: u32) {
         let n = node as usize;
+        // A reserved node serves its reservation first; it takes nothing else while
+        // reserved, nor in Hadoop 3.3 on this heartbeat at all (`capacity_reserve`).
+        if self.w.cluster.nodes[n].reservation.is_some() && !self.cs_serve_reservation(node) {
+            return;
+        }
         let min_alloc = self.minimum_allocation();
         let calc = self.w.tree.resource_calculator;
         // `allocateContainersToNode` starts when the minimum allocation fits the node
@@ -145,7 +159,10 @@ impl Sched<'_, '_> {
             // The root is handed the cluster (`new ResourceLimits(clusterResource)`).
             let cluster = self.w.cluster.total;
             match self.cs_offer(QueueId::ROOT, cluster, node, &caps) {
-                Offer::Assigned(Locality::OffSwitch) | Offer::QueueLimit(_) | Offer::Nothing => {
+                Offer::Assigned(Locality::OffSwitch)
+                | Offer::Reserved
+                | Offer::QueueLimit(_)
+                | Offer::Nothing => {
                     return;
                 }
                 Offer::Assigned(_) => {}
@@ -168,11 +185,27 @@ impl Sched<'_, '_> {
         if self.w.tree.get(q).is_leaf {
             return self.cs_assign_leaf(q, node, current);
         }
-        let used = self.w.queues[q.idx()].usage;
-        if !queue_open(era, calc, cluster, used, min_alloc, current) {
+        // Reservations count as used; a parent holding some may still be offered the node
+        // when it would be within its limit without them (`canAssignToThisQueue` with the
+        // queue's reserved resources as what could be unreserved).
+        let used = self.cs_used(q);
+        let reserved = subtract(used, self.w.queues[q.idx()].usage);
+        let open = queue_open(era, calc, cluster, used, min_alloc, current)
+            || (calc.greater_than(cluster, reserved, Resource::ZERO)
+                && match era {
+                    Semantics::Hadoop27 => calc.less_than(
+                        cluster,
+                        subtract(used.saturating_add(min_alloc), reserved),
+                        current,
+                    ),
+                    Semantics::Hadoop33 => {
+                        calc.less_than(cluster, subtract(used, reserved), current)
+                    }
+                });
+        if !open {
             return Offer::Nothing;
         }
-        let usage: Vec<Resource> = self.w.queues.iter().map(|x| x.usage).collect();
+        let usage = self.cs_used_all();
         let kids = children_by_use(&self.w.tree, caps, cluster, &usage, q);
         let mut blocked = Resource::ZERO;
         let mut skipped_for_limit = false;
@@ -189,6 +222,7 @@ impl Sched<'_, '_> {
             );
             match self.cs_offer(c, c_limit, node, caps) {
                 Offer::Assigned(loc) => return Offer::Assigned(loc),
+                Offer::Reserved => return Offer::Reserved,
                 // Only Hadoop 3.3's leaves report a queue-limit skip.
                 Offer::QueueLimit(headroom) => {
                     skipped_for_limit = true;
@@ -225,29 +259,9 @@ impl Sched<'_, '_> {
         }
     }
 
-    /// Whether the user of app `a` in `leaf` is within its user limit for an ask of `size`
-    /// (`LeafQueue.canAssignToUser`), the leaf's active users (sorted) holding
-    /// `active_usage` in it.
-    pub(crate) fn cs_user_may_allocate(
-        &self,
-        leaf: QueueId,
-        a: u32,
-        size: Resource,
-        active_users: &[u32],
-        active_usage: Resource,
-    ) -> bool {
-        let (user_usage, user_cap) = self.cs_user_cap(leaf, a, size, active_users, active_usage);
-        let cluster = self.w.cluster.total;
-        user_may_allocate(
-            self.w.tree.resource_calculator,
-            cluster,
-            user_usage,
-            user_cap,
-        )
-    }
-
-    /// What the user of app `a` holds in `leaf`, and its user limit for an ask of `size`
-    /// (see [`Sched::cs_user_may_allocate`]).
+    /// What the user of app `a` holds in `leaf` (reservations included), and its user limit
+    /// for an ask of `size` (`LeafQueue.canAssignToUser` compares them), the leaf's active
+    /// users (sorted) holding `active_usage` in it.
     pub(crate) fn cs_user_cap(
         &self,
         leaf: QueueId,
@@ -263,15 +277,22 @@ impl Sched<'_, '_> {
         let Some(caps) = self.capacity.as_ref().map(|cs| &cs.caps) else {
             return (Resource::ZERO, cluster);
         };
-        let queue_usage = self.w.queues[leaf.idx()].usage;
+        // Reservations count in the queue's and the user's used resources.
+        let queue_usage = self.cs_used(leaf);
         let i = a as usize;
         let user = self.w.apps[i].user;
+        let any_reserved = self.cs_leaf_holds_reservations(leaf);
         let user_usage = self.w.queues[leaf.idx()]
             .runnable_apps
             .iter()
             .filter(|&&x| self.w.apps[x as usize].user == user)
             .fold(Resource::ZERO, |s, &x| {
-                s.saturating_add(self.w.apps[x as usize].usage)
+                let held = s.saturating_add(self.w.apps[x as usize].usage);
+                if any_reserved {
+                    held.saturating_add(self.cs_app_reserved(x))
+                } else {
+                    held
+                }
             });
         // Hadoop 2.7 computes the limit with the ask being placed; from 2.8 on
         // (`UsersManager.computeUserLimit` in 3.x) with the minimum allocation, so the
@@ -314,14 +335,8 @@ impl Sched<'_, '_> {
         let Some(caps) = self.capacity.as_ref().map(|cs| cs.caps.clone()) else {
             return Offer::Nothing;
         };
-        let queue_usage = self.w.queues[leaf.idx()].usage;
-        // Hadoop 3.3 checks the leaf once, before its apps (`canAssignToThisQueue`), and
-        // keeps its headroom for each ask; 2.7 checks each ask against the limit.
-        if era == Semantics::Hadoop33
-            && !queue_open(era, calc, cluster, queue_usage, Resource::ZERO, limit)
-        {
-            return Offer::Nothing;
-        }
+        // Reservations count as used (`LeafQueue.allocateResource` charges them).
+        let queue_usage = self.cs_used(leaf);
         let headroom = subtract(limit, queue_usage);
         let mut apps: Vec<u32> = self.w.queues[leaf.idx()]
             .runnable_apps
@@ -338,7 +353,9 @@ impl Sched<'_, '_> {
             apps.iter().map(|&a| self.w.apps[a as usize].user).collect();
         active_users.sort_unstable();
         active_users.dedup();
-        // Everything the active users hold in the leaf (their apps without pending asks too).
+        // Everything the active users hold in the leaf (their apps without pending asks too),
+        // reservations included.
+        let any_reserved = self.cs_leaf_holds_reservations(leaf);
         let active_usage = self.w.queues[leaf.idx()]
             .runnable_apps
             .iter()
@@ -348,7 +365,12 @@ impl Sched<'_, '_> {
                     .is_ok()
             })
             .fold(Resource::ZERO, |s, &x| {
-                s.saturating_add(self.w.apps[x as usize].usage)
+                let held = s.saturating_add(self.w.apps[x as usize].usage);
+                if any_reserved {
+                    held.saturating_add(self.cs_app_reserved(x))
+                } else {
+                    held
+                }
             });
         let am_limit = crate::capacity::scale(
             cluster,
@@ -359,6 +381,9 @@ impl Sched<'_, '_> {
         let rack = self.w.cluster.nodes[n].rack;
         // Hadoop's getNumClusterNodes: the nodes in the cluster now.
         let n_nodes = self.w.cluster.live;
+        // Hadoop 3.3 checks the leaf before its apps (`canAssignToThisQueue`), again for each
+        // later app only while the apps checked hold reservations.
+        let mut check_queue_33 = era == Semantics::Hadoop33;
         for a in apps {
             let i = a as usize;
             let Some(idx) = self.w.apps[i]
@@ -380,15 +405,56 @@ impl Sched<'_, '_> {
                 };
                 (p.size, p.is_am, ask)
             };
-            // Hadoop 2.7: an ask that would take the leaf over its limit ends the leaf's turn
-            // (`return NULL_ASSIGNMENT`), whatever the apps after it ask.
-            if era == Semantics::Hadoop27
-                && !queue_open(era, calc, cluster, queue_usage, size, limit)
-            {
-                return Offer::Nothing;
+            let app_reserved = if any_reserved {
+                self.cs_app_reserved(a)
+            } else {
+                Resource::ZERO
+            };
+            // What must be unreserved before an allocation to keep the queue or the user
+            // within its limit (`ResourceLimits.amountNeededUnreserve`, reset for each app):
+            // set by a check the app passes only thanks to its reservations.
+            let mut needed_unreserve = Resource::ZERO;
+            let holds_reserved = calc.greater_than(cluster, app_reserved, Resource::ZERO);
+            match era {
+                // Hadoop 2.7: an ask that would take the leaf over its limit ends the leaf's
+                // turn (`return NULL_ASSIGNMENT`), whatever the apps after it ask, unless
+                // the app's reservations could be given back to make room.
+                Semantics::Hadoop27 => {
+                    let total = queue_usage.saturating_add(size);
+                    if holds_reserved
+                        && calc.less_than(cluster, subtract(total, app_reserved), limit)
+                    {
+                        needed_unreserve = subtract(total, limit);
+                    } else if !queue_open(era, calc, cluster, queue_usage, size, limit) {
+                        return Offer::Nothing;
+                    }
+                }
+                Semantics::Hadoop33 if check_queue_33 => {
+                    let open = queue_open(era, calc, cluster, queue_usage, Resource::ZERO, limit)
+                        || (holds_reserved
+                            && calc.less_than(cluster, subtract(queue_usage, app_reserved), limit));
+                    if !open {
+                        return Offer::Nothing;
+                    }
+                    check_queue_33 = holds_reserved;
+                }
+                Semantics::Hadoop33 => {}
             }
-            if !self.cs_user_may_allocate(leaf, a, size, &active_users, active_usage) {
-                continue;
+            let (user_usage, user_cap) =
+                self.cs_user_cap(leaf, a, size, &active_users, active_usage);
+            if !user_may_allocate(calc, cluster, user_usage, user_cap) {
+                // Over the user limit only by the app's reservations: it may allocate after
+                // giving one back (`canAssignToUser` with reservations-continue-looking).
+                if calc.greater_than(cluster, subtract(user_usage, app_reserved), user_cap) {
+                    continue;
+                }
+                // 2.7 keeps the larger of this and the queue's amount; 3.3's `canAssignToUser`
+                // sets its own (the queue's excess is read from the headroom below).
+                let over = subtract(user_usage, user_cap);
+                needed_unreserve = match era {
+                    Semantics::Hadoop27 => calc.max(cluster, needed_unreserve, over),
+                    Semantics::Hadoop33 => over,
+                };
             }
             // `activateApplications`: the AM limit by the calculator's order.
             if is_am
@@ -401,15 +467,12 @@ impl Sched<'_, '_> {
             {
                 continue;
             }
-            // Hadoop 3.3's `checkHeadroom`: an ask above the leaf's headroom ends the leaf's
-            // turn as skipped for its queue limit.
-            if era == Semantics::Hadoop33 && !fits_headroom(calc, cluster, headroom, size) {
+            // Hadoop 3.3's `checkHeadroom`: an ask above the leaf's headroom plus what the app
+            // could unreserve ends the leaf's turn as skipped for its queue limit.
+            if era == Semantics::Hadoop33
+                && !fits_headroom(calc, cluster, headroom.saturating_add(app_reserved), size)
+            {
                 return Offer::QueueLimit(headroom);
-            }
-            // `computeAvailableContainers(available, ask) > 0`: memory alone for the
-            // default calculator, so vcores may be overcommitted.
-            if !calc.fits_in(size, self.w.cluster.nodes[n].available()) {
-                continue;
             }
             let semantics = self.w.sc.scheduler.semantics;
             let delay = self.w.sc.scheduler.node_locality_delay;
@@ -435,6 +498,41 @@ impl Sched<'_, '_> {
             let Some(loc) = allowed_locality(semantics, ask, missed, n_nodes, delay) else {
                 continue;
             };
+            let nd = &self.w.cluster.nodes[n];
+            // An ask larger than the node's total is passed over (`assignContainer`).
+            if calc.greater_than(cluster, size, nd.capacity) {
+                continue;
+            }
+            // 3.3 adds what the ask exceeds the headroom by to what must be unreserved.
+            let need = match era {
+                Semantics::Hadoop27 => needed_unreserve,
+                Semantics::Hadoop33 => {
+                    calc.max(cluster, subtract(size, headroom), needed_unreserve)
+                }
+            };
+            let need_to_unreserve = calc.greater_than(cluster, need, Resource::ZERO);
+            let should = self.cs_should_alloc_or_reserve(a, idx);
+            // `computeAvailableContainers(available, ask) > 0`: memory alone for the
+            // default calculator, so vcores may be overcommitted.
+            if !calc.fits_in(size, nd.available()) {
+                // Reserve the node, unless the app should wait for the reservations it holds
+                // or would have to give one back first.
+                if !should || need_to_unreserve {
+                    continue;
+                }
+                self.cs_reserve(a, idx, node);
+                return Offer::Reserved;
+            }
+            if !should || need_to_unreserve {
+                // Allocate here only by giving back a reservation of the app at this
+                // priority: one the size of the ask, or of what must be unreserved.
+                let amount = if need_to_unreserve { need } else { size };
+                let priority = self.w.apps[i].requests.by_priority[idx].priority;
+                let Some(other) = self.cs_node_to_unreserve(a, priority, amount) else {
+                    continue;
+                };
+                self.unreserve(other);
+            }
             if resets_opportunities(loc) {
                 self.w.apps[i].requests.by_priority[idx].opportunities = 0;
             }

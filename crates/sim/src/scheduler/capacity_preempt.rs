@@ -2,10 +2,11 @@
 //! (`ProportionalCapacityPreemptionPolicy`, `crate::capacity::ideal`), run after the update
 //! tick: every `monitoring_interval_ms` the ideal assignment and the victims are computed; a
 //! container selected in rounds more than `max_wait_before_kill_ms` apart is killed
-//! (`scheduler::kill`). AM containers are never chosen.
+//! (`scheduler::kill`). AM containers are never chosen. A leaf's reservations count in its
+//! used resources and are given back first, at once (`preemptFrom`).
 
 use crate::app::AppPhase;
-use crate::capacity::ideal::{CsApp, CsContainer, CsDecision, PcppState, leaf_victims};
+use crate::capacity::ideal::{CsApp, CsContainer, CsDecision, PcppState, leaf_selection};
 use crate::scheduler::Sched;
 use fairsim_core::Resource;
 use std::collections::BTreeMap;
@@ -44,9 +45,14 @@ impl Sched<'_, '_> {
         let n_q = self.w.tree.len();
         let mut current = vec![Resource::ZERO; n_q];
         let mut pending = vec![Resource::ZERO; n_q];
-        for a in self.w.apps.iter().filter(|a| a.phase == AppPhase::Runnable) {
+        // A leaf's used resources include its reservations, as Hadoop's queue usage does.
+        for (i, a) in self.w.apps.iter().enumerate() {
+            if a.phase != AppPhase::Runnable {
+                continue;
+            }
             let q = a.queue.idx();
-            current[q] = current[q].saturating_add(a.usage);
+            let held = a.usage.saturating_add(cs.reserved.app(i as u32));
+            current[q] = current[q].saturating_add(held);
             pending[q] = pending[q].saturating_add(a.requests.outstanding(false));
         }
         let mut qs =
@@ -67,7 +73,7 @@ impl Sched<'_, '_> {
                 .entry(c.app)
                 .or_insert_with(|| CsApp {
                     id: u64::from(c.app) + 1,
-                    containers: Vec::new(),
+                    ..CsApp::default()
                 })
                 .containers
                 .push(CsContainer {
@@ -77,6 +83,30 @@ impl Sched<'_, '_> {
                     is_am: c.is_am,
                 });
         }
+        // Each app's reservations, by node (the reserved container's id here).
+        for (&a, books) in cs.reserved.iter() {
+            let app = by_leaf
+                .entry(books.leaf)
+                .or_default()
+                .entry(a)
+                .or_insert_with(|| CsApp {
+                    id: u64::from(a) + 1,
+                    ..CsApp::default()
+                });
+            for p in books.by_priority.values() {
+                for &n in &p.nodes {
+                    if let Some(r) = self.w.cluster.nodes[n as usize].reservation {
+                        app.reserved.push(CsContainer {
+                            id: u64::from(n),
+                            priority: r.priority,
+                            size: r.size,
+                            is_am: false,
+                        });
+                    }
+                }
+            }
+        }
+        let mut dropped: Vec<u32> = Vec::new();
         for q in self.w.tree.leaves() {
             let apps = by_leaf.remove(&q.0).unwrap_or_default();
             let apps: Vec<CsApp> = apps.into_values().collect();
@@ -87,13 +117,18 @@ impl Sched<'_, '_> {
                 .maximum_am_resource_fraction
                 .unwrap_or(0.1);
             let am_limit = crate::capacity::scale(cluster, caps.absolute[q.idx()] * am_fraction);
-            let v = leaf_victims(calc, cluster, &pc, &qs[q.idx()], &apps, am_limit);
+            let v = leaf_selection(calc, cluster, &pc, &qs[q.idx()], &apps, am_limit);
+            dropped.extend(v.reservations.iter().map(|&n| n as u32));
             // AM containers are never killed (see the module docs).
-            selected.extend(v.into_iter().filter(|id| {
+            selected.extend(v.containers.into_iter().filter(|id| {
                 slot_of
                     .get(id)
                     .is_some_and(|&s| !self.w.containers[s as usize].is_am)
             }));
+        }
+        // Reservations are dropped at once (`KILL_RESERVED_CONTAINER`), not waited on.
+        for n in dropped {
+            self.unreserve(n);
         }
         let decisions = {
             let Some(ProportionalPreemption { state, .. }) = self

@@ -14,6 +14,7 @@ pub(crate) mod capacity;
 pub(crate) mod capacity_auto;
 pub(crate) mod capacity_placement;
 pub(crate) mod capacity_preempt;
+pub(crate) mod capacity_reserve;
 pub(crate) mod explain;
 pub mod fair;
 pub(crate) mod kill;

@@ -249,7 +249,25 @@ impl Sched<'_, '_> {
         OwnPrint {
             fair_shares,
             capacity: self.capacity.is_some(),
-            nodes: format!("{held_for:?}"),
+            // The Capacity Scheduler's re-reservation counts are read by
+            // `shouldAllocOrReserveNewContainer`, so they are state while they can still
+            // change its answer (the charges follow the nodes' reservations).
+            nodes: match self.capacity.as_deref() {
+                Some(cs) => format!(
+                    "{:?}",
+                    cs.reserved
+                        .iter()
+                        .map(|(&a, r)| (
+                            a,
+                            r.by_priority
+                                .iter()
+                                .map(|(&p, x)| (p, self.cs_re_reservations_read(a, p, x)))
+                                .collect::<Vec<_>>()
+                        ))
+                        .collect::<Vec<_>>()
+                ),
+                None => format!("{held_for:?}"),
+            },
             update,
             preemption: s,
             held,

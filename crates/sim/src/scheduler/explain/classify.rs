@@ -364,7 +364,7 @@ impl Sched<'_, '_> {
             let order = self.cs_app_order(q, &apps);
             return order.first().map(|&k| apps[k]);
         }
-        let usage: Vec<Resource> = self.w.queues.iter().map(|x| x.usage).collect();
+        let usage = self.cs_used_all();
         children_by_use(&self.w.tree, &cs.caps, cluster, &usage, q)
             .into_iter()
             .find(|c| self.w.queues[c.idx()].pending > 0)
@@ -405,7 +405,9 @@ impl Sched<'_, '_> {
         let calc = self.w.tree.resource_calculator;
         let cluster = self.w.cluster.total;
         let min_alloc = self.cs_min_alloc();
-        let used = self.w.queues[q.idx()].usage;
+        // Reservations count as used (the queue's own reservations are not offered back
+        // here: the app asking may hold none).
+        let used = self.cs_used(q);
         let leaf = self.w.tree.get(q).is_leaf;
         let required = match (era, leaf) {
             (Semantics::Hadoop27, true) => size,
@@ -516,6 +518,7 @@ impl Sched<'_, '_> {
             .filter(|&&x| users.binary_search(&self.w.apps[x as usize].user).is_ok())
             .fold(Resource::ZERO, |s, &x| {
                 s.saturating_add(self.w.apps[x as usize].usage)
+                    .saturating_add(self.cs_app_reserved(x))
             });
         self.cs_user_cap(leaf, a, size, &users, active_usage)
     }

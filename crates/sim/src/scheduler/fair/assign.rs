@@ -747,12 +747,14 @@ impl Sched<'_, '_> {
         (self.w.semantics == Semantics::Hadoop33).then(|| self.w.cluster.nodes[node as usize].rack)
     }
 
-    /// Releases the reservation held on `node`.
+    /// Releases the reservation held on `node` (under the Capacity Scheduler its charge
+    /// leaves its queues too).
     pub(crate) fn unreserve(&mut self, node: u32) {
         self.wake_node(node);
         let rack = self.rack_counted(node);
         if let Some(r) = self.w.cluster.nodes[node as usize].reservation.take() {
             self.count_reservation(r.app, rack, -1);
+            self.cs_release_books(node, r);
             self.cx.counters.unreservations += 1;
             self.cx.progress += 1;
             self.cx.recorder.decision(&Decision {

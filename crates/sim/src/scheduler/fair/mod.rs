@@ -91,7 +91,8 @@ impl Sched<'_, '_> {
         }
     }
 
-    /// The nodes app `a` holds reserved (the Capacity Scheduler reserves none).
+    /// The nodes app `a` holds reserved, as the Fair Scheduler counts them (the Capacity
+    /// Scheduler keeps its own books: `capacity::reservations`).
     #[inline]
     pub(crate) fn reserved_by(&self, a: u32) -> u32 {
         self.fair
@@ -290,6 +291,9 @@ impl Sched<'_, '_> {
     pub(crate) fn finish_app(&mut self, a: u32) {
         let i = a as usize;
         self.wake_reserved_by(a);
+        // The Capacity Scheduler releases a finished app's reservations at once
+        // (`doneApplicationAttempt`); the Fair Scheduler's go at their nodes' next beats.
+        self.cs_release_reservations_of(a);
         if let Some(slot) = self.w.apps[i].am_container.take() {
             self.release_container(slot);
         }
