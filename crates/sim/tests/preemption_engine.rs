@@ -72,6 +72,40 @@ fn hadoop33_min_share_regained_within_timeout_and_kill_wait() {
     assert_eq!(metric(&s, "preempted_containers.root.a"), 4.0);
 }
 
+/// Hadoop 3.3, `b` and `c` (min share 2 containers each, 10 s timeout) starved at the same
+/// update: one pass searches for both, the second search reading what the first chose.
+#[test]
+fn hadoop33_two_apps_starved_at_one_update_share_one_pass() {
+    let min_2 = "<minResources>2048 mb, 2 vcores</minResources><minSharePreemptionTimeout>10</minSharePreemptionTimeout>";
+    let xml = format!(
+        r#"<allocations>
+  <queue name="a"/>
+  <queue name="b">{min_2}</queue>
+  <queue name="c">{min_2}</queue>
+</allocations>"#
+    );
+    let mut sc = scenario(Semantics::Hadoop33, true, "");
+    sc.tree = fair_tree(&xml, Semantics::Hadoop33);
+    sc.workload = Workload::Trace(vec![
+        long_tasks(0, "a", 8),
+        long_tasks(20_000, "b", 8),
+        long_tasks(20_000, "c", 8),
+    ]);
+    let (rec, s) = run_recorded(&sc);
+    // At the 29.5 s update c is searched first and takes a down to 3 containers, the
+    // fewest that keep a at its fair share (8192 / 3 = 2730 MB; 2 would be below); b's
+    // search then finds every one of a's containers left protected (a search reading a
+    // copy without c's marks would see a at 8 containers and take the other 3). The 5,
+    // on nodes 0-4, are killed 15 s later, at 44.5 s, and each node hands its hold to c at
+    // its first beat from then (node i beats i x 125 ms past the second: node 4 at once).
+    assert_eq!(
+        allocation_times(&rec, 2),
+        vec![44_500, 45_000, 45_125, 45_250, 45_375]
+    );
+    assert!(allocation_times(&rec, 1).iter().all(|&t| t > 45_375));
+    assert_eq!(metric(&s, "preempted_containers.root.a"), 5.0);
+}
+
 #[test]
 fn nothing_is_preempted_when_preemption_is_off() {
     for semantics in [Semantics::Hadoop27, Semantics::Hadoop33] {

@@ -262,4 +262,141 @@ proptest! {
             prop_assert!(freed >= want * 1024);
         }
     }
+
+    #[test]
+    fn fs33_one_copy_per_pass_chooses_as_a_copy_per_starved_app(
+        nodes in prop::collection::vec(
+            (0i64..3, 0i64..2, prop::collection::vec((0u32..4, 1i64..4, any::<bool>(), any::<bool>()), 0..5)),
+            1..6,
+        ),
+        fair in prop::collection::vec(0i64..12, 4),
+        preemptable in prop::collection::vec(any::<bool>(), 4),
+        starved in prop::collection::vec(
+            prop::collection::vec((1i64..5, 1u32..3, prop::option::of(any::<u8>()), any::<bool>()), 1..3),
+            1..5,
+        ),
+        rotate in 0u32..4,
+        flip in any::<bool>(),
+    ) {
+        let cluster = Gen33 { nodes, fair, preemptable };
+        let requests: Vec<Vec<StarvedRequest>> = starved
+            .iter()
+            .map(|reqs| {
+                reqs.iter()
+                    .map(|&(units, count, mask, relax_locality)| StarvedRequest {
+                        size: mb(units * 1024),
+                        count,
+                        nodes: mask.map(|m| (0..cluster.nodes.len() as u32).filter(|n| m >> n & 1 == 1).collect()),
+                        relax_locality,
+                    })
+                    .collect()
+            })
+            .collect();
+        // The fresh copies name the owners otherwise (the engine's kept copy numbers the
+        // owners it views, a copy per app numbered every app).
+        let same: Vec<u32> = (0..4).collect();
+        let other: Vec<u32> = (0..4)
+            .map(|a| if flip { 3 - (a + rotate) % 4 } else { (a + rotate) % 4 })
+            .collect();
+        let mut marked = cluster.marked_at_start();
+        let (mut nodes_kept, mut owners_kept) = cluster.views(&marked, &same);
+        let mut kept = Search33 { marked: marked.clone() };
+        let mut fresh = Search33 { marked: marked.clone() };
+        for reqs in &requests {
+            let (mut nodes_now, mut owners_now) = cluster.views(&marked, &other);
+            let got = kept.for_app(reqs, &mut nodes_kept, &mut owners_kept, mb(100_000));
+            let mut want = fresh.for_app(reqs, &mut nodes_now, &mut owners_now, mb(100_000));
+            for c in want.iter_mut().flat_map(|s| s.containers.iter_mut()) {
+                c.app = other.iter().position(|&l| l == c.app).expect("a label") as u32;
+            }
+            prop_assert_eq!(&got, &want);
+            marked.extend(got.iter().flat_map(|s| s.containers.iter().map(|c| c.id)));
+            // What the kept copy holds now is what a copy taken after the marks holds.
+            prop_assert_eq!(&(nodes_kept.clone(), owners_kept.clone()), &cluster.views(&marked, &same));
+        }
+    }
+}
+
+/// A generated node: free units, reserved units, containers (owner, units, AM, marked).
+type GenNode33 = (i64, i64, Vec<(u32, i64, bool, bool)>);
+
+/// A generated cluster for Hadoop 3.x's victim search: per node its free and reserved units
+/// (of 1024 MB) and its containers (owner, units, AM, marked at the start); per owner its
+/// fair share in units and whether its queue allows preemption.
+struct Gen33 {
+    nodes: Vec<GenNode33>,
+    fair: Vec<i64>,
+    preemptable: Vec<bool>,
+}
+
+impl Gen33 {
+    /// Containers by id (numbered from 1 over the nodes in order): (node, owner, units, AM,
+    /// marked at the start).
+    fn containers(&self) -> Vec<(u64, usize, u32, i64, bool, bool)> {
+        let mut id = 0;
+        let mut out = Vec::new();
+        for (n, (_, _, cs)) in self.nodes.iter().enumerate() {
+            for &(app, units, is_am, marked) in cs {
+                id += 1;
+                out.push((id, n, app, units, is_am, marked));
+            }
+        }
+        out
+    }
+
+    fn marked_at_start(&self) -> std::collections::BTreeSet<u64> {
+        self.containers()
+            .iter()
+            .filter(|c| c.5)
+            .map(|c| c.0)
+            .collect()
+    }
+
+    /// The search's views as a copy taken with `marked` chosen reads them: a node's
+    /// reservation plus its marked containers reserved, an owner's marked containers to be
+    /// preempted; owner `a` is `label[a]`.
+    fn views(
+        &self,
+        marked: &std::collections::BTreeSet<u64>,
+        label: &[u32],
+    ) -> (Vec<NodeView>, Vec<OwnerView>) {
+        let mut nodes: Vec<NodeView> = self
+            .nodes
+            .iter()
+            .map(|&(free, reserved, _)| NodeView {
+                unallocated: mb(free * 1024),
+                reserved: mb(reserved * 1024),
+                containers: Vec::new(),
+            })
+            .collect();
+        let mut owners: Vec<OwnerView> = (0..4)
+            .map(|a| OwnerView {
+                usage: Resource::ZERO,
+                fair_share: mb(self.fair[a] * 1024),
+                to_be_preempted: Resource::ZERO,
+                preemptable: self.preemptable[a],
+                calc: Calculator::MemoryOnly,
+            })
+            .collect();
+        for (id, n, app, units, is_am, _) in self.containers() {
+            let size = mb(units * 1024);
+            let o = &mut owners[app as usize];
+            o.usage = o.usage.saturating_add(size);
+            if marked.contains(&id) {
+                o.to_be_preempted = o.to_be_preempted.saturating_add(size);
+                nodes[n].reserved = nodes[n].reserved.saturating_add(size);
+            }
+            nodes[n].containers.push(NodeContainer {
+                app: label[app as usize],
+                id,
+                size,
+                is_am,
+            });
+        }
+        let mut labelled = owners.clone();
+        for (a, o) in owners.into_iter().enumerate() {
+            labelled[label[a] as usize] = o;
+        }
+        (nodes, labelled)
+    }
 }

@@ -910,6 +910,60 @@ mod tests {
     }
 
     #[test]
+    fn a_later_search_reads_the_marks_of_an_earlier_one() {
+        // Node 0: 1024 MB free and two tasks of app 0 (ids 1, 2); node 1: two more (3, 4).
+        let mut nodes = vec![
+            NodeView {
+                unallocated: mb(1024),
+                reserved: mb(0),
+                containers: vec![nc(0, 1, 1024, false), nc(0, 2, 1024, false)],
+            },
+            NodeView {
+                unallocated: mb(0),
+                reserved: mb(0),
+                containers: vec![nc(0, 3, 1024, false), nc(0, 4, 1024, false)],
+            },
+        ];
+        let mut owners = vec![owner(4096, 0)];
+        let mut s = Search33::default();
+        let req = StarvedRequest {
+            size: mb(2048),
+            count: 1,
+            nodes: None,
+            relax_locality: true,
+        };
+        let ids = |sets: &[PreemptableSet]| -> Vec<(u32, Vec<u64>)> {
+            (sets.iter())
+                .map(|s| (s.node, s.containers.iter().map(|c| c.id).collect()))
+                .collect()
+        };
+        // The first starved app: node 0's free 1024 MB and its newest task.
+        let first = s.for_app(
+            std::slice::from_ref(&req),
+            &mut nodes,
+            &mut owners,
+            mb(8192),
+        );
+        assert_eq!(ids(&first), vec![(0, vec![2])]);
+        // Node 0 holds its free 1024 MB and task 2 back now; app 0 gives up 1024 MB.
+        assert_eq!(nodes[0].reserved, mb(1024));
+        assert_eq!(owners[0].to_be_preempted, mb(1024));
+        // A second starved app: task 1 alone makes no 2048 MB on node 0; node 1's two do.
+        let (mut stale, mut stale_search) = (nodes.clone(), s.clone());
+        let second = s.for_app(
+            std::slice::from_ref(&req),
+            &mut nodes,
+            &mut owners,
+            mb(8192),
+        );
+        assert_eq!(ids(&second), vec![(1, vec![4, 3])]);
+        // Views that missed node 0's hold would count its free space twice.
+        stale[0].reserved = mb(0);
+        let wrong = stale_search.for_app(&[req], &mut stale, &mut owners, mb(8192));
+        assert_eq!(ids(&wrong), vec![(0, vec![1])]);
+    }
+
+    #[test]
     fn node_search_respects_allow_preemption_from() {
         let mut nodes = vec![NodeView {
             unallocated: mb(1024),

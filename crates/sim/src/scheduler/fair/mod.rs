@@ -16,6 +16,7 @@ pub mod queue_shares;
 pub mod running;
 pub mod sort_history;
 pub mod update;
+pub mod victim_views;
 
 use crate::app::{AM_PRIORITY, AppPhase};
 use crate::event::Event;

@@ -20,15 +20,15 @@ use crate::preemption::round::{Fs27, Fs33, Leaf33};
 use crate::preemption::starvation::{AppLoad33, LeafCtx33, LeafLoad27, sub_non_negative};
 use crate::preemption::starved_asks::{Level, LevelAsk, PriorityAsks, starved_requests_33};
 use crate::preemption::victims::{
-    AppView, ContainerRef, ContainerView, Decision, NodeContainer, NodeView, OwnerView, QueueView,
-    Search33, Snapshot27,
+    AppView, ContainerRef, ContainerView, Decision, QueueView, Search33, Snapshot27,
 };
 use crate::scheduler::Outcome;
 use crate::scheduler::Sched;
 use crate::scheduler::fair::FairState;
+use crate::scheduler::fair::victim_views::PassViews;
 use crate::tree::QueueId;
 use fairsim_core::{Resource, Semantics, tree_set_order};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// The Fair Scheduler's preemption state: off, or its era's.
 #[derive(Debug, Clone, Default)]
@@ -391,6 +391,9 @@ impl Sched<'_, '_> {
         if let Some(FairPreempt::Fs33 { fs, .. }) = preempt_of(&mut self.fair) {
             fs.update(now, &leaves);
         }
+        // The victim search's views, copied at the pass's first search and kept by the
+        // searches after it (`victim_views.rs`).
+        let mut views: Option<PassViews> = None;
         loop {
             let (app, starvation) = {
                 let Some(FairPreempt::Fs33 { fs, .. }) = preempt_of(&mut self.fair) else {
@@ -401,14 +404,20 @@ impl Sched<'_, '_> {
                 };
                 (app, fs.apps[app as usize].starvation())
             };
-            self.preempt_for_app_33(app, starvation, now);
+            self.preempt_for_app_33(app, starvation, now, &mut views);
             if let Some(FairPreempt::Fs33 { fs, .. }) = preempt_of(&mut self.fair) {
                 fs.preemption_triggered(app, now, &conf);
             }
         }
     }
 
-    fn preempt_for_app_33(&mut self, app: u32, starvation: Resource, now: u64) {
+    fn preempt_for_app_33(
+        &mut self,
+        app: u32,
+        starvation: Resource,
+        now: u64,
+        views: &mut Option<PassViews>,
+    ) {
         let conf = self.w.sc.scheduler.preemption_config();
         let cluster = self.w.cluster.total;
         let requests = starved_requests_33(starvation, &self.priority_asks(app), |r| {
@@ -424,75 +433,15 @@ impl Sched<'_, '_> {
         if requests.is_empty() {
             return;
         }
-        let mut nodes: Vec<NodeView> = self
-            .w
-            .cluster
-            .nodes
-            .iter()
-            .map(|n| NodeView {
-                // A node out of the cluster holds nothing and offers nothing.
-                unallocated: if n.is_live() {
-                    n.available()
-                } else {
-                    Resource::ZERO
-                },
-                reserved: n.reservation.map_or(Resource::ZERO, |r| r.size),
-                containers: Vec::new(),
-            })
-            .collect();
-        let mut marked = vec![Resource::ZERO; self.w.apps.len()];
-        for c in self.w.containers.iter() {
-            if !c.live || c.is_am {
-                continue;
-            }
-            if c.marked_at.is_some() {
-                marked[c.app as usize] = marked[c.app as usize].saturating_add(c.size);
-                let nv = &mut nodes[c.node as usize];
-                nv.reserved = nv.reserved.saturating_add(c.size);
-            }
-            nodes[c.node as usize].containers.push(NodeContainer {
-                app: c.app,
-                id: c.id,
-                size: c.size,
-                is_am: false,
-            });
-        }
-        let mut owners: Vec<OwnerView> = self
-            .w
-            .apps
-            .iter()
-            .enumerate()
-            .map(|(i, a)| OwnerView {
-                usage: a.usage,
-                fair_share: a.fair_share,
-                to_be_preempted: marked[i],
-                preemptable: a.phase == AppPhase::Runnable
-                    && self.w.tree.get(a.queue).allow_preemption_from,
-                calc: self.w.tree.get(a.queue).policy.calculator(),
-            })
-            .collect();
+        let views = views.get_or_insert_with(|| self.victim_views());
+        #[cfg(debug_assertions)]
+        self.check_pass_views(views);
         let sets = {
             let Some(FairPreempt::Fs33 { search, .. }) = preempt_of(&mut self.fair) else {
                 return;
             };
-            search.for_app(&requests, &mut nodes, &mut owners, cluster)
+            search.for_app(&requests, &mut views.nodes, &mut views.owners, cluster)
         };
-        // The chosen containers' slots, found in one pass once the search chose (most
-        // searches choose nothing: a map of every live container per starved app cost more
-        // than the search).
-        let mut slot_of: HashMap<u64, u32> = sets
-            .iter()
-            .flat_map(|set| set.containers.iter().map(|c| (c.id, u32::MAX)))
-            .collect();
-        if !slot_of.is_empty() {
-            for (slot, c) in self.w.containers.iter().enumerate() {
-                if c.live
-                    && let Some(s) = slot_of.get_mut(&c.id)
-                {
-                    *s = slot as u32;
-                }
-            }
-        }
         for set in sets {
             let n = set.node as usize;
             let freed = set
@@ -516,7 +465,7 @@ impl Sched<'_, '_> {
                 self.cx.events.clock_mut().arm(set.node);
             }
             for c in set.containers {
-                let slot = slot_of[&c.id];
+                let slot = views.slot(set.node, c.id);
                 self.w.containers[slot as usize].marked_at = Some(now);
                 let at = self.cx.now.plus(conf.wait_before_kill_ms);
                 self.cx.events.push(
