@@ -20,7 +20,7 @@ use fairsim_sim::topology::NodeSpec;
 use fairsim_sim::topology::entries::{NodeEntry, expand};
 
 /// The prefix of added nodes' names, unless the base's events add a node named with it
-/// (see [`added_prefix`]).
+/// (see `added_prefix`).
 pub const ADDED_PREFIX: &str = "added";
 
 /// The prefix added nodes are named with: [`ADDED_PREFIX`], or `added_`, `added__`, ... when

@@ -52,7 +52,7 @@ pub fn point_words(axes: &[String], values: &[String]) -> String {
 }
 
 /// The diagnosis of one stalled run, for the lines under [`stalled_line`]: which run, then
-/// one line per group of its unfinished apps (at most [`MAX_WHY`], then how many more), or
+/// one line per group of its unfinished apps (at most `MAX_WHY`, then how many more), or
 /// `None` when the runner gave none.
 pub fn why_lines(point: &str, seed: u64, words: &[String]) -> Option<String> {
     if words.is_empty() {
