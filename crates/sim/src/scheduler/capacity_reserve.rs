@@ -24,7 +24,6 @@ use crate::app::Locality;
 use crate::capacity::locality::{LocalityAsk, allowed_locality, resets_opportunities};
 use crate::capacity::reservations::{ratio, should_alloc_or_reserve};
 use crate::cluster::Reservation;
-use crate::recorder::{Decision, DecisionKind};
 use crate::scheduler::Sched;
 use crate::tree::QueueId;
 use fairsim_core::{Resource, Semantics};
@@ -154,22 +153,7 @@ impl Sched<'_, '_> {
         if let Some(cs) = self.capacity.as_deref_mut() {
             cs.reserved.reserve(a, priority, node, size, &path);
         }
-        self.w.cluster.nodes[node as usize].reservation = Some(Reservation {
-            app: a,
-            priority,
-            size,
-        });
-        self.cx.events.clock_mut().arm(node);
-        self.cx.counters.reservations += 1;
-        self.cx.progress += 1;
-        self.cx.recorder.decision(&Decision {
-            time: self.cx.now,
-            node,
-            app: a,
-            priority,
-            size,
-            kind: DecisionKind::Reserved,
-        });
+        self.place_reservation(node, a, priority, size);
     }
 
     /// The Capacity Scheduler's books of reservation `r`, just taken off `node`: its charge

@@ -652,22 +652,7 @@ impl Sched<'_, '_> {
                 self.count_reservation(was.app, rack, -1);
             }
             self.count_reservation(a, rack, 1);
-            self.w.cluster.nodes[n].reservation = Some(Reservation {
-                app: a,
-                priority,
-                size,
-            });
-            self.cx.events.clock_mut().arm(node);
-            self.cx.counters.reservations += 1;
-            self.cx.progress += 1;
-            self.cx.recorder.decision(&Decision {
-                time: self.cx.now,
-                node,
-                app: a,
-                priority,
-                size,
-                kind: DecisionKind::Reserved,
-            });
+            self.place_reservation(node, a, priority, size);
             return Outcome::Reserved;
         }
         // FSAppAttempt.allocate: raise the allowed level back on a better locality.
@@ -745,6 +730,28 @@ impl Sched<'_, '_> {
     /// reservable-nodes cap; 2.7 has none).
     fn rack_counted(&self, node: u32) -> Option<u32> {
         (self.w.semantics == Semantics::Hadoop33).then(|| self.w.cluster.nodes[node as usize].rack)
+    }
+
+    /// Reserves `node` for app `a`'s ask of `size` at `priority`, in either scheduler (each
+    /// keeps its own books first): the node's reservation, its heartbeat armed, the count,
+    /// progress for the quiescence watch, and the decision.
+    pub(crate) fn place_reservation(&mut self, node: u32, a: u32, priority: i32, size: Resource) {
+        self.w.cluster.nodes[node as usize].reservation = Some(Reservation {
+            app: a,
+            priority,
+            size,
+        });
+        self.cx.events.clock_mut().arm(node);
+        self.cx.counters.reservations += 1;
+        self.cx.progress += 1;
+        self.cx.recorder.decision(&Decision {
+            time: self.cx.now,
+            node,
+            app: a,
+            priority,
+            size,
+            kind: DecisionKind::Reserved,
+        });
     }
 
     /// Releases the reservation held on `node` (under the Capacity Scheduler its charge

@@ -50,15 +50,7 @@ impl Sched<'_, '_> {
         // Each node's lists sized for its containers at once (their growth by doubling was
         // most of the copy's cost).
         let mut nodes: Vec<NodeView> = (self.w.cluster.nodes.iter())
-            .map(|n| NodeView {
-                unallocated: if n.is_live() {
-                    n.available()
-                } else {
-                    Resource::ZERO
-                },
-                reserved: n.reservation.map_or(Resource::ZERO, |r| r.size),
-                containers: Vec::with_capacity(n.n_containers as usize),
-            })
+            .map(|n| node_view(n, n.n_containers as usize))
             .collect();
         let mut slots: Vec<Vec<u32>> = (self.w.cluster.nodes.iter())
             .map(|n| Vec::with_capacity(n.n_containers as usize))
@@ -123,15 +115,7 @@ impl Sched<'_, '_> {
     #[cfg(debug_assertions)]
     pub(crate) fn check_pass_views(&self, views: &PassViews) {
         let mut nodes: Vec<NodeView> = (self.w.cluster.nodes.iter())
-            .map(|n| NodeView {
-                unallocated: if n.is_live() {
-                    n.available()
-                } else {
-                    Resource::ZERO
-                },
-                reserved: n.reservation.map_or(Resource::ZERO, |r| r.size),
-                containers: Vec::new(),
-            })
+            .map(|n| node_view(n, 0))
             .collect();
         let mut marked = vec![Resource::ZERO; self.w.apps.len()];
         let mut slots = vec![Vec::new(); nodes.len()];
@@ -175,5 +159,19 @@ impl Sched<'_, '_> {
                 "the pass's view of app {a} drifted from a copy"
             );
         }
+    }
+}
+
+/// Node `n` as the search reads it before its containers are added (room for `capacity`):
+/// a node out of the cluster offers nothing; its reservation counts as reserved.
+fn node_view(n: &crate::cluster::Node, capacity: usize) -> NodeView {
+    NodeView {
+        unallocated: if n.is_live() {
+            n.available()
+        } else {
+            Resource::ZERO
+        },
+        reserved: n.reservation.map_or(Resource::ZERO, |r| r.size),
+        containers: Vec::with_capacity(capacity),
     }
 }
