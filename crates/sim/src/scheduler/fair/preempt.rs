@@ -332,11 +332,16 @@ impl Sched<'_, '_> {
         if !conf.should_attempt(cluster, self.allocated()) {
             return;
         }
-        // Every runnable app's fair share may be read (here and by the victim search).
-        self.all_app_shares();
+        // Apps' fair shares are read here for the leaves with apps to check, each computed
+        // just before (`app_shares`), and by the victim search over every app, which computes
+        // the rest at the pass's first search: a leaf without such apps (most leaves of a large
+        // tree at most ticks) costs no share computation.
         let mut leaves: Vec<Leaf33> = Vec::new();
-        for q in self.w.tree.leaves() {
-            let (st, qc) = (&self.w.queues[q.idx()], self.w.tree.get(q));
+        let n_q = self.w.tree.queues.len();
+        for q in (0..n_q as u32).map(QueueId) {
+            if !self.w.tree.get(q).is_leaf {
+                continue;
+            }
             // `fetchAppsWithDemand(false)`: the runnable apps with pending demand (the
             // descent's filter, read right after the update) that are due for a starvation
             // check, added in list order to a `TreeSet` under the leaf's comparator. Where
@@ -347,12 +352,16 @@ impl Sched<'_, '_> {
                 Some(FairPreempt::Fs33 { fs, .. }) => fs.apps[a as usize].should_check(now),
                 _ => true,
             };
-            let candidates: Vec<u32> = st
+            let candidates: Vec<u32> = self.w.queues[q.idx()]
                 .runnable_apps
                 .iter()
                 .copied()
                 .filter(|&a| self.has_pending_demand_33(a) && due(a))
                 .collect();
+            if !candidates.is_empty() {
+                self.app_shares(q);
+            }
+            let (st, qc) = (&self.w.queues[q.idx()], self.w.tree.get(q));
             let cmp = st.comparator;
             let apps = tree_set_order(&candidates, |&x, &y| {
                 cmp.compare(
@@ -433,7 +442,14 @@ impl Sched<'_, '_> {
         if requests.is_empty() {
             return;
         }
-        let views = views.get_or_insert_with(|| self.victim_views());
+        if views.is_none() {
+            // The search reads the fair share of every app owning a container it may take.
+            self.all_app_shares();
+            *views = Some(self.victim_views());
+        }
+        let Some(views) = views.as_mut() else {
+            return;
+        };
         #[cfg(debug_assertions)]
         self.check_pass_views(views);
         let sets = {
