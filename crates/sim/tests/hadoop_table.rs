@@ -17,7 +17,7 @@ const STATUSES: [&str; 7] = [
 ];
 
 /// Methods per (class, era) in the copies the table was made from (see the table's text).
-const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 20] = [
+const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 22] = [
     ("TestAbsoluteResourceConfiguration", "3.3", 7),
     ("TestAbsoluteResourceWithAutoQueue", "3.3", 3),
     ("TestAppRunnability", "3.3", 8),
@@ -37,6 +37,8 @@ const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 20] = [
     ("TestParentQueue (Capacity Scheduler)", "3.3", 11),
     ("TestQueueManagementDynamicEditPolicy", "3.3", 1),
     ("TestQueueStateHelper", "3.3", 5),
+    ("TestReservations", "2.7", 10),
+    ("TestReservations", "3.3", 10),
     ("TestSchedulingPolicy", "3.3", 6),
 ];
 
