@@ -368,7 +368,8 @@ fn reservation_limit_other_users_serves_the_next_user() {
     // * 2,000, node0: user_0's 8 GB map does not fit its 6 GB free: reserved (user_0 at 2 GB,
     //   within 6): 12 GB used, 8 reserved.
     // * 2,333, node1: user_0 is at 10 GB, over its 6 GB only by its reservation, so it could
-    //   allocate by giving it back, but its map is for node0; user_1 (2 GB) takes a 2 GB map
+    //   allocate by giving it back, but its map is for node0 (kept there, it would be passed
+    //   over here whatever its user's standing); user_1 (2 GB) takes a 2 GB map
     //   on node1: 14 GB used, user_1's app 4 GB, 8 GB still reserved (Hadoop's last step),
     //   and, the heartbeat going on after a node-local container, its second (6 GB, user_1
     //   at its limit).
@@ -403,6 +404,53 @@ fn reservation_limit_other_users_serves_the_next_user() {
         );
         let books = books_after_each(&got, 2, 3);
         assert_eq!(books[0], hadoop(2, &[2, 0], 0, &[2, 0, 0], None), "{era}");
+        assert_eq!(books[1], hadoop(4, &[2, 2], 0, &[2, 2, 0], None), "{era}");
+        assert_eq!(
+            books[2],
+            hadoop(12, &[2, 2], 8, &[2, 2, 0], Some(0)),
+            "{era}"
+        );
+        assert_eq!(
+            books[3],
+            hadoop(14, &[2, 4], 8, &[2, 4, 0], Some(0)),
+            "{era}"
+        );
+
+        // The same with user_0's AM kept to node0 and its maps to node0 or node1, so that at
+        // node1 user_0 is passed over for its user limit alone, Hadoop's path: at 10 GB it
+        // may only allocate by giving 4 GB back, its 8 GB does not fit node1's 6 GB free, and
+        // an app that must give back may not reserve. The AMs land in the other order
+        // (user_1's at 333 ms, while user_0's waits for node0), and user_0's AM and
+        // reservation share node0's heartbeat; from the reservation on, Hadoop's amounts.
+        let apps = vec![
+            app(
+                10,
+                "user_0",
+                vec![
+                    ask(1, 1, 2 * GB, Some("node0")),
+                    ask(5, 1, 8 * GB, Some("node0")),
+                    ask(5, 1, 8 * GB, Some("node1")),
+                ],
+            ),
+            app(
+                20,
+                "user_1",
+                vec![ask(1, 1, 2 * GB, None), ask(5, 2, 2 * GB, Some("node1"))],
+            ),
+        ];
+        let got = decisions(&reservations_scenario(era, &props, 3, apps));
+        assert_eq!(
+            got,
+            vec![
+                (333, 1, 1, 2 * GB, "allocated"),
+                (1_000, 0, 0, 2 * GB, "allocated"),
+                (1_000, 0, 0, 8 * GB, "reserved"),
+                (1_333, 1, 1, 2 * GB, "allocated"),
+                (1_333, 1, 1, 2 * GB, "allocated"),
+            ],
+            "{era}: user_0 may use node1"
+        );
+        let books = books_after_each(&got, 2, 3);
         assert_eq!(books[1], hadoop(4, &[2, 2], 0, &[2, 2, 0], None), "{era}");
         assert_eq!(
             books[2],
