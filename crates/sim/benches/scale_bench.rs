@@ -507,6 +507,18 @@
 //! 10.77, 11.27, 11.27 s (1.56x, 1.64x, 1.62x) after; instructions of the enterprise run
 //! (callgrind) 114.50G -> 107.07G, of the four-leaf run 66.71G and 66.79G (1.72x -> 1.60x):
 //! the copy's cost was mostly cache misses over 100,000 cold app records, not instructions.
+//!
+//! The same run's starvation check computed every due leaf's apps' fair shares at every
+//! update tick; it now computes them for the leaves with apps to check, and the rest at the
+//! pass's first victim search (same checksums). `perf record -F 499 -g`, self time:
+//! `on_update` (the loop over the 500 leaves, inlined) 3.5% -> 2.4%; the share search itself
+//! stays at 2.5% (the leaves with apps to check are most of those due).
+//!
+//! Release builds with fat link-time optimisation and one codegen unit (the workspace's
+//! release profile): the 1,000-node day at a load of about 1, 3.24 / 5.90 s -> 2.97 / 5.49 s
+//! in 2.7 / 3.3; the 10,000-node days unchanged within noise (36.97 s and 202.4 s, the same
+//! checksums). Figures and the build's cost: docs/performance.md, "Whole-program
+//! optimisation".
 
 use fairsim_core::Semantics;
 use fairsim_sim::event::{Event, EventKey};
