@@ -63,12 +63,17 @@ fn decisions(sc: &Scenario) -> Vec<Short> {
     rec.decisions.iter().map(short).collect()
 }
 
-/// One leaf `a` at 100 %.
-const ONE_LEAF: [(&str, &str); 3] = [
+/// One leaf `a` at 100 %. Its AM limit is lifted: the apps here are unmanaged, which Hadoop
+/// charges the minimum allocation at activation, and TestReservations' apps charge nothing.
+const ONE_LEAF: [(&str, &str); 4] = [
     ("root.queues", "a"),
     ("root.a.capacity", "100"),
     ("root.a.maximum-capacity", "100"),
+    AM_LIMIT_LIFTED,
 ];
+
+/// A maximum-am-resource-percent that no AM limit here reaches.
+const AM_LIMIT_LIFTED: (&str, &str) = ("maximum-am-resource-percent", "10");
 
 #[test]
 fn a_large_container_reserves_its_node_and_gets_it_when_it_frees() {
@@ -257,6 +262,7 @@ fn a_reservation_counts_in_its_queues_used_capacity() {
         ("root.a.maximum-capacity", "50"),
         ("root.b.capacity", "50"),
         ("root.b.maximum-capacity", "100"),
+        AM_LIMIT_LIFTED,
     ];
     for era in ERAS {
         let apps = vec![

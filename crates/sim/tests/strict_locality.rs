@@ -50,6 +50,8 @@ fn capacity_tree() -> QueueTree {
     common::scenarios::capacity_tree(&capacity_xml(&[
         ("root.queues", "default"),
         ("root.default.capacity", "100"),
+        // Both unmanaged apps activated (Hadoop charges each the minimum allocation).
+        ("maximum-am-resource-percent", "10"),
     ]))
 }
 

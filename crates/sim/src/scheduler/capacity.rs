@@ -33,7 +33,7 @@
 
 use crate::app::Locality;
 use crate::capacity::Capacities;
-use crate::capacity::limits::{child_limit, fits_headroom, queue_open, subtract};
+use crate::capacity::limits::{child_limit, fits_headroom, queue_open, round_down, subtract};
 use crate::capacity::locality::{
     LocalityAsk, allowed_locality, opportunities_to_open, resets_opportunities,
 };
@@ -56,6 +56,9 @@ pub(crate) struct CapacityState {
     pub monitor: Option<crate::scheduler::capacity_preempt::ProportionalPreemption>,
     /// What the nodes' reservations charge to queues and apps (`capacity_reserve`).
     pub reserved: crate::capacity::reservations::Reservations,
+    /// Which apps of each leaf are activated, and what their AMs are charged
+    /// (`capacity_activation`).
+    pub activation: crate::scheduler::capacity_activation::Activation,
 }
 
 /// The Capacity Scheduler of a run: what both schedulers keep, and its own state (with its
@@ -83,6 +86,7 @@ impl CapacityScheduler {
                 auto: crate::scheduler::capacity_auto::AutoQueues::of(tree, queue_management),
                 monitor: started.preemption.then(Default::default),
                 reserved: Default::default(),
+                activation: Default::default(),
             },
         }
     }
@@ -331,28 +335,35 @@ impl Sched<'_, '_> {
         let cluster = self.w.cluster.total;
         let calc = self.w.tree.resource_calculator;
         let era = self.w.sc.scheduler.semantics;
-        let conf = self.w.tree.get(leaf).clone();
-        let Some(caps) = self.capacity.as_ref().map(|cs| cs.caps.clone()) else {
+        if self.capacity.is_none() {
             return Offer::Nothing;
-        };
+        }
         // Reservations count as used (`LeafQueue.allocateResource` charges them).
         let queue_usage = self.cs_used(leaf);
         let headroom = subtract(limit, queue_usage);
-        let mut apps: Vec<u32> = self.w.queues[leaf.idx()]
+        let asking: Vec<u32> = self.w.queues[leaf.idx()]
             .runnable_apps
             .iter()
             .copied()
             .filter(|&a| self.w.apps[a as usize].requests.pending > 0)
+            .collect();
+        // Users with asks are active whether their apps are activated or not (Hadoop's
+        // active users follow the apps' asks); only activated apps are offered the node.
+        let mut active_users: Vec<u32> = asking
+            .iter()
+            .map(|&a| self.w.apps[a as usize].user)
+            .collect();
+        active_users.sort_unstable();
+        active_users.dedup();
+        let mut apps: Vec<u32> = asking
+            .into_iter()
+            .filter(|&a| self.cs_is_active(a))
             .collect();
         apps = self
             .cs_app_order(leaf, &apps)
             .into_iter()
             .map(|i| apps[i])
             .collect();
-        let mut active_users: Vec<u32> =
-            apps.iter().map(|&a| self.w.apps[a as usize].user).collect();
-        active_users.sort_unstable();
-        active_users.dedup();
         // Everything the active users hold in the leaf (their apps without pending asks too),
         // reservations included.
         let any_reserved = self.cs_leaf_holds_reservations(leaf);
@@ -372,11 +383,9 @@ impl Sched<'_, '_> {
                     held
                 }
             });
-        let am_limit = crate::capacity::scale(
-            cluster,
-            caps.absolute[leaf.idx()] * conf.maximum_am_resource_fraction.unwrap_or(0.1),
-        );
-        let any_am_running = self.w.queues[leaf.idx()].am_usage != Resource::ZERO;
+        // The limit the leaf is held to, as the AM limit reads it at the next activation
+        // (`computeUserLimitAndSetHeadroom` records it for each app it reaches).
+        let held_to = round_down(calc, limit, self.minimum_allocation());
         let n = node as usize;
         let rack = self.w.cluster.nodes[n].rack;
         // Hadoop's getNumClusterNodes: the nodes in the cluster now.
@@ -394,7 +403,11 @@ impl Sched<'_, '_> {
             else {
                 continue;
             };
-            let (size, is_am, ask) = {
+            // 2.7 records the limit before the queue check, 3.3 after it.
+            if era == Semantics::Hadoop27 {
+                self.cs_note_current_limit(leaf, held_to);
+            }
+            let (size, ask) = {
                 let p = &self.w.apps[i].requests.by_priority[idx];
                 let ask = LocalityAsk {
                     on_node: p.node_count(node).unwrap_or(0),
@@ -403,7 +416,7 @@ impl Sched<'_, '_> {
                     location_requests: (p.nodes.len() + p.racks.len()) as u32,
                     strict: !p.relax_locality,
                 };
-                (p.size, p.is_am, ask)
+                (p.size, ask)
             };
             let app_reserved = if any_reserved {
                 self.cs_app_reserved(a)
@@ -440,6 +453,9 @@ impl Sched<'_, '_> {
                 }
                 Semantics::Hadoop33 => {}
             }
+            if era == Semantics::Hadoop33 {
+                self.cs_note_current_limit(leaf, held_to);
+            }
             let (user_usage, user_cap) =
                 self.cs_user_cap(leaf, a, size, &active_users, active_usage);
             if !user_may_allocate(calc, cluster, user_usage, user_cap) {
@@ -455,17 +471,6 @@ impl Sched<'_, '_> {
                     Semantics::Hadoop27 => calc.max(cluster, needed_unreserve, over),
                     Semantics::Hadoop33 => over,
                 };
-            }
-            // `activateApplications`: the AM limit by the calculator's order.
-            if is_am
-                && any_am_running
-                && calc.greater_than(
-                    cluster,
-                    self.w.queues[leaf.idx()].am_usage.saturating_add(size),
-                    am_limit,
-                )
-            {
-                continue;
             }
             // Hadoop 3.3's `checkHeadroom`: an ask above the leaf's headroom plus what the app
             // could unreserve ends the leaf's turn as skipped for its queue limit.
