@@ -9,10 +9,11 @@
 //!   take over its limit is passed over; in 2.7 an ask that would take its leaf over ends the
 //!   leaf's turn; in 3.3 a leaf at its limit is passed over, an ask above its headroom ends
 //!   the leaf's turn and the headroom is taken off the limits of its later siblings.
-//! * In a leaf, apps in FIFO order (submission) or by the fair ordering policy; an app whose
-//!   user is above the user limit is skipped; an app whose AM would push the leaf over its
-//!   AM limit (cluster × absolute capacity × maximum-am-resource-percent) waits, unless no AM
-//!   runs in the leaf yet.
+//! * In a leaf, its activated apps (`capacity_activation`: an app whose AM would take the
+//!   leaf's or its user's AMs over their AM limit is kept pending, offered nothing) in FIFO
+//!   order (submission) or by the fair ordering policy; an app whose user is above the user
+//!   limit is skipped (users with asks are active whether their apps are activated or not).
+//!   The limit the leaf is held to is recorded for the AM limit of its next activation.
 //! * In an app, the most urgent priority with requests: a scheduling opportunity is counted,
 //!   the allowed locality comes from `capacity::locality` (node-locality-delay); if nothing
 //!   can be assigned at that priority the app is passed over (Hadoop does not assign out of

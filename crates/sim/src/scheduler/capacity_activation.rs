@@ -216,24 +216,35 @@ impl Sched<'_, '_> {
         let era = self.w.sc.scheduler.semantics;
         let (calc, cluster) = (input.calc, input.cluster);
         let queue_limit = input.queue_limit();
-        let user_limit = input.user_limit(self.cs_active_user_count(leaf, fresh));
+        // Computed when an app first reaches the user check (the active users are counted
+        // over the leaf's apps).
+        let mut user_limit: Option<Resource> = None;
         let mut activated = Vec::new();
         for a in pending {
             let am = self.cs_am_resource(a);
             let user = self.w.apps[a as usize].user;
+            let enforced = self.capacity.as_deref().is_some_and(|cs| {
+                cs.activation.leaf(leaf).is_some_and(|l| {
+                    l.active >= 1
+                        && (era == Semantics::Hadoop27
+                            || calc.greater_than(cluster, l.am_used, Resource::ZERO))
+                })
+            });
+            if enforced && user_limit.is_none() {
+                user_limit = Some(input.user_limit(self.cs_active_user_count(leaf, fresh)));
+            }
             let Some(cs) = self.capacity.as_deref_mut() else {
                 return;
             };
             let l = cs.activation.leaf_mut(leaf);
             // The first app always starts (3.3: also while the activated apps charge nothing).
-            let enforced = l.active >= 1
-                && (era == Semantics::Hadoop27
-                    || calc.greater_than(cluster, l.am_used, Resource::ZERO));
             if enforced && !am_fits(calc, cluster, l.am_used, am, queue_limit) {
                 continue;
             }
             let user_used = l.user_am_used.get(&user).copied().unwrap_or_default();
-            if enforced && !am_fits(calc, cluster, user_used, am, user_limit) {
+            if let Some(limit) = user_limit.filter(|_| enforced)
+                && !am_fits(calc, cluster, user_used, am, limit)
+            {
                 continue;
             }
             l.pending.remove(&a);
