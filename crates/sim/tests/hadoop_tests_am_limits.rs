@@ -5,6 +5,8 @@
 //! pending apps; here an app's activation shows as its AM being allocated at the first
 //! heartbeat after it, and an app kept pending as `am_limit_blocks` and an AM that waits.
 //! The table in docs/testing.md maps each method here (checked by `hadoop_table.rs`).
+//! TestLeafQueue's testActivateApplicationByUpdatingClusterResource, on its own queues, is
+//! the last test.
 
 mod common;
 
@@ -187,5 +189,66 @@ fn held_apps_are_activated_in_submission_order() {
             );
         }
         assert_eq!(metric(&s, "am_limit_blocks.root.a"), 2.0, "{era}");
+    }
+}
+
+/// TestLeafQueue.testActivateApplicationByUpdatingClusterResource: TestLeafQueue's queues
+/// (a 8.5 %, b 80 %, c 1.5 %, d 9 %, e 1 % with a maximum of 1 %) on 1,600 GB (ten nodes of
+/// 160 GB here, a hundred of 16 GB there) and three apps of user_e in e with 1 GB AMs. e's
+/// AM limit is 10 % of its 16 GB (guarantee and maximum alike), 1,638.4 MB rounded up to
+/// 2,048, and its user's the same: two apps are activated, the third held. The cluster
+/// grows to 3,200 GB at 5 s (Hadoop's test calls `updateClusterResource` with it; here ten
+/// more nodes join): 3,276.8 MB rounded up to 4,096, and the third app is activated then,
+/// its AM allocated at the heartbeat of 5,000, which comes after the node event.
+#[test]
+fn a_growing_cluster_activates_the_held_app() {
+    use fairsim_sim::topology::NodeSpec;
+    use fairsim_sim::topology::events::{NodeEvent, NodeEventKind, NodeEvents};
+    for era in ERAS {
+        let props = [
+            ("root.queues", "a,b,c,d,e"),
+            ("root.a.capacity", "8.5"),
+            ("root.b.capacity", "80"),
+            ("root.c.capacity", "1.5"),
+            ("root.d.capacity", "9"),
+            ("root.e.capacity", "1"),
+            ("root.e.maximum-capacity", "1"),
+        ];
+        let tree = capacity_tree(&capacity_xml(&props));
+        let apps = (0..3)
+            .map(|k| AppSpec {
+                name: format!("e-{k}"),
+                am: Some(Resource::new(GB, 1)),
+                ..one_stage(0, "e", "user_e", 1, Resource::new(GB, 1), LONG_MS)
+            })
+            .collect();
+        let node = Resource::new(160 * GB, 32);
+        let mut sc = Scenario {
+            scheduler: SchedulerConf {
+                semantics: era,
+                ..SchedulerConf::default()
+            },
+            end_ms: Some(30_000),
+            ..trace_scenario("activate-by-cluster", tree, 10, node, apps)
+        };
+        sc.cluster.events = NodeEvents {
+            events: vec![NodeEvent {
+                at_ms: 5_000,
+                kind: NodeEventKind::Add,
+                nodes: (10..20).collect(),
+            }],
+            added: (0..10)
+                .map(|k| NodeSpec {
+                    name: format!("grown{k}"),
+                    rack: "rack0".into(),
+                    capacity: node,
+                })
+                .collect(),
+        };
+        let (rec, s) = run(&sc);
+        assert!(first(&rec, 0).is_some_and(|t| t < 1_000), "{era}");
+        assert!(first(&rec, 1).is_some_and(|t| t < 1_000), "{era}");
+        assert_eq!(first(&rec, 2), Some(5_000), "{era}");
+        assert_eq!(metric(&s, "am_limit_blocks.root.e"), 1.0, "{era}");
     }
 }
