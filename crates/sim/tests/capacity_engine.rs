@@ -105,6 +105,9 @@ fn the_user_limit_divides_the_active_users_usage_in_hadoop33() {
         ("root.queues", "a"),
         ("root.a.capacity", "100"),
         ("root.a.minimum-user-limit-percent", "25"),
+        // Both unmanaged apps activated: Hadoop charges each the minimum allocation, which
+        // the default AM limit (10 % of 10 GB) would refuse to the second.
+        ("maximum-am-resource-percent", "10"),
     ];
     for (semantics, expected) in [
         (Semantics::Hadoop27, "1111112222"),

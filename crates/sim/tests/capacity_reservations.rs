@@ -63,12 +63,17 @@ fn decisions(sc: &Scenario) -> Vec<Short> {
     rec.decisions.iter().map(short).collect()
 }
 
-/// One leaf `a` at 100 %.
-const ONE_LEAF: [(&str, &str); 3] = [
+/// One leaf `a` at 100 %. Its AM limit is lifted: the apps here are unmanaged, which Hadoop
+/// charges the minimum allocation at activation, and TestReservations' apps charge nothing.
+const ONE_LEAF: [(&str, &str); 4] = [
     ("root.queues", "a"),
     ("root.a.capacity", "100"),
     ("root.a.maximum-capacity", "100"),
+    AM_LIMIT_LIFTED,
 ];
+
+/// A maximum-am-resource-percent that no AM limit here reaches.
+const AM_LIMIT_LIFTED: (&str, &str) = ("maximum-am-resource-percent", "10");
 
 #[test]
 fn a_large_container_reserves_its_node_and_gets_it_when_it_frees() {
@@ -126,11 +131,11 @@ fn a_large_container_reserves_its_node_and_gets_it_when_it_frees() {
 /// Three 8 GB nodes (heartbeats at 0, 333 and 666 ms each second), leaf `a` at 100 % with
 /// the maximum allocation raised to 16 GB as TestReservations sets it, and one app asking as
 /// its testReservation does: 1 × 2 GB, 2 × 3 GB and 2 × 5 GB (reduces, anywhere). Here the
-/// 2 GB and one 3 GB are kept to node0, the other 3 GB to node1, so that the nodes fill as
-/// the test fills them.
+/// 2 GB and one 3 GB are kept to node0, the other 3 GB to node1, and the app comes at 900 ms,
+/// so that node0 is offered first, as the test offers it.
 fn test_reservation_scenario(era: Semantics) -> Scenario {
     let apps = vec![app(
-        10,
+        900,
         "a",
         "user_0",
         vec![
@@ -148,21 +153,22 @@ fn test_reservation_scenario(era: Semantics) -> Scenario {
 
 #[test]
 fn test_reservation_unreserves_to_use_a_node_with_room() {
-    // testReservation's numbers. node1 at 333: its 3 GB. node0 at 1,000: the 2 GB and 3 GB,
-    // then the first 5 GB reduce does not fit the 3 GB left: node0 is reserved (queue used
-    // 8 + 5 = 13 GB of 24). node1 at 1,333: a reduce fits its 5 GB; 2 asked and 1 reserved,
-    // so the app should take a new container (0 + 2 − 1 > 0). node2 at 1,666: one reduce
-    // asked and one reserved, 0 + 1 − 1 = 0: the app should not take a new container without
-    // giving its reservation back, so node0's 5 GB is unreserved (the first reservation at
-    // least the ask's size) and the reduce allocated on node2. Hadoop's end state: node0
-    // 5 GB, node1 8 GB, node2 5 GB, 18 GB used, nothing reserved.
+    // testReservation's numbers. node0 at 1,000: the 3 GB kept to node1 skips its priority,
+    // then the 2 GB and 3 GB, then the first 5 GB reduce (anywhere, no delay) does not fit
+    // the 3 GB left: node0 is reserved (queue used 5 + 5 = 10 GB of 24). node1 at 1,333: its
+    // 3 GB, then a reduce fits its 5 GB; 2 asked and 1 reserved, so the app should take a
+    // new container (0 + 2 − 1 > 0). node2 at 1,666: one reduce asked and one reserved,
+    // 0 + 1 − 1 = 0: the app should not take a new container without giving its reservation
+    // back, so node0's 5 GB is unreserved (the first reservation at least the ask's size)
+    // and the reduce allocated on node2. Hadoop's end state: node0 5 GB, node1 8 GB, node2
+    // 5 GB, 18 GB used, nothing reserved.
     for era in ERAS {
         let got = decisions(&test_reservation_scenario(era));
         let want: Vec<Short> = vec![
-            (333, 1, 0, 3 * GB, "allocated"),
             (1_000, 0, 0, 2 * GB, "allocated"),
             (1_000, 0, 0, 3 * GB, "allocated"),
             (1_000, 0, 0, 5 * GB, "reserved"),
+            (1_333, 1, 0, 3 * GB, "allocated"),
             (1_333, 1, 0, 5 * GB, "allocated"),
             (1_666, 0, 0, 5 * GB, "unreserved"),
             (1_666, 2, 0, 5 * GB, "allocated"),
@@ -257,6 +263,7 @@ fn a_reservation_counts_in_its_queues_used_capacity() {
         ("root.a.maximum-capacity", "50"),
         ("root.b.capacity", "50"),
         ("root.b.maximum-capacity", "100"),
+        AM_LIMIT_LIFTED,
     ];
     for era in ERAS {
         let apps = vec![

@@ -39,6 +39,11 @@ fn managed(arrival: u64, queue: &str, user: &str, tasks: u32) -> AppSpec {
     }
 }
 
+/// A maximum-am-resource-percent no AM limit here reaches, for the Capacity Scheduler tests
+/// whose subject is another cause: unmanaged apps are charged the minimum allocation when
+/// their leaf activates them, as Hadoop charges them.
+const AM_LIMIT_LIFTED: (&str, &str) = ("maximum-am-resource-percent", "10");
+
 /// An unmanaged app of `tasks` tasks of 1 GB that outlive the run.
 fn unmanaged(arrival: u64, queue: &str, user: &str, tasks: u32) -> AppSpec {
     AppSpec {
@@ -83,9 +88,10 @@ fn fair_am_limit_holds_an_am_above_max_am_share_of_the_fair_share() {
 
 #[test]
 fn capacity_am_limit_holds_a_second_am_above_the_queues_am_resource_limit() {
-    // One queue on 8 GB, maximum-am-resource-percent 0.1: an AM limit of 819 MB. The first
-    // AM runs (a leaf with no AM running takes one whatever the limit); the second, submitted
-    // at 2 s, would bring AMs to 2 GB: it waits to the end, 28 s, for the AM limit.
+    // One queue on 8 GB, maximum-am-resource-percent 0.1: an AM limit of 8192 × 0.1 rounded
+    // up to the minimum allocation, 1024 MB. The first app is activated (a leaf with none
+    // activated takes one whatever the limit); the second, submitted at 2 s, would bring AMs
+    // to 2 GB: it is not activated and waits to the end, 28 s, for the AM limit.
     for era in ERAS {
         let props = [
             ("root.queues", "default"),
@@ -196,6 +202,7 @@ fn capacity_maximum_capacity_holds_a_queue_at_its_maximum() {
             ("root.a.maximum-capacity", "50"),
             ("root.a.user-limit-factor", "2"),
             ("root.b.capacity", "50"),
+            AM_LIMIT_LIFTED,
         ];
         let sc = Scenario {
             end_ms: Some(30_000),
@@ -436,6 +443,7 @@ fn capacity_user_limit_holds_a_users_second_app() {
             ("root.queues", "default"),
             ("root.default.capacity", "100"),
             ("root.default.user-limit-factor", "0.25"),
+            AM_LIMIT_LIFTED,
         ];
         let sc = Scenario {
             end_ms: Some(30_000),
@@ -502,7 +510,11 @@ fn capacity_the_head_of_the_fifo_order_waits_for_room_and_the_next_waits_behind(
     // sees the freed room (a next offer, taken by the other app at that heartbeat), the tick
     // at 10.5 s no room, until 11 s.
     for era in ERAS {
-        let props = [("root.queues", "default"), ("root.default.capacity", "100")];
+        let props = [
+            ("root.queues", "default"),
+            ("root.default.capacity", "100"),
+            AM_LIMIT_LIFTED,
+        ];
         let apps = vec![
             one_stage(0, "default", "u", 2, Resource::new(GB, 1), 10_000),
             one_stage(3_000, "default", "v", 1, Resource::new(GB, 1), 10_000),
@@ -797,7 +809,11 @@ fn capacity_delay_scheduling_holds_an_ask_until_it_may_go_off_switch() {
     // at 5 s is the first missed offer, its beat at 6 s the second: the container goes
     // off-switch on node0 at 6 s. Its whole wait, 1 s, is delay scheduling's.
     for era in ERAS {
-        let props = [("root.queues", "default"), ("root.default.capacity", "100")];
+        let props = [
+            ("root.queues", "default"),
+            ("root.default.capacity", "100"),
+            AM_LIMIT_LIFTED,
+        ];
         let mut first = unmanaged(0, "default", "u", 2);
         first.stages[0][0].hosts = vec!["node1".into()];
         first.stages[0][0].relax_locality = false;

@@ -17,9 +17,11 @@ const STATUSES: [&str; 7] = [
 ];
 
 /// Methods per (class, era) in the copies the table was made from (see the table's text).
-const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 22] = [
+const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 24] = [
     ("TestAbsoluteResourceConfiguration", "3.3", 7),
     ("TestAbsoluteResourceWithAutoQueue", "3.3", 3),
+    ("TestApplicationLimits", "2.7", 5),
+    ("TestApplicationLimits", "3.3", 6),
     ("TestAppRunnability", "3.3", 8),
     ("TestCapacitySchedulerAutoQueueCreation", "3.3", 15),
     ("TestCapacitySchedulerWeightMode", "3.3", 15),

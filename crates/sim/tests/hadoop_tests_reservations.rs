@@ -24,11 +24,14 @@ use fairsim_sim::scenario::Scenario;
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
 
 /// TestReservations' queue: `a` at 100 % of the cluster (under a parent at 100 % in Hadoop's
-/// test, which changes nothing here), maximum 100 %.
-const QUEUE_A: [(&str, &str); 3] = [
+/// test, which changes nothing here), maximum 100 %. The test's apps have AMs of size 0, so no
+/// AM limit ever holds one; the unmanaged apps here are charged the minimum allocation at
+/// activation (Hadoop's rule for an app without an AM request), so the AM limit is lifted.
+const QUEUE_A: [(&str, &str); 4] = [
     ("root.queues", "a"),
     ("root.a.capacity", "100"),
     ("root.a.maximum-capacity", "100"),
+    ("maximum-am-resource-percent", "10"),
 ];
 
 /// `count` containers of `mb` MB at `priority` that outlive the run: anywhere, or kept to

@@ -1178,12 +1178,13 @@ fn build_cs(c: &CsCase, heartbeats: Heartbeats) -> Scenario {
 
 /// Capacity Scheduler runs with containers of mixed sizes (reservations made, served,
 /// re-reserved, given back for a node with room and released when no longer asked for;
-/// nodes added, lost and decommissioned), in both eras: the elided engine decides exactly as
-/// the engine processing every heartbeat.
+/// nodes added, lost and decommissioned; apps held by the AM limits and activated as others
+/// finish or nodes join), in both eras: the elided engine decides exactly as the engine
+/// processing every heartbeat.
 #[test]
 fn capacity_runs_with_mixed_sizes_are_elided_exactly() {
     let mut runner = TestRunner::new(generator::fixed_config(cases(), 0x00c5_5e5e));
-    let seen = std::cell::RefCell::new([0u32; 4]);
+    let seen = std::cell::RefCell::new([0u32; 5]);
     runner
         .run(&cs_case(), |c| {
             let mut a = MemoryRecorder::default();
@@ -1207,6 +1208,11 @@ fn capacity_runs_with_mixed_sizes_are_elided_exactly() {
             seen[1] += (c.era33 && has(DecisionKind::Reserved)) as u32;
             seen[2] += has(DecisionKind::Unreserved) as u32;
             seen[3] += (ca.heartbeats_elided > 0) as u32;
+            seen[4] += sa
+                .metrics
+                .iter()
+                .any(|(k, v)| k.starts_with("am_limit_blocks.") && *v > 0.0)
+                as u32;
             Ok(())
         })
         .unwrap_or_else(|e| panic!("{e}"));
@@ -1227,5 +1233,9 @@ fn capacity_runs_with_mixed_sizes_are_elided_exactly() {
     assert!(
         seen[3] > enough,
         "too few cases with elided heartbeats: {seen:?}"
+    );
+    assert!(
+        seen[4] > enough,
+        "too few cases with apps held by an AM limit: {seen:?}"
     );
 }

@@ -121,20 +121,22 @@ fn capacity_leaves_sum_to_the_mean_deviation() {
     }
 }
 
-/// Capacity Scheduler, one 10 GB node, leaf a at 50 %, maximum-am-resource-percent 0.1: a's
-/// AM limit is 10,240 × 0.5 × 0.1 = 512 MB. The first app's 1 GB AM starts (no AM runs in
-/// the leaf yet); the apps arriving at 10 s and 20 s find 1 GB of AMs running, and 2 GB is
-/// over 512 MB: two blocks. At 0.5 the limit is 2,560 MB: the second app's 2 GB fits, the
-/// third's 3 GB does not: one block. b's lone app is never blocked.
+/// Capacity Scheduler, one 10 GB node, leaf a at 50 % with a maximum of 100 %, one user,
+/// user-limit-factor 2; b's app comes last, so a's current limit stays the whole node. a's AM
+/// limit is 10 % of the larger of its 5 GB guarantee and that 10 GB: 1,024 MB, and its
+/// user's 5,120 × 0.1 × 1 × 2 = 1,024 MB. The first app's 1 GB AM is activated (no app is
+/// yet); the apps arriving at 10 s (1 GB AM) and 20 s (2 GB) would bring AMs to 2 and 3 GB:
+/// two blocks. At 0.25 both limits are 2,560 MB rounded up to 3,072: the second app's 2 GB
+/// fits, the third's 4 GB does not: one block. b's lone app is never blocked.
 #[test]
 fn capacity_am_limit_blocks_count_apps_waiting_for_am_room() {
     for era in ERAS {
-        for (percent, blocked) in [("0.1", 2.0), ("0.5", 1.0)] {
+        for (percent, blocked) in [("0.1", 2.0), ("0.25", 1.0)] {
             let apps = vec![
                 managed(0, "a", 1, 1),
                 managed(10_000, "a", 1, 1),
-                managed(20_000, "a", 1, 1),
-                managed(0, "b", 1, 1),
+                managed(20_000, "a", 2, 1),
+                managed(30_000, "b", 1, 1),
             ];
             let tree = capacity_leaves(era, percent);
             let sc = with_era(

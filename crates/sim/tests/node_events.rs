@@ -284,3 +284,34 @@ fn bad_events_are_refused_with_their_line() {
     assert!(e.contains("s.toml:6: cluster.events[0].at_ms"), "{e}");
     assert!(e.contains("315576000000"), "{e}");
 }
+
+/// The Capacity Scheduler activates its pending apps again when the cluster changes
+/// (`LeafQueue.updateClusterResource` ends with `activateApplications`). One 8 GB node, leaf
+/// a at 100 %, maximum-am-resource-percent 0.1: a's AM limit and its user's are 8192 × 0.1
+/// rounded up to 1024 MB, so of two apps with 1 GB AMs arriving at 0 the second is held.
+/// A second 8 GB node joins at 5,000: both limits become 16,384 × 0.1 rounded up, 2048 MB,
+/// and the second app is activated then; its AM is allocated at node0's heartbeat of 5,000,
+/// which comes after the node event of the same time. Before, it was held: the first app
+/// holds its 1 GB AM to the end (its one task runs 30 s).
+#[test]
+fn a_joining_node_lets_the_capacity_scheduler_activate_a_held_app() {
+    for era in ERAS {
+        let sc = scenario(
+            era,
+            "cs.xml",
+            "end_ms = 20000",
+            "nodes = 1\nnode_memory_mb = 8192\nnode_vcores = 8\n\
+             [[cluster.events]]\nat_ms = 5000\nkind = \"add\"\nname = \"node1\"\n\
+             memory_mb = 8192\nvcores = 8\n",
+            "j0,0,a,u,1024,1,0,1,1024,1,30000,1,\nj1,0,a,u,1024,1,0,1,1024,1,30000,1,\n",
+        );
+        let (rec, sum) = run_sampled(&sc);
+        assert_eq!(metric(&sum, "am_limit_blocks.root.a"), 1.0, "{era}");
+        assert_eq!(rec.apps[0].first_container.map(|t| t.0), Some(0), "{era}");
+        assert_eq!(
+            rec.apps[1].first_container.map(|t| t.0),
+            Some(5_000),
+            "{era}"
+        );
+    }
+}

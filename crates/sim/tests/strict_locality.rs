@@ -50,6 +50,8 @@ fn capacity_tree() -> QueueTree {
     common::scenarios::capacity_tree(&capacity_xml(&[
         ("root.queues", "default"),
         ("root.default.capacity", "100"),
+        // Both unmanaged apps activated (Hadoop charges each the minimum allocation).
+        ("maximum-am-resource-percent", "10"),
     ]))
 }
 
@@ -115,6 +117,32 @@ fn strict_ask_waits_for_its_busy_host_while_another_node_is_free() {
         assert!(reserved.iter().all(|&n| n == 0), "{s}: {reserved:?}");
         let relaxed = scenario(s, fair_tree(s), apps(true));
         assert_eq!(placements(&relaxed, 1).0, vec![(500, 1)], "{s}");
+    }
+}
+
+/// The Capacity Scheduler tries an app's next priority when the offer skips one: an ask its
+/// relaxLocality keeps off the node (2.7's `assignContainersOnNode` returns
+/// `SKIP_ASSIGNMENT` and the priority loop goes on, the offer not counted; 3.3's allocator
+/// `PRIORITY_SKIPPED`). app0 holds node0 from 0 to 10 s; app1 (at 100 ms) asks one 1 GB
+/// container at priority 1 kept to node0 and one at priority 2 anywhere. node1's beat at
+/// 500 ms skips priority 1 and gives priority 2 its container there; priority 1 waits for
+/// node0, which it gets when app0's task ends at 10 s. Before, the app's turn ended at its
+/// first priority with asks, and node1 stayed idle until then.
+#[test]
+fn capacity_scheduler_tries_the_next_priority_when_one_is_kept_off_the_node() {
+    for s in ERAS {
+        let apps = |relax: bool| {
+            let mut second = app(100, "node0", relax, 1000);
+            let mut anywhere = second.stages[0][0].clone();
+            anywhere.priority = 2;
+            anywhere.hosts = vec![];
+            anywhere.relax_locality = true;
+            second.stages[0].push(anywhere);
+            vec![app(0, "node0", true, 10_000), second]
+        };
+        let strict = scenario(s, capacity_tree(), apps(false));
+        let (allocated, _) = placements(&strict, 1);
+        assert_eq!(allocated, vec![(500, 1), (10_000, 0)], "{s}");
     }
 }
 

@@ -285,7 +285,7 @@ pub struct LeafVictims {
 }
 
 /// `getContainersToPreempt` for one leaf: returns the ids of the containers to preempt.
-/// `am_limit` is cluster × absolute capacity × maximum-am-resource-percent.
+/// `am_limit` is the AM resource the monitor spares (`am_limits::monitor_am_limit`).
 pub fn leaf_victims(
     calc: Calculator,
     cluster: Resource,

@@ -4,6 +4,8 @@
 //!   the cluster (`absoluteCapacity = capacity × parent's`, `absoluteMaximumCapacity =
 //!   maximum-capacity × parent's`) and as resources, on a given cluster ([`effective`]:
 //!   percentages, weights and absolute resources as Hadoop 3.3 derives them).
+//! * [`am_limits`]: a leaf's AM limits, in all and per user, per era, and the AM resources
+//!   the preemption monitor spares.
 //! * [`app_limits`]: maximum-applications per leaf and per user.
 //! * [`auto_queues`]: Hadoop 3.3's auto-created leaf queues and the capacities their
 //!   management policy gives them.
@@ -19,6 +21,7 @@
 //!   `shouldAllocOrReserveNewContainer`.
 //! * [`ideal`]: `ProportionalCapacityPreemptionPolicy`'s ideal assignment and victim choice.
 
+pub mod am_limits;
 pub mod app_limits;
 pub mod auto_queues;
 pub mod config;

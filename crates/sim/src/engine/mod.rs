@@ -26,6 +26,10 @@
 //! skipped as it comes up (`scheduler::fair::full_nodes`); with count-based delay
 //! scheduling on, the missed scheduling opportunities of the beats skipped are counted
 //! before the next event is processed (`scheduler::fair::missed_offers`).
+//! Under the Capacity Scheduler the asks of an app its leaf has not activated (held by an AM
+//! limit) count as outstanding, as Hadoop's pending resources count them, so such beats are
+//! processed and give the app nothing; activation itself runs on events (an app added or
+//! removed, the cluster changed), never on a beat, so no elided beat could have activated one.
 //! `[scheduler] heartbeats = "every"` processes every heartbeat (the property test compares
 //! both, decision for decision). Update ticks that can change nothing are jumped over in the
 //! same way (`idle_ticks`).

@@ -538,7 +538,7 @@ pub static METRICS: &[Metric] = &[
         direction: Direction::LowerIsBetter,
         min: 0.0,
         max: INF,
-        description: "Apps whose AM the leaf's AM limit would not take when they became runnable (Fair Scheduler: maxAMShare of the leaf's fair share; Capacity Scheduler: cluster x absolute capacity x maximum-am-resource-percent, with an AM already running), so they waited for room",
+        description: "Apps whose AM the leaf's AM limit would not take when they became runnable (Fair Scheduler: maxAMShare of the leaf's fair share; Capacity Scheduler: the leaf did not activate the app when it joined, its AM being over the queue's or its user's AM limit, see docs/semantics.md), so they waited for room",
         unfinished: "apps count when they become runnable, finished or not",
     },
     min_share_pct!("50"),

@@ -22,8 +22,8 @@ pub enum Cause {
     MaxRunningAppsQueue,
     /// Not runnable: a parent queue is at maxRunningApps (max-parallel-apps).
     MaxRunningAppsParent,
-    /// Its AM is refused by the leaf's AM limit: maxAMShare × the leaf's fair share (Fair),
-    /// maximum-am-resource-percent of the leaf's capacity (Capacity).
+    /// Its AM is refused by the leaf's AM limit: maxAMShare × the leaf's fair share (Fair);
+    /// the leaf has not activated the app, for its queue's or its user's AM limit (Capacity).
     AmLimit,
     /// Its queue or a parent is at its maximum: maxResources (Fair), maximum-capacity or
     /// the limit its parent hands it (Capacity).
@@ -123,7 +123,7 @@ impl Cause {
                 "not runnable: a parent queue is at maxRunningApps (Capacity: max-parallel-apps)"
             }
             Cause::AmLimit => {
-                "the AM is refused by the leaf's AM limit (Fair: maxAMShare x the leaf's fair share; Capacity: maximum-am-resource-percent)"
+                "the AM is refused by the leaf's AM limit (Fair: maxAMShare x the leaf's fair share; Capacity: the leaf has not activated the app, for its queue's or its user's AM limit)"
             }
             Cause::QueueMax => {
                 "the queue or a parent is at its maximum (Fair: maxResources; Capacity: maximum-capacity or its parent's limit)"

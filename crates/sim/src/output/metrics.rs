@@ -12,7 +12,8 @@
 //!   `deviation_max`: its maximum. `share_deviation.<queue>`: one leaf's term of
 //!   `deviation_mean` (the leaves' sum to it).
 //! - `am_limit_blocks.<queue>`: apps whose AM the leaf's AM limit would not take when they
-//!   became runnable (maxAMShare; the Capacity Scheduler's AM resource limit).
+//!   became runnable (maxAMShare; the Capacity Scheduler's queue and user AM limits, which
+//!   keep the app from being activated).
 //! - `starved_min_s.<queue>`: time with `usage < min(minShare, demand)`;
 //!   `starved_fair_s.<queue>`: time with `usage < threshold × fair share`
 //!   (fairSharePreemptionThreshold).

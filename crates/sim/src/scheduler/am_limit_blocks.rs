@@ -5,9 +5,9 @@
 //! * Fair Scheduler: maxAMShare of the leaf's fair share (`FSLeafQueue.canRunAppAM`, per era;
 //!   in hadoop-2.7 a leaf with no fair share yet, before the update after it becomes active,
 //!   takes no AM, so its first app counts too);
-//! * Capacity Scheduler: cluster × absolute capacity × maximum-am-resource-percent, with an
-//!   AM already running in the leaf (`LeafQueue.activateApplications` starts the first AM
-//!   whatever its size).
+//! * Capacity Scheduler: the app is not activated when it joins its leaf (its AM would take
+//!   the AMs charged in the leaf over the queue's AM limit, or its user's over the user's
+//!   AM limit: `capacity_activation`), so it waits for an activation to be offered nodes.
 //!
 //! The check is made once, on the state when the app becomes runnable (its submission, or
 //! the finish that frees a running-apps slot), not at node offers: offers that change
@@ -19,30 +19,14 @@ impl Sched<'_, '_> {
     /// Counts runnable app `a` in its leaf's `am_limit_blocks` when the AM limit would not
     /// take its AM now.
     pub(crate) fn count_am_limit_block(&mut self, a: u32) {
-        let Some(am) = self.w.specs[a as usize].am else {
-            return;
-        };
         let leaf = self.w.apps[a as usize].queue;
-        let refused = match &self.capacity {
-            Some(cs) => {
-                let cluster = self.w.cluster.total;
-                let fraction = self
-                    .w
-                    .tree
-                    .get(leaf)
-                    .maximum_am_resource_fraction
-                    .unwrap_or(0.1);
-                let limit =
-                    crate::capacity::scale(cluster, cs.caps.absolute[leaf.idx()] * fraction);
-                let am_usage = self.w.queues[leaf.idx()].am_usage;
-                am_usage != fairsim_core::Resource::ZERO
-                    && self.w.tree.resource_calculator.greater_than(
-                        cluster,
-                        am_usage.saturating_add(am),
-                        limit,
-                    )
-            }
-            None => !self.can_run_am(leaf, am),
+        let refused = if self.capacity.is_some() {
+            !self.cs_is_active(a)
+        } else {
+            let Some(am) = self.w.specs[a as usize].am else {
+                return;
+            };
+            !self.can_run_am(leaf, am)
         };
         if refused {
             self.w.queues[leaf.idx()].acc.am_limit_blocks += 1;

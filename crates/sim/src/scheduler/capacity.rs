@@ -9,14 +9,18 @@
 //!   take over its limit is passed over; in 2.7 an ask that would take its leaf over ends the
 //!   leaf's turn; in 3.3 a leaf at its limit is passed over, an ask above its headroom ends
 //!   the leaf's turn and the headroom is taken off the limits of its later siblings.
-//! * In a leaf, apps in FIFO order (submission) or by the fair ordering policy; an app whose
-//!   user is above the user limit is skipped; an app whose AM would push the leaf over its
-//!   AM limit (cluster × absolute capacity × maximum-am-resource-percent) waits, unless no AM
-//!   runs in the leaf yet.
-//! * In an app, the most urgent priority with requests: a scheduling opportunity is counted,
-//!   the allowed locality comes from `capacity::locality` (node-locality-delay); if nothing
-//!   can be assigned at that priority the app is passed over (Hadoop does not assign out of
-//!   priority order).
+//! * In a leaf, its activated apps (`capacity_activation`: an app whose AM would take the
+//!   leaf's or its user's AMs over their AM limit is kept pending, offered nothing) in FIFO
+//!   order (submission) or by the fair ordering policy; an app whose user is above the user
+//!   limit is skipped (users with asks are active whether their apps are activated or not).
+//!   The limit the leaf is held to is recorded for the AM limit of its next activation.
+//! * In an app, its priorities with requests, most urgent first: a scheduling opportunity is
+//!   counted, the allowed locality comes from `capacity::locality` (node-locality-delay). A
+//!   priority whose ask its relaxLocality keeps off the node is skipped, its opportunity not
+//!   counted, and the next priority tried (2.7's skipped assignment, 3.3's
+//!   `PRIORITY_SKIPPED`); any other outcome ends the app's turn (Hadoop does not assign out
+//!   of priority order otherwise: a locality delay not run out, an ask larger than the node,
+//!   the user limit in 2.7, a container that neither fits nor may reserve).
 //! * The root keeps assigning on the node until nothing fits, an off-switch container was
 //!   assigned (one off-switch assignment per heartbeat) or the node was reserved.
 //! * Reservations (`capacity_reserve`): an ask that does not fit the node it is offered, at a
@@ -33,7 +37,7 @@
 
 use crate::app::Locality;
 use crate::capacity::Capacities;
-use crate::capacity::limits::{child_limit, fits_headroom, queue_open, subtract};
+use crate::capacity::limits::{child_limit, fits_headroom, queue_open, round_down, subtract};
 use crate::capacity::locality::{
     LocalityAsk, allowed_locality, opportunities_to_open, resets_opportunities,
 };
@@ -56,6 +60,9 @@ pub(crate) struct CapacityState {
     pub monitor: Option<crate::scheduler::capacity_preempt::ProportionalPreemption>,
     /// What the nodes' reservations charge to queues and apps (`capacity_reserve`).
     pub reserved: crate::capacity::reservations::Reservations,
+    /// Which apps of each leaf are activated, and what their AMs are charged
+    /// (`capacity_activation`).
+    pub activation: crate::scheduler::capacity_activation::Activation,
 }
 
 /// The Capacity Scheduler of a run: what both schedulers keep, and its own state (with its
@@ -83,6 +90,7 @@ impl CapacityScheduler {
                 auto: crate::scheduler::capacity_auto::AutoQueues::of(tree, queue_management),
                 monitor: started.preemption.then(Default::default),
                 reserved: Default::default(),
+                activation: Default::default(),
             },
         }
     }
@@ -331,28 +339,35 @@ impl Sched<'_, '_> {
         let cluster = self.w.cluster.total;
         let calc = self.w.tree.resource_calculator;
         let era = self.w.sc.scheduler.semantics;
-        let conf = self.w.tree.get(leaf).clone();
-        let Some(caps) = self.capacity.as_ref().map(|cs| cs.caps.clone()) else {
+        if self.capacity.is_none() {
             return Offer::Nothing;
-        };
+        }
         // Reservations count as used (`LeafQueue.allocateResource` charges them).
         let queue_usage = self.cs_used(leaf);
         let headroom = subtract(limit, queue_usage);
-        let mut apps: Vec<u32> = self.w.queues[leaf.idx()]
+        let asking: Vec<u32> = self.w.queues[leaf.idx()]
             .runnable_apps
             .iter()
             .copied()
             .filter(|&a| self.w.apps[a as usize].requests.pending > 0)
+            .collect();
+        // Users with asks are active whether their apps are activated or not (Hadoop's
+        // active users follow the apps' asks); only activated apps are offered the node.
+        let mut active_users: Vec<u32> = asking
+            .iter()
+            .map(|&a| self.w.apps[a as usize].user)
+            .collect();
+        active_users.sort_unstable();
+        active_users.dedup();
+        let mut apps: Vec<u32> = asking
+            .into_iter()
+            .filter(|&a| self.cs_is_active(a))
             .collect();
         apps = self
             .cs_app_order(leaf, &apps)
             .into_iter()
             .map(|i| apps[i])
             .collect();
-        let mut active_users: Vec<u32> =
-            apps.iter().map(|&a| self.w.apps[a as usize].user).collect();
-        active_users.sort_unstable();
-        active_users.dedup();
         // Everything the active users hold in the leaf (their apps without pending asks too),
         // reservations included.
         let any_reserved = self.cs_leaf_holds_reservations(leaf);
@@ -372,11 +387,9 @@ impl Sched<'_, '_> {
                     held
                 }
             });
-        let am_limit = crate::capacity::scale(
-            cluster,
-            caps.absolute[leaf.idx()] * conf.maximum_am_resource_fraction.unwrap_or(0.1),
-        );
-        let any_am_running = self.w.queues[leaf.idx()].am_usage != Resource::ZERO;
+        // The limit the leaf is held to, as the AM limit reads it at the next activation
+        // (`computeUserLimitAndSetHeadroom` records it for each app it reaches).
+        let held_to = round_down(calc, limit, self.minimum_allocation());
         let n = node as usize;
         let rack = self.w.cluster.nodes[n].rack;
         // Hadoop's getNumClusterNodes: the nodes in the cluster now.
@@ -384,160 +397,186 @@ impl Sched<'_, '_> {
         // Hadoop 3.3 checks the leaf before its apps (`canAssignToThisQueue`), again for each
         // later app only while the apps checked hold reservations.
         let mut check_queue_33 = era == Semantics::Hadoop33;
-        for a in apps {
+        'apps: for a in apps {
             let i = a as usize;
-            let Some(idx) = self.w.apps[i]
+            // The app's priorities with asks, most urgent first: the next is tried only when
+            // the offer skips one (see `allowed_locality` below).
+            let asked: Vec<usize> = self.w.apps[i]
                 .requests
                 .by_priority
                 .iter()
-                .position(|p| p.any > 0)
-            else {
-                continue;
-            };
-            let (size, is_am, ask) = {
-                let p = &self.w.apps[i].requests.by_priority[idx];
-                let ask = LocalityAsk {
-                    on_node: p.node_count(node).unwrap_or(0),
-                    on_rack: p.rack_count(rack).unwrap_or(0),
-                    any: p.any,
-                    location_requests: (p.nodes.len() + p.racks.len()) as u32,
-                    strict: !p.relax_locality,
+                .enumerate()
+                .filter(|(_, p)| p.any > 0)
+                .map(|(k, _)| k)
+                .collect();
+            // 3.3's `ResourceLimits.amountNeededUnreserve` as the app's checks left it.
+            let mut app_unreserve = Resource::ZERO;
+            for (nth, idx) in asked.into_iter().enumerate() {
+                let first = nth == 0;
+                // 2.7 records the limit before the queue check, 3.3 after it.
+                if era == Semantics::Hadoop27 {
+                    self.cs_note_current_limit(leaf, held_to);
+                }
+                let (size, ask) = {
+                    let p = &self.w.apps[i].requests.by_priority[idx];
+                    let ask = LocalityAsk {
+                        on_node: p.node_count(node).unwrap_or(0),
+                        on_rack: p.rack_count(rack).unwrap_or(0),
+                        any: p.any,
+                        location_requests: (p.nodes.len() + p.racks.len()) as u32,
+                        strict: !p.relax_locality,
+                    };
+                    (p.size, ask)
                 };
-                (p.size, p.is_am, ask)
-            };
-            let app_reserved = if any_reserved {
-                self.cs_app_reserved(a)
-            } else {
-                Resource::ZERO
-            };
-            // What must be unreserved before an allocation to keep the queue or the user
-            // within its limit (`ResourceLimits.amountNeededUnreserve`, reset for each app):
-            // set by a check the app passes only thanks to its reservations.
-            let mut needed_unreserve = Resource::ZERO;
-            let holds_reserved = calc.greater_than(cluster, app_reserved, Resource::ZERO);
-            match era {
-                // Hadoop 2.7: an ask that would take the leaf over its limit ends the leaf's
-                // turn (`return NULL_ASSIGNMENT`), whatever the apps after it ask, unless
-                // the app's reservations could be given back to make room.
-                Semantics::Hadoop27 => {
-                    let total = queue_usage.saturating_add(size);
-                    if holds_reserved
-                        && calc.less_than(cluster, subtract(total, app_reserved), limit)
-                    {
-                        needed_unreserve = subtract(total, limit);
-                    } else if !queue_open(era, calc, cluster, queue_usage, size, limit) {
-                        return Offer::Nothing;
-                    }
-                }
-                Semantics::Hadoop33 if check_queue_33 => {
-                    let open = queue_open(era, calc, cluster, queue_usage, Resource::ZERO, limit)
-                        || (holds_reserved
-                            && calc.less_than(cluster, subtract(queue_usage, app_reserved), limit));
-                    if !open {
-                        return Offer::Nothing;
-                    }
-                    check_queue_33 = holds_reserved;
-                }
-                Semantics::Hadoop33 => {}
-            }
-            let (user_usage, user_cap) =
-                self.cs_user_cap(leaf, a, size, &active_users, active_usage);
-            if !user_may_allocate(calc, cluster, user_usage, user_cap) {
-                // Over the user limit only by the app's reservations: it may allocate after
-                // giving one back (`canAssignToUser` with reservations-continue-looking).
-                if calc.greater_than(cluster, subtract(user_usage, app_reserved), user_cap) {
-                    continue;
-                }
-                // 2.7 keeps the larger of this and the queue's amount; 3.3's `canAssignToUser`
-                // sets its own (the queue's excess is read from the headroom below).
-                let over = subtract(user_usage, user_cap);
-                needed_unreserve = match era {
-                    Semantics::Hadoop27 => calc.max(cluster, needed_unreserve, over),
-                    Semantics::Hadoop33 => over,
+                let app_reserved = if any_reserved {
+                    self.cs_app_reserved(a)
+                } else {
+                    Resource::ZERO
                 };
-            }
-            // `activateApplications`: the AM limit by the calculator's order.
-            if is_am
-                && any_am_running
-                && calc.greater_than(
-                    cluster,
-                    self.w.queues[leaf.idx()].am_usage.saturating_add(size),
-                    am_limit,
-                )
-            {
-                continue;
-            }
-            // Hadoop 3.3's `checkHeadroom`: an ask above the leaf's headroom plus what the app
-            // could unreserve ends the leaf's turn as skipped for its queue limit.
-            if era == Semantics::Hadoop33
-                && !fits_headroom(calc, cluster, headroom.saturating_add(app_reserved), size)
-            {
-                return Offer::QueueLimit(headroom);
-            }
-            let semantics = self.w.sc.scheduler.semantics;
-            let delay = self.w.sc.scheduler.node_locality_delay;
-            let missed = {
-                let p = &mut self.w.apps[i].requests.by_priority[idx];
-                p.opportunities = p.opportunities.saturating_add(1);
-                u64::from(p.opportunities)
-            };
-            // A missed opportunity below the count that opens every level this ask may take
-            // can make a later offer succeed: progress for the quiescence watch (see the
-            // engine's module docs). Past it, offers change nothing that is read.
-            let to_open = opportunities_to_open(
-                semantics,
-                ask.any,
-                ask.location_requests,
-                ask.strict,
-                n_nodes,
-                delay,
-            );
-            if missed <= to_open {
-                self.cx.progress += 1;
-            }
-            let Some(loc) = allowed_locality(semantics, ask, missed, n_nodes, delay) else {
-                continue;
-            };
-            let nd = &self.w.cluster.nodes[n];
-            // An ask larger than the node's total is passed over (`assignContainer`).
-            if calc.greater_than(cluster, size, nd.capacity) {
-                continue;
-            }
-            // 3.3 adds what the ask exceeds the headroom by to what must be unreserved.
-            let need = match era {
-                Semantics::Hadoop27 => needed_unreserve,
-                Semantics::Hadoop33 => {
-                    calc.max(cluster, subtract(size, headroom), needed_unreserve)
+                // What must be unreserved before an allocation to keep the queue or the user
+                // within its limit (`ResourceLimits.amountNeededUnreserve`, reset for each app):
+                // set by a check the app passes only thanks to its reservations.
+                let mut needed_unreserve = match era {
+                    Semantics::Hadoop27 => Resource::ZERO,
+                    Semantics::Hadoop33 => app_unreserve,
+                };
+                let holds_reserved = calc.greater_than(cluster, app_reserved, Resource::ZERO);
+                match era {
+                    // Hadoop 2.7: an ask that would take the leaf over its limit ends the leaf's
+                    // turn (`return NULL_ASSIGNMENT`), whatever the apps after it ask, unless
+                    // the app's reservations could be given back to make room.
+                    Semantics::Hadoop27 => {
+                        let total = queue_usage.saturating_add(size);
+                        if holds_reserved
+                            && calc.less_than(cluster, subtract(total, app_reserved), limit)
+                        {
+                            needed_unreserve = subtract(total, limit);
+                        } else if !queue_open(era, calc, cluster, queue_usage, size, limit) {
+                            return Offer::Nothing;
+                        }
+                    }
+                    Semantics::Hadoop33 if check_queue_33 && first => {
+                        let open =
+                            queue_open(era, calc, cluster, queue_usage, Resource::ZERO, limit)
+                                || (holds_reserved
+                                    && calc.less_than(
+                                        cluster,
+                                        subtract(queue_usage, app_reserved),
+                                        limit,
+                                    ));
+                        if !open {
+                            return Offer::Nothing;
+                        }
+                        check_queue_33 = holds_reserved;
+                    }
+                    Semantics::Hadoop33 => {}
                 }
-            };
-            let need_to_unreserve = calc.greater_than(cluster, need, Resource::ZERO);
-            let should = self.cs_should_alloc_or_reserve(a, idx);
-            // `computeAvailableContainers(available, ask) > 0`: memory alone for the
-            // default calculator, so vcores may be overcommitted.
-            if !calc.fits_in(size, nd.available()) {
-                // Reserve the node, unless the app should wait for the reservations it holds
-                // or would have to give one back first.
+                if era == Semantics::Hadoop33 && first {
+                    self.cs_note_current_limit(leaf, held_to);
+                }
+                // 2.7 checks the user at every priority with its ask; 3.3 once per app, before
+                // its priorities, with the minimum allocation.
+                let (user_usage, user_cap) =
+                    self.cs_user_cap(leaf, a, size, &active_users, active_usage);
+                if (era == Semantics::Hadoop27 || first)
+                    && !user_may_allocate(calc, cluster, user_usage, user_cap)
+                {
+                    // Over the user limit only by the app's reservations: it may allocate after
+                    // giving one back (`canAssignToUser` with reservations-continue-looking).
+                    if calc.greater_than(cluster, subtract(user_usage, app_reserved), user_cap) {
+                        continue 'apps;
+                    }
+                    // 2.7 keeps the larger of this and the queue's amount; 3.3's `canAssignToUser`
+                    // sets its own (the queue's excess is read from the headroom below).
+                    let over = subtract(user_usage, user_cap);
+                    needed_unreserve = match era {
+                        Semantics::Hadoop27 => calc.max(cluster, needed_unreserve, over),
+                        Semantics::Hadoop33 => over,
+                    };
+                }
+                if first {
+                    app_unreserve = needed_unreserve;
+                }
+                // Hadoop 3.3's `checkHeadroom`: an ask above the leaf's headroom plus what the app
+                // could unreserve ends the leaf's turn as skipped for its queue limit.
+                if era == Semantics::Hadoop33
+                    && !fits_headroom(calc, cluster, headroom.saturating_add(app_reserved), size)
+                {
+                    return Offer::QueueLimit(headroom);
+                }
+                let semantics = self.w.sc.scheduler.semantics;
+                let delay = self.w.sc.scheduler.node_locality_delay;
+                let missed = {
+                    let p = &mut self.w.apps[i].requests.by_priority[idx];
+                    p.opportunities = p.opportunities.saturating_add(1);
+                    u64::from(p.opportunities)
+                };
+                // A missed opportunity below the count that opens every level this ask may take
+                // can make a later offer succeed: progress for the quiescence watch (see the
+                // engine's module docs). Past it, offers change nothing that is read.
+                let to_open = opportunities_to_open(
+                    semantics,
+                    ask.any,
+                    ask.location_requests,
+                    ask.strict,
+                    n_nodes,
+                    delay,
+                );
+                if missed <= to_open {
+                    self.cx.progress += 1;
+                }
+                let Some(loc) = allowed_locality(semantics, ask, missed, n_nodes, delay) else {
+                    // An ask its relaxLocality keeps off this node skips the priority: the offer
+                    // is not counted and the app's next priority is tried (2.7's `getSkipped`,
+                    // 3.3's `PRIORITY_SKIPPED`); a locality delay not run out ends the app's turn.
+                    if ask.strict {
+                        let p = &mut self.w.apps[i].requests.by_priority[idx];
+                        p.opportunities = p.opportunities.saturating_sub(1);
+                        continue;
+                    }
+                    continue 'apps;
+                };
+                let nd = &self.w.cluster.nodes[n];
+                // An ask larger than the node's total is passed over (`assignContainer`).
+                if calc.greater_than(cluster, size, nd.capacity) {
+                    continue 'apps;
+                }
+                // 3.3 adds what the ask exceeds the headroom by to what must be unreserved.
+                let need = match era {
+                    Semantics::Hadoop27 => needed_unreserve,
+                    Semantics::Hadoop33 => {
+                        calc.max(cluster, subtract(size, headroom), needed_unreserve)
+                    }
+                };
+                let need_to_unreserve = calc.greater_than(cluster, need, Resource::ZERO);
+                let should = self.cs_should_alloc_or_reserve(a, idx);
+                // `computeAvailableContainers(available, ask) > 0`: memory alone for the
+                // default calculator, so vcores may be overcommitted.
+                if !calc.fits_in(size, nd.available()) {
+                    // Reserve the node, unless the app should wait for the reservations it holds
+                    // or would have to give one back first.
+                    if !should || need_to_unreserve {
+                        continue 'apps;
+                    }
+                    self.cs_reserve(a, idx, node);
+                    return Offer::Reserved;
+                }
                 if !should || need_to_unreserve {
-                    continue;
+                    // Allocate here only by giving back a reservation of the app at this
+                    // priority: one the size of the ask, or of what must be unreserved.
+                    let amount = if need_to_unreserve { need } else { size };
+                    let priority = self.w.apps[i].requests.by_priority[idx].priority;
+                    let Some(other) = self.cs_node_to_unreserve(a, priority, amount) else {
+                        continue 'apps;
+                    };
+                    self.unreserve(other);
                 }
-                self.cs_reserve(a, idx, node);
-                return Offer::Reserved;
+                if resets_opportunities(loc) {
+                    self.w.apps[i].requests.by_priority[idx].opportunities = 0;
+                }
+                self.try_assign(a, idx, node, loc, false);
+                return Offer::Assigned(loc);
             }
-            if !should || need_to_unreserve {
-                // Allocate here only by giving back a reservation of the app at this
-                // priority: one the size of the ask, or of what must be unreserved.
-                let amount = if need_to_unreserve { need } else { size };
-                let priority = self.w.apps[i].requests.by_priority[idx].priority;
-                let Some(other) = self.cs_node_to_unreserve(a, priority, amount) else {
-                    continue;
-                };
-                self.unreserve(other);
-            }
-            if resets_opportunities(loc) {
-                self.w.apps[i].requests.by_priority[idx].opportunities = 0;
-            }
-            self.try_assign(a, idx, node, loc, false);
-            return Offer::Assigned(loc);
         }
         Offer::Nothing
     }

@@ -116,7 +116,12 @@ impl Sched<'_, '_> {
                 .get(q)
                 .maximum_am_resource_fraction
                 .unwrap_or(0.1);
-            let am_limit = crate::capacity::scale(cluster, caps.absolute[q.idx()] * am_fraction);
+            // The monitor spares AMs up to its own figure, not the scheduler's AM limit.
+            let am_limit = crate::capacity::am_limits::monitor_am_limit(
+                cluster,
+                caps.absolute[q.idx()],
+                am_fraction,
+            );
             let v = leaf_selection(calc, cluster, &pc, &qs[q.idx()], &apps, am_limit);
             dropped.extend(v.reservations.iter().map(|&n| n as u32));
             // AM containers are never killed (see the module docs).

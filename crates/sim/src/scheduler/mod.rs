@@ -1,5 +1,6 @@
 //! Schedulers. `fair` is YARN's Fair Scheduler (both eras, with its preemption), `capacity`
 //! the Capacity Scheduler on the same state (`capacity_placement` its queue choice,
+//! `capacity_activation` which of a leaf's apps its offers reach,
 //! `capacity_preempt` its preemption monitor); `admission` validates and normalises asks at
 //! submission for both; `kill` kills containers (either scheduler's preemption, lost nodes);
 //! `node_events` makes nodes join and leave during a run (both schedulers);
@@ -11,6 +12,7 @@ pub(crate) mod am_heartbeat;
 pub(crate) mod am_limit_blocks;
 pub(crate) mod books;
 pub(crate) mod capacity;
+pub(crate) mod capacity_activation;
 pub(crate) mod capacity_auto;
 pub(crate) mod capacity_placement;
 pub(crate) mod capacity_preempt;
@@ -121,6 +123,7 @@ impl Sched<'_, '_> {
     pub(crate) fn start_preemption(&mut self) {
         if self.capacity.is_some() {
             self.cs_start_guarantees();
+            self.cs_cluster_resource_updated();
         } else {
             self.init_preemption();
         }

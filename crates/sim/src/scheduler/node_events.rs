@@ -298,5 +298,6 @@ impl Sched<'_, '_> {
                 self.metrics_refresh_leaf(QueueId(i as u32));
             }
         }
+        self.cs_cluster_resource_updated();
     }
 }

@@ -121,9 +121,10 @@ impl Sched<'_, '_> {
             .map(|i| self.fair_share_of(crate::tree::QueueId(i as u32)))
             .collect();
         let update = format!(
-            "{queue_shares:?} {app_share_leaves:?} {:?} {}",
+            "{queue_shares:?} {app_share_leaves:?} {:?} {} {}",
             continuous.map(|c| c.reported_at(now)),
-            self.cs_auto_print()
+            self.cs_auto_print(),
+            self.cs_activation_print()
         );
         let mut s = String::new();
         let mut held = String::new();

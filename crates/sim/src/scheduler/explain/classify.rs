@@ -360,7 +360,12 @@ impl Sched<'_, '_> {
         let cs = self.capacity.as_ref()?;
         let cluster = self.w.cluster.total;
         if self.w.tree.get(q).is_leaf {
-            let apps: Vec<u32> = self.cs_asking_apps(q);
+            // Only activated apps are offered nodes.
+            let apps: Vec<u32> = self
+                .cs_asking_apps(q)
+                .into_iter()
+                .filter(|&a| self.cs_is_active(a))
+                .collect();
             let order = self.cs_app_order(q, &apps);
             return order.first().map(|&k| apps[k]);
         }
@@ -371,7 +376,8 @@ impl Sched<'_, '_> {
             .map(|c| c.0)
     }
 
-    /// The runnable apps of Capacity leaf `leaf` with an outstanding request.
+    /// The runnable apps of Capacity leaf `leaf` with an outstanding request, activated or
+    /// not (their users are the leaf's active users).
     fn cs_asking_apps(&self, leaf: QueueId) -> Vec<u32> {
         self.w.queues[leaf.idx()]
             .runnable_apps
@@ -379,19 +385,6 @@ impl Sched<'_, '_> {
             .copied()
             .filter(|&a| self.w.apps[a as usize].requests.pending > 0)
             .collect()
-    }
-
-    /// The AM limit of Capacity leaf `leaf` (cluster × absolute capacity ×
-    /// maximum-am-resource-percent).
-    pub(crate) fn cs_am_limit(&self, leaf: QueueId) -> Resource {
-        let Some(cs) = self.capacity.as_ref() else {
-            return Resource::ZERO;
-        };
-        let conf = self.w.tree.get(leaf);
-        crate::capacity::scale(
-            self.w.cluster.total,
-            cs.caps.absolute[leaf.idx()] * conf.maximum_am_resource_fraction.unwrap_or(0.1),
-        )
     }
 
     /// Whether Capacity queue `q`, at its usage, is open to an ask of `size` under its own
@@ -459,22 +452,14 @@ impl Sched<'_, '_> {
     pub(super) fn cs_wait_cause(&self, a: u32, pass: &mut Pass) -> Cause {
         let i = a as usize;
         let leaf = self.w.apps[i].queue;
+        // An app its leaf has not activated is offered nothing: the queue's or its user's
+        // AM limit holds it (`activateApplications` runs before any offer).
+        if !self.cs_is_active(a) {
+            return Cause::AmLimit;
+        }
         let Some(ask) = self.first_ask(a) else {
             return Cause::NextOffer;
         };
-        let calc = self.w.tree.resource_calculator;
-        let cluster = self.w.cluster.total;
-        let qs = &self.w.queues[leaf.idx()];
-        if ask.is_am
-            && qs.am_usage != Resource::ZERO
-            && calc.greater_than(
-                cluster,
-                qs.am_usage.saturating_add(ask.size),
-                self.cs_am_limit(leaf),
-            )
-        {
-            return Cause::AmLimit;
-        }
         // A queue whose maximum is the whole cluster is closed only when the cluster is
         // full: that is the nodes' story (no room, or behind others), not the queue's.
         let mut q = Some(leaf);

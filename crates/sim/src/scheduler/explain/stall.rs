@@ -81,13 +81,16 @@ impl Sched<'_, '_> {
         };
         match cause {
             Cause::AmLimit if cs => format!(
-                "{who}: the queue's AM limit (maximum-am-resource-percent {} of its capacity) is {}, \
-                 AMs running hold {} and the next AM needs {}; raise \
-                 maximum-am-resource-percent or the queue's capacity",
+                "{who}: the queue has not activated them: its AM limit (maximum-am-resource-percent \
+                 {} of the larger of its capacity and the limit it was last held to) is {}, the \
+                 activated apps' AMs are charged {}, a user's AM limit is {}, and the next AM \
+                 needs {}; raise maximum-am-resource-percent, the queue's capacity or its \
+                 user limits",
                 conf.maximum_am_resource_fraction.unwrap_or(0.1),
-                mem(self.cs_am_limit(leaf)),
-                mem(qs.am_usage),
-                mem(ask)
+                mem(self.cs_queue_am_limit(leaf)),
+                mem(self.cs_am_charged(leaf)),
+                mem(self.cs_user_am_limit(leaf)),
+                mem(self.cs_am_resource(first))
             ),
             Cause::AmLimit => {
                 let fair = self.fair_share_of(leaf);

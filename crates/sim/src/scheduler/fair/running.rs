@@ -87,6 +87,7 @@ impl Sched<'_, '_> {
         let pending = self.w.apps[a as usize].requests.pending;
         self.pending_changed(a, pending as i64);
         self.reorder_app(a);
+        self.cs_app_added(a);
         self.count_am_limit_block(a);
     }
 
@@ -109,6 +110,9 @@ impl Sched<'_, '_> {
         if let Some(pos) = list.iter().position(|&x| x == a) {
             list.remove(pos);
         }
+        // The Capacity Scheduler's leaf looks at its pending apps again before the apps
+        // the removal lets run join it.
+        self.cs_app_removed(a);
         self.mark_app_shares(leaf);
         self.touch_leaf(leaf);
         let mut lists: Vec<Vec<u32>> = Vec::new();
