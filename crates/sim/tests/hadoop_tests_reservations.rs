@@ -5,10 +5,13 @@
 //! by hand for the node it picks, one container or reservation per call; fairsim runs the
 //! cluster on its clock (node `i` of `n` beats at `i × 1000 / n` ms each second), where a
 //! heartbeat ends at its first off-switch container or reservation but goes on after a
-//! node-local one. Hadoop's asks are all "anywhere"; here the first ones are kept to a node
-//! (relaxLocality off) so that each step happens on the node Hadoop's test offers, and the
-//! state after every step is read off the run's decisions. The table in docs/testing.md maps
-//! each method here (checked by `hadoop_table.rs`).
+//! node-local one. Hadoop's asks are all "anywhere"; here some are kept to a node
+//! (relaxLocality off) and the apps arrive at chosen times so that each step happens on the
+//! node Hadoop's test offers, and the state after every step is read off the run's decisions.
+//! An app whose ask is kept off the offered node goes on to its next priority there (Hadoop's
+//! skipped priority), so an app offered a node before its kept asks' nodes may take a later
+//! priority's container there: the arrival times choose each app's first offer. The table in
+//! docs/testing.md maps each method here (checked by `hadoop_table.rs`).
 
 mod common;
 
@@ -198,21 +201,24 @@ fn test_reservation_step_by_step() {
     // the app gives node_0's reservation back to allocate here).
     //
     // Here Hadoop's node_2 is fairsim's node1 (beats at 333 ms) and node_1 is node2 (666 ms),
-    // so that the last two steps come in Hadoop's order; the first map is kept to node0, the
-    // second to node2 at a priority above the AM's, the AM to node0. node2 at 666 takes its
-    // map first (Hadoop's third step, on a node no earlier step touches), then node0 at 1,000
-    // its AM and map (node-local, the heartbeat goes on) and reserves for a reduce; node1 at
-    // 1,333 takes a reduce (off-switch, the heartbeat ends), node2 at 1,666 gives node0's
-    // reservation back and takes the last reduce. From the reservation on, every step's
-    // numbers are Hadoop's; the queue totals after its first two steps are 3 GB higher here
-    // (node_1's map came first).
+    // so that the last two steps come in Hadoop's order; the AM and one map are kept to node0
+    // and the other map, anywhere, is at a priority above the AM's. An app whose asks are
+    // kept off the offered node goes on to its next priority, so any node with 5 GB free
+    // offered before node0's steps would take a reduce: the app arrives at 400 ms, after
+    // node1's first beat, and node2 at 666 is its first offer: the anywhere map there
+    // (Hadoop's third step, on a node no earlier step touches; off-switch, the heartbeat
+    // ends before a reduce). node0 at 1,000 takes its AM and map (node-local, the heartbeat
+    // goes on) and reserves for a reduce; node1 at 1,333 takes a reduce (off-switch, the
+    // heartbeat ends), node2 at 1,666 gives node0's reservation back and takes the last
+    // reduce. From the reservation on, every step's numbers are Hadoop's; the queue totals
+    // after its first two steps are 3 GB higher here (node_1's map came first).
     let to_hadoop = [0, 2, 1];
     for era in ERAS {
         let apps = vec![app(
-            10,
+            400,
             "user_0",
             vec![
-                ask(1, 1, 3 * GB, Some("node2")),
+                ask(1, 1, 3 * GB, None),
                 ask(2, 1, 2 * GB, Some("node0")),
                 ask(5, 1, 3 * GB, Some("node0")),
                 ask(10, 2, 5 * GB, None),
@@ -310,7 +316,9 @@ fn a_user_over_its_limit_by_a_reservation_gives_it_back() {
     // 13 − 12 = 1 GB is given back. Three 8 GB nodes (24 GB) so that the queue is never the
     // limit; user-limit-factor 0.5 makes the user limit 24 × 0.5 = 12 GB (2.7's
     // `computeUserLimit` and 3.3's alike: one active user, the queue below its capacity).
-    // The reduces are kept to node0 and node1 so that node2 (666 ms) never takes one.
+    // The reduces are kept to node0 and node1 so that node2 (666 ms) never takes one. The
+    // app arrives at 700 ms so that node0 at 1,000 is its first offer: node2 at 666 would
+    // skip the AM (kept to node0) and take a map, the app going on to its next priority.
     // * 1,000, node0: the AM (node-local) and a map (off-switch); 1,333, node1: a map.
     // * 1,666, node2: nothing (the reduces are kept to node0 and node1).
     // * 2,000, node0: a reduce does not fit its 3 GB free: reserved (8 ≤ 12): 13 GB.
@@ -331,7 +339,7 @@ fn a_user_over_its_limit_by_a_reservation_gives_it_back() {
     ] {
         for era in ERAS {
             let apps = vec![app(
-                600,
+                700,
                 "user_0",
                 vec![
                     ask(1, 1, 2 * GB, Some("node0")),
@@ -419,59 +427,86 @@ fn reservation_limit_other_users_serves_the_next_user() {
             "{era}"
         );
 
-        // The same with user_0's AM kept to node0 and its maps to node0 or node1, so that at
-        // node1 user_0 is passed over for its user limit alone, Hadoop's path: at 10 GB it
-        // may only allocate by giving 4 GB back, its 8 GB does not fit node1's 6 GB free, and
-        // an app that must give back may not reserve. The AMs land in the other order
-        // (user_1's at 333 ms, while user_0's waits for node0), and user_0's AM and
-        // reservation share node0's heartbeat; from the reservation on, Hadoop's amounts.
-        let apps = vec![
-            app(
-                10,
-                "user_0",
-                vec![
-                    ask(1, 1, 2 * GB, Some("node0")),
-                    ask(5, 1, 8 * GB, Some("node0")),
-                    ask(5, 1, 8 * GB, Some("node1")),
-                ],
-            ),
-            app(
-                20,
-                "user_1",
-                vec![ask(1, 1, 2 * GB, None), ask(5, 2, 2 * GB, Some("node1"))],
-            ),
-        ];
-        let got = decisions(&reservations_scenario(era, &props, 3, apps));
-        assert_eq!(
-            got,
-            vec![
-                (333, 1, 1, 2 * GB, "allocated"),
-                (1_000, 0, 0, 2 * GB, "allocated"),
-                (1_000, 0, 0, 8 * GB, "reserved"),
-                (1_333, 1, 1, 2 * GB, "allocated"),
-                (1_333, 1, 1, 2 * GB, "allocated"),
-            ],
-            "{era}: user_0 may use node1"
-        );
-        let books = books_after_each(&got, 2, 3);
-        assert_eq!(books[1], hadoop(4, &[2, 2], 0, &[2, 2, 0], None), "{era}");
-        assert_eq!(
-            books[2],
-            hadoop(12, &[2, 2], 8, &[2, 2, 0], Some(0)),
-            "{era}"
-        );
-        assert_eq!(
-            books[3],
-            hadoop(14, &[2, 4], 8, &[2, 4, 0], Some(0)),
-            "{era}"
-        );
+        // The same with user_0's maps kept to node0 or node1, so that at node1 user_0 is passed
+        // over for its user limit alone, Hadoop's path: at 10 GB it may only allocate by giving
+        // 4 GB back, its 8 GB does not fit node1's free room, and an app that must give back
+        // may not reserve. user_0's map for node1 would take node1 at any offer before its
+        // reservation (its asks kept to node0 are skipped there and the app goes on to its
+        // next priority), so user_0 must not be offered node1 before its reservation: user_1's
+        // app is submitted first (10 ms, app 0) and takes its AM on node1 at 333 ms (off-switch,
+        // the heartbeat ends before user_0, 20 ms, app 1, is offered it); node2 at 666 has
+        // nothing for either (both kept off it); node0 at 1,000 takes user_0's AM (node-local,
+        // the heartbeat goes on) and reserves for its 8 GB map (6 GB free; user_0 at 2 GB).
+        // At 1,333 node1 offers user_1 first (FIFO): its two 2 GB maps (node-local; user_1 at
+        // 4 then 6 GB), then user_0, over its limit only by its reservation, is passed over (8
+        // GB does not fit node1's 2 GB free, and it would have to give back to reserve).
+        // Hadoop offers user_0 before user_1 on node_1 (its app comes first), with the same
+        // outcome for user_0; from the reservation on, Hadoop's amounts. With the user limit
+        // at 24 GB (factor 1; user_0 the only user still asking) user_0 reserves node1 as
+        // well: 2 asked, 1 reserved, nothing to give back.
+        for (factor, user_0_at_node1) in [
+            ("0.25", None),
+            ("1", Some((1_333, 1, 1, 8 * GB, "reserved"))),
+        ] {
+            let apps = vec![
+                app(
+                    10,
+                    "user_1",
+                    vec![ask(1, 1, 2 * GB, None), ask(5, 2, 2 * GB, Some("node1"))],
+                ),
+                app(
+                    20,
+                    "user_0",
+                    vec![
+                        ask(1, 1, 2 * GB, Some("node0")),
+                        ask(5, 1, 8 * GB, Some("node0")),
+                        ask(5, 1, 8 * GB, Some("node1")),
+                    ],
+                ),
+            ];
+            let props = [
+                ("root.a.minimum-user-limit-percent", "25"),
+                ("root.a.user-limit-factor", factor),
+            ];
+            let got = decisions(&reservations_scenario(era, &props, 3, apps));
+            let mut want = vec![
+                (333, 1, 0, 2 * GB, "allocated"),
+                (1_000, 0, 1, 2 * GB, "allocated"),
+                (1_000, 0, 1, 8 * GB, "reserved"),
+                (1_333, 1, 0, 2 * GB, "allocated"),
+                (1_333, 1, 0, 2 * GB, "allocated"),
+            ];
+            want.extend(user_0_at_node1);
+            assert_eq!(got, want, "{era}, factor {factor}: user_0 may use node1");
+            // The apps in Hadoop's order (user_0's first).
+            let books: Vec<Books> = books_after_each(&got, 2, 3)
+                .into_iter()
+                .map(|b| Books {
+                    apps: vec![b.apps[1], b.apps[0]],
+                    ..b
+                })
+                .collect();
+            assert_eq!(books[1], hadoop(4, &[2, 2], 0, &[2, 2, 0], None), "{era}");
+            assert_eq!(
+                books[2],
+                hadoop(12, &[2, 2], 8, &[2, 2, 0], Some(0)),
+                "{era}"
+            );
+            assert_eq!(
+                books[3],
+                hadoop(14, &[2, 4], 8, &[2, 4, 0], Some(0)),
+                "{era}"
+            );
+        }
     }
 }
 
 #[test]
 fn reservations_none_available_cannot_reserve_past_the_queue() {
     // testReservationsNoneAvailable, its steps under the cluster's limit: three 8 GB nodes,
-    // user_0 asks a 2 GB AM (kept to node0), 2 × 3 GB maps, 1 × 5 GB and 2 × 8 GB anywhere.
+    // user_0 asks a 2 GB AM (kept to node0), 2 × 3 GB maps, 1 × 5 GB and 2 × 8 GB anywhere,
+    // arriving at 700 ms so that node0 at 1,000 is its first offer (node2 at 666 would skip
+    // the AM, kept to node0, and take a map: the app goes on to its next priority).
     // * 1,000, node0: AM and a map; 1,333, node1: a map (8 GB used).
     // * 1,666, node2: the 5 GB (Hadoop's "let it assign 5G to node_2"): 13 GB used.
     // * 2,000, node0: an 8 GB does not fit its 3 GB free: reserved: 21 GB used, 8 reserved.
@@ -481,7 +516,7 @@ fn reservations_none_available_cannot_reserve_past_the_queue() {
     // Hadoop's two steps handed a 10 GB limit by the caller are not run (see the table).
     for era in ERAS {
         let apps = vec![app(
-            600,
+            700,
             "user_0",
             vec![
                 ask(1, 1, 2 * GB, Some("node0")),
