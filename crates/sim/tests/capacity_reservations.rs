@@ -9,29 +9,15 @@
 
 mod common;
 
-use common::apps::{GB, LONG_MS};
+use common::apps::{GB, LONG_MS, pinned_group};
 use common::capacity::scenario;
-use common::outcomes::run_recorded;
+use common::outcomes::{Short, short_decisions};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::SimTime;
 use fairsim_sim::app::{AppSpec, TaskGroup};
-use fairsim_sim::recorder::{Decision, DecisionKind};
 use fairsim_sim::scenario::Scenario;
 
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
-
-/// `count` tasks of `mb` MB at `priority`, each `duration_ms` long; on `host` only when one
-/// is given (relaxLocality off), anywhere otherwise.
-fn group(priority: i32, count: u32, mb: i64, duration_ms: u64, host: Option<&str>) -> TaskGroup {
-    TaskGroup {
-        count,
-        size: Resource::new(mb, 1),
-        duration_ms,
-        priority,
-        hosts: host.map(|h| vec![h.to_string()]).unwrap_or_default(),
-        relax_locality: host.is_none(),
-    }
-}
 
 /// An unmanaged app of user `user` in `queue`, arriving at `arrival`, asking `groups` at once.
 fn app(arrival: u64, queue: &str, user: &str, groups: Vec<TaskGroup>) -> AppSpec {
@@ -44,23 +30,6 @@ fn app(arrival: u64, queue: &str, user: &str, groups: Vec<TaskGroup>) -> AppSpec
         stages: vec![groups],
         recorded: None,
     }
-}
-
-/// What a decision was, in short: (time, node, app, MB, kind).
-type Short = (u64, u32, u32, i64, &'static str);
-
-fn short(d: &Decision) -> Short {
-    let kind = match d.kind {
-        DecisionKind::Allocated(_) => "allocated",
-        DecisionKind::Reserved => "reserved",
-        DecisionKind::Unreserved => "unreserved",
-    };
-    (d.time.0, d.node, d.app, d.size.memory_mb, kind)
-}
-
-fn decisions(sc: &Scenario) -> Vec<Short> {
-    let (rec, _) = run_recorded(sc);
-    rec.decisions.iter().map(short).collect()
 }
 
 /// One leaf `a` at 100 %. Its AM limit is lifted: the apps here are unmanaged, which Hadoop
@@ -96,19 +65,24 @@ fn a_large_container_reserves_its_node_and_gets_it_when_it_frees() {
                 10,
                 "a",
                 "u0",
-                vec![group(1, 3, 2 * GB, 10_000, Some("node0"))],
+                vec![pinned_group(1, 3, 2 * GB, 10_000, Some("node0"))],
             ),
             app(
                 15,
                 "a",
                 "u1",
-                vec![group(1, 2, 2 * GB, LONG_MS, Some("node1"))],
+                vec![pinned_group(1, 2, 2 * GB, LONG_MS, Some("node1"))],
             ),
-            app(700, "a", "u2", vec![group(1, 1, 6 * GB, LONG_MS, None)]),
-            app(800, "a", "u3", vec![group(1, 4, GB, LONG_MS, None)]),
+            app(
+                700,
+                "a",
+                "u2",
+                vec![pinned_group(1, 1, 6 * GB, LONG_MS, None)],
+            ),
+            app(800, "a", "u3", vec![pinned_group(1, 4, GB, LONG_MS, None)]),
         ];
         let sc = scenario(era, &ONE_LEAF, 2, Resource::new(8 * GB, 8), apps);
-        let got = decisions(&sc);
+        let got = short_decisions(&sc);
         let mut want: Vec<Short> = vec![
             (500, 1, 1, 2 * GB, "allocated"),
             (500, 1, 1, 2 * GB, "allocated"),
@@ -139,10 +113,10 @@ fn test_reservation_scenario(era: Semantics) -> Scenario {
         "a",
         "user_0",
         vec![
-            group(1, 1, 3 * GB, LONG_MS, Some("node1")),
-            group(2, 1, 2 * GB, LONG_MS, Some("node0")),
-            group(3, 1, 3 * GB, LONG_MS, Some("node0")),
-            group(10, 2, 5 * GB, LONG_MS, None),
+            pinned_group(1, 1, 3 * GB, LONG_MS, Some("node1")),
+            pinned_group(2, 1, 2 * GB, LONG_MS, Some("node0")),
+            pinned_group(3, 1, 3 * GB, LONG_MS, Some("node0")),
+            pinned_group(10, 2, 5 * GB, LONG_MS, None),
         ],
     )];
     let mut sc = scenario(era, &ONE_LEAF, 3, Resource::new(8 * GB, 8), apps);
@@ -163,7 +137,7 @@ fn test_reservation_unreserves_to_use_a_node_with_room() {
     // and the reduce allocated on node2. Hadoop's end state: node0 5 GB, node1 8 GB, node2
     // 5 GB, 18 GB used, nothing reserved.
     for era in ERAS {
-        let got = decisions(&test_reservation_scenario(era));
+        let got = short_decisions(&test_reservation_scenario(era));
         let want: Vec<Short> = vec![
             (1_000, 0, 0, 2 * GB, "allocated"),
             (1_000, 0, 0, 3 * GB, "allocated"),
@@ -189,21 +163,26 @@ fn re_reservation_scenario(era: Semantics, busy_ms: u64) -> Scenario {
             10,
             "a",
             "u0",
-            vec![group(1, 3, 2 * GB, LONG_MS, Some("node0"))],
+            vec![pinned_group(1, 3, 2 * GB, LONG_MS, Some("node0"))],
         ),
         app(
             10,
             "a",
             "u1",
-            vec![group(1, 4, 2 * GB, busy_ms, Some("node1"))],
+            vec![pinned_group(1, 4, 2 * GB, busy_ms, Some("node1"))],
         ),
         app(
             10,
             "a",
             "u2",
-            vec![group(1, 2, 2 * GB, LONG_MS, Some("node2"))],
+            vec![pinned_group(1, 2, 2 * GB, LONG_MS, Some("node2"))],
         ),
-        app(1_100, "a", "u3", vec![group(1, 1, 6 * GB, LONG_MS, None)]),
+        app(
+            1_100,
+            "a",
+            "u3",
+            vec![pinned_group(1, 1, 6 * GB, LONG_MS, None)],
+        ),
     ];
     scenario(era, &ONE_LEAF, 3, Resource::new(8 * GB, 8), apps)
 }
@@ -220,7 +199,7 @@ fn should_alloc_or_reserve_counts_re_reservations() {
     //   at node2's next heartbeat (6,666).
     for era in ERAS {
         let mine = |busy_ms| -> Vec<Short> {
-            let got = decisions(&re_reservation_scenario(era, busy_ms));
+            let got = short_decisions(&re_reservation_scenario(era, busy_ms));
             got.into_iter().filter(|d| d.2 == 3).collect()
         };
         assert_eq!(
@@ -272,17 +251,27 @@ fn a_reservation_counts_in_its_queues_used_capacity() {
                 "b",
                 "ub",
                 vec![
-                    group(1, 1, 6 * GB, LONG_MS, Some("node0")),
-                    group(2, 1, 2 * GB, LONG_MS, Some("node1")),
+                    pinned_group(1, 1, 6 * GB, LONG_MS, Some("node0")),
+                    pinned_group(2, 1, 2 * GB, LONG_MS, Some("node1")),
                 ],
             ),
-            app(20, "a", "u1", vec![group(1, 1, 2 * GB, LONG_MS, None)]),
-            app(30, "a", "u2", vec![group(1, 1, 6 * GB, LONG_MS, None)]),
-            app(40, "a", "u3", vec![group(1, 1, GB, LONG_MS, None)]),
+            app(
+                20,
+                "a",
+                "u1",
+                vec![pinned_group(1, 1, 2 * GB, LONG_MS, None)],
+            ),
+            app(
+                30,
+                "a",
+                "u2",
+                vec![pinned_group(1, 1, 6 * GB, LONG_MS, None)],
+            ),
+            app(40, "a", "u3", vec![pinned_group(1, 1, GB, LONG_MS, None)]),
         ];
         let mut sc = scenario(era, &props, 2, Resource::new(8 * GB, 8), apps);
         sc.end_ms = Some(30_000);
-        let got = decisions(&sc);
+        let got = short_decisions(&sc);
         let want: Vec<Short> = vec![
             (500, 1, 1, 2 * GB, "allocated"),
             (1_000, 0, 0, 6 * GB, "allocated"),
@@ -304,20 +293,25 @@ fn a_lost_node_takes_its_reservation_with_it() {
                 10,
                 "a",
                 "u0",
-                vec![group(1, 3, 2 * GB, LONG_MS, Some("node0"))],
+                vec![pinned_group(1, 3, 2 * GB, LONG_MS, Some("node0"))],
             ),
             app(
                 15,
                 "a",
                 "u1",
-                vec![group(1, 2, 2 * GB, LONG_MS, Some("node1"))],
+                vec![pinned_group(1, 2, 2 * GB, LONG_MS, Some("node1"))],
             ),
-            app(700, "a", "u2", vec![group(1, 1, 6 * GB, LONG_MS, None)]),
+            app(
+                700,
+                "a",
+                "u2",
+                vec![pinned_group(1, 1, 6 * GB, LONG_MS, None)],
+            ),
         ];
         let mut sc = scenario(era, &ONE_LEAF, 2, Resource::new(8 * GB, 8), apps);
         sc.end_ms = Some(10_000);
         sc.cluster.events = common::generator::node_events(2, &[(5_000, 1, 0)]);
-        let got = decisions(&sc);
+        let got = short_decisions(&sc);
         let mine: Vec<Short> = got.into_iter().filter(|d| d.2 == 2).collect();
         assert_eq!(
             mine,

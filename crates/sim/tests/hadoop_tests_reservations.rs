@@ -15,13 +15,12 @@
 
 mod common;
 
-use common::apps::{GB, LONG_MS};
+use common::apps::{GB, LONG_MS, pinned_group};
 use common::capacity::scenario;
-use common::outcomes::run_recorded;
+use common::outcomes::{Short, short_decisions};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::SimTime;
 use fairsim_sim::app::{AppSpec, TaskGroup};
-use fairsim_sim::recorder::{Decision, DecisionKind};
 use fairsim_sim::scenario::Scenario;
 
 const ERAS: [Semantics; 2] = [Semantics::Hadoop27, Semantics::Hadoop33];
@@ -40,14 +39,7 @@ const QUEUE_A: [(&str, &str); 4] = [
 /// `count` containers of `mb` MB at `priority` that outlive the run: anywhere, or kept to
 /// `host` (relaxLocality off).
 fn ask(priority: i32, count: u32, mb: i64, host: Option<&str>) -> TaskGroup {
-    TaskGroup {
-        count,
-        size: Resource::new(mb, 1),
-        duration_ms: LONG_MS,
-        priority,
-        hosts: host.map(|h| vec![h.to_string()]).unwrap_or_default(),
-        relax_locality: host.is_none(),
-    }
+    pinned_group(priority, count, mb, LONG_MS, host)
 }
 
 /// An unmanaged app of `user` in queue a, submitted at `arrival`, asking `asks` at once.
@@ -79,23 +71,6 @@ fn reservations_scenario(
     sc.scheduler.maximum_allocation_vcores = 12;
     sc.end_ms = Some(30_000);
     sc
-}
-
-/// A decision in short: (time, node, app, MB, kind).
-type Short = (u64, u32, u32, i64, &'static str);
-
-fn short(d: &Decision) -> Short {
-    let kind = match d.kind {
-        DecisionKind::Allocated(_) => "allocated",
-        DecisionKind::Reserved => "reserved",
-        DecisionKind::Unreserved => "unreserved",
-    };
-    (d.time.0, d.node, d.app, d.size.memory_mb, kind)
-}
-
-fn decisions(sc: &Scenario) -> Vec<Short> {
-    let (rec, _) = run_recorded(sc);
-    rec.decisions.iter().map(short).collect()
 }
 
 /// What Hadoop's test reads after a step, in GB: the queue's used resources (reservations
@@ -224,7 +199,7 @@ fn test_reservation_step_by_step() {
                 ask(10, 2, 5 * GB, None),
             ],
         )];
-        let got = decisions(&reservations_scenario(era, &[], 3, apps));
+        let got = short_decisions(&reservations_scenario(era, &[], 3, apps));
         assert_eq!(
             got,
             vec![
@@ -287,7 +262,7 @@ fn assign_containers_need_to_unreserve_gives_back_to_stay_within_the_queue() {
     // With room in the queue the same ask takes its container without giving the
     // reservation back (testReservation's node_2 step, `test_reservation_step_by_step`).
     for era in ERAS {
-        let got = decisions(&need_to_unreserve_scenario(era));
+        let got = short_decisions(&need_to_unreserve_scenario(era));
         assert_eq!(
             got,
             vec![
@@ -349,7 +324,7 @@ fn a_user_over_its_limit_by_a_reservation_gives_it_back() {
                 ],
             )];
             let props = [("root.a.user-limit-factor", factor)];
-            let got = decisions(&reservations_scenario(era, &props, 3, apps));
+            let got = short_decisions(&reservations_scenario(era, &props, 3, apps));
             let mut want = vec![
                 (1_000, 0, 0, 2 * GB, "allocated"),
                 (1_000, 0, 0, 3 * GB, "allocated"),
@@ -401,7 +376,7 @@ fn reservation_limit_other_users_serves_the_next_user() {
                 vec![ask(1, 1, 2 * GB, None), ask(5, 2, 2 * GB, Some("node1"))],
             ),
         ];
-        let got = decisions(&reservations_scenario(era, &props, 3, apps));
+        let got = short_decisions(&reservations_scenario(era, &props, 3, apps));
         assert_eq!(
             got,
             vec![
@@ -468,7 +443,7 @@ fn reservation_limit_other_users_serves_the_next_user() {
                 ("root.a.minimum-user-limit-percent", "25"),
                 ("root.a.user-limit-factor", factor),
             ];
-            let got = decisions(&reservations_scenario(era, &props, 3, apps));
+            let got = short_decisions(&reservations_scenario(era, &props, 3, apps));
             let mut want = vec![
                 (333, 1, 0, 2 * GB, "allocated"),
                 (1_000, 0, 1, 2 * GB, "allocated"),
@@ -525,7 +500,7 @@ fn reservations_none_available_cannot_reserve_past_the_queue() {
                 ask(12, 2, 8 * GB, None),
             ],
         )];
-        let got = decisions(&reservations_scenario(era, &[], 3, apps));
+        let got = short_decisions(&reservations_scenario(era, &[], 3, apps));
         assert_eq!(
             got,
             vec![

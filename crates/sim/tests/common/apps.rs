@@ -67,3 +67,22 @@ pub fn app(
         )
     }
 }
+
+/// `count` tasks of `mb` MB at `priority`, each `duration_ms` long: on `host` only when one
+/// is given (relaxLocality off), anywhere otherwise.
+pub fn pinned_group(
+    priority: i32,
+    count: u32,
+    mb: i64,
+    duration_ms: u64,
+    host: Option<&str>,
+) -> TaskGroup {
+    TaskGroup {
+        count,
+        size: Resource::new(mb, 1),
+        duration_ms,
+        priority,
+        hosts: host.map(|h| vec![h.to_string()]).unwrap_or_default(),
+        relax_locality: host.is_none(),
+    }
+}

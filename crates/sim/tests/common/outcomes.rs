@@ -94,3 +94,22 @@ pub fn containers_per_app(rec: &MemoryRecorder, n_apps: usize) -> Vec<usize> {
     }
     per_app
 }
+
+/// A decision in short: (time, node, app, MB, kind).
+pub type Short = (u64, u32, u32, i64, &'static str);
+
+/// Decision `d` in short.
+pub fn short(d: &Decision) -> Short {
+    let kind = match d.kind {
+        DecisionKind::Allocated(_) => "allocated",
+        DecisionKind::Reserved => "reserved",
+        DecisionKind::Unreserved => "unreserved",
+    };
+    (d.time.0, d.node, d.app, d.size.memory_mb, kind)
+}
+
+/// Every decision of a run of `sc`, in short.
+pub fn short_decisions(sc: &Scenario) -> Vec<Short> {
+    let (rec, _) = run_recorded(sc);
+    rec.decisions.iter().map(short).collect()
+}
