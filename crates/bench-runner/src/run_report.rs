@@ -8,9 +8,11 @@
 //! times (every other one is dropped when full, so a long run keeps an even spread) of four
 //! numbers per leaf queue and three for the cluster, and 24 bytes per admitted app.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use fairsim_sim::engine::submission_check::RejectKind;
 use fairsim_sim::recorder::{QueueSample, Recorder, RecorderError};
 use fairsim_sim::{RunSummary, Scenario, SimTime};
 
@@ -72,6 +74,8 @@ pub struct RunTrace {
     app_queues: Vec<String>,
     /// The run's end as its summary gives it, once finished.
     end: Option<RunEnd>,
+    /// Apps rejected at submission, by kind: how many, and the first (name and reason).
+    rejected: BTreeMap<RejectKind, (u64, String)>,
 }
 
 /// What the wait and completion-time charts need of one admitted app: 24 bytes, no name.
@@ -90,7 +94,10 @@ const NEVER: u64 = u64::MAX;
 
 impl RunTrace {
     fn app(&mut self, a: &fairsim_sim::app::AppRecord) {
-        if a.rejected.is_some() {
+        if let Some(reason) = &a.rejected {
+            let kind = self.rejected.entry(RejectKind::of(reason));
+            kind.or_insert_with(|| (0, format!("{}: {reason}", a.name)))
+                .0 += 1;
             return;
         }
         let queue = match self.app_queues.iter().rposition(|q| *q == a.queue) {
@@ -122,6 +129,20 @@ impl RunTrace {
     /// The leaf queues the charts show, in the order samples first named them.
     pub fn leaves(&self) -> &[String] {
         &self.leaves
+    }
+
+    /// One line per kind of rejection at submission (how many, and the first app's reason),
+    /// so that a run whose apps were refused says why where its counts are read.
+    pub fn rejection_lines(&self) -> String {
+        let mut s = String::new();
+        for (kind, (n, first)) in &self.rejected {
+            let _ = writeln!(
+                s,
+                "  rejected: {n} ({}), e.g. {first}; each app's reason is apps.csv's status",
+                kind.describe()
+            );
+        }
+        s
     }
 
     /// Finds each known leaf's row in `rows` again when the queues changed, adding the new
@@ -659,6 +680,9 @@ pub fn run_with_charts(
         .map_err(|e| crate::CliError::Failed(e.to_string()))?;
     let leaves = leaves_of(&summary, trace.leaves());
     let mut text = headline(&summary, &leaves);
+    // Why apps were rejected, under the line that counts them.
+    let first_line = text.find('\n').map_or(text.len(), |i| i + 1);
+    text.insert_str(first_line, &trace.rejection_lines());
     let failed = |e: std::io::Error| crate::CliError::Failed(format!("{}: {e}", out.display()));
     let mut blocks = vec![Block::Pre {
         caption: "Headline".to_string(),

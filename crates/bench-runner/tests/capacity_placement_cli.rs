@@ -116,6 +116,20 @@ fn run_rejects_apps_the_capacity_scheduler_cannot_place() {
         String::from_utf8_lossy(&out.stderr)
     );
     check_capacity_apps(&out_dir);
+    // The headline says why, under the count: one line per kind, with the first app's reason.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].contains("5 rejected, of 7"), "{stdout}");
+    assert_eq!(
+        &lines[1..3],
+        [
+            "  rejected: 3 (unknown queue), e.g. j1: submitted by user u to unknown queue: \
+             default; each app's reason is apps.csv's status",
+            "  rejected: 2 (parent queue), e.g. j2: submitted by user u to non-leaf queue: root; \
+             each app's reason is apps.csv's status",
+        ],
+        "{stdout}"
+    );
 }
 
 #[test]

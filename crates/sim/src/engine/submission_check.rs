@@ -31,7 +31,8 @@ pub enum RejectKind {
 }
 
 impl RejectKind {
-    fn of(reason: &str) -> RejectKind {
+    /// The kind of a rejection reason as the simulation words it.
+    pub fn of(reason: &str) -> RejectKind {
         let has = |s: &str| reason.contains(s);
         if has("empty queue name") || has("illegal queue name") || has("starts or ends with") {
             RejectKind::BadName
