@@ -315,3 +315,65 @@ fn a_joining_node_lets_the_capacity_scheduler_activate_a_held_app() {
         );
     }
 }
+
+/// A failed AM attempt gives up its activation, as Hadoop's Capacity Scheduler removes the
+/// attempt from its leaf and adds the new one: a at 100 % of two 8 GB nodes,
+/// maximum-am-resource-percent 0.05, so the AM limits are 16,384 × 0.05 rounded up to
+/// 1024 MB: one 1 GB AM. j0 (arrival 0) is activated and its AM placed on node0 at 0; j1
+/// (arrival 100) is held. node0 is lost at 2,000: at the cluster update j0 still holds its
+/// charge (8,192 × 0.05 rounds up to 1024 MB, full), then j0's attempt leaves the leaf, its
+/// charge is freed and j1, pending, is activated: j1's AM goes on node1 at 2,500 and its
+/// task at 3,500 (30 s). j0's new attempt, pending behind j1's charge, is activated when j1
+/// finishes at 33,500 (the completion comes before node1's beat of the same time, which
+/// places j0's AM); its task follows at 34,500. Had j0 kept its activation, its new AM
+/// would have taken node1 at 2,500 and j1 waited to 33,500.
+#[test]
+fn a_failed_attempt_gives_up_its_capacity_activation() {
+    for era in ERAS {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let xml = CS_XML.replace(
+            "</configuration>",
+            "  <property><name>yarn.scheduler.capacity.maximum-am-resource-percent</name>\
+             <value>0.05</value></property>\n</configuration>",
+        );
+        std::fs::write(dir.path().join("cs.xml"), xml).expect("write");
+        std::fs::write(
+            dir.path().join("t.csv"),
+            format!(
+                "{HEADER}j0,0,a,u,1024,1,0,1,1024,1,30000,1,\n\
+                 j1,100,a,u,1024,1,0,1,1024,1,30000,1,\n"
+            ),
+        )
+        .expect("write");
+        let toml = format!(
+            "[cluster]\nnodes = 2\nnode_memory_mb = 8192\nnode_vcores = 8\n\
+             [[cluster.events]]\nat_ms = 2000\nkind = \"lose\"\nnode = \"node0\"\n\
+             [scheduler]\nsemantics = \"{era}\"\n[allocation]\nfile = \"cs.xml\"\n\
+             [workload]\ncsv = \"t.csv\"\n[outputs]\nsample_interval_ms = 250\n"
+        );
+        let path = dir.path().join("s.toml");
+        let mut sc = parse_scenario(&toml, &path).unwrap_or_else(|e| panic!("{e}"));
+        sc.check_invariants = true;
+        let (rec, sum) = run_sampled(&sc);
+        let first = |k: usize| rec.apps[k].first_container.map(|t| t.0);
+        let finish = |k: usize| rec.apps[k].finish.map(|t| t.0);
+        assert_eq!(first(1), Some(2_500), "{era}: j1 takes the freed AM room");
+        assert_eq!(finish(1), Some(33_500), "{era}");
+        assert_eq!(
+            nodes_allocated(&rec),
+            vec![
+                (0, 0),
+                (500, 1),
+                (2500, 1),
+                (3500, 1),
+                (33500, 1),
+                (34500, 1)
+            ],
+            "{era}"
+        );
+        assert_eq!(finish(0), Some(64_500), "{era}");
+        // Held twice: j1 at its submission, j0's new attempt at its own.
+        assert_eq!(metric(&sum, "am_limit_blocks.root.a"), 2.0, "{era}");
+        assert_eq!(metric(&sum, "node_lost_containers"), 2.0, "{era}");
+    }
+}

@@ -21,8 +21,9 @@
 //! asks, activated or not (Hadoop's active-users count follows apps' asks, posted by the RM
 //! for the AM before activation: an app being added asks nothing yet, so it does not count).
 //!
-//! Simplification: an app whose AM attempt fails stays where it is, activated or not, as the
-//! Capacity Scheduler keeps such an app in fairsim (`node_events`).
+//! An app whose AM attempt fails leaves and joins again (`node_events`): its charge is
+//! released and the pending apps walked, then the new attempt is pending in its submission
+//! place and walked for, so an app held by the AM limit may take the failed attempt's room.
 
 use crate::capacity::am_limits::{AmLimitInput, am_fits};
 use crate::capacity::limits::{child_limit, round_down};

@@ -173,7 +173,7 @@ impl Sched<'_, '_> {
         self.rearm(node);
     }
 
-    /// Releases every reservation of app `a` (it finished).
+    /// Releases every reservation of app `a` (it finished, or its attempt failed).
     pub(crate) fn cs_release_reservations_of(&mut self, a: u32) {
         let nodes = match self.capacity.as_deref() {
             Some(cs) => cs.reserved.nodes_of(a),

@@ -115,8 +115,9 @@ impl Sched<'_, '_> {
     /// new attempt asks for an AM. When that AM runs, the asks come back: every task not
     /// finished yet (MapReduce's job recovery keeps the finished ones), including those just
     /// killed. Under the Fair Scheduler the failed attempt leaves the scheduler and a new one
-    /// joins ([`Sched::replace_attempt`]); the Capacity Scheduler keeps the app where it
-    /// was (a documented simplification).
+    /// joins ([`Sched::replace_attempt`]); under the Capacity Scheduler the app keeps its
+    /// place in its leaf's order (by application, not attempt), and its activation is given
+    /// up and asked for again, as the attempt leaves its leaf and the new one joins.
     pub(crate) fn fail_attempt(&mut self, a: u32) {
         let i = a as usize;
         let Some(am_slot) = self.w.apps[i].am_container.take() else {
@@ -166,6 +167,17 @@ impl Sched<'_, '_> {
         if self.capacity.is_none() {
             self.replace_attempt(a);
             return;
+        }
+        // The Capacity Scheduler's `doneApplicationAttempt`: the attempt's reservations are
+        // released, then its leaf's `removeApplicationAttempt` frees its AM charge and
+        // activates what the freed room lets in; the new attempt joins as a pending app
+        // (`addApplicationAttempt`), in its submission place, activated if the limits allow.
+        self.cs_release_reservations_of(a);
+        if runnable {
+            self.cs_app_removed(a);
+            self.cs_app_added(a);
+            // Counted as a submitted app is (the Fair Scheduler's new attempt is submitted).
+            self.count_am_limit_block(a);
         }
         if let Some(am) = self.w.specs[i].am {
             self.w.apps[i]
