@@ -26,6 +26,9 @@
 //!    each, the first 100 8), maxAMShare 0.5 on leaves and (Hadoop 2.7; 3.3 refuses it) 0.4
 //!    on parents, min shares on divisions, preemption on; 1,000 nodes, the ladder's day of
 //!    apps; its cost per container against the four-leaf day of the same size.
+//! 5. Capacity Scheduler: the ladder's day on 1,000 nodes (or `FAIRSIM_SCALE_NODES`) under a
+//!    capacity-scheduler.xml of four leaves at 10, 20, 30 and 40 % (maximum 100 %), against
+//!    the Fair Scheduler's day of the same size (cost per container).
 //!
 //! Every case runs in both eras, Hadoop 2.7 then 3.3 (`FAIRSIM_SCALE_ERA=2.7` or `3.3` runs
 //! one). Each run prints two lines: first its counts per decision kind, which are
@@ -40,7 +43,7 @@
 //! `FAIRSIM_SCALE_APP_SHARES=every-tick` computes apps' fair shares at every update tick
 //! instead of when a decision reads them (same decisions; to measure the difference).
 //! `FAIRSIM_SCALE_EXPLAIN=off` leaves out the ladder's runs with explain on.
-//! `FAIRSIM_SCALE_ONLY=pending|ladder|queues|leaf|enterprise` runs one group;
+//! `FAIRSIM_SCALE_ONLY=pending|ladder|queues|leaf|enterprise|capacity` runs one group;
 //! `FAIRSIM_SCALE_NODES=3000,10000` picks the ladder's sizes, `FAIRSIM_SCALE_HOURS=4` its
 //! hours of arrivals (and the enterprise case's; 24 by default: a shorter rung of the same
 //! shape, e.g. 3,000 nodes for 4 hours to profile Hadoop 3.3) and `FAIRSIM_SCALE_LEAVES=10000`
@@ -854,6 +857,39 @@ fn enterprise(nodes: u32, hours: u64, era: Semantics) -> Scenario {
     sc
 }
 
+/// The ladder's four-leaf day under the Capacity Scheduler: leaves q0 to q3 at 10, 20, 30
+/// and 40 % (maximum 100 %), Hadoop's other defaults; the same apps, each sent to its leaf
+/// by the leaf's short name (which Hadoop 2.7's Capacity Scheduler looks up).
+fn capacity_day(nodes: u32, hours: u64, era: Semantics) -> Scenario {
+    let mut xml = String::from(
+        "<configuration>\n<property><name>yarn.scheduler.capacity.root.queues</name>\
+         <value>q0,q1,q2,q3</value></property>\n",
+    );
+    for l in 0..4 {
+        xml.push_str(&format!(
+            "<property><name>yarn.scheduler.capacity.root.q{l}.capacity</name>\
+             <value>{}</value></property>\n\
+             <property><name>yarn.scheduler.capacity.root.q{l}.maximum-capacity</name>\
+             <value>100</value></property>\n",
+            10 * (l + 1)
+        ));
+    }
+    xml.push_str("</configuration>\n");
+    let loaded = fairsim_sim::alloc::parse_any_xml(&xml, "capacity-scheduler.xml", era)
+        .expect("the capacity-scheduler.xml parses");
+    let mut sc = in_era(day(nodes, 4, hours), era);
+    let Workload::Synthetic(spec) = &sc.workload else {
+        unreachable!("the day is synthetic")
+    };
+    let mut apps = spec.generate(&mut workload_rng(1));
+    for app in &mut apps {
+        app.queue = app.queue.trim_start_matches("root.").to_string();
+    }
+    sc.workload = Workload::Trace(apps);
+    sc.tree = loaded.tree;
+    sc
+}
+
 /// `apps` apps in one leaf submitted in the first 10 s on 100 nodes, the first 600 s.
 fn one_leaf(apps: u32, with_am: bool) -> Scenario {
     let mut tree = QueueTree::with_root();
@@ -975,6 +1011,9 @@ fn main() {
     if only.is_empty() || only == "enterprise" {
         enterprise_case();
     }
+    if only.is_empty() || only == "capacity" {
+        capacity_case();
+    }
     println!("ok");
 }
 
@@ -1085,6 +1124,34 @@ fn enterprise_case() {
                 .filter(|(k, _)| k.starts_with("share_deviation."))
                 .count()
         );
+    }
+}
+
+/// The ladder's day under the Capacity Scheduler against the Fair Scheduler's of the same
+/// size and hours (cost per container), on the ladder's sizes up to 1,000 nodes unless
+/// `FAIRSIM_SCALE_NODES` picks them.
+fn capacity_case() {
+    let hours = ladder_hours();
+    println!("5. Capacity Scheduler: the ladder's day, 4 leaves at 10-40 % capacity, {hours} h");
+    let picked: Option<Vec<u32>> = std::env::var("FAIRSIM_SCALE_NODES")
+        .ok()
+        .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect());
+    let sizes = picked.unwrap_or_else(|| vec![1_000]);
+    for era in eras() {
+        for &nodes in &sizes {
+            let fair = measure(&in_era(day(nodes, 4, hours), era));
+            report(&format!("{} {nodes} nodes, fair", era_name(era)), &fair);
+            let sc = capacity_day(nodes, hours, era);
+            let m = measure(&sc);
+            report(&format!("{} {nodes} nodes, capacity", era_name(era)), &m);
+            assert_eq!(m.summary.get("apps_rejected"), Some(0.0));
+            assert_eq!(m.summary.get("apps_unfinished"), Some(0.0));
+            println!(
+                "  {}: cost per container, capacity / fair, {nodes} nodes: {:.2}x",
+                era_name(era),
+                per_container(&m) / per_container(&fair)
+            );
+        }
     }
 }
 

@@ -19,6 +19,7 @@
 //! * [`locality`]: delay scheduling (node-locality-delay).
 //! * [`reservations`]: what reservations charge to queues and apps, and
 //!   `shouldAllocOrReserveNewContainer`.
+//! * [`user_held`]: what each user holds in each leaf, kept as it changes.
 //! * [`ideal`]: `ProportionalCapacityPreemptionPolicy`'s ideal assignment and victim choice.
 
 pub mod am_limits;
@@ -31,6 +32,7 @@ pub mod limits;
 pub mod locality;
 pub mod ordering;
 pub mod reservations;
+pub mod user_held;
 pub mod user_limit;
 
 use crate::tree::{QueueId, QueueTree};

@@ -63,6 +63,8 @@ pub(crate) struct CapacityState {
     /// Which apps of each leaf are activated, and what their AMs are charged
     /// (`capacity_activation`).
     pub activation: crate::scheduler::capacity_activation::Activation,
+    /// What each user holds in each leaf, containers and reservations (`capacity::user_held`).
+    pub held: crate::capacity::user_held::UserHeld,
 }
 
 /// The Capacity Scheduler of a run: what both schedulers keep, and its own state (with its
@@ -91,6 +93,7 @@ impl CapacityScheduler {
                 monitor: started.preemption.then(Default::default),
                 reserved: Default::default(),
                 activation: Default::default(),
+                held: Default::default(),
             },
         }
     }
@@ -287,21 +290,8 @@ impl Sched<'_, '_> {
         };
         // Reservations count in the queue's and the user's used resources.
         let queue_usage = self.cs_used(leaf);
-        let i = a as usize;
-        let user = self.w.apps[i].user;
-        let any_reserved = self.cs_leaf_holds_reservations(leaf);
-        let user_usage = self.w.queues[leaf.idx()]
-            .runnable_apps
-            .iter()
-            .filter(|&&x| self.w.apps[x as usize].user == user)
-            .fold(Resource::ZERO, |s, &x| {
-                let held = s.saturating_add(self.w.apps[x as usize].usage);
-                if any_reserved {
-                    held.saturating_add(self.cs_app_reserved(x))
-                } else {
-                    held
-                }
-            });
+        let user = self.w.apps[a as usize].user;
+        let user_usage = caps_held(self, leaf, user);
         // Hadoop 2.7 computes the limit with the ask being placed; from 2.8 on
         // (`UsersManager.computeUserLimit` in 3.x) with the minimum allocation, so the
         // limit grows one container at a time whatever the ask.
@@ -345,12 +335,14 @@ impl Sched<'_, '_> {
         // Reservations count as used (`LeafQueue.allocateResource` charges them).
         let queue_usage = self.cs_used(leaf);
         let headroom = subtract(limit, queue_usage);
-        let asking: Vec<u32> = self.w.queues[leaf.idx()]
-            .runnable_apps
-            .iter()
-            .copied()
-            .filter(|&a| self.w.apps[a as usize].requests.pending > 0)
+        // The leaf's runnable apps with asks: its two ordered sets hold exactly those
+        // (`reorder_app`), in an order the sorts below do not depend on.
+        let q = &self.w.queues[leaf.idx()];
+        let asking: Vec<u32> = (q.ordered.iter().chain(&q.am_waiting))
+            .map(|&(_, _, a)| a)
             .collect();
+        #[cfg(debug_assertions)]
+        self.cs_check_offer_books(leaf, &asking);
         // Users with asks are active whether their apps are activated or not (Hadoop's
         // active users follow the apps' asks); only activated apps are offered the node.
         let mut active_users: Vec<u32> = asking
@@ -371,22 +363,7 @@ impl Sched<'_, '_> {
         // Everything the active users hold in the leaf (their apps without pending asks too),
         // reservations included.
         let any_reserved = self.cs_leaf_holds_reservations(leaf);
-        let active_usage = self.w.queues[leaf.idx()]
-            .runnable_apps
-            .iter()
-            .filter(|&&x| {
-                active_users
-                    .binary_search(&self.w.apps[x as usize].user)
-                    .is_ok()
-            })
-            .fold(Resource::ZERO, |s, &x| {
-                let held = s.saturating_add(self.w.apps[x as usize].usage);
-                if any_reserved {
-                    held.saturating_add(self.cs_app_reserved(x))
-                } else {
-                    held
-                }
-            });
+        let active_usage = self.cs_active_users_hold(leaf, &active_users);
         // The limit the leaf is held to, as the AM limit reads it at the next activation
         // (`computeUserLimitAndSetHeadroom` records it for each app it reaches).
         let held_to = round_down(calc, limit, self.minimum_allocation());
@@ -579,5 +556,54 @@ impl Sched<'_, '_> {
             }
         }
         Offer::Nothing
+    }
+}
+
+/// What `user` holds in `leaf` (containers and reservations), as the Capacity Scheduler's
+/// books keep it.
+fn caps_held(s: &Sched<'_, '_>, leaf: QueueId, user: u32) -> Resource {
+    s.capacity
+        .as_deref()
+        .map_or(Resource::ZERO, |cs| cs.held.of(leaf, user))
+}
+
+impl Sched<'_, '_> {
+    /// What the active users (sorted) of `leaf` hold in it, containers and reservations.
+    fn cs_active_users_hold(&self, leaf: QueueId, active_users: &[u32]) -> Resource {
+        let Some(cs) = self.capacity.as_deref() else {
+            return Resource::ZERO;
+        };
+        (cs.held.users(leaf).iter())
+            .filter(|(u, _)| active_users.binary_search(u).is_ok())
+            .fold(Resource::ZERO, |s, &(_, r)| s.saturating_add(r))
+    }
+
+    /// Debug builds: the books an offer reads instead of walking the leaf's apps agree with
+    /// the walk: the apps with asks, and what each user holds.
+    #[cfg(debug_assertions)]
+    fn cs_check_offer_books(&self, leaf: QueueId, asking: &[u32]) {
+        let runnable = &self.w.queues[leaf.idx()].runnable_apps;
+        let mut walked: Vec<u32> = (runnable.iter().copied())
+            .filter(|&a| self.w.apps[a as usize].requests.pending > 0)
+            .collect();
+        walked.sort_unstable();
+        let mut kept = asking.to_vec();
+        kept.sort_unstable();
+        assert_eq!(kept, walked, "leaf {leaf:?}: apps with asks");
+        let mut by_user: Vec<(u32, Resource)> = Vec::new();
+        for &x in runnable {
+            let app = &self.w.apps[x as usize];
+            let held = app.usage.saturating_add(self.cs_app_reserved(x));
+            match by_user.binary_search_by_key(&app.user, |e| e.0) {
+                Ok(k) => by_user[k].1 = by_user[k].1.saturating_add(held),
+                Err(k) => by_user.insert(k, (app.user, held)),
+            }
+        }
+        by_user.retain(|&(_, r)| r != Resource::ZERO);
+        let kept = self
+            .capacity
+            .as_deref()
+            .map(|cs| cs.held.users(leaf).to_vec());
+        assert_eq!(kept, Some(by_user), "leaf {leaf:?}: what each user holds");
     }
 }

@@ -60,6 +60,20 @@ impl Sched<'_, '_> {
             .is_some_and(|cs| cs.reserved.queue(leaf) != Resource::ZERO)
     }
 
+    /// App `a`'s user holds `delta` more (`grows`) or less in its leaf: a container or a
+    /// reservation of the app came or went (`capacity::user_held`).
+    #[inline]
+    pub(crate) fn cs_user_holds(&mut self, a: u32, delta: Resource, grows: bool) {
+        let (leaf, user) = (self.w.apps[a as usize].queue, self.w.apps[a as usize].user);
+        if let Some(cs) = self.capacity.as_deref_mut() {
+            if grows {
+                cs.held.add(leaf, user, delta);
+            } else {
+                cs.held.sub(leaf, user, delta);
+            }
+        }
+    }
+
     /// The resources app `a` holds reserved (`getCurrentReservation`).
     pub(crate) fn cs_app_reserved(&self, a: u32) -> Resource {
         self.capacity
@@ -153,6 +167,7 @@ impl Sched<'_, '_> {
         if let Some(cs) = self.capacity.as_deref_mut() {
             cs.reserved.reserve(a, priority, node, size, &path);
         }
+        self.cs_user_holds(a, size, true);
         self.place_reservation(node, a, priority, size);
     }
 
@@ -170,6 +185,7 @@ impl Sched<'_, '_> {
         if let Some(cs) = self.capacity.as_deref_mut() {
             cs.reserved.release(r.app, r.priority, node, r.size, &path);
         }
+        self.cs_user_holds(r.app, r.size, false);
         self.rearm(node);
     }
 

@@ -139,6 +139,7 @@ impl Sched<'_, '_> {
             app.am_running = false;
         }
         self.cx.counters.lost += 1;
+        self.cs_user_holds(a, c.size, false);
         self.add_usage(leaf, c.size, -1);
         let q = &mut self.w.queues[leaf.idx()];
         q.am_usage = q.am_usage.saturating_sub(c.size);

@@ -697,6 +697,7 @@ impl Sched<'_, '_> {
             app.first_container = Some(now);
         }
         self.cx.counters.assignments += 1;
+        self.cs_user_holds(a, size, true);
         self.hold_served(node, a, size);
         self.demand_changed(a);
         self.pending_changed(a, -1);

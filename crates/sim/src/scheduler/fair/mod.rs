@@ -285,6 +285,7 @@ impl Sched<'_, '_> {
         app.usage = app.usage.saturating_sub(c.size);
         app.sched.usage = app.usage;
         app.live -= 1;
+        self.cs_user_holds(c.app, c.size, false);
         c
     }
 
