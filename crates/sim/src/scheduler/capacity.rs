@@ -374,6 +374,7 @@ impl Sched<'_, '_> {
         // Hadoop 3.3 checks the leaf before its apps (`canAssignToThisQueue`), again for each
         // later app only while the apps checked hold reservations.
         let mut check_queue_33 = era == Semantics::Hadoop33;
+        let mut user_caps: Vec<((u32, Resource), (Resource, Resource))> = Vec::new();
         'apps: for a in apps {
             let i = a as usize;
             // The app's priorities with asks, most urgent first: the next is tried only when
@@ -453,8 +454,18 @@ impl Sched<'_, '_> {
                 }
                 // 2.7 checks the user at every priority with its ask; 3.3 once per app, before
                 // its priorities, with the minimum allocation.
+                // Every input of the user limit but the user and the size is the leaf's, and
+                // nothing it reads changes before the offer ends: computed once per pair.
+                let user = self.w.apps[i].user;
                 let (user_usage, user_cap) =
-                    self.cs_user_cap(leaf, a, size, &active_users, active_usage);
+                    match user_caps.iter().find(|(k, _)| *k == (user, size)) {
+                        Some(&(_, got)) => got,
+                        None => {
+                            let got = self.cs_user_cap(leaf, a, size, &active_users, active_usage);
+                            user_caps.push(((user, size), got));
+                            got
+                        }
+                    };
                 if (era == Semantics::Hadoop27 || first)
                     && !user_may_allocate(calc, cluster, user_usage, user_cap)
                 {
