@@ -1,8 +1,9 @@
 //! The bad-input catalogue of the files a cluster and a sweep leave behind: ResourceManager
-//! logs and REST responses (`fairsim import`), and a sweep directory's `sweep.json` (`fairsim
-//! plot` and `merge`). Each case copies the bundled inputs into its own directory, edits one
-//! file, and checks the exit code, that the message names the file, line or field and the
-//! limit, and that nothing was written. Every case is a parse and a check, well under a second.
+//! logs, recorded times and REST responses (`fairsim import`, `check replay`), and a sweep
+//! directory's `sweep.json` (`fairsim plot` and `merge`). Each case copies the bundled inputs
+//! into its own directory, edits one file, and checks the exit code, that the message names
+//! the file, line or field and the limit, and that nothing was written. Every case is a parse
+//! and a check, well under a second.
 
 mod common;
 
@@ -136,6 +137,23 @@ fn cases() -> Vec<Case> {
                 "rm.log:18: application_1700000000000_0002: `submitTime` 2100000002000 is 400000002000 ms after the first app's, 1700000000000: 400000002000 is out of range: the limit is 0 to 315576000000",
             ],
         },
+        Case {
+            what: "recorded times whose finish is before the submission",
+            file: "recorded.csv",
+            edit: |t| t.replacen(",1000,14900,3,", ",1000,-1,3,", 1),
+            args: &[
+                "check",
+                "replay",
+                "--recorded",
+                "recorded.csv",
+                "--apps",
+                "apps.csv",
+            ],
+            code: 2,
+            expect: &[
+                "recorded.csv:2: `finish_ms` -1 is before the submission 0 (`submit_ms`): time goes backwards",
+            ],
+        },
         // REST responses: counts and sizes the trace would not hold, refused at their field
         // (a count past the limit was placed one container at a time, for hours).
         Case {
@@ -232,6 +250,12 @@ fn cases() -> Vec<Case> {
 fn write_inputs(dir: &Path) {
     let import = common::fixture::scenarios().join("import");
     std::fs::copy(import.join("rm.log"), dir.join("rm.log")).unwrap();
+    std::fs::copy(import.join("recorded.csv"), dir.join("recorded.csv")).unwrap();
+    std::fs::write(
+        dir.join("apps.csv"),
+        "app,queue,wait_ms,jct_ms\napplication_1700000000000_0001,root.etl,0,11000\n",
+    )
+    .unwrap();
     for f in [
         "scheduler.json",
         "nodes.json",

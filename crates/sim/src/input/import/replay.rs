@@ -188,6 +188,20 @@ pub fn replay_apps(
             get(rl, "launch_ms")?,
             get(rf, "finish_ms")?,
         ];
+        // A time before the app's submission would enter the comparison as a negative
+        // wait or completion: refused, as `import logs` refuses such a summary.
+        if let Some(submit) = times[0] {
+            let later = ["am_allocated_ms", "launch_ms", "finish_ms"];
+            for (t, c) in times[1..].iter().zip(later) {
+                if let Some(t) = t.filter(|t| *t < submit) {
+                    let line = r.position().map_or(0, |p| p.line());
+                    return Err(format!(
+                        "{recorded_name}:{line}: `{c}` {t} is before the submission {submit} \
+                         (`submit_ms`): time goes backwards"
+                    ));
+                }
+            }
+        }
         recorded_times.insert(r.get(ra).unwrap_or("").to_string(), times);
     }
     let mut out = Replay {
