@@ -154,6 +154,21 @@ fn cases() -> Vec<Case> {
                 "recorded.csv:2: `finish_ms` -1 is before the submission 0 (`submit_ms`): time goes backwards",
             ],
         },
+        Case {
+            what: "recorded times with a row cut short",
+            file: "recorded.csv",
+            edit: |t| t.replacen(",1000,14900,3,1700000000000", "", 1),
+            args: &[
+                "check",
+                "replay",
+                "--recorded",
+                "recorded.csv",
+                "--apps",
+                "apps.csv",
+            ],
+            code: 2,
+            expect: &["recorded.csv:2: CSV error: record 1 (line: 2, byte: "],
+        },
         // REST responses: counts and sizes the trace would not hold, refused at their field
         // (a count past the limit was placed one container at a time, for hours).
         Case {
@@ -235,6 +250,14 @@ fn cases() -> Vec<Case> {
             expect: &[
                 "sw/sweep.json:9: the charts name metric `jain_indexx`, which is not among the runs' metrics",
             ],
+        },
+        Case {
+            what: "plot of a runs.csv with a row cut short",
+            file: "sw/runs.csv",
+            edit: |t| t.replacen("1,2,1,0.75", "1,2,1", 1),
+            args: &["plot", "sw"],
+            code: 2,
+            expect: &["sw/runs.csv:3: CSV error: record 2 (line: 3, byte: "],
         },
         Case {
             what: "plot of a runs.csv whose axes are not sweep.json's",

@@ -251,6 +251,18 @@ fn csv_error(path: &Path, message: impl ToString) -> SweepError {
     }
 }
 
+/// A malformed row of a results file, at its line when the reader knows it.
+fn csv_row_error(path: &Path, e: csv::Error) -> SweepError {
+    match e.position() {
+        Some(p) => SweepError::CsvAt {
+            path: path.to_path_buf(),
+            line: p.line(),
+            message: e.to_string(),
+        },
+        None => csv_error(path, e),
+    }
+}
+
 impl RunsTable {
     /// The table as `runs.csv` bytes.
     pub fn to_csv(&self) -> Vec<u8> {
@@ -283,7 +295,7 @@ impl RunsTable {
             .from_reader(bytes.as_slice());
         let header: Vec<String> = r
             .headers()
-            .map_err(|e| csv_error(path, e))?
+            .map_err(|e| csv_row_error(path, e))?
             .iter()
             .map(String::from)
             .collect();
@@ -305,7 +317,7 @@ impl RunsTable {
         let metrics = header[n_axes + 2..].to_vec();
         let mut rows = Vec::new();
         for record in r.records() {
-            let record = record.map_err(|e| csv_error(path, e))?;
+            let record = record.map_err(|e| csv_row_error(path, e))?;
             let line = record.position().map_or(0, |p| p.line());
             let bad = |i: usize, what: &str| SweepError::CsvAt {
                 path: path.to_path_buf(),
