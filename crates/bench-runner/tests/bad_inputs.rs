@@ -1826,6 +1826,14 @@ fn cases() -> Vec<Case> {
             2,
             &["sw.toml:1: key `name`: \"..\" is not a directory name"],
         ),
+        case(
+            "a sweep charting a run it does not have, named at its line",
+            Sweep,
+            ("values = [4]\n", "values = [4]\n[charts]\nrun = 5\n"),
+            &["sweep", "FILE"],
+            2,
+            &["sw.toml:8: key `charts.run`: run 5 is out of range: the sweep has 1 runs"],
+        ),
         // Read, but with a warning: the run would otherwise differ silently.
         case(
             "a capacity queue's ACL, which fairsim does not simulate",
