@@ -560,6 +560,17 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 )));
             }
             let scenario = load_scenario(&args.file)?;
+            // The recorded times a run joins are checked before it runs: so here.
+            if let Some(p) = &scenario.recorded {
+                fairsim_bench_runner::run_report::ReplayTee::open(
+                    p,
+                    scenario.scheduler.am_launch_delay_ms as i64,
+                )
+                .map_err(|e| match e {
+                    CliError::Input(m) => CliError::Input(format!("{}: {m}", args.file.display())),
+                    other => other,
+                })?;
+            }
             // The apps a run would reject: a warning, not an error (YARN accepts the
             // configuration and rejects the apps one by one).
             let seed = 1;

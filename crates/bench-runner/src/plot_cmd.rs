@@ -22,8 +22,18 @@ pub fn run_plot(args: &PlotArgs) -> Result<(), crate::CliError> {
         None
     };
     let n_axes = manifest.as_ref().map(|m| m.axes.len());
-    let charts = manifest.map(|m| m.charts).unwrap_or_default();
     let table = RunsTable::read(&args.dir.join(crate::sweep::output::RUNS_CSV), n_axes)?;
+    if let Some(m) = &manifest {
+        if table.axes != m.axes {
+            return Err(crate::sweep::SweepError::Shards(format!(
+                "{}: axes differ from sweep.json",
+                args.dir.join(crate::sweep::output::RUNS_CSV).display()
+            ))
+            .into());
+        }
+        m.check_metrics(&args.dir, &table)?;
+    }
+    let charts = manifest.map(|m| m.charts).unwrap_or_default();
     let written = draw_sweep(&args.dir, &table, &charts)?;
     eprintln!(
         "{} chart files written to {}",

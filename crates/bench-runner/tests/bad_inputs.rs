@@ -31,6 +31,11 @@ container_mb = 1024
 sample_interval_ms = 10000
 "#;
 
+/// The synthetic workload of [`SCENARIO`], which trace cases replace.
+const SYNTHETIC_BLOCK: &str = "[[workload.synthetic.queues]]\nqueue = \"a\"\napps = 2\n\
+    mean_interarrival_ms = 1000\ntasks = { dist = \"constant\", value = 2 }\n\
+    duration_ms = { dist = \"constant\", value = 1000 }\ncontainer_mb = 1024\n";
+
 const FAIR_XML: &str = r#"<allocations>
   <queue name="a">
     <weight>1.0</weight>
@@ -421,7 +426,56 @@ fn cases() -> Vec<Case> {
             (CLUSTER_KEYS, "nodes_file = \"nosuch.json\"\n"),
             RUN,
             2,
-            &["nosuch.json: cannot read"],
+            &["s.toml:4: cluster.nodes_file: nosuch.json: cannot read"],
+        ),
+        case(
+            "an allocation file that is not there, named at its key",
+            Scenario,
+            ("file = \"fs.xml\"", "file = \"nosuch.xml\""),
+            VALIDATE,
+            2,
+            &["s.toml:11: allocation.file: nosuch.xml: cannot read: No such file"],
+        ),
+        case(
+            "a directory as the allocation file",
+            Scenario,
+            ("file = \"fs.xml\"", "file = \".\""),
+            RUN,
+            2,
+            &["s.toml:11: allocation.file: .: cannot read: it is a directory"],
+        ),
+        case(
+            "a csv trace that is not there, named at its key",
+            Scenario,
+            (
+                "[[workload.synthetic.queues]]\nqueue = \"a\"",
+                "[workload]\ncsv = \"nosuch.csv\"\n[[workload.synthetic.queues]]\nqueue = \"a\"",
+            ),
+            VALIDATE,
+            2,
+            &["s.toml:13: workload.csv: nosuch.csv: cannot read"],
+        ),
+        case(
+            "validate of recorded times without their columns, as a run refuses them",
+            Scenario,
+            (
+                SYNTHETIC_BLOCK,
+                "[workload]\ncsv = \"t.csv\"\nrecorded = \"t.csv\"\n",
+            ),
+            VALIDATE,
+            2,
+            &["s.toml: t.csv: no `submit_ms` column"],
+        ),
+        case(
+            "validate of recorded times that are not there",
+            Scenario,
+            (
+                SYNTHETIC_BLOCK,
+                "[workload]\ncsv = \"t.csv\"\nrecorded = \"nosuch.csv\"\n",
+            ),
+            VALIDATE,
+            2,
+            &["s.toml:14: workload.recorded: nosuch.csv: cannot read"],
         ),
         case(
             "a nodes file node with negative vcores",
@@ -1509,7 +1563,7 @@ fn cases() -> Vec<Case> {
             (SCHED, "yarn_site = \"nosuch.xml\""),
             RUN,
             2,
-            &["nosuch.xml: No such file"],
+            &["s.toml:9: scheduler.yarn_site: nosuch.xml: cannot read: No such file"],
         ),
         case(
             "validate of a yarn-site with a value above a Java int",
@@ -1771,6 +1825,14 @@ fn cases() -> Vec<Case> {
             &["sweep", "FILE"],
             2,
             &["sw.toml:1: key `name`: \"..\" is not a directory name"],
+        ),
+        case(
+            "a sweep charting a run it does not have, named at its line",
+            Sweep,
+            ("values = [4]\n", "values = [4]\n[charts]\nrun = 5\n"),
+            &["sweep", "FILE"],
+            2,
+            &["sw.toml:8: key `charts.run`: run 5 is out of range: the sweep has 1 runs"],
         ),
         // Read, but with a warning: the run would otherwise differ silently.
         case(

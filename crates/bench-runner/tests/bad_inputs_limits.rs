@@ -337,6 +337,30 @@ fn cases() -> Vec<Case> {
         // One app of 200,000 rows: each row scanned the app's earlier groups (22 s for
         // 50,000 rows on a release build, 220 s for 400,000); now linear.
         Case {
+            // Units were split off by testing the rest of the value at every letter: a
+            // megabyte of letters before the number took hours.
+            what: "an absolute capacity of a million letters before its number, in linear time",
+            files: vec![
+                (
+                    "cs.xml",
+                    format!(
+                        "<configuration>\n<property><name>yarn.scheduler.capacity.root.queues</name>\
+                         <value>a</value></property>\n<property><name>\
+                         yarn.scheduler.capacity.root.a.capacity</name><value>[memory={}2048]\
+                         </value></property>\n</configuration>\n",
+                        "a".repeat(1_000_000)
+                    ),
+                ),
+            ],
+            args: &["validate", "cs.xml"],
+            code: 2,
+            expect: &[
+                "cs.xml:3: <property> yarn.scheduler.capacity.root.a.capacity: \"aaaa",
+                "is not a Java long with optional units",
+            ],
+            within_s: 30,
+        },
+        Case {
             what: "a CSV app of 200,000 rows is read in linear time",
             files: vec![
                 ("t.csv", {

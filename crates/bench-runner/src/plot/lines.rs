@@ -191,6 +191,33 @@ impl Chart for LineChart {
 mod tests {
     use super::*;
 
+    /// A queue name from a trace may hold a control character, which XML forbids even as a
+    /// reference: the chart is drawn with U+FFFD in its place, not refused by the renderer.
+    #[test]
+    fn a_name_with_a_control_character_is_drawn() {
+        let chart = LineChart {
+            title: "Wait of root.a\u{0}b".into(),
+            subtitle: String::new(),
+            x_label: "weight".into(),
+            y_label: "wait (s)".into(),
+            x_ticks: vec![(1.0, "1".into()), (2.0, "2".into())],
+            log_x: false,
+            legend_heading: String::new(),
+            series: vec![Series {
+                name: "root.a\u{1}b".into(),
+                points: vec![(1.0, 3.0, None), (2.0, 4.0, None)],
+                stalled_x: Vec::new(),
+            }],
+            y_bounds: (Some(0.0), None),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let [png, svg] = crate::plot::save(&chart, &dir.path().join("c")).unwrap();
+        let text = std::fs::read_to_string(svg).unwrap();
+        assert!(text.contains("root.a\u{fffd}b"), "{text}");
+        assert!(!text.contains(['\u{0}', '\u{1}']));
+        assert!(std::fs::metadata(png).unwrap().len() > 0);
+    }
+
     #[test]
     fn geometric_sweeps_get_a_log_axis() {
         assert!(prefers_log(&[0.1, 0.2, 0.5, 1.0, 2.0]));

@@ -89,9 +89,28 @@ pub trait Chart {
     }
 }
 
+/// Whether XML 1.0 forbids `c` even as a character reference: control characters other
+/// than tab, newline and carriage return, which a queue or user name read from a trace or
+/// a scenario may hold.
+fn not_xml(c: char) -> bool {
+    matches!(c, '\0'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}')
+}
+
+/// `svg` with every character XML forbids replaced by U+FFFD: the renderer refuses the
+/// whole chart over one, and the SVG would not load in a browser either.
+fn xml_chars(svg: String) -> String {
+    if !svg.chars().any(not_xml) {
+        return svg;
+    }
+    svg.chars()
+        .map(|c| if not_xml(c) { '\u{fffd}' } else { c })
+        .collect()
+}
+
 /// `text` escaped as plotters writes SVG text.
 fn xml_escape(text: &str) -> String {
-    text.replace('&', "&amp;")
+    xml_chars(text.to_string())
+        .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('\'', "&apos;")
@@ -246,7 +265,7 @@ pub fn save<C: Chart>(chart: &C, stem: &Path) -> Result<[PathBuf; 2], PlotError>
         chart.draw(&root).map_err(draw_err(&svg))?;
         root.present().map_err(de).map_err(draw_err(&svg))?;
     }
-    let text = with_tooltips(&text, &chart.tooltips());
+    let text = with_tooltips(&xml_chars(text), &chart.tooltips());
     let bytes = svg_to_png(&text, png_scale()).map_err(draw_err(&png))?;
     write_atomic(&png, &bytes).map_err(|source| PlotError::Io {
         path: png.clone(),

@@ -149,6 +149,7 @@ pub fn merge_table(dirs: &[PathBuf], out: &Path) -> Result<RunsTable, SweepError
             copy_dir(&detail_in, &detail_out)?;
         }
     }
+    manifest.check_metrics(&dirs[0], &table)?;
     manifest.write(out)?;
     write_final(out, &table, &manifest.charts)?;
     Ok(table)

@@ -53,19 +53,60 @@ impl Manifest {
             path: path.clone(),
             source,
         })?;
-        serde_json::from_str(&text).map_err(|e| {
+        let manifest: Manifest = serde_json::from_str(&text).map_err(|e| {
             let message = e.to_string();
             let message = message
                 .rfind(" at line ")
                 .map_or(message.as_str(), |i| &message[..i]);
             SweepError::CsvAt {
-                path,
+                path: path.clone(),
                 line: e.line() as u64,
                 message: format!(
                     "{message}: not a sweep.json fairsim wrote (truncated or edited?)"
                 ),
             }
-        })
+        })?;
+        // A chart on an axis the sweep lacks could only fail once drawing begins.
+        let charts = &manifest.charts;
+        let named = charts.heatmap.iter().flat_map(|(x, y)| [x, y]);
+        for a in named.chain(&charts.lines_x) {
+            if !manifest.axes.contains(a) {
+                return Err(edited(
+                    &path,
+                    &text,
+                    a,
+                    format!(
+                        "the charts name `{a}`, which is not an axis of the sweep ({})",
+                        manifest.axes.join(", ")
+                    ),
+                ));
+            }
+        }
+        Ok(manifest)
+    }
+
+    /// Refuses chart choices of `DIR/sweep.json` naming a metric that `table` (its runs) lacks.
+    pub fn check_metrics(&self, dir: &Path, table: &RunsTable) -> Result<(), SweepError> {
+        if table.rows.is_empty() || table.metrics.is_empty() {
+            return Ok(());
+        }
+        let charts = &self.charts;
+        let Some(m) = charts
+            .metric
+            .iter()
+            .chain(&charts.lines_metrics)
+            .find(|m| table.metric_index(m).is_none())
+        else {
+            return Ok(());
+        };
+        let path = dir.join(MANIFEST);
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        Err(edited(
+            &path,
+            &text,
+            m,
+            format!("the charts name metric `{m}`, which is not among the runs' metrics"),
+        ))
     }
 
     /// Writes `DIR/sweep.json` atomically.
@@ -73,6 +114,21 @@ impl Manifest {
         let mut text = serde_json::to_string_pretty(self).expect("a manifest serialises");
         text.push('\n');
         write_file(&dir.join(MANIFEST), text.as_bytes())
+    }
+}
+
+/// A sweep.json whose `name` (a chart's axis or metric) does not fit the sweep, at the line
+/// that names it.
+fn edited(path: &Path, text: &str, name: &str, message: String) -> SweepError {
+    let quoted = serde_json::to_string(name).expect("a string serialises");
+    let line = text
+        .lines()
+        .position(|l| l.contains(&quoted))
+        .map_or(1, |i| i as u64 + 1);
+    SweepError::CsvAt {
+        path: path.to_path_buf(),
+        line,
+        message: format!("{message}: not a sweep.json fairsim wrote (edited?)"),
     }
 }
 
@@ -195,6 +251,18 @@ fn csv_error(path: &Path, message: impl ToString) -> SweepError {
     }
 }
 
+/// A malformed row of a results file, at its line when the reader knows it.
+fn csv_row_error(path: &Path, e: csv::Error) -> SweepError {
+    match e.position() {
+        Some(p) => SweepError::CsvAt {
+            path: path.to_path_buf(),
+            line: p.line(),
+            message: e.to_string(),
+        },
+        None => csv_error(path, e),
+    }
+}
+
 impl RunsTable {
     /// The table as `runs.csv` bytes.
     pub fn to_csv(&self) -> Vec<u8> {
@@ -227,7 +295,7 @@ impl RunsTable {
             .from_reader(bytes.as_slice());
         let header: Vec<String> = r
             .headers()
-            .map_err(|e| csv_error(path, e))?
+            .map_err(|e| csv_row_error(path, e))?
             .iter()
             .map(String::from)
             .collect();
@@ -249,7 +317,7 @@ impl RunsTable {
         let metrics = header[n_axes + 2..].to_vec();
         let mut rows = Vec::new();
         for record in r.records() {
-            let record = record.map_err(|e| csv_error(path, e))?;
+            let record = record.map_err(|e| csv_row_error(path, e))?;
             let line = record.position().map_or(0, |p| p.line());
             let bad = |i: usize, what: &str| SweepError::CsvAt {
                 path: path.to_path_buf(),

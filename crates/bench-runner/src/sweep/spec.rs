@@ -189,7 +189,7 @@ struct RawRange {
 struct RawCharts {
     heatmap: Option<Spanned<Vec<String>>>,
     lines: Option<Spanned<RawLines>>,
-    run: Option<u64>,
+    run: Option<Spanned<u64>>,
 }
 
 #[derive(Deserialize)]
@@ -395,7 +395,7 @@ impl Spec {
                     });
                 }
             }
-            charts.run = c.run.unwrap_or(0);
+            charts.run = c.run.as_ref().map_or(0, |r| *r.get_ref());
         }
         let n_runs = axes
             .iter()
@@ -418,7 +418,12 @@ impl Spec {
                 "run {} is out of range: the sweep has {n_runs} runs",
                 charts.run
             );
-            return Err(loc.err(None, Some("charts.run"), msg));
+            let span = raw
+                .charts
+                .as_ref()
+                .and_then(|c| c.run.as_ref())
+                .map(|r| r.span());
+            return Err(loc.err(span, Some("charts.run"), msg));
         }
 
         loc.check_name(raw.name.as_deref())?;

@@ -551,6 +551,58 @@ pub fn output_name_problem(name: &str) -> Option<String> {
     })
 }
 
+/// Refuses, at the key that names it, a file of the scenario that cannot be opened (missing,
+/// a directory, unreadable): its reader would name the file alone, not the scenario line
+/// that asked for it.
+fn check_named_files(
+    raw: &RawScenario,
+    base: &Path,
+    invalid: &dyn Fn(&str, &str) -> ScenarioError,
+) -> Result<(), ScenarioError> {
+    let w = &raw.workload;
+    let one = |key: &'static str, p: Option<&Path>| p.map(|p| vec![(key, base.join(p))]);
+    let many = |key: &'static str, files: Option<&OneOrMany>| {
+        files.map(|f| f.paths(base).into_iter().map(|p| (key, p)).collect())
+    };
+    let named: Vec<Vec<(&str, PathBuf)>> = [
+        one(
+            "allocation.file",
+            raw.allocation.as_ref().map(|a| a.file.as_path()),
+        ),
+        raw.scheduler.yarn_site.as_ref().map(|f| {
+            f.paths(base)
+                .into_iter()
+                .map(|p| ("scheduler.yarn_site", p))
+                .collect()
+        }),
+        one("scheduler.users", raw.scheduler.users.as_deref()),
+        one("cluster.nodes_file", raw.cluster.nodes_file()),
+        one("workload.csv", w.csv.as_deref()),
+        one("workload.start", w.start.as_deref()),
+        one("workload.recorded", w.recorded.as_deref()),
+        one("workload.synth", w.synth.as_deref()),
+        many("workload.sls", w.sls.as_ref()),
+        many("workload.rumen", w.rumen.as_ref()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    for (key, p) in named.iter().flatten() {
+        let problem = match std::fs::metadata(p) {
+            Ok(m) if m.is_dir() => Some("it is a directory".to_string()),
+            Ok(_) => std::fs::File::open(p).err().map(|e| e.to_string()),
+            Err(e) => Some(e.to_string()),
+        };
+        if let Some(problem) = problem {
+            return Err(invalid(
+                key,
+                &format!("{}: cannot read: {problem}", p.display()),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Parses scenario TOML `text` (from `path`, used for messages and relative paths).
 pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError> {
     let raw: RawScenario = toml::from_str(text).map_err(|e| {
@@ -581,6 +633,7 @@ pub fn parse_scenario(text: &str, path: &Path) -> Result<Scenario, ScenarioError
         return Err(invalid("name", &problem));
     }
     let base = path.parent().unwrap_or(Path::new("."));
+    check_named_files(&raw, base, &invalid)?;
     let mut raw = raw;
     let alloc_err = |e: crate::alloc::AllocError| ScenarioError::Allocation(e.to_string());
     let site_files = raw.scheduler.yarn_site.as_ref().map(|f| f.paths(base));

@@ -128,9 +128,13 @@ const UNITS: &[(&str, i64, i64)] = &[
 /// vectors, `[memory=1w]`) stops its ResourceManager, and so does a number `Long.valueOf`
 /// refuses.
 fn with_units(value: &str) -> Result<i64, String> {
+    // The start of the trailing run of letters, found from the end: testing the rest of the
+    // value at every letter took quadratic time on a long run of letters before a digit.
     let split = value
         .char_indices()
-        .find(|&(i, c)| c.is_alphabetic() && value[i..].chars().all(char::is_alphabetic))
+        .rev()
+        .take_while(|&(_, c)| c.is_alphabetic())
+        .last()
         .map_or(value.len(), |(i, _)| i);
     let (number, units) = value.split_at(split);
     let n: i64 = number.parse().map_err(|_| {

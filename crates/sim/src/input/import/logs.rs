@@ -244,6 +244,9 @@ struct Summary {
     finish: i64,
     memory_seconds: Option<i64>,
     vcore_seconds: Option<i64>,
+    /// Where the summary line is, for a value the trace cannot hold.
+    file: String,
+    line: u64,
 }
 
 #[derive(Debug, Default)]
@@ -351,6 +354,9 @@ struct AppRecord {
     containers: u64,
     /// (count, memory, vcores, duration, priority)
     groups: Vec<(u64, i64, i64, i64, i64)>,
+    /// Where its summary line is.
+    file: String,
+    line: u64,
 }
 
 fn put_str(out: &mut Vec<u8>, s: &str) {
@@ -372,6 +378,7 @@ impl AppRecord {
             &self.user,
             &self.state,
             &self.final_status,
+            &self.file,
         ] {
             put_str(out, s);
         }
@@ -384,6 +391,7 @@ impl AppRecord {
             self.first_task.unwrap_or(NONE),
             self.finish,
             self.containers as i64,
+            self.line as i64,
             self.groups.len() as i64,
         ] {
             put_i64(out, v);
@@ -409,19 +417,20 @@ impl AppRecord {
             Ok(String::from_utf8_lossy(&s).into_owned())
         }
         let opt = |v: i64| (v != NONE).then_some(v);
-        let (id, queue, user, state, final_status) = (
+        let (id, queue, user, state, final_status, file) = (
+            get_str(r)?,
             get_str(r)?,
             get_str(r)?,
             get_str(r)?,
             get_str(r)?,
             get_str(r)?,
         );
-        let mut v = [0i64; 9];
+        let mut v = [0i64; 10];
         for x in &mut v {
             *x = get_i64(r)?;
         }
-        let mut groups = Vec::with_capacity(v[8] as usize);
-        for _ in 0..v[8] {
+        let mut groups = Vec::with_capacity(v[9] as usize);
+        for _ in 0..v[9] {
             groups.push((
                 get_i64(r)? as u64,
                 get_i64(r)?,
@@ -444,6 +453,8 @@ impl AppRecord {
             finish: v[6],
             containers: v[7] as u64,
             groups,
+            file,
+            line: v[8] as u64,
         })
     }
 }
@@ -467,6 +478,13 @@ fn bad(file: &str, line: u64, message: impl Into<String>) -> LogError {
         line,
         message: message.into(),
     }
+}
+
+/// `v` held to the limit of the native CSV trace's `column`, where the import writes it.
+fn trace_limit(column: &str, v: i64) -> Result<(), String> {
+    crate::limits::limit("csv trace", column)
+        .check_int(i128::from(v))
+        .map(|_| ())
 }
 
 fn text(v: &[u8]) -> String {
@@ -606,6 +624,8 @@ impl<'o> Importer<'o> {
             finish,
             memory_seconds: f[9].and_then(parse_i64),
             vcore_seconds: f[10].and_then(parse_i64),
+            file: file.to_string(),
+            line,
         };
         let s = self.slot_of(key, id);
         let app = self.slots[s as usize].as_mut().expect("a live slot");
@@ -686,6 +706,12 @@ impl<'o> Importer<'o> {
             ),
             None => None,
         };
+        if let Some((m, c)) = size {
+            for (what, v, column) in [("memory", m, "memory_mb"), ("vCores", c, "vcores")] {
+                trace_limit(column, v)
+                    .map_err(|e| bad(file, line, format!("`RESOURCE` {what}: {e}")))?;
+            }
+        }
         if alloc {
             let s = self.slot_of(key, app_id);
             let app = self.slots[s as usize].as_mut().expect("a live slot");
@@ -810,6 +836,22 @@ impl<'o> Importer<'o> {
                 _ => groups.push((1, size.0, size.1, d, prio)),
             }
         }
+        // What the trace cannot hold is refused at the app's summary line: a trace the
+        // import writes must read back.
+        let at_summary = |what: String| bad(&sum.file, sum.line, format!("{}: {what}", app.id));
+        if let Some((m, v)) = estimate {
+            for (what, x, column) in [("MB", m, "memory_mb"), ("vcores", v, "vcores")] {
+                trace_limit(column, x).map_err(|e| {
+                    at_summary(format!(
+                        "containers estimated from `memorySeconds` and `vcoreSeconds` at {x} {what} each: {e}"
+                    ))
+                })?;
+            }
+        }
+        for g in &groups {
+            trace_limit("duration_ms", g.3)
+                .map_err(|e| at_summary(format!("a container ran {} ms: {e}", g.3)))?;
+        }
         let epoch = |local: Option<i64>| local.map(|t| t - zone);
         let record = AppRecord {
             id: std::mem::take(&mut app.id),
@@ -825,6 +867,8 @@ impl<'o> Importer<'o> {
             finish: sum.finish,
             containers: app.done.len() as u64,
             groups,
+            file: sum.file,
+            line: sum.line,
         };
         self.report.apps += 1;
         self.report.containers += record.containers;
@@ -1009,6 +1053,18 @@ fn write_outputs<S: Read + Write + Seek>(
         };
         let a = AppRecord::decode(counted).map_err(io("spill file"))?;
         pos = Some(offset + counted.n);
+        trace_limit("arrival_ms", a.submit - base).map_err(|e| {
+            bad(
+                &a.file,
+                a.line,
+                format!(
+                    "{}: `submitTime` {} is {} ms after the first app's, {base}: {e}",
+                    a.id,
+                    a.submit,
+                    a.submit - base
+                ),
+            )
+        })?;
         let arrival = (a.submit - base).to_string();
         // The app's columns once (quoted as CSV needs), then each group's numbers.
         head.clear();

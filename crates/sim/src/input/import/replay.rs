@@ -123,6 +123,14 @@ fn cell_i64(
     })
 }
 
+/// A CSV reader's error in `file`, at its line when the reader knows it.
+fn csv_message(file: &str, e: &csv::Error) -> String {
+    match e.position() {
+        Some(p) => format!("{file}:{}: {e}", p.line()),
+        None => format!("{file}: {e}"),
+    }
+}
+
 /// One app of a run as the join reads it: its id, queue, `wait_ms` and `jct_ms` (`None`
 /// when it never started or did not finish).
 pub type RunApp = (String, String, Option<i64>, Option<i64>);
@@ -139,13 +147,13 @@ pub fn replay(
     let mut run = csv::Reader::from_reader(apps);
     let h = run
         .headers()
-        .map_err(|e| format!("{apps_name}: {e}"))?
+        .map_err(|e| csv_message(apps_name, &e))?
         .clone();
     let col = |n: &str| header_index(&h, n, apps_name);
     let (aa, aq, aw, aj) = (col("app")?, col("queue")?, col("wait_ms")?, col("jct_ms")?);
     let mut rows = Vec::new();
     for r in run.records() {
-        let r = r.map_err(|e| format!("{apps_name}: {e}"))?;
+        let r = r.map_err(|e| csv_message(apps_name, &e))?;
         rows.push((
             r.get(aa).unwrap_or("").to_string(),
             r.get(aq).unwrap_or("").to_string(),
@@ -165,7 +173,7 @@ pub fn replay_apps(
 ) -> Result<Replay, String> {
     let csv_err = |file: &str| {
         let file = file.to_string();
-        move |e: csv::Error| format!("{file}: {e}")
+        move |e: csv::Error| csv_message(&file, &e)
     };
     // The recorded times by app (the smaller file: one row per app).
     let mut rec = csv::Reader::from_reader(recorded);
@@ -188,6 +196,20 @@ pub fn replay_apps(
             get(rl, "launch_ms")?,
             get(rf, "finish_ms")?,
         ];
+        // A time before the app's submission would enter the comparison as a negative
+        // wait or completion: refused, as `import logs` refuses such a summary.
+        if let Some(submit) = times[0] {
+            let later = ["am_allocated_ms", "launch_ms", "finish_ms"];
+            for (t, c) in times[1..].iter().zip(later) {
+                if let Some(t) = t.filter(|t| *t < submit) {
+                    let line = r.position().map_or(0, |p| p.line());
+                    return Err(format!(
+                        "{recorded_name}:{line}: `{c}` {t} is before the submission {submit} \
+                         (`submit_ms`): time goes backwards"
+                    ));
+                }
+            }
+        }
         recorded_times.insert(r.get(ra).unwrap_or("").to_string(), times);
     }
     let mut out = Replay {

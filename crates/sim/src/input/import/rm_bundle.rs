@@ -112,6 +112,17 @@ fn num(v: &Value, key: &str, at: &str, file: &str) -> Result<i64, String> {
         .ok_or_else(|| format!("{file}: {at}.{key}: missing or not a non-negative integer"))
 }
 
+/// `key` of `v` as [`num`] reads it, held to the limit of the native CSV trace's `column`,
+/// where the import writes it: a trace its own reader would refuse is refused here, naming
+/// the response's field.
+fn num_within(v: &Value, key: &str, at: &str, file: &str, column: &str) -> Result<i64, String> {
+    let x = num(v, key, at, file)?;
+    crate::limits::limit("csv trace", column)
+        .check_int(i128::from(x))
+        .map_err(|e| format!("{file}: {at}.{key}: {e}"))?;
+    Ok(x)
+}
+
 fn text<'a>(v: &'a Value, key: &str, at: &str, file: &str) -> Result<&'a str, String> {
     v.get(key)
         .and_then(Value::as_str)
@@ -270,7 +281,7 @@ pub fn open_apps(
         }
         let id = text(a, "id", &at, file)?;
         let (user, queue) = (text(a, "user", &at, file)?, text(a, "queue", &at, file)?);
-        let running = num(a, "runningContainers", &at, file)?;
+        let running = num_within(a, "runningContainers", &at, file, "count")?;
         let (mb, vc) = (
             num(a, "allocatedMB", &at, file)?,
             num(a, "allocatedVCores", &at, file)?,
@@ -307,7 +318,7 @@ pub fn open_apps(
             {
                 continue;
             }
-            let count = num(r, "numContainers", &rat, file)?;
+            let count = num_within(r, "numContainers", &rat, file, "count")?;
             if count == 0 {
                 continue;
             }
@@ -323,8 +334,8 @@ pub fn open_apps(
             asks.push((
                 prio,
                 count,
-                num(cap, "memory", &rat, file)?,
-                num(cap, "vCores", &rat, file)?,
+                num_within(cap, "memory", &rat, file, "memory_mb")?,
+                num_within(cap, "vCores", &rat, file, "vcores")?,
             ));
         }
         let held = running > 0;
@@ -335,7 +346,18 @@ pub fn open_apps(
             let am_asks = asks.iter().filter(|x| x.0 == 0).count();
             out.am_asks_dropped += am_asks;
             asks.retain(|x| x.0 != 0);
-            Some((mb / running, vc / running))
+            let each = (mb / running, vc / running);
+            for (key, v, column) in [
+                ("allocatedMB", each.0, "am_memory_mb"),
+                ("allocatedVCores", each.1, "am_vcores"),
+            ] {
+                crate::limits::limit("csv trace", column)
+                    .check_int(i128::from(v))
+                    .map_err(|e| {
+                        format!("{file}: {at}.{key}: each of its {running} containers: {e}")
+                    })?;
+            }
+            Some(each)
         } else {
             // Not running yet: its priority-0 ask is its AM.
             let pos = asks.iter().position(|x| x.0 == 0);

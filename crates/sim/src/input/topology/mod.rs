@@ -231,6 +231,11 @@ impl RawCluster {
         self.nodes_file.is_some()
     }
 
+    /// The SLS nodes file, if the cluster names one.
+    pub(crate) fn nodes_file(&self) -> Option<&Path> {
+        self.nodes_file.as_deref()
+    }
+
     /// The cluster of one of the three forms (a nodes file read relative to `base`; its
     /// nodes that give no size take `node_memory_mb` / `node_vcores`, else `sls_nm` (SLS's
     /// `yarn.sls.nm.memory.mb` / `yarn.sls.nm.vcores` from the configuration files), else
