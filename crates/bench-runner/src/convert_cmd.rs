@@ -33,8 +33,13 @@ pub fn fs2cs(
     };
     let label = out.display().to_string();
     let back = parse_any_xml(&converted.xml, &label, read_era).map_err(|e| {
+        // The lines it names are those of the text that would have been written.
+        let e = e
+            .to_string()
+            .replacen(&label, &format!("{label} (as converted, not written)"), 1);
         CliError::Input(format!(
-            "{}: the converted file does not load as a capacity-scheduler.xml: {e}",
+            "{}: the converted file does not load as a capacity-scheduler.xml, so nothing is \
+             written: {e}",
             file.display()
         ))
     })?;

@@ -205,3 +205,57 @@ fn validate_reads_capacity_files_as_hadoop_33_unless_told() {
         "{err}"
     );
 }
+
+/// `fairsim convert` writes what fs2cs would and reads it back first: a fair-scheduler.xml
+/// whose weight converts to a capacity weight YARN refuses (above 10000) is refused naming
+/// the fair-scheduler.xml and the converted property, and nothing is written.
+#[test]
+fn convert_refuses_what_the_converted_file_cannot_load_and_writes_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let good = write(
+        dir.path(),
+        "fair.xml",
+        "<allocations>\n<queue name=\"a\"><weight>3</weight></queue>\n<queue name=\"b\"/>\n</allocations>\n",
+    );
+    let out = dir.path().join("cs.xml");
+    let run = fairsim(&[
+        "convert",
+        good.to_str().expect("utf-8 path"),
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let written = std::fs::read_to_string(&out).expect("the converted file");
+    assert!(written.contains("<value>3.0w</value>"), "{written}");
+    // Warnings on the written file name its own lines.
+    let warned = String::from_utf8_lossy(&run.stderr);
+    assert!(!warned.contains("not written"), "{warned}");
+    let bad = write(
+        dir.path(),
+        "heavy.xml",
+        "<allocations>\n<queue name=\"a\"><weight>20000</weight></queue>\n<queue name=\"b\"/>\n</allocations>\n",
+    );
+    let out2 = dir.path().join("cs2.xml");
+    let run = fairsim(&[
+        "convert",
+        bad.to_str().expect("utf-8 path"),
+        "--out",
+        out2.to_str().expect("utf-8 path"),
+    ]);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("heavy.xml: the converted file does not load")
+            && err.contains("nothing is written")
+            && err.contains("cs2.xml (as converted, not written):")
+            && err.contains("root.a.capacity")
+            && err.contains("outside 0 to 10000"),
+        "{err}"
+    );
+    assert!(!out2.exists(), "nothing written");
+}
