@@ -2177,15 +2177,5 @@ fn check(c: &Case) -> Option<String> {
 fn every_bad_input_gets_its_exit_code_and_a_message_naming_where() {
     let cases = cases();
     assert!(cases.len() >= 80, "{} cases", cases.len());
-    let failures: Vec<String> = cases
-        .iter()
-        .filter_map(|c| check(c).map(|w| format!("{}: {w}", c.what)))
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases misbehaved:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    common::catalogue::assert_every_case(&cases, |c| c.what, check);
 }

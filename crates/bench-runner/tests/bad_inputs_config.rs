@@ -754,15 +754,5 @@ fn configuration_inputs_are_read_as_hadoop_reads_them() {
         .chain(output_cases())
         .chain(plan_cases())
         .collect();
-    let failures: Vec<String> = cases
-        .iter()
-        .filter_map(|c| check(c).map(|w| format!("{}: {w}", c.what)))
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases misbehaved:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    common::catalogue::assert_every_case(&cases, |c| c.what, check);
 }

@@ -337,15 +337,5 @@ fn check(c: &Case) -> Option<String> {
 #[test]
 fn every_bad_cluster_or_sweep_file_gets_exit_2_and_a_message_naming_where() {
     let cases = cases();
-    let failures: Vec<String> = cases
-        .iter()
-        .filter_map(|c| check(c).map(|w| format!("{}: {w}", c.what)))
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases misbehaved:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    common::catalogue::assert_every_case(&cases, |c| c.what, check);
 }

@@ -441,15 +441,5 @@ fn write(dir: &Path, name: &str, text: &str) {
 #[test]
 fn bounded_work_cases_get_their_exit_code_in_time() {
     let cases = cases();
-    let failures: Vec<String> = cases
-        .iter()
-        .filter_map(|c| check(c).map(|w| format!("{}: {w}", c.what)))
-        .collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases misbehaved:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    common::catalogue::assert_every_case(&cases, |c| c.what, check);
 }
