@@ -24,6 +24,14 @@ struct Case {
 }
 
 const LOGS: &[&str] = &["import", "logs", "rm.log", "--out", "out"];
+const CHECK_REPLAY: &[&str] = &[
+    "check",
+    "replay",
+    "--recorded",
+    "recorded.csv",
+    "--apps",
+    "apps.csv",
+];
 const IMPORT_RM: &[&str] = &[
     "import",
     "rm",
@@ -141,14 +149,7 @@ fn cases() -> Vec<Case> {
             what: "recorded times whose finish is before the submission",
             file: "recorded.csv",
             edit: |t| t.replacen(",1000,14900,3,", ",1000,-1,3,", 1),
-            args: &[
-                "check",
-                "replay",
-                "--recorded",
-                "recorded.csv",
-                "--apps",
-                "apps.csv",
-            ],
+            args: CHECK_REPLAY,
             code: 2,
             expect: &[
                 "recorded.csv:2: `finish_ms` -1 is before the submission 0 (`submit_ms`): time goes backwards",
@@ -158,14 +159,7 @@ fn cases() -> Vec<Case> {
             what: "recorded times with a row cut short",
             file: "recorded.csv",
             edit: |t| t.replacen(",1000,14900,3,1700000000000", "", 1),
-            args: &[
-                "check",
-                "replay",
-                "--recorded",
-                "recorded.csv",
-                "--apps",
-                "apps.csv",
-            ],
+            args: CHECK_REPLAY,
             code: 2,
             expect: &["recorded.csv:2: CSV error: record 1 (line: 2, byte: "],
         },

@@ -16,6 +16,13 @@ const CS_XML: &str = r#"<configuration>
   <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>100</value></property>
 </configuration>
 "#;
+/// `CS_XML` with room for one 1 GB AM on two 8 GB nodes (maximum-am-resource-percent 0.05).
+const CS_AM_XML: &str = r#"<configuration>
+  <property><name>yarn.scheduler.capacity.root.queues</name><value>a</value></property>
+  <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>100</value></property>
+  <property><name>yarn.scheduler.capacity.maximum-am-resource-percent</name><value>0.05</value></property>
+</configuration>
+"#;
 const HEADER: &str = "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,duration_ms,priority,hosts\n";
 
 /// Writes the allocation files, the trace `csv` and the scenario, and reads it.
@@ -23,6 +30,7 @@ fn load(toml: &str, csv: &str) -> (tempfile::TempDir, Result<Scenario, String>) 
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("fs.xml"), FS_XML).expect("write");
     std::fs::write(dir.path().join("cs.xml"), CS_XML).expect("write");
+    std::fs::write(dir.path().join("cs-am.xml"), CS_AM_XML).expect("write");
     std::fs::write(dir.path().join("t.csv"), format!("{HEADER}{csv}")).expect("write");
     let path = dir.path().join("s.toml");
     std::fs::write(&path, toml).expect("write");
@@ -330,30 +338,14 @@ fn a_joining_node_lets_the_capacity_scheduler_activate_a_held_app() {
 #[test]
 fn a_failed_attempt_gives_up_its_capacity_activation() {
     for era in ERAS {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let xml = CS_XML.replace(
-            "</configuration>",
-            "  <property><name>yarn.scheduler.capacity.maximum-am-resource-percent</name>\
-             <value>0.05</value></property>\n</configuration>",
+        let sc = scenario(
+            era,
+            "cs-am.xml",
+            "",
+            "nodes = 2\nnode_memory_mb = 8192\nnode_vcores = 8\n\
+             [[cluster.events]]\nat_ms = 2000\nkind = \"lose\"\nnode = \"node0\"\n",
+            "j0,0,a,u,1024,1,0,1,1024,1,30000,1,\nj1,100,a,u,1024,1,0,1,1024,1,30000,1,\n",
         );
-        std::fs::write(dir.path().join("cs.xml"), xml).expect("write");
-        std::fs::write(
-            dir.path().join("t.csv"),
-            format!(
-                "{HEADER}j0,0,a,u,1024,1,0,1,1024,1,30000,1,\n\
-                 j1,100,a,u,1024,1,0,1,1024,1,30000,1,\n"
-            ),
-        )
-        .expect("write");
-        let toml = format!(
-            "[cluster]\nnodes = 2\nnode_memory_mb = 8192\nnode_vcores = 8\n\
-             [[cluster.events]]\nat_ms = 2000\nkind = \"lose\"\nnode = \"node0\"\n\
-             [scheduler]\nsemantics = \"{era}\"\n[allocation]\nfile = \"cs.xml\"\n\
-             [workload]\ncsv = \"t.csv\"\n[outputs]\nsample_interval_ms = 250\n"
-        );
-        let path = dir.path().join("s.toml");
-        let mut sc = parse_scenario(&toml, &path).unwrap_or_else(|e| panic!("{e}"));
-        sc.check_invariants = true;
         let (rec, sum) = run_sampled(&sc);
         let first = |k: usize| rec.apps[k].first_container.map(|t| t.0);
         let finish = |k: usize| rec.apps[k].finish.map(|t| t.0);
