@@ -291,7 +291,7 @@ impl Sched<'_, '_> {
         // Reservations count in the queue's and the user's used resources.
         let queue_usage = self.cs_used(leaf);
         let user = self.w.apps[a as usize].user;
-        let user_usage = caps_held(self, leaf, user);
+        let user_usage = self.cs_user_held(leaf, user);
         // Hadoop 2.7 computes the limit with the ask being placed; from 2.8 on
         // (`UsersManager.computeUserLimit` in 3.x) with the minimum allocation, so the
         // limit grows one container at a time whatever the ask.
@@ -570,15 +570,12 @@ impl Sched<'_, '_> {
     }
 }
 
-/// What `user` holds in `leaf` (containers and reservations), as the Capacity Scheduler's
-/// books keep it.
-fn caps_held(s: &Sched<'_, '_>, leaf: QueueId, user: u32) -> Resource {
-    s.capacity
-        .as_deref()
-        .map_or(Resource::ZERO, |cs| cs.held.of(leaf, user))
-}
-
 impl Sched<'_, '_> {
+    /// What `user` holds in `leaf` (containers and reservations), as the books keep it.
+    fn cs_user_held(&self, leaf: QueueId, user: u32) -> Resource {
+        (self.capacity.as_deref()).map_or(Resource::ZERO, |cs| cs.held.of(leaf, user))
+    }
+
     /// What the active users (sorted) of `leaf` hold in it, containers and reservations.
     fn cs_active_users_hold(&self, leaf: QueueId, active_users: &[u32]) -> Resource {
         let Some(cs) = self.capacity.as_deref() else {
@@ -601,15 +598,16 @@ impl Sched<'_, '_> {
         let mut kept = asking.to_vec();
         kept.sort_unstable();
         assert_eq!(kept, walked, "leaf {leaf:?}: apps with asks");
-        let mut by_user: Vec<(u32, Resource)> = Vec::new();
+        let mut walked = crate::capacity::user_held::UserHeld::default();
         for &x in runnable {
             let app = &self.w.apps[x as usize];
-            let held = app.usage.saturating_add(self.cs_app_reserved(x));
-            match by_user.binary_search_by_key(&app.user, |e| e.0) {
-                Ok(k) => by_user[k].1 = by_user[k].1.saturating_add(held),
-                Err(k) => by_user.insert(k, (app.user, held)),
-            }
+            walked.add(
+                leaf,
+                app.user,
+                app.usage.saturating_add(self.cs_app_reserved(x)),
+            );
         }
+        let mut by_user = walked.users(leaf).to_vec();
         by_user.retain(|&(_, r)| r != Resource::ZERO);
         let kept = self
             .capacity

@@ -64,13 +64,15 @@ impl Sched<'_, '_> {
     /// reservation of the app came or went (`capacity::user_held`).
     #[inline]
     pub(crate) fn cs_user_holds(&mut self, a: u32, delta: Resource, grows: bool) {
-        let (leaf, user) = (self.w.apps[a as usize].queue, self.w.apps[a as usize].user);
-        if let Some(cs) = self.capacity.as_deref_mut() {
-            if grows {
-                cs.held.add(leaf, user, delta);
-            } else {
-                cs.held.sub(leaf, user, delta);
-            }
+        // The Fair Scheduler's allocations and releases pass here too: nothing read for them.
+        let Some(cs) = self.capacity.as_deref_mut() else {
+            return;
+        };
+        let app = &self.w.apps[a as usize];
+        if grows {
+            cs.held.add(app.queue, app.user, delta);
+        } else {
+            cs.held.sub(app.queue, app.user, delta);
         }
     }
 
