@@ -204,7 +204,8 @@ fn run(s: &Setup, end_ms: u64) -> Trace {
                         } else {
                             Resource::new(C, 1)
                         },
-                        reserved: if held_for[n].is_some() {
+                        reserved: Resource::ZERO,
+                        held: if held_for[n].is_some() {
                             Resource::new(C, 1)
                         } else {
                             Resource::ZERO

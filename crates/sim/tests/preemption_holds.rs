@@ -57,3 +57,63 @@ fn two_apps_preempted_for_on_one_node_each_keep_their_hold() {
     expected.extend([(36_000, 2), (36_000, 1)]);
     assert_eq!(run_allocations(&sc), expected);
 }
+
+/// The run of [`a_hold_not_yet_handed_back_is_not_free_to_the_next_search`]: its
+/// allocations, and the containers preempted.
+fn held_search_run() -> (Vec<(u64, u32)>, f64) {
+    let xml = r#"<allocations>
+  <defaultFairSharePreemptionThreshold>1.0</defaultFairSharePreemptionThreshold>
+  <queue name="big"/>
+  <queue name="x"><fairSharePreemptionTimeout>1</fairSharePreemptionTimeout></queue>
+  <queue name="y"><fairSharePreemptionTimeout>7</fairSharePreemptionTimeout></queue>
+</allocations>"#;
+    let apps = vec![
+        long_tasks(0, "big", 10),
+        long_tasks(31_000, "x", 1),
+        common::apps::app(40_500, "y", "u", 1, 2 * GB, 1, common::apps::LONG_MS),
+    ];
+    let mut sc = Scenario {
+        scheduler: SchedulerConf {
+            semantics: Semantics::Hadoop33,
+            preemption: true,
+            ..SchedulerConf::default()
+        },
+        end_ms: Some(150_000),
+        ..trace_scenario(
+            "held-search",
+            fair_tree(xml, Semantics::Hadoop33),
+            1,
+            Resource::new(10 * GB, 10),
+            apps,
+        )
+    };
+    sc.scheduler.heartbeat_ms = 3_000;
+    sc.scheduler.reservation_threshold_increment_multiple = 3.0;
+    let (rec, summary) = common::outcomes::run_recorded(&sc);
+    (
+        common::outcomes::allocations(&rec),
+        summary.get("preempted_containers").unwrap_or(0.0),
+    )
+}
+
+#[test]
+fn a_hold_not_yet_handed_back_is_not_free_to_the_next_search() {
+    // Hadoop 3.3's victim search starts on a node from its unallocated resources less its
+    // reservation and everything it holds for starved apps (`getTotalReserved`), and a hold
+    // lasts until the node's update hands it out, after its container is killed.
+    // One 10 GB / 10 vcore node beating every 3 s: `big` fills it with ten 1 GB tasks, one a
+    // beat (0 to 27,000 ms). `x` asks 1 GB at 31,000 and is starved 1 s later: at 32,000 the
+    // thread takes big's newest task, killed at 47,000; the node holds that 1 GB for x until
+    // its beat at 48,000. `y` asks one 2 GB container at 40,500 (below the reservation
+    // threshold of 3 x 1 GB, so it never reserves) and its 7 s timeout runs out at 47,500,
+    // between the kill and the beat: the node's 1 GB unallocated is all held for x, so the
+    // search starts from nothing and takes two of big's tasks for y (three preempted in
+    // all), killed at 62,500 and handed to y at the 63,000 beat. A search that took the
+    // held gigabyte for free space took one task, left y 1 GB it cannot use (big took it
+    // back at 63,000), and y waited for its next check: 102,000, four preempted.
+    let (allocations, preempted) = held_search_run();
+    let big: Vec<(u64, u32)> = (0..10).map(|k| (k * 3_000, 0)).collect();
+    assert_eq!(allocations[..10], big[..]);
+    assert_eq!(allocations[10..], [(48_000, 1), (63_000, 2)]);
+    assert_eq!(preempted, 3.0);
+}

@@ -227,6 +227,7 @@ proptest! {
             .map(|cs| NodeView {
                 unallocated: Resource::ZERO,
                 reserved: Resource::ZERO,
+                held: Resource::ZERO,
                 containers: cs
                     .iter()
                     .map(|&(app, units, is_am)| {
@@ -300,8 +301,8 @@ proptest! {
             .collect();
         let mut marked = cluster.marked_at_start();
         let (mut nodes_kept, mut owners_kept) = cluster.views(&marked, &same);
-        let mut kept = Search33 { marked: marked.clone() };
-        let mut fresh = Search33 { marked: marked.clone() };
+        let mut kept = Search33 { marked: marked.clone(), ..Search33::default() };
+        let mut fresh = Search33 { marked: marked.clone(), ..Search33::default() };
         for reqs in &requests {
             let (mut nodes_now, mut owners_now) = cluster.views(&marked, &other);
             let got = kept.for_app(reqs, &mut nodes_kept, &mut owners_kept, mb(100_000));
@@ -353,7 +354,7 @@ impl Gen33 {
     }
 
     /// The search's views as a copy taken with `marked` chosen reads them: a node's
-    /// reservation plus its marked containers reserved, an owner's marked containers to be
+    /// marked containers held (none is handed back here), an owner's marked containers to be
     /// preempted; owner `a` is `label[a]`.
     fn views(
         &self,
@@ -366,6 +367,7 @@ impl Gen33 {
             .map(|&(free, reserved, _)| NodeView {
                 unallocated: mb(free * 1024),
                 reserved: mb(reserved * 1024),
+                held: Resource::ZERO,
                 containers: Vec::new(),
             })
             .collect();
@@ -384,7 +386,7 @@ impl Gen33 {
             o.usage = o.usage.saturating_add(size);
             if marked.contains(&id) {
                 o.to_be_preempted = o.to_be_preempted.saturating_add(size);
-                nodes[n].reserved = nodes[n].reserved.saturating_add(size);
+                nodes[n].held = nodes[n].held.saturating_add(size);
             }
             nodes[n].containers.push(NodeContainer {
                 app: label[app as usize],

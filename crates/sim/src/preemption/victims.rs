@@ -359,8 +359,12 @@ impl<'s, 't> Round<'s, 't> {
 pub struct NodeView {
     /// Unallocated resource.
     pub unallocated: Resource,
-    /// Reserved on it: a reservation plus resources already being preempted for apps.
+    /// Its reservation (the reserved container's size, or zero).
     pub reserved: Resource,
+    /// What it holds for starved apps: the resources already chosen for preemption on it
+    /// for them and not yet handed back, whether the chosen containers still run or not
+    /// (`FSSchedulerNode.totalResourcesPreempted`).
+    pub held: Resource,
     /// Its live containers.
     pub containers: Vec<NodeContainer>,
 }
@@ -442,12 +446,29 @@ pub struct PreemptableSet {
     pub n_am: u32,
 }
 
-/// Mutable state of one 3.x victim search: containers marked so far and what each node
-/// holds back for starved apps.
+/// Mutable state of one 3.x victim search: containers marked so far, and how often it read
+/// a node's held amount in a way a larger amount would change.
 #[derive(Debug, Clone, Default)]
 pub struct Search33 {
     /// Container ids already marked (in earlier searches or this one).
     pub marked: BTreeSet<u64>,
+    /// Reads of nodes holding something for starved apps ([`HeldReads`]).
+    pub held_reads: std::cell::Cell<HeldReads>,
+}
+
+/// Counts of the search's reads of nodes that hold something for starved apps: a read
+/// starts from the node's unallocated less its reservation and holds, clamped at zero per
+/// resource, so a larger held amount changes what it sees only in a resource where that
+/// start is above zero. The cycle watch reads these to know whether two states that differ
+/// only in held amounts look alike to the search (see `engine/cycle`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HeldReads {
+    /// Reads of a held node whose start was above zero in memory.
+    pub memory: u64,
+    /// Reads of a held node whose start was above zero in vcores.
+    pub vcores: u64,
+    /// Every read of a held node.
+    pub any: u64,
 }
 
 impl Search33 {
@@ -489,7 +510,18 @@ impl Search33 {
             containers: Vec::new(),
             n_am: 0,
         };
-        let mut potential = super::starvation::sub_non_negative(node.unallocated, node.reserved);
+        // `getTotalReserved`: the reservation plus everything held for starved apps.
+        let mut potential = super::starvation::sub_non_negative(
+            node.unallocated,
+            node.reserved.saturating_add(node.held),
+        );
+        if node.held != Resource::ZERO {
+            let mut reads = self.held_reads.get();
+            reads.any += 1;
+            reads.memory += u64::from(potential.memory_mb > 0);
+            reads.vcores += u64::from(potential.vcores > 0);
+            self.held_reads.set(reads);
+        }
         let mut picked_per_app: Vec<(u32, Resource)> = Vec::new();
         for c in Self::order(node) {
             if self.marked.contains(&c.id) {
@@ -595,8 +627,9 @@ impl Search33 {
                         self.marked.insert(c.id);
                         let o = &mut owners[c.app as usize];
                         o.to_be_preempted = o.to_be_preempted.saturating_add(c.size);
+                        // `addContainersForPreemption`: the node holds it for the app.
                         let n = &mut nodes[set.node as usize];
-                        n.reserved = n.reserved.saturating_add(c.size);
+                        n.held = n.held.saturating_add(c.size);
                     }
                     if !set.containers.is_empty() {
                         out.push(set);
@@ -875,11 +908,13 @@ mod tests {
             NodeView {
                 unallocated: mb(0),
                 reserved: mb(0),
+                held: mb(0),
                 containers: vec![nc(0, 1, 1024, true), nc(0, 2, 1024, false)],
             },
             NodeView {
                 unallocated: mb(0),
                 reserved: mb(0),
+                held: mb(0),
                 containers: vec![nc(0, 3, 1024, false), nc(0, 4, 1024, false)],
             },
         ];
@@ -916,11 +951,13 @@ mod tests {
             NodeView {
                 unallocated: mb(1024),
                 reserved: mb(0),
+                held: mb(0),
                 containers: vec![nc(0, 1, 1024, false), nc(0, 2, 1024, false)],
             },
             NodeView {
                 unallocated: mb(0),
                 reserved: mb(0),
+                held: mb(0),
                 containers: vec![nc(0, 3, 1024, false), nc(0, 4, 1024, false)],
             },
         ];
@@ -946,7 +983,7 @@ mod tests {
         );
         assert_eq!(ids(&first), vec![(0, vec![2])]);
         // Node 0 holds its free 1024 MB and task 2 back now; app 0 gives up 1024 MB.
-        assert_eq!(nodes[0].reserved, mb(1024));
+        assert_eq!(nodes[0].held, mb(1024));
         assert_eq!(owners[0].to_be_preempted, mb(1024));
         // A second starved app: task 1 alone makes no 2048 MB on node 0; node 1's two do.
         let (mut stale, mut stale_search) = (nodes.clone(), s.clone());
@@ -958,7 +995,7 @@ mod tests {
         );
         assert_eq!(ids(&second), vec![(1, vec![4, 3])]);
         // Views that missed node 0's hold would count its free space twice.
-        stale[0].reserved = mb(0);
+        stale[0].held = mb(0);
         let wrong = stale_search.for_app(&[req], &mut stale, &mut owners, mb(8192));
         assert_eq!(ids(&wrong), vec![(0, vec![1])]);
     }
@@ -968,6 +1005,7 @@ mod tests {
         let mut nodes = vec![NodeView {
             unallocated: mb(1024),
             reserved: mb(0),
+            held: mb(0),
             containers: vec![nc(0, 1, 1024, false), nc(1, 2, 1024, false)],
         }];
         let mut owners = vec![owner(8192, 0), owner(8192, 0)];

@@ -6,7 +6,7 @@ use crate::app::Locality;
 use crate::capacity::ideal::PcppState;
 use crate::preemption::round::{Fs27, Fs33};
 use crate::preemption::starvation::{AppStarvation33, LeafStarvation27, LeafStarvation33};
-use crate::preemption::victims::{Preemptor27, Search33};
+use crate::preemption::victims::{HeldReads, Preemptor27, Search33};
 use crate::scheduler::books::Books;
 use crate::scheduler::capacity_preempt::ProportionalPreemption;
 use crate::scheduler::fair::FairState;
@@ -78,6 +78,7 @@ pub(crate) type Holds = (
     u64,
     BTreeMap<(u32, u32), u64>,
     BTreeMap<(u32, u32), Resource>,
+    HeldReads,
 );
 
 impl Sched<'_, '_> {
@@ -221,7 +222,11 @@ impl Sched<'_, '_> {
                     );
                 }
                 // Only membership of live containers is ever asked.
-                let Search33 { marked } = search;
+                // The read counts are the cycle watch's, compared outside the fingerprint.
+                let Search33 {
+                    marked,
+                    held_reads: _,
+                } = search;
                 let marked: Vec<u64> = containers
                     .iter()
                     .filter(|c| c.live && marked.contains(&c.id))
@@ -280,12 +285,13 @@ impl Sched<'_, '_> {
     /// What Hadoop 3.x preemption holds (nothing under any other preemption).
     pub(crate) fn preemption_holds(&self) -> Holds {
         match self.preemption() {
-            Preemption::Fs33 { fs, .. } => (
+            Preemption::Fs33 { fs, search } => (
                 fs.hold_allocations,
                 fs.holds_covered.clone(),
                 fs.preempted_on_node.clone(),
+                search.held_reads.get(),
             ),
-            _ => (0, BTreeMap::new(), BTreeMap::new()),
+            _ => (0, BTreeMap::new(), BTreeMap::new(), HeldReads::default()),
         }
     }
 }

@@ -42,6 +42,16 @@
 //! follow, and the next state's amounts relate to the later one's in the same way. In any
 //! other case the amounts must be equal, as for any other field.
 //!
+//! The victim search reads amounts too: a node's search starts from its unallocated
+//! resources less its reservation and everything it holds (`getTotalReserved`), clamped at
+//! zero per resource. So a larger amount changes what a read sees only in a resource where
+//! that start was above zero, and a smaller one may change any read of a held node. The
+//! search counts both kinds of reads ([`HeldReads`]), and two states equal but for amounts
+//! repeat only when, between them, no read started above zero in a resource in which some
+//! hold is larger in the later state, and no held node was read at all if some hold is
+//! smaller. From the later state every such read then starts at zero again (its holds are
+//! at least as large, and the run's other inputs the same), so the reads see what they saw.
+//!
 //! The fingerprint leaves nothing out by accident: it destructures [`Simulation`] field by
 //! field (a new field does not compile until it is placed), and takes each part's `Debug`
 //! text whole, so a field added to a part is in the fingerprint unless rebased here. A field
@@ -89,6 +99,7 @@ use parts::{QueueFrom, app_text, queue_text, queue_unchanged};
 use crate::app::AppPhase;
 use crate::engine::Simulation;
 use crate::event::Event;
+use crate::preemption::victims::HeldReads;
 use crate::time::SimTime;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -161,6 +172,30 @@ struct Seen {
     held: String,
     /// The same amounts, by (node, app).
     amounts: BTreeMap<(u32, u32), fairsim_core::Resource>,
+    /// The victim search's reads of held nodes by then.
+    held_reads: HeldReads,
+}
+
+/// Whether the victim search's reads of held nodes between `earlier` and now could not tell
+/// its amounts from `amounts` (see "Amounts held by Hadoop 3.x preemption"): where a hold is
+/// larger now in a resource, no read between them started above zero in that resource; where
+/// one is smaller, no held node was read at all. The holds are the same: they are in the
+/// fingerprint.
+fn reads_repeat(
+    earlier: &Seen,
+    amounts: &BTreeMap<(u32, u32), fairsim_core::Resource>,
+    reads: HeldReads,
+) -> bool {
+    let (mut larger_mb, mut larger_vc, mut smaller) = (false, false, false);
+    for (e, n) in earlier.amounts.values().zip(amounts.values()) {
+        larger_mb |= n.memory_mb > e.memory_mb;
+        larger_vc |= n.vcores > e.vcores;
+        smaller |= n.memory_mb < e.memory_mb || n.vcores < e.vcores;
+    }
+    let was = earlier.held_reads;
+    (!larger_mb || reads.memory == was.memory)
+        && (!larger_vc || reads.vcores == was.vcores)
+        && (!smaller || reads.any == was.any)
 }
 
 /// Whether the amounts held now repeat those of `earlier` as far as any decision can tell
@@ -246,13 +281,15 @@ impl Simulation<'_> {
         {
             self.cycle.prints += 1;
         }
-        let (hold_allocations, holds_covered, amounts) = self.sched().preemption_holds();
+        let (hold_allocations, holds_covered, amounts, held_reads) =
+            self.sched().preemption_holds();
         // See "Amounts held by Hadoop 3.x preemption" in the module docs.
         let earlier = self.cycle.seen.get(&print).and_then(|states| {
             states.iter().find(|e| {
-                e.hold_allocations == hold_allocations
-                    || e.held == held
-                    || amounts_repeat(e, &holds_covered, &amounts)
+                e.held == held
+                    || (reads_repeat(e, &amounts, held_reads)
+                        && (e.hold_allocations == hold_allocations
+                            || amounts_repeat(e, &holds_covered, &amounts)))
             })
         });
         if let Some(e) = earlier {
@@ -280,6 +317,7 @@ impl Simulation<'_> {
                 holds_covered,
                 held,
                 amounts,
+                held_reads,
             });
             return None;
         }
@@ -290,6 +328,7 @@ impl Simulation<'_> {
             holds_covered,
             held,
             amounts,
+            held_reads,
         };
         self.cycle.seen.entry(print).or_default().push(seen);
         None
@@ -570,6 +609,7 @@ impl Simulation<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::{HeldReads, Seen, reads_repeat};
     use crate::Simulation;
     use crate::app::{AppSpec, TaskGroup};
     use crate::recorder::MemoryRecorder;
@@ -690,5 +730,52 @@ mod tests {
         let (prints_kill, _, times_kill) = watched(&sc);
         assert_eq!(times_kill, times);
         assert_eq!((prints, prints_kill), (8, 12));
+    }
+
+    /// A state seen with one hold of 2 GB / 1 vcore on node 0, and `reads` by then.
+    fn seen_with(reads: HeldReads) -> Seen {
+        Seen {
+            at: SimTime(0),
+            progress: 0,
+            hold_allocations: 0,
+            holds_covered: Default::default(),
+            held: String::new(),
+            amounts: [((0, 1), Resource::new(2048, 1))].into_iter().collect(),
+            held_reads: reads,
+        }
+    }
+
+    #[test]
+    fn a_larger_hold_repeats_only_if_no_read_started_above_zero_in_its_resource() {
+        let reads = HeldReads {
+            memory: 3,
+            vcores: 1,
+            any: 9,
+        };
+        let earlier = seen_with(reads);
+        let larger_mb = [((0, 1), Resource::new(3072, 1))].into_iter().collect();
+        // Reads of held nodes since, all starting at zero in both resources: a repeat.
+        let quiet = HeldReads { any: 12, ..reads };
+        assert!(reads_repeat(&earlier, &larger_mb, quiet));
+        // One read started above zero in vcores only: memory grew, still a repeat.
+        let vc_read = HeldReads {
+            vcores: 2,
+            any: 12,
+            ..reads
+        };
+        assert!(reads_repeat(&earlier, &larger_mb, vc_read));
+        // One started above zero in memory: a larger memory hold could change it.
+        let mb_read = HeldReads {
+            memory: 4,
+            any: 12,
+            ..reads
+        };
+        assert!(!reads_repeat(&earlier, &larger_mb, mb_read));
+        // A smaller hold: any read of a held node may tell.
+        let smaller = [((0, 1), Resource::new(1024, 1))].into_iter().collect();
+        assert!(!reads_repeat(&earlier, &smaller, quiet));
+        assert!(reads_repeat(&earlier, &smaller, reads));
+        // Equal amounts: whatever was read.
+        assert!(reads_repeat(&earlier, &earlier.amounts.clone(), mb_read));
     }
 }

@@ -572,6 +572,13 @@ impl Sched<'_, '_> {
         }
     }
 
+    /// Everything `node` holds for starved apps (`FSSchedulerNode.totalResourcesPreempted`).
+    pub(crate) fn held_total(&self, node: u32) -> Resource {
+        (self.held_for(node as usize).iter()).fold(Resource::ZERO, |acc, &app| {
+            acc.saturating_add(self.held_on_node(node, app))
+        })
+    }
+
     /// Ends `node`'s hold for `app`.
     fn release_hold(&mut self, node: u32, app: u32) {
         if let Some(f) = &mut self.fair {

@@ -1,8 +1,8 @@
 //! What Hadoop 3.x's victim search reads (`FSPreemptionThread.identifyContainersToPreempt`):
-//! every node's unallocated and reserved resources with its live containers, and the load of
-//! each app owning one. One copy serves a whole preemption pass: the search marks victims
-//! in the copy as it chooses them (the node's reserved resources and the owner's resources
-//! to be preempted grow by the container's size), which is what a fresh copy taken after
+//! every node's unallocated resources, its reservation, what it holds for starved apps and its
+//! live containers, and the load of each app owning one. One copy serves a whole preemption
+//! pass: the search marks victims in the copy as it chooses them (what the node holds and the
+//! owner's resources to be preempted grow by the container's size), which is what a fresh copy taken after
 //! the marks would read, as nothing else a search reads moves during the pass (no container
 //! starts or ends in an update tick; kills are events after it). Debug builds check the copy
 //! against the per-app copy before every search.
@@ -43,14 +43,15 @@ impl PassViews {
 }
 
 impl Sched<'_, '_> {
-    /// The views as they stand: a node out of the cluster holds nothing and offers nothing;
-    /// a node's reserved resource is its reservation plus its marked containers; AM
-    /// containers are left out (fairsim never chooses them).
+    /// The views as they stand: a node out of the cluster offers nothing; a node's held
+    /// resource is the sum of its holds for starved apps (which count its marked containers
+    /// until they are handed back, killed or not); AM containers are left out (fairsim never
+    /// chooses them).
     pub(crate) fn victim_views(&self) -> PassViews {
         // Each node's lists sized for its containers at once (their growth by doubling was
         // most of the copy's cost).
-        let mut nodes: Vec<NodeView> = (self.w.cluster.nodes.iter())
-            .map(|n| node_view(n, n.n_containers as usize))
+        let mut nodes: Vec<NodeView> = (self.w.cluster.nodes.iter().enumerate())
+            .map(|(i, n)| node_view(n, n.n_containers as usize, self.held_total(i as u32)))
             .collect();
         let mut slots: Vec<Vec<u32>> = (self.w.cluster.nodes.iter())
             .map(|n| Vec::with_capacity(n.n_containers as usize))
@@ -75,7 +76,6 @@ impl Sched<'_, '_> {
             let nv = &mut nodes[c.node as usize];
             if c.marked_at.is_some() {
                 marked[k as usize] = marked[k as usize].saturating_add(c.size);
-                nv.reserved = nv.reserved.saturating_add(c.size);
             }
             nv.containers.push(NodeContainer {
                 app: k,
@@ -114,8 +114,8 @@ impl Sched<'_, '_> {
     /// owner view per app, containers named by their app).
     #[cfg(debug_assertions)]
     pub(crate) fn check_pass_views(&self, views: &PassViews) {
-        let mut nodes: Vec<NodeView> = (self.w.cluster.nodes.iter())
-            .map(|n| node_view(n, 0))
+        let mut nodes: Vec<NodeView> = (self.w.cluster.nodes.iter().enumerate())
+            .map(|(i, n)| node_view(n, 0, self.held_total(i as u32)))
             .collect();
         let mut marked = vec![Resource::ZERO; self.w.apps.len()];
         let mut slots = vec![Vec::new(); nodes.len()];
@@ -125,8 +125,6 @@ impl Sched<'_, '_> {
             }
             if c.marked_at.is_some() {
                 marked[c.app as usize] = marked[c.app as usize].saturating_add(c.size);
-                let nv = &mut nodes[c.node as usize];
-                nv.reserved = nv.reserved.saturating_add(c.size);
             }
             nodes[c.node as usize].containers.push(NodeContainer {
                 app: c.app,
@@ -162,9 +160,9 @@ impl Sched<'_, '_> {
     }
 }
 
-/// Node `n` as the search reads it before its containers are added (room for `capacity`):
-/// a node out of the cluster offers nothing; its reservation counts as reserved.
-fn node_view(n: &crate::cluster::Node, capacity: usize) -> NodeView {
+/// Node `n` as the search reads it before its containers are added (room for `capacity`),
+/// `held` for starved apps: a node out of the cluster offers nothing.
+fn node_view(n: &crate::cluster::Node, capacity: usize, held: Resource) -> NodeView {
     NodeView {
         unallocated: if n.is_live() {
             n.available()
@@ -172,6 +170,7 @@ fn node_view(n: &crate::cluster::Node, capacity: usize) -> NodeView {
             Resource::ZERO
         },
         reserved: n.reservation.map_or(Resource::ZERO, |r| r.size),
+        held,
         containers: Vec::with_capacity(capacity),
     }
 }
