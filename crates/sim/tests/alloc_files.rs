@@ -231,6 +231,14 @@ fn validation_errors_name_file_line_and_element() {
     // maxAMShare on a parent under 3.3 (accepted under 2.7).
     let am = "<allocations>\n<queue name=\"p\">\n<maxAMShare>0.3</maxAMShare>\n<queue name=\"c\"/>\n</queue>\n</allocations>";
     check_err(am, H33, 3, "<maxAMShare>", "leaf queues only");
+    // The release that brought the check, since Hadoop's own example file trips it.
+    check_err(
+        am,
+        H33,
+        3,
+        "<maxAMShare>",
+        "Hadoop 3.3.1 and later refuse the file (YARN-10528",
+    );
     assert!(fair(am, H27).is_ok());
     // A fifo parent.
     let fifo = "<allocations>\n<queue name=\"p\">\n<queue name=\"c\"/>\n<schedulingPolicy>fifo</schedulingPolicy>\n</queue>\n</allocations>";

@@ -300,7 +300,9 @@ impl Builder<'_, '_, '_> {
                 return Err(self.r.invalid(
                     node,
                     format!(
-                        "maxAMShare is for leaf queues only and {} is a parent",
+                        "maxAMShare is for leaf queues only and {} is a parent: Hadoop 3.3.1 \
+                         and later refuse the file (YARN-10528; Hadoop's own example file has \
+                         one, which 2.7 ignores); set it on the leaves, or run hadoop-2.7",
                         q.name
                     ),
                 ));
