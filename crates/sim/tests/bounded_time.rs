@@ -496,8 +496,8 @@ fn hadoop33_preemption_for_an_app_that_cannot_use_it_stops_as_a_cycle() {
 /// each period preempts more for some apps than is handed to them, so the amounts their
 /// nodes hold grow and the whole state never repeats. The holds found covered are held in
 /// equal amounts at both states, and the victim search read held nodes 31 times in the
-/// period, always starting from zero (the nodes hold more than they have free): the later
-/// state decides as the earlier one, for ever. Before the rule for growing amounts the run
+/// period, starting from zero in memory each time (the nodes hold more than they have free):
+/// the later state decides as the earlier one, for ever. Before the rule for growing amounts the run
 /// never stopped (82 s of CPU for 100 simulated hours); before the search read the holds
 /// (`getTotalReserved`) it took other victims and repeated from 931.25 s every 116 s.
 #[test]
@@ -667,4 +667,46 @@ fn app_shares_computed_on_demand_decide_as_at_every_tick() {
     let seen = seen.into_inner();
     assert!(seen[0] > 20, "too few 3.3 runs with reservations: {seen:?}");
     assert!(seen[1] > 10, "too few 3.3 runs with preemption: {seen:?}");
+}
+
+/// A Hadoop 3.3 run whose holds grow while the victim search reads the held nodes: three
+/// nodes (one lost at 0 and added back at 17.5 s, one lost at 9 s), an app whose AM its
+/// queue refuses (what is held for it on the node added back grows every period), and two
+/// seven-task apps. The search reads held nodes every period and starts above zero in
+/// vcores there, but every fit it stops on is made by the containers it takes, so no larger
+/// amount could change its answer. Found by `app_shares_computed_on_demand_decide_as_at_every_tick`
+/// under another seed while any read starting above zero counted: the run never stopped.
+#[test]
+fn hadoop33_held_reads_that_only_take_containers_still_stop_as_a_cycle() {
+    let c = Case {
+        nodes: 3,
+        heartbeat_ms: 1000,
+        weights: vec![0.5],
+        max_running: None,
+        max_am_share: 0.5,
+        apps: vec![
+            (7020, 0, 1, 1, 100, false, Some((0, true))),
+            (6001, 0, 1, 7, 6834, true, None),
+            (6001, 0, 1, 7, 7055, true, None),
+        ],
+        capacity: false,
+        era33: true,
+        preemption: true,
+        locality: false,
+        multiple: true,
+        continuous: false,
+        node_events: vec![(17501, 0, 0), (9001, 1, 1), (0, 1, 0)],
+        refused: Some(0),
+    };
+    let sc = build(&c);
+    let mut rec = MemoryRecorder::default();
+    let mut sim = Simulation::new(&sc, 1, 0, &mut rec).expect("builds");
+    let s = sim
+        .run_capped(event_bound(&c, &sc))
+        .expect("runs")
+        .expect("stops within its bound");
+    drop(sim);
+    assert!(s.get("preempted_containers").unwrap_or(0.0) > 0.0);
+    assert!(s.cycle_from.is_some(), "stops as a cycle");
+    check_it_repeats(&sc, &s, &rec).unwrap_or_else(|e| panic!("{e}"));
 }

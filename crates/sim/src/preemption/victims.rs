@@ -456,18 +456,21 @@ pub struct Search33 {
     pub held_reads: std::cell::Cell<HeldReads>,
 }
 
-/// Counts of the search's reads of nodes that hold something for starved apps: a read
+/// Counts of the search's reads of nodes that hold something for starved apps. A read
 /// starts from the node's unallocated less its reservation and holds, clamped at zero per
-/// resource, so a larger held amount changes what it sees only in a resource where that
-/// start is above zero. The cycle watch reads these to know whether two states that differ
-/// only in held amounts look alike to the search (see `engine/cycle`).
+/// resource, adds the containers it takes and stops at the first that make the request fit.
+/// A larger held amount only lowers the start, so it changes the read's answer only where the
+/// read stopped on a fit that needed the start in some resource (the containers taken
+/// alone fall short of the request there); a read that found no fit finds none from a lower
+/// start. The cycle watch reads these to know whether two states that differ only in held
+/// amounts look alike to the search (see `engine/cycle`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct HeldReads {
-    /// Reads of a held node whose start was above zero in memory.
+    /// Reads of a held node that stopped on a fit needing the start's memory.
     pub memory: u64,
-    /// Reads of a held node whose start was above zero in vcores.
+    /// Reads of a held node that stopped on a fit needing the start's vcores.
     pub vcores: u64,
-    /// Every read of a held node.
+    /// Every read of a held node (a smaller held amount may change any of them).
     pub any: u64,
 }
 
@@ -515,13 +518,13 @@ impl Search33 {
             node.unallocated,
             node.reserved.saturating_add(node.held),
         );
-        if node.held != Resource::ZERO {
+        let held = node.held != Resource::ZERO;
+        if held {
             let mut reads = self.held_reads.get();
             reads.any += 1;
-            reads.memory += u64::from(potential.memory_mb > 0);
-            reads.vcores += u64::from(potential.vcores > 0);
             self.held_reads.set(reads);
         }
+        let mut taken = Resource::ZERO;
         let mut picked_per_app: Vec<(u32, Resource)> = Vec::new();
         for c in Self::order(node) {
             if self.marked.contains(&c.id) {
@@ -554,8 +557,15 @@ impl Search33 {
                     None => picked_per_app.push((c.app, c.size)),
                 }
                 potential = potential.saturating_add(c.size);
+                taken = taken.saturating_add(c.size);
             }
             if request.fits_in(potential) {
+                if held {
+                    let mut reads = self.held_reads.get();
+                    reads.memory += u64::from(request.memory_mb > taken.memory_mb);
+                    reads.vcores += u64::from(request.vcores > taken.vcores);
+                    self.held_reads.set(reads);
+                }
                 return Some(set);
             }
         }
@@ -1020,5 +1030,41 @@ mod tests {
         let sets = s.for_app(&[req], &mut nodes, &mut owners, mb(8192));
         // The 1024 free plus app 0's container: app 1's (newer) container is skipped.
         assert_eq!(sets[0].containers, vec![nc(0, 1, 1024, false)]);
+    }
+
+    #[test]
+    fn reads_of_held_nodes_count_the_fits_that_needed_the_start() {
+        let owners = vec![owner(8192, 0)];
+        let s = Search33::default();
+        let node = |free: i64, held: i64| NodeView {
+            unallocated: mb(free),
+            reserved: mb(0),
+            held: mb(held),
+            containers: vec![nc(0, 1, 1024, false), nc(0, 2, 1024, false)],
+        };
+        // 2048 free, 1024 held: the search starts at 1024 and one task makes 2048; the fit
+        // needed the start's memory, so a larger hold could change it.
+        assert!(
+            s.on_node(mb(2048), 0, &node(2048, 1024), &owners, mb(8192), u32::MAX)
+                .is_some()
+        );
+        let after_first = s.held_reads.get();
+        assert_eq!((after_first.memory, after_first.any), (1, 1));
+        // 1024 free, 4096 held: the start is 0 and two tasks make the fit on their own.
+        let set = s.on_node(mb(2048), 0, &node(1024, 4096), &owners, mb(8192), u32::MAX);
+        assert_eq!(set.map(|x| x.containers.len()), Some(2));
+        assert_eq!(s.held_reads.get().memory, 1);
+        // No fit at all (3 GB asked, 2 GB to take, nothing to start from): no answer to change.
+        assert!(
+            s.on_node(mb(3072), 0, &node(0, 1024), &owners, mb(8192), u32::MAX)
+                .is_none()
+        );
+        // A node holding nothing is not counted.
+        assert!(
+            s.on_node(mb(2048), 0, &node(2048, 0), &owners, mb(8192), u32::MAX)
+                .is_some()
+        );
+        let reads = s.held_reads.get();
+        assert_eq!((reads.memory, reads.vcores, reads.any), (1, 0, 3));
     }
 }

@@ -44,13 +44,16 @@
 //!
 //! The victim search reads amounts too: a node's search starts from its unallocated
 //! resources less its reservation and everything it holds (`getTotalReserved`), clamped at
-//! zero per resource. So a larger amount changes what a read sees only in a resource where
-//! that start was above zero, and a smaller one may change any read of a held node. The
-//! search counts both kinds of reads ([`HeldReads`]), and two states equal but for amounts
-//! repeat only when, between them, no read started above zero in a resource in which some
-//! hold is larger in the later state, and no held node was read at all if some hold is
-//! smaller. From the later state every such read then starts at zero again (its holds are
-//! at least as large, and the run's other inputs the same), so the reads see what they saw.
+//! zero per resource, adds the containers it takes and stops at the first fit. A larger
+//! amount only lowers the start: it changes a read's answer only where the read stopped on
+//! a fit that needed the start in a resource in which the amount is larger (the containers
+//! taken fall short of the request there); a smaller one may change any read of a held node.
+//! The search counts both kinds of reads ([`HeldReads`]), and two states equal but for
+//! amounts repeat only when, between them, no read stopped on a fit needing the start in a
+//! resource in which some hold is larger in the later state, and no held node was read at
+//! all if some hold is smaller. From the later state every read then gives the answer it
+//! gave (its start is lower or equal, the run's other inputs the same, and it found no fit
+//! or a fit its containers alone make), and the amounts relate again in the same way.
 //!
 //! The fingerprint leaves nothing out by accident: it destructures [`Simulation`] field by
 //! field (a new field does not compile until it is placed), and takes each part's `Debug`
@@ -178,9 +181,9 @@ struct Seen {
 
 /// Whether the victim search's reads of held nodes between `earlier` and now could not tell
 /// its amounts from `amounts` (see "Amounts held by Hadoop 3.x preemption"): where a hold is
-/// larger now in a resource, no read between them started above zero in that resource; where
-/// one is smaller, no held node was read at all. The holds are the same: they are in the
-/// fingerprint.
+/// larger now in a resource, no read between them stopped on a fit needing its start in that
+/// resource; where one is smaller, no held node was read at all. The holds are the same: they
+/// are in the fingerprint.
 fn reads_repeat(
     earlier: &Seen,
     amounts: &BTreeMap<(u32, u32), fairsim_core::Resource>,
@@ -746,7 +749,7 @@ mod tests {
     }
 
     #[test]
-    fn a_larger_hold_repeats_only_if_no_read_started_above_zero_in_its_resource() {
+    fn a_larger_hold_repeats_only_if_no_fit_needed_the_start_in_its_resource() {
         let reads = HeldReads {
             memory: 3,
             vcores: 1,
@@ -754,17 +757,17 @@ mod tests {
         };
         let earlier = seen_with(reads);
         let larger_mb = [((0, 1), Resource::new(3072, 1))].into_iter().collect();
-        // Reads of held nodes since, all starting at zero in both resources: a repeat.
+        // Reads of held nodes since, none stopping on a fit that needed the start: a repeat.
         let quiet = HeldReads { any: 12, ..reads };
         assert!(reads_repeat(&earlier, &larger_mb, quiet));
-        // One read started above zero in vcores only: memory grew, still a repeat.
+        // One fit needed the start's vcores only: memory grew, still a repeat.
         let vc_read = HeldReads {
             vcores: 2,
             any: 12,
             ..reads
         };
         assert!(reads_repeat(&earlier, &larger_mb, vc_read));
-        // One started above zero in memory: a larger memory hold could change it.
+        // One needed the start's memory: a larger memory hold could change it.
         let mb_read = HeldReads {
             memory: 4,
             any: 12,
