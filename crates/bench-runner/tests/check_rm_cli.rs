@@ -149,9 +149,10 @@ fn bad_responses_exit_2_naming_the_file() {
     let o = check(&bad, &alloc);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains(
-            "rootQueue.childQueues[0].steadyFairResources.memory: not a non-negative integer"
-        ),
+        stderr(&o).contains(&format!(
+            "{}:103: rootQueue.childQueues[0].steadyFairResources.memory: not a non-negative integer",
+            bad.display()
+        )),
         "{}",
         stderr(&o)
     );

@@ -218,13 +218,13 @@ impl<R> ObjectStream<R> {
     /// The line of `path` (`job.tasks[1].count`) in the value last read, for errors found
     /// after reading it; a field that is absent answers the line of its nearest ancestor.
     pub fn field_line(&self, path: &str) -> u64 {
-        super::field_lines::field_line(&self.src.captured, self.start, path)
+        crate::json_lines::value_line(&self.src.captured[..], self.start, path)
     }
 
     /// The line of each element of the list at `path` in the value last read (one scan of
     /// its text); empty when there is no such list.
     pub fn element_lines(&self, path: &str) -> Vec<u64> {
-        super::field_lines::element_lines(&self.src.captured, self.start, path)
+        crate::json_lines::element_lines(&self.src.captured[..], self.start, path)
     }
 }
 
