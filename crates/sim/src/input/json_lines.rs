@@ -602,9 +602,16 @@ mod tests {
 
             #[test]
             fn any_text_and_path_answer_a_line_within_the_text(
-                text in prop::collection::vec(
-                    prop::sample::select(b"{}[]\",:\\u0a9 \nx.".to_vec()), 0..200),
-                path in prop::string::string_regex(r"[a-z0-9\[\].]{0,12}").unwrap(),
+                text in prop_oneof![
+                    // JSON's own bytes, so that the scan goes deep; or any bytes at all.
+                    prop::collection::vec(
+                        prop::sample::select(b"{}[]\",:\\u0a9d8 \nx.".to_vec()), 0..300),
+                    prop::collection::vec(any::<u8>(), 0..300),
+                ],
+                path in prop_oneof![
+                    prop::string::string_regex(r"[a-z0-9\[\].]{0,12}").unwrap(),
+                    any::<String>(),
+                ],
             ) {
                 let lines = 1 + text.iter().filter(|b| **b == b'\n').count() as u64;
                 let at = value_line(&text[..], 1, &path);
