@@ -192,8 +192,9 @@ fn check_rm(a: &RmArgs) -> Result<String, CliError> {
             );
         }
         (SchedulerType::Other(t), _) => {
-            return Err(CliError::Input(format!(
-                "{file}: a `{t}` response: `check rm` reads the Fair Scheduler's"
+            return Err(fault(fairsim_sim::json_lines::JsonFault::new(
+                "scheduler.schedulerInfo.type",
+                format!("a `{t}` response: `check rm` reads the Fair Scheduler's"),
             )));
         }
     }

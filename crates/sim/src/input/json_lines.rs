@@ -6,7 +6,8 @@
 //! Paths are written as messages print them: keys joined by `.`, list elements as `[index]`
 //! (`nodes.node[3].availMemoryMB`). Keys may hold dots themselves (SLS's
 //! `job.tasks[1].container.host`), so at each object a key is taken when it starts the rest of
-//! the path followed by `.`, `[` or nothing; when two keys would (`a` and `a.b` for `a.b.c`)
+//! the path followed by `.`, `[` or nothing and its value can hold the rest (an object for a
+//! `.`, a list for a `[`); when two keys would (`a` and `a.b` for `a.b.c`, both over objects)
 //! the first written is followed. A path that leaves the text (a missing key, an index past
 //! the end, a key under a number) answers the line of the deepest value found: a missing key
 //! names the object that lacks it.
@@ -18,8 +19,8 @@
 
 use std::io::BufRead;
 
-/// Deeper nesting than this is skipped as a whole rather than searched (a path this deep is
-/// not one any reader names).
+/// Path steps followed at most: a longer path answers the line reached (no reader names
+/// one), so that the search is bounded whatever the path.
 const MAX_PATH_DEPTH: usize = 1024;
 
 /// A fault found in a JSON document after it was parsed: the path of the value at fault from
