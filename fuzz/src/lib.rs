@@ -35,6 +35,7 @@ pub const TARGETS: &[Target] = &[
     ("simulate", simulate),
     ("yarn_site_xml", yarn_site_xml),
     ("sls_nodes_json", sls_nodes_json),
+    ("rm_json", rm_json),
 ];
 
 const FAIR_XML: &str = "<allocations><queue name=\"a\"><weight>1</weight></queue>\
@@ -225,6 +226,53 @@ pub fn sls_nodes_json(data: &[u8]) {
     if let Ok(read) = read {
         assert!(fairsim_sim::topology::duplicate_name(&read.nodes).is_none());
     }
+}
+
+/// A ResourceManager REST response read as each of `fairsim import rm`'s and `check rm`'s
+/// readers reads one: every fault they find names a line of the text.
+pub fn rm_json(data: &[u8]) {
+    use fairsim_sim::import::{rm_bundle, rm_capacity, rm_scheduler};
+    let Some(t) = text(data) else { return };
+    let Ok(v) = rm_scheduler::parse_json(t, "r.json") else {
+        return;
+    };
+    let lines = 1 + data.iter().filter(|b| **b == b'\n').count() as u64;
+    let located = |f: fairsim_sim::json_lines::JsonFault| {
+        let line = fairsim_sim::json_lines::value_line(data, 1, &f.path);
+        assert!((1..=lines).contains(&line), "{} at line {line}", f.message);
+    };
+    let node = rm_bundle::NodeEntry {
+        name: "h1".into(),
+        rack: "r1".into(),
+        memory_mb: 8192,
+        vcores: 8,
+        used_memory_mb: 4096,
+        used_vcores: 4,
+    };
+    // Running apps' containers are placed one at a time: up to the trace's 100 million an
+    // app, valid and slow, and so left to the bad-input catalogue's limits.
+    let few_containers = v
+        .pointer("/apps/app")
+        .and_then(|a| a.as_array())
+        .is_none_or(|apps| {
+            apps.iter().all(|a| {
+                a.get("runningContainers")
+                    .and_then(|n| n.as_i64())
+                    .is_none_or(|n| n < 10_000)
+            })
+        });
+    let faults = [
+        rm_scheduler::scheduler_type(&v).err(),
+        rm_scheduler::read_fair(&v).err(),
+        rm_capacity::read_capacity(&v).err(),
+        rm_bundle::read_nodes(&v).err(),
+        few_containers
+            .then(|| {
+                rm_bundle::open_apps(&v, rm_bundle::Remaining::Fixed(1), &[node], &|_| true).err()
+            })
+            .flatten(),
+    ];
+    faults.into_iter().flatten().for_each(located);
 }
 
 /// A snapshot of `fairsim shares` and `fairsim rank`.

@@ -156,7 +156,10 @@ fn check_rm(a: &RmArgs) -> Result<String, CliError> {
     let text = std::fs::read_to_string(&a.scheduler)
         .map_err(|e| CliError::Input(format!("{file}: {e}")))?;
     let json = parse_json(&text, &file).map_err(CliError::Input)?;
-    let kind = scheduler_type(&json, &file).map_err(CliError::Input)?;
+    // A fault found once the response is read names its line in the text.
+    let fault =
+        |f: fairsim_sim::json_lines::JsonFault| CliError::Input(f.at(&file, text.as_bytes()));
+    let kind = scheduler_type(&json).map_err(fault)?;
     let loaded = fairsim_sim::alloc::load_any_file(&a.alloc, a.semantics)
         .map_err(|e| CliError::Input(e.to_string()))?;
     let alloc = a.alloc.display();
@@ -175,7 +178,7 @@ fn check_rm(a: &RmArgs) -> Result<String, CliError> {
             )));
         }
         (SchedulerType::Capacity, _) => {
-            let rm = read_capacity(&json, &file).map_err(CliError::Input)?;
+            let rm = read_capacity(&json).map_err(fault)?;
             return crate::check_capacity::check(
                 &rm,
                 &file,
@@ -189,12 +192,13 @@ fn check_rm(a: &RmArgs) -> Result<String, CliError> {
             );
         }
         (SchedulerType::Other(t), _) => {
-            return Err(CliError::Input(format!(
-                "{file}: a `{t}` response: `check rm` reads the Fair Scheduler's"
+            return Err(fault(fairsim_sim::json_lines::JsonFault::new(
+                "scheduler.schedulerInfo.type",
+                format!("a `{t}` response: `check rm` reads the Fair Scheduler's"),
             )));
         }
     }
-    let rm = read_fair(&json, &file).map_err(CliError::Input)?;
+    let rm = read_fair(&json).map_err(fault)?;
     let tree = &loaded.tree;
     // Active leaves (the RM's isActive: runnable apps) with their demands.
     let mut demands = Vec::new();

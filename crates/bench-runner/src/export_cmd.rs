@@ -105,7 +105,8 @@ fn read_sample(path: &Path, at: Option<u64>) -> Result<(u64, Vec<Row>), CliError
         .map(|c| {
             headers.iter().position(|h| h == *c).ok_or_else(|| {
                 CliError::Input(format!(
-                    "{file}: no `{c}` column: not the queues.csv of a fairsim run"
+                    "{file}:{}: no `{c}` column: not the queues.csv of a fairsim run",
+                    headers.position().map_or(1, csv::Position::line)
                 ))
             })
         })

@@ -1,6 +1,7 @@
 //! `fairsim import`: a cluster's ResourceManager logs into a native CSV trace with the times
 //! the cluster recorded (docs/import.md).
 
+use crate::input::json_fault;
 use clap::{Args, Subcommand};
 use fairsim_bench_runner::CliError;
 use fairsim_bench_runner::staging::Staged;
@@ -193,13 +194,13 @@ fn rm(a: &RmArgs) -> Result<String, CliError> {
     };
     let sched_file = a.scheduler.display().to_string();
     let sched = read_json(&a.scheduler)?;
-    let kind = scheduler_type(&sched, &sched_file).map_err(CliError::Input)?;
+    let kind = scheduler_type(&sched).map_err(|f| json_fault(&a.scheduler, f))?;
     let loaded = fairsim_sim::alloc::load_any_file(&a.alloc, a.semantics)
         .map_err(|e| CliError::Input(e.to_string()))?;
     let alloc_shown = a.alloc.display();
     let (cluster, demand) = match (&kind, loaded.tree.scheduler) {
         (SchedulerType::Fair, SchedulerKind::Fair) => {
-            let rm_state = read_fair(&sched, &sched_file).map_err(CliError::Input)?;
+            let rm_state = read_fair(&sched).map_err(|f| json_fault(&a.scheduler, f))?;
             let mut demand = String::from("queue,memory_mb,vcores\n");
             let mut from_usage = 0;
             for q in rm_state
@@ -220,8 +221,8 @@ fn rm(a: &RmArgs) -> Result<String, CliError> {
             (Some(rm_state.cluster), Some(demand))
         }
         (SchedulerType::Capacity, SchedulerKind::Capacity) => {
-            let rm_state = fairsim_sim::import::rm_capacity::read_capacity(&sched, &sched_file)
-                .map_err(CliError::Input)?;
+            let rm_state = fairsim_sim::import::rm_capacity::read_capacity(&sched)
+                .map_err(|f| json_fault(&a.scheduler, f))?;
             (rm_state.cluster, None)
         }
         _ => {
@@ -242,8 +243,8 @@ fn rm(a: &RmArgs) -> Result<String, CliError> {
             )));
         }
     };
-    let (nodes, nodes_skipped) = read_nodes(&read_json(&a.nodes)?, &a.nodes.display().to_string())
-        .map_err(CliError::Input)?;
+    let (nodes, nodes_skipped) =
+        read_nodes(&read_json(&a.nodes)?).map_err(|f| json_fault(&a.nodes, f))?;
     if nodes.is_empty() {
         return Err(CliError::Input(format!(
             "{}: no RUNNING node",
@@ -260,14 +261,8 @@ fn rm(a: &RmArgs) -> Result<String, CliError> {
                     .iter()
                     .any(|c| c.is_leaf && c.name.rsplit('.').next() == Some(q)))
     };
-    let open = open_apps(
-        &read_json(&a.apps)?,
-        &a.apps.display().to_string(),
-        remaining,
-        &nodes,
-        &known,
-    )
-    .map_err(CliError::Input)?;
+    let open = open_apps(&read_json(&a.apps)?, remaining, &nodes, &known)
+        .map_err(|f| json_fault(&a.apps, f))?;
     let alloc_name = a.alloc.file_name().map_or("allocation.xml".into(), |n| {
         n.to_string_lossy().into_owned()
     });

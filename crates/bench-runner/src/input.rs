@@ -20,3 +20,14 @@ pub fn read_input(path: &str) -> Result<String, CliError> {
         })
     }
 }
+
+/// A fault found in the JSON file `path` after it was parsed, as bad input naming the line of
+/// the value at fault. The file is read again to find it, so that the text of a good file
+/// (a ResourceManager's responses run to hundreds of MB) is not kept beside its values.
+pub fn json_fault(path: &Path, fault: fairsim_sim::json_lines::JsonFault) -> CliError {
+    let file = path.display().to_string();
+    CliError::Input(match std::fs::File::open(path) {
+        Ok(f) => fault.at(&file, std::io::BufReader::with_capacity(1 << 16, f)),
+        Err(_) => format!("{file}: {}", fault.message),
+    })
+}

@@ -26,7 +26,7 @@ pub fn run_plot(args: &PlotArgs) -> Result<(), crate::CliError> {
     if let Some(m) = &manifest {
         if table.axes != m.axes {
             return Err(crate::sweep::SweepError::Shards(format!(
-                "{}: axes differ from sweep.json",
+                "{}:1: axes differ from sweep.json",
                 args.dir.join(crate::sweep::output::RUNS_CSV).display()
             ))
             .into());

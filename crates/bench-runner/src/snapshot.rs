@@ -122,8 +122,7 @@ pub fn parse_snapshot(text: &str, origin: &str, line: usize) -> Result<Snapshot,
     })?;
     // Checks made once the document is read name the line of the field at fault.
     let bad = |field: &str, msg: String| {
-        let at =
-            fairsim_sim::workload::field_lines::field_line(text.as_bytes(), line as u64, field);
+        let at = fairsim_sim::json_lines::value_line(text.as_bytes(), line as u64, field);
         CliError::Input(format!("{origin}:{at}: {field}: {msg}"))
     };
 

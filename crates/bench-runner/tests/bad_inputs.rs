@@ -464,7 +464,7 @@ fn cases() -> Vec<Case> {
             ),
             VALIDATE,
             2,
-            &["s.toml: t.csv: no `submit_ms` column"],
+            &["s.toml: t.csv:1: no `submit_ms` column"],
         ),
         case(
             "validate of recorded times that are not there",

@@ -524,6 +524,28 @@ fn output_cases() -> Vec<Case> {
             )
         },
         Case {
+            setup: vec![
+                &["sweep", "sw2.toml", "--out", "sh", "--shard", "0/2"],
+                &["sweep", "sw2.toml", "--out", "sh", "--shard", "1/2"],
+            ],
+            after_setup: Some(|d: &Path| {
+                let p = d.join("sh/runs.shard-1-of-2.csv");
+                let t = std::fs::read_to_string(&p).unwrap();
+                std::fs::write(&p, t.replacen("apps_rejected", "apps_refused", 1)).unwrap();
+            }),
+            ..case(
+                "merge of shards whose metrics differ",
+                {
+                    let mut f = fair();
+                    f.push(("sw2.toml", SWEEP.replace("[4]", "[4, 5]")));
+                    f
+                },
+                &["merge", "sh", "--out", "out"],
+                2,
+                &["sh/runs.shard-1-of-2.csv:1: metrics differ between shards"],
+            )
+        },
+        Case {
             setup: vec![&["sweep", "sw.toml", "--out", "o"]],
             after_setup: Some(|d: &Path| {
                 let p = d.join("o/sweep.json");

@@ -178,7 +178,7 @@ fn cases() -> Vec<Case> {
             args: IMPORT_RM,
             code: 2,
             expect: &[
-                "apps.json: apps.app[0].runningContainers: 315576000000 is out of range: the limit is 0 to 100000000",
+                "apps.json:18: apps.app[0].runningContainers: 315576000000 is out of range: the limit is 0 to 100000000",
             ],
         },
         Case {
@@ -188,7 +188,7 @@ fn cases() -> Vec<Case> {
             args: IMPORT_RM,
             code: 2,
             expect: &[
-                "apps.json: apps.app[0].resourceRequests[0].numContainers: 100000001 is out of range: the limit is 0 to 100000000",
+                "apps.json:30: apps.app[0].resourceRequests[0].numContainers: 100000001 is out of range: the limit is 0 to 100000000",
             ],
         },
         Case {
@@ -198,7 +198,7 @@ fn cases() -> Vec<Case> {
             args: IMPORT_RM,
             code: 2,
             expect: &[
-                "apps.json: apps.app[0].resourceRequests[0].memory: 2147483648 is out of range: the limit is 0 to 2147483647",
+                "apps.json:26: apps.app[0].resourceRequests[0].capability.memory: 2147483648 is out of range: the limit is 0 to 2147483647",
             ],
         },
         Case {
@@ -208,8 +208,73 @@ fn cases() -> Vec<Case> {
             args: IMPORT_RM,
             code: 2,
             expect: &[
-                "apps.json: apps.app[0].allocatedMB: each of its 3 containers: 2147483648 is out of range: the limit is 0 to 2147483647",
+                "apps.json:16: apps.app[0].allocatedMB: each of its 3 containers: 2147483648 is out of range: the limit is 0 to 2147483647",
             ],
+        },
+        // Faults found once a response is parsed name the line of the value at fault, or of
+        // the object lacking a key, as a syntax error names its own.
+        Case {
+            what: "a node whose available memory is negative",
+            file: "nodes.json",
+            edit: |t| t.replacen("\"availMemoryMB\": 3072", "\"availMemoryMB\": -3072", 1),
+            args: IMPORT_RM,
+            code: 2,
+            expect: &[
+                "nodes.json:32: nodes.node[1].availMemoryMB: missing or not a non-negative integer",
+            ],
+        },
+        Case {
+            what: "a node without a host name",
+            file: "nodes.json",
+            edit: |t| t.replacen("        \"nodeHostName\": \"h2\",\n", "", 1),
+            args: IMPORT_RM,
+            code: 2,
+            expect: &["nodes.json:21: nodes.node[1].nodeHostName: missing or not a string"],
+        },
+        Case {
+            what: "a queue's steady fair share that is not a number",
+            file: "scheduler.json",
+            edit: |t| t.replacen("\"memory\": 4916", "\"memory\": \"4916\"", 1),
+            args: IMPORT_RM,
+            code: 2,
+            expect: &[
+                "scheduler.json:103: rootQueue.childQueues[0].steadyFairResources.memory: not a non-negative integer",
+            ],
+        },
+        Case {
+            what: "a running app without its pending requests",
+            file: "apps.json",
+            edit: |t| t.replacen("\"resourceRequests\"", "\"resourceAsks\"", 1),
+            args: IMPORT_RM,
+            code: 2,
+            expect: &[
+                "apps.json:4: apps.app[0] (application_1700000000000_0007): no `resourceRequests`",
+            ],
+        },
+        Case {
+            what: "apps.json of another endpoint",
+            file: "apps.json",
+            edit: |t| t.replacen("\"apps\": {", "\"jobs\": {", 1),
+            args: IMPORT_RM,
+            code: 2,
+            expect: &["apps.json:1: no `apps`: not a /ws/v1/cluster/apps response"],
+        },
+        // A CSV without a column the reader needs is refused at its header line.
+        Case {
+            what: "recorded times without their launch column",
+            file: "recorded.csv",
+            edit: |t| t.replacen(",launch_ms,", ",launched_ms,", 1),
+            args: CHECK_REPLAY,
+            code: 2,
+            expect: &["recorded.csv:1: no `launch_ms` column"],
+        },
+        Case {
+            what: "a run's apps.csv without its jct column",
+            file: "apps.csv",
+            edit: |t| t.replacen(",jct_ms", ",jct", 1),
+            args: CHECK_REPLAY,
+            code: 2,
+            expect: &["apps.csv:1: no `jct_ms` column"],
         },
         // A sweep directory's sweep.json edited to name what the sweep lacks: refused as bad
         // input naming its line, not a drawing failure (exit 1).
@@ -254,12 +319,22 @@ fn cases() -> Vec<Case> {
             expect: &["sw/runs.csv:3: CSV error: record 2 (line: 3, byte: "],
         },
         Case {
+            what: "plot of a runs.csv whose header lost its first column",
+            file: "sw/runs.csv",
+            edit: |t| t.replacen("run_index,", "", 1),
+            args: &["plot", "sw"],
+            code: 2,
+            expect: &[
+                "sw/runs.csv:1: expected columns run_index, the axes, seed, then the metrics",
+            ],
+        },
+        Case {
             what: "plot of a runs.csv whose axes are not sweep.json's",
             file: "sw/runs.csv",
             edit: |t| t.replacen("queues.a.weight", "queues.b.weight", 1),
             args: &["plot", "sw"],
             code: 2,
-            expect: &["sw/runs.csv: axes differ from sweep.json"],
+            expect: &["sw/runs.csv:1: axes differ from sweep.json"],
         },
     ]
 }

@@ -108,6 +108,18 @@ fn bad_responses_exit_2_naming_the_file() {
         "{}:1:1: not a complete JSON response",
         html.display()
     )));
+    // Another scheduler's response, named at the line of its type.
+    let fifo = write(
+        "fifo.json",
+        "{\"scheduler\": {\"schedulerInfo\": {\n  \"type\": \"fifoScheduler\"}}}",
+    );
+    let o = check(&fifo, &alloc);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(&format!("{}:2: a `fifoScheduler` response", fifo.display())),
+        "{}",
+        stderr(&o)
+    );
     // Another endpoint's response.
     let apps = write("apps.json", "{\"apps\": {\"app\": []}}");
     let o = check(&apps, &alloc);
@@ -149,9 +161,10 @@ fn bad_responses_exit_2_naming_the_file() {
     let o = check(&bad, &alloc);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains(
-            "rootQueue.childQueues[0].steadyFairResources.memory: not a non-negative integer"
-        ),
+        stderr(&o).contains(&format!(
+            "{}:103: rootQueue.childQueues[0].steadyFairResources.memory: not a non-negative integer",
+            bad.display()
+        )),
         "{}",
         stderr(&o)
     );

@@ -21,7 +21,7 @@ pub(crate) use engine::cycle;
 pub(crate) use events::bit_set;
 pub use events::{event, event_key, heartbeat, radix_queue};
 pub use input::{
-    alloc, groups, hadoop_conf, import, key_lines, limits, monitor_policies, scenario,
+    alloc, groups, hadoop_conf, import, json_lines, key_lines, limits, monitor_policies, scenario,
     scenario_checks, scenario_error, settings, start_state, topology, workload, yarn_site,
 };
 pub use model::{app, normalize, time, tree};

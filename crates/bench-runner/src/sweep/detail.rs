@@ -505,7 +505,11 @@ fn for_each_row<const N: usize>(
         .map(|&(n, required)| match header.iter().position(|h| h == n) {
             Some(i) => Ok(Some(i)),
             None if !required => Ok(None),
-            None => Err(bad(format!("no `{n}` column"))),
+            None => Err(SweepError::CsvAt {
+                path: path.to_path_buf(),
+                line: header.position().map_or(1, csv::Position::line),
+                message: format!("no `{n}` column"),
+            }),
         })
         .collect::<Result<_, _>>()?;
     let mut record = csv::StringRecord::new();

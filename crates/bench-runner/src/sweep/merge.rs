@@ -100,7 +100,7 @@ pub fn merge_table(dirs: &[PathBuf], out: &Path) -> Result<RunsTable, SweepError
         let t = RunsTable::read(path, Some(manifest.axes.len()))?;
         if t.axes != manifest.axes {
             return Err(SweepError::Shards(format!(
-                "{}: axes differ from sweep.json",
+                "{}:1: axes differ from sweep.json",
                 path.display()
             )));
         }
@@ -109,7 +109,7 @@ pub fn merge_table(dirs: &[PathBuf], out: &Path) -> Result<RunsTable, SweepError
                 None => metrics = Some(t.metrics.clone()),
                 Some(m) if *m != t.metrics => {
                     return Err(SweepError::Shards(format!(
-                        "{}: metrics differ between shards",
+                        "{}:1: metrics differ between shards",
                         path.display()
                     )));
                 }

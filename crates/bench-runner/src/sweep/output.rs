@@ -293,23 +293,24 @@ impl RunsTable {
         let mut r = csv::ReaderBuilder::new()
             .has_headers(true)
             .from_reader(bytes.as_slice());
-        let header: Vec<String> = r
-            .headers()
-            .map_err(|e| csv_row_error(path, e))?
-            .iter()
-            .map(String::from)
-            .collect();
+        let header_record = r.headers().map_err(|e| csv_row_error(path, e))?;
+        let header_line = header_record.position().map_or(1, csv::Position::line);
+        let header: Vec<String> = header_record.iter().map(String::from).collect();
+        let header_at = |message: &str| SweepError::CsvAt {
+            path: path.to_path_buf(),
+            line: header_line,
+            message: message.to_string(),
+        };
         let n_axes = match n_axes {
             Some(n) => n,
             None => header
                 .iter()
                 .skip(1)
                 .position(|h| h == "seed")
-                .ok_or_else(|| csv_error(path, "no `seed` column"))?,
+                .ok_or_else(|| header_at("no `seed` column"))?,
         };
         if header.len() < n_axes + 2 || header[0] != "run_index" || header[n_axes + 1] != "seed" {
-            return Err(csv_error(
-                path,
+            return Err(header_at(
                 "expected columns run_index, the axes, seed, then the metrics",
             ));
         }

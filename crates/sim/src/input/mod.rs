@@ -8,6 +8,7 @@ pub mod alloc;
 pub mod groups;
 pub mod hadoop_conf;
 pub mod import;
+pub mod json_lines;
 pub mod key_lines;
 pub mod limits;
 pub mod monitor_policies;

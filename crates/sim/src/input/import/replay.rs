@@ -100,11 +100,12 @@ pub struct Replay {
     pub unfinished: usize,
 }
 
+/// The index of column `name`; a file without it is refused at its header's line.
 fn header_index(headers: &csv::StringRecord, name: &str, file: &str) -> Result<usize, String> {
-    headers
-        .iter()
-        .position(|h| h == name)
-        .ok_or_else(|| format!("{file}: no `{name}` column"))
+    headers.iter().position(|h| h == name).ok_or_else(|| {
+        let line = headers.position().map_or(1, csv::Position::line);
+        format!("{file}:{line}: no `{name}` column")
+    })
 }
 
 fn cell_i64(

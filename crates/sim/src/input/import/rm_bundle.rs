@@ -22,6 +22,7 @@
 //! an app not running yet asks its priority-0 request as its AM. An app without
 //! `resourceRequests` is refused (its demand cannot be known), naming it.
 
+use crate::json_lines::JsonFault;
 use serde_json::Value;
 use std::fmt::Write as _;
 
@@ -105,68 +106,75 @@ pub struct NodeEntry {
     pub used_vcores: i64,
 }
 
-fn num(v: &Value, key: &str, at: &str, file: &str) -> Result<i64, String> {
+fn num(v: &Value, key: &str, at: &str) -> Result<i64, JsonFault> {
     v.get(key)
         .and_then(Value::as_i64)
         .filter(|x| *x >= 0)
-        .ok_or_else(|| format!("{file}: {at}.{key}: missing or not a non-negative integer"))
+        .ok_or_else(|| {
+            JsonFault::field(
+                format!("{at}.{key}"),
+                "missing or not a non-negative integer",
+            )
+        })
 }
 
 /// `key` of `v` as [`num`] reads it, held to the limit of the native CSV trace's `column`,
 /// where the import writes it: a trace its own reader would refuse is refused here, naming
 /// the response's field.
-fn num_within(v: &Value, key: &str, at: &str, file: &str, column: &str) -> Result<i64, String> {
-    let x = num(v, key, at, file)?;
+fn num_within(v: &Value, key: &str, at: &str, column: &str) -> Result<i64, JsonFault> {
+    let x = num(v, key, at)?;
     crate::limits::limit("csv trace", column)
         .check_int(i128::from(x))
-        .map_err(|e| format!("{file}: {at}.{key}: {e}"))?;
+        .map_err(|e| JsonFault::field(format!("{at}.{key}"), e))?;
     Ok(x)
 }
 
-fn text<'a>(v: &'a Value, key: &str, at: &str, file: &str) -> Result<&'a str, String> {
+fn text<'a>(v: &'a Value, key: &str, at: &str) -> Result<&'a str, JsonFault> {
     v.get(key)
         .and_then(Value::as_str)
-        .ok_or_else(|| format!("{file}: {at}.{key}: missing or not a string"))
+        .ok_or_else(|| JsonFault::field(format!("{at}.{key}"), "missing or not a string"))
 }
 
 /// The list under `outer.inner` (`nodes.node`, `apps.app`); `null` (no items) is empty.
-fn list<'a>(v: &'a Value, outer: &str, inner: &str, file: &str) -> Result<Vec<&'a Value>, String> {
+fn list<'a>(v: &'a Value, outer: &str, inner: &str) -> Result<Vec<&'a Value>, JsonFault> {
     match v.get(outer) {
         Some(Value::Null) => Ok(Vec::new()),
         Some(o) => match o.get(inner) {
             Some(Value::Array(a)) => Ok(a.iter().collect()),
             None | Some(Value::Null) => Ok(Vec::new()),
-            Some(_) => Err(format!("{file}: `{outer}.{inner}` is not a list")),
+            Some(_) => Err(JsonFault::new(
+                format!("{outer}.{inner}"),
+                format!("`{outer}.{inner}` is not a list"),
+            )),
         },
-        None => Err(format!(
-            "{file}: no `{outer}`: not a /ws/v1/cluster/{outer} response"
+        None => Err(JsonFault::new(
+            outer,
+            format!("no `{outer}`: not a /ws/v1/cluster/{outer} response"),
         )),
     }
 }
 
 /// The running nodes, and how many were left out (not `RUNNING`).
-pub fn read_nodes(v: &Value, file: &str) -> Result<(Vec<NodeEntry>, usize), String> {
+pub fn read_nodes(v: &Value) -> Result<(Vec<NodeEntry>, usize), JsonFault> {
     let mut out = Vec::new();
     let mut skipped = 0;
-    for (i, n) in list(v, "nodes", "node", file)?.into_iter().enumerate() {
+    for (i, n) in list(v, "nodes", "node")?.into_iter().enumerate() {
         let at = format!("nodes.node[{i}]");
-        if text(n, "state", &at, file)? != "RUNNING" {
+        if text(n, "state", &at)? != "RUNNING" {
             skipped += 1;
             continue;
         }
-        let name = text(n, "nodeHostName", &at, file)?.to_string();
-        let rack = text(n, "rack", &at, file)?
-            .trim_start_matches('/')
-            .to_string();
+        let name = text(n, "nodeHostName", &at)?.to_string();
+        let rack = text(n, "rack", &at)?.trim_start_matches('/').to_string();
         let (used_mb, used_vc) = (
-            num(n, "usedMemoryMB", &at, file)?,
-            num(n, "usedVirtualCores", &at, file)?,
+            num(n, "usedMemoryMB", &at)?,
+            num(n, "usedVirtualCores", &at)?,
         );
         out.push(NodeEntry {
             name,
             rack,
-            memory_mb: used_mb + num(n, "availMemoryMB", &at, file)?,
-            vcores: used_vc + num(n, "availableVirtualCores", &at, file)?,
+            memory_mb: used_mb + num(n, "availMemoryMB", &at)?,
+            vcores: used_vc + num(n, "availableVirtualCores", &at)?,
             used_memory_mb: used_mb,
             used_vcores: used_vc,
         });
@@ -250,11 +258,10 @@ impl Placer {
 /// priority-0 ask) and the rest. `known_queue` tells the queues of the allocation file.
 pub fn open_apps(
     v: &Value,
-    file: &str,
     remaining: Remaining,
     nodes: &[NodeEntry],
     known_queue: &dyn Fn(&str) -> bool,
-) -> Result<OpenApps, String> {
+) -> Result<OpenApps, JsonFault> {
     let mut rng = match remaining {
         Remaining::Exponential { seed, .. } => Some(crate::workload::synthetic::workload_rng(seed)),
         _ => None,
@@ -272,24 +279,24 @@ pub fn open_apps(
             s.to_string()
         }
     };
-    for (i, a) in list(v, "apps", "app", file)?.into_iter().enumerate() {
+    for (i, a) in list(v, "apps", "app")?.into_iter().enumerate() {
         let at = format!("apps.app[{i}]");
-        let state = text(a, "state", &at, file)?;
+        let state = text(a, "state", &at)?;
         if state != "RUNNING" && state != "ACCEPTED" {
             out.skipped += 1;
             continue;
         }
-        let id = text(a, "id", &at, file)?;
-        let (user, queue) = (text(a, "user", &at, file)?, text(a, "queue", &at, file)?);
-        let running = num_within(a, "runningContainers", &at, file, "count")?;
-        let (mb, vc) = (
-            num(a, "allocatedMB", &at, file)?,
-            num(a, "allocatedVCores", &at, file)?,
-        );
+        let id = text(a, "id", &at)?;
+        let (user, queue) = (text(a, "user", &at)?, text(a, "queue", &at)?);
+        let running = num_within(a, "runningContainers", &at, "count")?;
+        let (mb, vc) = (num(a, "allocatedMB", &at)?, num(a, "allocatedVCores", &at)?);
         let Some(Value::Array(requests)) = a.get("resourceRequests") else {
-            return Err(format!(
-                "{file}: {at} ({id}): no `resourceRequests`: its pending demand is unknown \
-                 (Hadoop writes them from 2.7; the response may have been filtered)"
+            return Err(JsonFault::new(
+                format!("{at}.resourceRequests"),
+                format!(
+                    "{at} ({id}): no `resourceRequests`: its pending demand is unknown \
+                     (Hadoop writes them from 2.7; the response may have been filtered)"
+                ),
             ));
         };
         let elapsed = a
@@ -318,24 +325,29 @@ pub fn open_apps(
             {
                 continue;
             }
-            let count = num_within(r, "numContainers", &rat, file, "count")?;
+            let count = num_within(r, "numContainers", &rat, "count")?;
             if count == 0 {
                 continue;
             }
             let cap = r
                 .get("capability")
-                .ok_or_else(|| format!("{file}: {rat}.capability: missing"))?;
+                .ok_or_else(|| JsonFault::field(format!("{rat}.capability"), "missing"))?;
+            let cat = format!("{rat}.capability");
             let prio = r
                 .get("priority")
                 .and_then(|p| p.get("priority").and_then(Value::as_i64).or(p.as_i64()))
                 .unwrap_or(20);
-            let prio = i32::try_from(prio)
-                .map_err(|_| format!("{file}: {rat}.priority: `{prio}` is not a Java int"))?;
+            let prio = i32::try_from(prio).map_err(|_| {
+                JsonFault::field(
+                    format!("{rat}.priority"),
+                    format!("`{prio}` is not a Java int"),
+                )
+            })?;
             asks.push((
                 prio,
                 count,
-                num_within(cap, "memory", &rat, file, "memory_mb")?,
-                num_within(cap, "vCores", &rat, file, "vcores")?,
+                num_within(cap, "memory", &cat, "memory_mb")?,
+                num_within(cap, "vCores", &cat, "vcores")?,
             ));
         }
         let held = running > 0;
@@ -354,7 +366,10 @@ pub fn open_apps(
                 crate::limits::limit("csv trace", column)
                     .check_int(i128::from(v))
                     .map_err(|e| {
-                        format!("{file}: {at}.{key}: each of its {running} containers: {e}")
+                        JsonFault::field(
+                            format!("{at}.{key}"),
+                            format!("each of its {running} containers: {e}"),
+                        )
                     })?;
             }
             Some(each)
@@ -411,10 +426,13 @@ pub fn open_apps(
             .map(|h| h.split(':').next().unwrap_or(h));
         let preferred = am_host.and_then(|h| nodes.iter().position(|n| n.name == h));
         let no_room = || {
-            format!(
-                "{file}: {at} ({id}): its {running} containers of {} MB, {} vcores do not fit \
-                 the RUNNING nodes' free space",
-                size.0, size.1
+            JsonFault::new(
+                at.clone(),
+                format!(
+                    "{at} ({id}): its {running} containers of {} MB, {} vcores do not fit \
+                     the RUNNING nodes' free space",
+                    size.0, size.1
+                ),
             )
         };
         let (n, beyond) = placer.place(size, preferred).ok_or_else(no_room)?;
@@ -466,7 +484,7 @@ mod tests {
               {"rack":"/r1","state":"LOST","nodeHostName":"h2","usedMemoryMB":0,"availMemoryMB":8192,"usedVirtualCores":0,"availableVirtualCores":8}]}}"#,
         )
         .unwrap();
-        let (nodes, skipped) = read_nodes(&v, "nodes.json").unwrap();
+        let (nodes, skipped) = read_nodes(&v).unwrap();
         assert_eq!(skipped, 1);
         assert_eq!(nodes, vec![node("h1", 8192, 3072)]);
     }
@@ -485,7 +503,7 @@ mod tests {
         // h1's usage has room for two of the three 1024 MB containers, h2's for one: the
         // AM goes to its own node h2, its two tasks to h1.
         let nodes = [node("h1", 8192, 2048), node("h2", 8192, 1024)];
-        let o = open_apps(&v, "apps.json", Remaining::Fixed(60_000), &nodes, &|_| true).unwrap();
+        let o = open_apps(&v, Remaining::Fixed(60_000), &nodes, &|_| true).unwrap();
         assert_eq!((o.apps, o.skipped, o.warm, o.containers), (2, 1, 1, 3));
         assert_eq!((o.beyond_usage, o.uneven, o.am_elsewhere), (0, 0, 0));
         let rows: Vec<&str> = o.trace.lines().skip(1).collect();
@@ -510,7 +528,7 @@ mod tests {
         );
         // No usage reported anywhere: every container past it, first fit by free space.
         let idle = [node("h1", 2048, 0), node("h2", 8192, 0)];
-        let o = open_apps(&v, "apps.json", Remaining::Fixed(1), &idle, &|_| true).unwrap();
+        let o = open_apps(&v, Remaining::Fixed(1), &idle, &|_| true).unwrap();
         assert_eq!((o.beyond_usage, o.am_elsewhere), (3, 1));
         assert_eq!(
             o.start.lines().skip(1).collect::<Vec<_>>(),
@@ -521,33 +539,29 @@ mod tests {
             ]
         );
         // A queue the allocation file lacks: asked again, not held.
-        let o = open_apps(&v, "apps.json", Remaining::Fixed(1), &nodes, &|q| {
-            q != "root.a"
-        })
-        .unwrap();
+        let o = open_apps(&v, Remaining::Fixed(1), &nodes, &|q| q != "root.a").unwrap();
         assert_eq!((o.warm, o.unknown_queue), (0, 1));
         assert_eq!(o.start.lines().count(), 1);
         // No room at all.
         let tiny = [node("h1", 1024, 0)];
-        let e = open_apps(&v, "apps.json", Remaining::Fixed(1), &tiny, &|_| true).unwrap_err();
+        let e = open_apps(&v, Remaining::Fixed(1), &tiny, &|_| true).unwrap_err();
         assert_eq!(
-            e,
-            "apps.json: apps.app[0] (application_1_0001): its 3 containers of 1024 MB, 1 vcores do not fit the RUNNING nodes' free space"
+            e.at("apps.json", APPS.as_bytes()),
+            "apps.json:2: apps.app[0] (application_1_0001): its 3 containers of 1024 MB, 1 vcores do not fit the RUNNING nodes' free space"
         );
     }
 
     #[test]
     fn an_app_without_resource_requests_is_refused() {
-        let no_requests: Value = serde_json::from_str(
-            r#"{"apps":{"app":[{"id":"application_1_0003","user":"u","queue":"root.a","state":"RUNNING","runningContainers":1,"allocatedMB":1024,"allocatedVCores":1}]}}"#,
-        )
-        .unwrap();
-        let e = open_apps(&no_requests, "apps.json", Remaining::Elapsed, &[], &|_| {
-            true
-        })
-        .unwrap_err();
+        let text = r#"{"apps":{"app":[
+            {"id":"application_1_0003","user":"u","queue":"root.a","state":"RUNNING",
+             "runningContainers":1,"allocatedMB":1024,"allocatedVCores":1}]}}"#;
+        let no_requests: Value = serde_json::from_str(text).unwrap();
+        let e = open_apps(&no_requests, Remaining::Elapsed, &[], &|_| true).unwrap_err();
+        // The app lacks the key: the line its object starts on.
+        let e = e.at("apps.json", text.as_bytes());
         assert!(
-            e.starts_with("apps.json: apps.app[0] (application_1_0003): no `resourceRequests`"),
+            e.starts_with("apps.json:2: apps.app[0] (application_1_0003): no `resourceRequests`"),
             "{e}"
         );
     }
@@ -572,7 +586,7 @@ mod remaining_tests {
             used_vcores: 3,
         }];
         let dur = |r: Remaining| -> u64 {
-            let o = open_apps(&v, "apps.json", r, &nodes, &|_| true).unwrap();
+            let o = open_apps(&v, r, &nodes, &|_| true).unwrap();
             o.trace
                 .lines()
                 .nth(1)

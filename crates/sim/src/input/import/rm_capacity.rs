@@ -20,7 +20,8 @@
 //! is taken as active, as the RM's active-users manager counts users with apps asking; without
 //! effective resources there is nothing of the RM's to compare them with.
 
-use super::rm_scheduler::resource;
+use super::rm_scheduler::{At, resource};
+use crate::json_lines::JsonFault;
 use fairsim_core::Resource;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -81,25 +82,31 @@ pub struct RmCapacityScheduler {
     pub missing: BTreeMap<&'static str, usize>,
 }
 
-fn float(v: &Value, key: &str, at: &str, file: &str) -> Result<Option<f64>, String> {
+fn float(v: &Value, key: &str, at: &At) -> Result<Option<f64>, JsonFault> {
     match v.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(x) => x
             .as_f64()
             .map(Some)
-            .ok_or_else(|| format!("{file}: {at}.{key}: not a number")),
+            .ok_or_else(|| at.fault(&format!(".{key}"), "not a number")),
     }
 }
 
-/// The default partition's entry of `capacities.queueCapacitiesByPartition`.
-fn default_partition(q: &Value) -> Option<&Value> {
+/// The default partition's entry of `capacities.queueCapacitiesByPartition`, with its path
+/// below the queue as written.
+fn default_partition(q: &Value) -> Option<(&Value, String)> {
+    const LIST: &str = ".capacities.queueCapacitiesByPartition";
     match q.pointer("/capacities/queueCapacitiesByPartition") {
-        Some(Value::Array(a)) => a.iter().find(|p| {
-            p.get("partitionName")
-                .and_then(Value::as_str)
-                .is_none_or(str::is_empty)
-        }),
-        Some(one @ Value::Object(_)) => Some(one),
+        Some(Value::Array(a)) => a
+            .iter()
+            .enumerate()
+            .find(|(_, p)| {
+                p.get("partitionName")
+                    .and_then(Value::as_str)
+                    .is_none_or(str::is_empty)
+            })
+            .map(|(i, p)| (p, format!("{LIST}[{i}]"))),
+        Some(one @ Value::Object(_)) => Some((one, LIST.to_string())),
         _ => None,
     }
 }
@@ -108,70 +115,73 @@ fn effective(
     q: &Value,
     partition_key: &str,
     queue_key: &str,
-    at: &str,
-    file: &str,
-) -> Result<Option<Resource>, String> {
-    if let Some(p) = default_partition(q)
-        && let Some(r) = resource(p, partition_key, &format!("{at}.capacities"), file)?
+    at: &At,
+) -> Result<Option<Resource>, JsonFault> {
+    if let Some((p, json)) = default_partition(q)
+        && let Some(r) = resource(p, partition_key, &at.child(".capacities", &json))?
     {
         return Ok(Some(r));
     }
-    resource(q, queue_key, at, file)
+    resource(q, queue_key, at)
 }
 
-fn children(q: &Value, at: &str, file: &str) -> Result<Vec<Value>, String> {
+/// The elements of the one-or-many list `key.inner` of `v` (`queues.queue`, `users.user`),
+/// each with its path below `v` as written (a lone object is not indexed).
+fn one_or_many<'v>(v: &'v Value, key: &str, inner: &str) -> Option<Vec<(&'v Value, String)>> {
+    match v.get(key)?.get(inner)? {
+        Value::Array(a) => Some(
+            a.iter()
+                .enumerate()
+                .map(|(i, c)| (c, format!(".{key}.{inner}[{i}]")))
+                .collect(),
+        ),
+        one @ Value::Object(_) => Some(vec![(one, format!(".{key}.{inner}"))]),
+        _ => None,
+    }
+}
+
+fn children<'v>(q: &'v Value, at: &At) -> Result<Vec<(&'v Value, String)>, JsonFault> {
     match q.get("queues") {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Object(o)) => match o.get("queue") {
-            Some(Value::Array(a)) => Ok(a.clone()),
-            Some(one @ Value::Object(_)) => Ok(vec![one.clone()]),
+            Some(Value::Array(_) | Value::Object(_)) => {
+                Ok(one_or_many(q, "queues", "queue").unwrap_or_default())
+            }
             None | Some(Value::Null) => Ok(Vec::new()),
-            Some(_) => Err(format!("{file}: {at}.queues.queue: not a list of queues")),
+            Some(_) => Err(at.fault(".queues.queue", "not a list of queues")),
         },
-        Some(_) => Err(format!("{file}: {at}.queues: not an object")),
+        Some(_) => Err(at.fault(".queues", "not an object")),
     }
 }
 
 /// Reads a Capacity Scheduler response.
-pub fn read_capacity(v: &Value, file: &str) -> Result<RmCapacityScheduler, String> {
+pub fn read_capacity(v: &Value) -> Result<RmCapacityScheduler, JsonFault> {
     let info = v
         .pointer("/scheduler/schedulerInfo")
-        .ok_or_else(|| format!("{file}: no `scheduler.schedulerInfo`"))?;
+        .ok_or_else(|| JsonFault::new("scheduler.schedulerInfo", "no `scheduler.schedulerInfo`"))?;
     let mut out = RmCapacityScheduler {
         cluster: None,
         queues: Vec::new(),
         missing: BTreeMap::new(),
     };
-    let at = "schedulerInfo";
+    let at = At::new("schedulerInfo", "scheduler.schedulerInfo");
     let name = info
         .get("queueName")
         .and_then(Value::as_str)
         .unwrap_or("root")
         .to_string();
-    let min = effective(
-        info,
-        "effectiveMinResource",
-        "minEffectiveCapacity",
-        at,
-        file,
-    )?;
-    let max = effective(
-        info,
-        "effectiveMaxResource",
-        "maxEffectiveCapacity",
-        at,
-        file,
-    )?;
+    let min = effective(info, "effectiveMinResource", "minEffectiveCapacity", &at)?;
+    let max = effective(info, "effectiveMaxResource", "maxEffectiveCapacity", &at)?;
     if min.is_none() {
         *out.missing.entry("effectiveMinResource").or_default() += 1;
     }
     out.cluster = min;
-    let kids = children(info, at, file)?;
+    let kids = children(info, &at)?;
     out.queues.push(RmCsQueue {
         path: name.clone(),
         leaf: kids.is_empty(),
-        absolute_capacity: float(info, "capacity", at, file)?,
-        absolute_max_capacity: float(info, "maxCapacity", at, file)?,
+        absolute_capacity: float(info, "capacity", &at)?,
+        absolute_max_capacity: float(info, "maxCapacity", &at)?,
         effective_min: min,
         effective_max: max,
         used: None,
@@ -180,23 +190,18 @@ pub fn read_capacity(v: &Value, file: &str) -> Result<RmCapacityScheduler, Strin
         active_apps: None,
         users: Vec::new(),
     });
-    for (i, c) in kids.iter().enumerate() {
-        walk(c, &name, &format!("{at}.queues.queue[{i}]"), file, &mut out)?;
+    for (i, (c, json)) in kids.into_iter().enumerate() {
+        let child = at.child(&format!(".queues.queue[{i}]"), &json);
+        walk(c, &name, &child, &mut out)?;
     }
     Ok(out)
 }
 
-fn walk(
-    q: &Value,
-    parent: &str,
-    at: &str,
-    file: &str,
-    out: &mut RmCapacityScheduler,
-) -> Result<(), String> {
+fn walk(q: &Value, parent: &str, at: &At, out: &mut RmCapacityScheduler) -> Result<(), JsonFault> {
     let name = q
         .get("queueName")
         .and_then(Value::as_str)
-        .ok_or_else(|| format!("{file}: {at}: no `queueName`"))?;
+        .ok_or_else(|| at.no("queueName"))?;
     let path = match q.get("queuePath").and_then(Value::as_str) {
         Some(p) => p.to_string(),
         None => {
@@ -204,26 +209,22 @@ fn walk(
             format!("{parent}.{name}")
         }
     };
-    let kids = children(q, at, file)?;
-    let min = effective(q, "effectiveMinResource", "minEffectiveCapacity", at, file)?;
-    let max = effective(q, "effectiveMaxResource", "maxEffectiveCapacity", at, file)?;
+    let kids = children(q, at)?;
+    let min = effective(q, "effectiveMinResource", "minEffectiveCapacity", at)?;
+    let max = effective(q, "effectiveMaxResource", "maxEffectiveCapacity", at)?;
     if min.is_none() {
         *out.missing.entry("effectiveMinResource").or_default() += 1;
     }
     let leaf = kids.is_empty();
     let mut users = Vec::new();
     if leaf {
-        let list = match q.pointer("/users/user") {
-            Some(Value::Array(a)) => a.iter().collect(),
-            Some(one @ Value::Object(_)) => vec![one],
-            _ => Vec::new(),
-        };
-        for (k, u) in list.into_iter().enumerate() {
-            let uat = format!("{at}.users.user[{k}]");
+        let list = one_or_many(q, "users", "user").unwrap_or_default();
+        for (k, (u, json)) in list.into_iter().enumerate() {
+            let uat = at.child(&format!(".users.user[{k}]"), &json);
             let uname = u
                 .get("username")
                 .and_then(Value::as_str)
-                .ok_or_else(|| format!("{file}: {uat}: no `username`"))?;
+                .ok_or_else(|| uat.no("username"))?;
             let active = match u.get("isActive").and_then(Value::as_bool) {
                 Some(a) => a,
                 None => {
@@ -236,28 +237,33 @@ fn walk(
             };
             users.push(RmUser {
                 name: uname.to_string(),
-                used: resource(u, "resourcesUsed", &uat, file)?.unwrap_or(Resource::ZERO),
+                used: resource(u, "resourcesUsed", &uat)?.unwrap_or(Resource::ZERO),
                 active,
-                limit: resource(u, "userResourceLimit", &uat, file)?,
-                weight: float(u, "userWeight", &uat, file)?.unwrap_or(1.0),
+                limit: resource(u, "userResourceLimit", &uat)?,
+                weight: float(u, "userWeight", &uat)?.unwrap_or(1.0),
             });
         }
     }
     out.queues.push(RmCsQueue {
         path: path.clone(),
         leaf,
-        absolute_capacity: float(q, "absoluteCapacity", at, file)?,
-        absolute_max_capacity: float(q, "absoluteMaxCapacity", at, file)?,
+        absolute_capacity: float(q, "absoluteCapacity", at)?,
+        absolute_max_capacity: float(q, "absoluteMaxCapacity", at)?,
         effective_min: min,
         effective_max: max,
-        used: resource(q, "resourcesUsed", at, file)?,
-        minimum_user_limit_percent: float(q, "userLimit", at, file)?,
-        user_limit_factor: float(q, "userLimitFactor", at, file)?,
+        used: resource(q, "resourcesUsed", at)?,
+        minimum_user_limit_percent: float(q, "userLimit", at)?,
+        user_limit_factor: float(q, "userLimitFactor", at)?,
         active_apps: q.get("numActiveApplications").and_then(Value::as_i64),
         users,
     });
-    for (i, c) in kids.iter().enumerate() {
-        walk(c, &path, &format!("{at}.queues.queue[{i}]"), file, out)?;
+    for (i, (c, json)) in kids.into_iter().enumerate() {
+        walk(
+            c,
+            &path,
+            &at.child(&format!(".queues.queue[{i}]"), &json),
+            out,
+        )?;
     }
     Ok(())
 }
@@ -282,7 +288,7 @@ mod tests {
                  "users":{"user":[{"username":"v","resourcesUsed":{"memory":0,"vCores":0},"numActiveApplications":1}]}}]}}}}"#,
         )
         .unwrap();
-        let r = read_capacity(&v, "s.json").unwrap();
+        let r = read_capacity(&v).unwrap();
         assert_eq!(r.cluster, Some(Resource::new(8192, 8)));
         let names: Vec<&str> = r.queues.iter().map(|q| q.path.as_str()).collect();
         assert_eq!(names, ["root", "root.a", "root.b"]);
@@ -300,15 +306,55 @@ mod tests {
     }
 
     #[test]
-    fn a_percentage_that_is_not_a_number_is_refused() {
-        let v: Value = serde_json::from_str(
-            r#"{"scheduler":{"schedulerInfo":{"type":"capacityScheduler","queueName":"root","queues":{"queue":[{"queueName":"a","absoluteCapacity":"x"}]}}}}"#,
-        )
-        .unwrap();
-        let e = read_capacity(&v, "s.json").unwrap_err();
+    fn a_percentage_that_is_not_a_number_is_refused_at_its_line() {
+        let text = r#"{"scheduler":{"schedulerInfo":{"type":"capacityScheduler","queueName":"root",
+  "queues":{"queue":[{"queueName":"a","absoluteCapacity":10},
+    {"queueName":"b",
+     "absoluteCapacity":"x"}]}}}}"#;
+        let v: Value = serde_json::from_str(text).unwrap();
+        let e = read_capacity(&v).unwrap_err();
         assert_eq!(
-            e,
-            "s.json: schedulerInfo.queues.queue[0].absoluteCapacity: not a number"
+            e.at("s.json", text.as_bytes()),
+            "s.json:4: schedulerInfo.queues.queue[1].absoluteCapacity: not a number"
+        );
+    }
+
+    #[test]
+    fn a_lone_queue_and_a_lone_user_are_found_unindexed() {
+        // Jackson writes a one-element list as the element itself: the messages still index
+        // it, the line is found where it is written.
+        let text = r#"{"scheduler":{"schedulerInfo":{"type":"capacityScheduler","queueName":"root",
+  "queues":{"queue":{"queueName":"a",
+    "users":{"user":{"username":"u",
+      "resourcesUsed":{"memory":-1,"vCores":1}}}}}}}}"#;
+        let v: Value = serde_json::from_str(text).unwrap();
+        let e = read_capacity(&v).unwrap_err();
+        assert_eq!(
+            e.at("s.json", text.as_bytes()),
+            "s.json:4: schedulerInfo.queues.queue[0].users.user[0].resourcesUsed.memory: not a non-negative integer"
+        );
+        // A user without a name: the line its object starts on.
+        let text = text.replace(r#""username":"u","#, "");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let e = read_capacity(&v).unwrap_err();
+        assert_eq!(
+            e.at("s.json", text.as_bytes()),
+            "s.json:3: schedulerInfo.queues.queue[0].users.user[0]: no `username`"
+        );
+    }
+
+    #[test]
+    fn the_default_partitions_resources_are_found_in_the_partition_list() {
+        let text = r#"{"scheduler":{"schedulerInfo":{"type":"capacityScheduler","queueName":"root",
+  "capacities":{"queueCapacitiesByPartition":[
+    {"partitionName":"x","effectiveMinResource":{"memory":1,"vCores":1}},
+    {"partitionName":"","effectiveMinResource":
+       {"memory":1.5,"vCores":1}}]}}}}"#;
+        let v: Value = serde_json::from_str(text).unwrap();
+        let e = read_capacity(&v).unwrap_err();
+        assert_eq!(
+            e.at("s.json", text.as_bytes()),
+            "s.json:5: schedulerInfo.capacities.effectiveMinResource.memory: not a non-negative integer"
         );
     }
 }

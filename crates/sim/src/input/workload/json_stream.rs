@@ -195,10 +195,19 @@ impl<R: BufRead> ObjectStream<R> {
         self.start = start;
         self.src.captured.clear();
         let mut de = serde_json::Deserializer::from_reader(&mut self.src);
-        serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let read = serde_path_to_error::deserialize(&mut de);
+        read.map_err(|e| {
             let path = e.path().to_string();
             let inner = e.into_inner();
-            let line = start + (inner.line() as u64).saturating_sub(1);
+            // A value of the wrong kind or an object missing a field is found where serde
+            // stands, after it (a missing field: at the object's closing brace, maybe many
+            // lines on): name the line where the value starts instead.
+            let line = match inner.classify() {
+                serde_json::error::Category::Data => {
+                    crate::json_lines::value_line(&self.src.captured[..], start, &path)
+                }
+                _ => start + (inner.line() as u64).saturating_sub(1),
+            };
             let message = strip_position(&inner.to_string());
             let field = if path.is_empty() || path == "." {
                 "json".to_string()
@@ -218,13 +227,13 @@ impl<R> ObjectStream<R> {
     /// The line of `path` (`job.tasks[1].count`) in the value last read, for errors found
     /// after reading it; a field that is absent answers the line of its nearest ancestor.
     pub fn field_line(&self, path: &str) -> u64 {
-        super::field_lines::field_line(&self.src.captured, self.start, path)
+        crate::json_lines::value_line(&self.src.captured[..], self.start, path)
     }
 
     /// The line of each element of the list at `path` in the value last read (one scan of
     /// its text); empty when there is no such list.
     pub fn element_lines(&self, path: &str) -> Vec<u64> {
-        super::field_lines::element_lines(&self.src.captured, self.start, path)
+        crate::json_lines::element_lines(&self.src.captured[..], self.start, path)
     }
 }
 
@@ -283,6 +292,34 @@ mod tests {
         let e = s.read::<Value>().unwrap_err();
         assert_eq!(e.line, 3);
         assert_eq!(e.field, "b");
+    }
+
+    #[test]
+    fn a_missing_field_names_the_line_its_object_starts_on() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code, reason = "only its reading is tested")]
+        struct Task {
+            count: u64,
+            size: u64,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code, reason = "only its reading is tested")]
+        struct Job {
+            tasks: Vec<Task>,
+        }
+        let text = b"{\"tasks\": [\n {\"count\": 1,\n  \"size\": 2},\n {\"count\": 1\n\n }\n]}\n";
+        let mut s = ObjectStream::new(&text[..]);
+        s.next_start().unwrap();
+        let e = s.read::<Job>().unwrap_err();
+        // serde stands at the second task's closing brace, line 6; the task starts on 4.
+        assert_eq!((e.line, e.field.as_str()), (4, "tasks[1]"));
+        assert!(e.message.contains("missing field `size`"), "{}", e.message);
+        // A value of the wrong kind, on the line after its key.
+        let text = b"\n{\"tasks\":\n \"many\"}";
+        let mut s = ObjectStream::new(&text[..]);
+        s.next_start().unwrap();
+        let e = s.read::<Job>().unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (3, "tasks"));
     }
 
     #[test]

@@ -7,7 +7,6 @@
 
 pub mod budget;
 pub mod csv;
-pub mod field_lines;
 pub mod json_stream;
 pub mod rumen;
 pub mod sls;

@@ -663,7 +663,7 @@ pub fn parse_synth(
         // A value checked once read (a weight, a sum of weights, a missing field) is
         // reported where serde stands, after it: name the line of its key instead.
         let line = match inner.classify() {
-            serde_json::error::Category::Data => super::field_lines::field_line(bytes, 1, &path),
+            serde_json::error::Category::Data => crate::json_lines::value_line(bytes, 1, &path),
             _ => inner.line() as u64,
         };
         perr(line, path, msg.to_string())
@@ -678,7 +678,7 @@ pub fn parse_synth(
     let expected = raw.num_jobs as f64 * mean_tasks_per_job(&raw.workloads);
     if expected > MAX_EXPECTED_TASKS {
         return Err(perr(
-            super::field_lines::field_line(bytes, 1, "num_jobs"),
+            crate::json_lines::value_line(bytes, 1, "num_jobs"),
             "num_jobs".into(),
             format!(
                 "{} jobs would draw about {expected:.0} tasks: the limit is {MAX_EXPECTED_TASKS} tasks in a run (docs/limits.md)",
@@ -710,7 +710,7 @@ pub fn parse_synth(
         num_jobs: raw.num_jobs,
         source: (
             name.to_path_buf(),
-            super::field_lines::field_line(bytes, 1, "num_jobs"),
+            crate::json_lines::value_line(bytes, 1, "num_jobs"),
         ),
         workloads: raw.workloads,
         defaults,
