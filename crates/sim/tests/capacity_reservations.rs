@@ -3,14 +3,15 @@
 //! takes nothing else meanwhile; reservations count in the queue's used capacity; an app
 //! allocating elsewhere gives back a reservation it no longer needs
 //! (`shouldAllocOrReserveNewContainer`, reservations-continue-looking), and a reservation
-//! whose app stopped asking is released at its node's next heartbeat. Ported from Hadoop's
+//! whose app stopped asking is released at its node's next heartbeat; how the switch that
+//! allows the give-back, reservations-continue-look-all-nodes, is read. Ported from Hadoop's
 //! TestReservations where its numbers apply (docs/semantics.md, "The Capacity Scheduler's
 //! reservations").
 
 mod common;
 
 use common::apps::{GB, LONG_MS, pinned_group};
-use common::capacity::scenario;
+use common::capacity::{load, scenario};
 use common::outcomes::{Short, short_decisions};
 use fairsim_core::{Resource, Semantics};
 use fairsim_sim::SimTime;
@@ -320,6 +321,60 @@ fn a_lost_node_takes_its_reservation_with_it() {
                 (5_000, 0, 2, 6 * GB, "unreserved"),
             ],
             "{era}"
+        );
+    }
+}
+
+/// `yarn.scheduler.capacity.reservations-continue-look-all-nodes` as both eras read it
+/// (`CapacitySchedulerConfiguration.getReservationContinueLook`, Hadoop's `getBoolean`,
+/// default true): trimmed, `true` or `false` in any case, into every queue; any other text
+/// keeps true with a warning at its line (line 6: after the configuration's opening line and
+/// `ONE_LEAF`'s four properties). The name some write for it, `reservations-continue-looking`,
+/// is no property Hadoop reads: warned, and the switch stays on.
+#[test]
+fn continue_looking_is_read_as_get_boolean_reads_it() {
+    let key = "reservations-continue-look-all-nodes";
+    for era in ERAS {
+        for (value, on, warned) in [
+            (None, true, false),
+            (Some("true"), true, false),
+            (Some("FALSE"), false, false),
+            (Some(" false "), false, false),
+            (Some("False"), false, false),
+            (Some("no"), true, true),
+            (Some("0"), true, true),
+            (Some(""), true, true),
+        ] {
+            let mut props = ONE_LEAF.to_vec();
+            props.extend(value.map(|v| (key, v)));
+            let loaded = load(era, &props).unwrap_or_else(|e| panic!("{e}"));
+            for q in &loaded.tree.queues {
+                assert_eq!(q.cs.continue_looking, on, "{era} {value:?}: {}", q.name);
+            }
+            let w = loaded.warnings.join("\n");
+            if warned {
+                assert_eq!(loaded.warnings.len(), 1, "{era} {value:?}: {w}");
+                assert!(
+                    w.contains(":6:")
+                        && w.contains(key)
+                        && w.contains("Hadoop's getBoolean keeps the default, true"),
+                    "{era} {value:?}: {w}"
+                );
+            } else {
+                assert!(loaded.warnings.is_empty(), "{era} {value:?}: {w}");
+            }
+        }
+        let mut props = ONE_LEAF.to_vec();
+        props.push(("reservations-continue-looking", "false"));
+        let loaded = load(era, &props).unwrap_or_else(|e| panic!("{e}"));
+        assert!(loaded.tree.queues.iter().all(|q| q.cs.continue_looking));
+        let w = loaded.warnings.join("\n");
+        assert_eq!(loaded.warnings.len(), 1, "{era}: {w}");
+        assert!(
+            w.contains(":6:")
+                && w.contains("Hadoop reads no property of that name")
+                && w.contains(key),
+            "{era}: {w}"
         );
     }
 }

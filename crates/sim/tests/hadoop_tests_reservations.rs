@@ -36,6 +36,10 @@ const QUEUE_A: [(&str, &str); 4] = [
     ("maximum-am-resource-percent", "10"),
 ];
 
+/// `reservations-continue-look-all-nodes` off, as Hadoop's tests turn it off
+/// (`RESERVE_CONT_LOOK_ALL_NODES`, false).
+const NO_CONTINUE_LOOK: (&str, &str) = ("reservations-continue-look-all-nodes", "false");
+
 /// `count` containers of `mb` MB at `priority` that outlive the run: anywhere, or kept to
 /// `host` (relaxLocality off).
 fn ask(priority: i32, count: u32, mb: i64, host: Option<&str>) -> TaskGroup {
@@ -166,6 +170,22 @@ fn as_hadoop(b: &Books, to_hadoop: &[u32]) -> Books {
     }
 }
 
+/// testReservation's asks as `test_reservation_step_by_step` sets them out (the app arriving
+/// at 400 ms on three nodes), under the capacity file's `extra` properties.
+fn test_reservation_scenario(era: Semantics, extra: &[(&str, &str)]) -> Scenario {
+    let apps = vec![app(
+        400,
+        "user_0",
+        vec![
+            ask(1, 1, 3 * GB, None),
+            ask(2, 1, 2 * GB, Some("node0")),
+            ask(5, 1, 3 * GB, Some("node0")),
+            ask(10, 2, 5 * GB, None),
+        ],
+    )];
+    reservations_scenario(era, extra, 3, apps)
+}
+
 #[test]
 fn test_reservation_step_by_step() {
     // testReservation: three 8 GB nodes (24 GB), one app of user_0 asking 1 × 2 GB ("AM"),
@@ -189,17 +209,7 @@ fn test_reservation_step_by_step() {
     // after its first two steps are 3 GB higher here (node_1's map came first).
     let to_hadoop = [0, 2, 1];
     for era in ERAS {
-        let apps = vec![app(
-            400,
-            "user_0",
-            vec![
-                ask(1, 1, 3 * GB, None),
-                ask(2, 1, 2 * GB, Some("node0")),
-                ask(5, 1, 3 * GB, Some("node0")),
-                ask(10, 2, 5 * GB, None),
-            ],
-        )];
-        let got = short_decisions(&reservations_scenario(era, &[], 3, apps));
+        let got = short_decisions(&test_reservation_scenario(era, &[]));
         assert_eq!(
             got,
             vec![
@@ -230,10 +240,59 @@ fn test_reservation_step_by_step() {
     }
 }
 
+#[test]
+fn reservation_no_continue_look_keeps_the_reservation() {
+    // testReservationNoContinueLook: testReservation's steps with
+    // reservations-continue-look-all-nodes off, the same run as `test_reservation_step_by_step`
+    // up to Hadoop's last step. node2 at 1,666 (Hadoop's node_1, 5 GB free): one reduce
+    // asked and one reserved, 0 + 1 − 1 = 0, so `shouldAllocOrReserveNewContainer` says no
+    // and the priority is skipped (2.7's `assignContainers`, 3.3's
+    // `preCheckForNodeCandidateSet`): node0's reservation is not given back, Hadoop's
+    // "potentially stuck": 18 GB used, 13 the app's, 5 reserved on node_0.
+    //
+    // Hadoop's test stops there; the run goes on, and stays stuck. node0 re-reserves at each
+    // heartbeat (2,000, 3,000: 2 re-reservations, starvation (int) (2 × (1 − 0.3125)) = 1,
+    // so 1 + 1 − 1 > 0: the app may take a new container or reservation). node1 at 3,333
+    // (Hadoop's node_2) has 3 GB free: the reduce reserves it, nothing given back first
+    // (18 + 5 ≤ 24; 3.3: 6 GB of headroom): 23 GB used, 10 of them reserved. No reduce fits
+    // the queue after that (2.7: 23 + 5 > 24; 3.3: 1 GB of headroom), whatever the
+    // re-reservations say: both nodes re-reserve for the rest of the run.
+    let to_hadoop = [0, 2, 1];
+    for era in ERAS {
+        let got = short_decisions(&test_reservation_scenario(era, &[NO_CONTINUE_LOOK]));
+        assert_eq!(
+            got,
+            vec![
+                (666, 2, 0, 3 * GB, "allocated"),
+                (1_000, 0, 0, 2 * GB, "allocated"),
+                (1_000, 0, 0, 3 * GB, "allocated"),
+                (1_000, 0, 0, 5 * GB, "reserved"),
+                (1_333, 1, 0, 5 * GB, "allocated"),
+                (3_333, 1, 0, 5 * GB, "reserved"),
+            ],
+            "{era}"
+        );
+        let books: Vec<Books> = books_after_each(&got, 1, 3)
+            .iter()
+            .map(|b| as_hadoop(b, &to_hadoop))
+            .collect();
+        assert_eq!(books[3], hadoop(13, &[8], 5, &[5, 3, 0], Some(0)), "{era}");
+        // Hadoop's last two steps: node_2 takes a reduce; node_1 gives nothing back.
+        assert_eq!(books[4], hadoop(18, &[13], 5, &[5, 3, 5], Some(0)), "{era}");
+        // The end: node_2 reserved as well, 23 GB used, 13 the app's.
+        assert_eq!(
+            books[5],
+            hadoop(23, &[13], 10, &[5, 3, 5], Some(2)),
+            "{era}"
+        );
+    }
+}
+
 /// TestReservations' testAssignContainersNeedToUnreserve set-up on two 8 GB nodes (16 GB):
 /// user_0's app asks 1 × 2 GB ("AM", kept to node0 here so that the map follows it on the
-/// same heartbeat), 2 × 3 GB (maps) and 2 × 5 GB (reduces) anywhere.
-fn need_to_unreserve_scenario(era: Semantics) -> Scenario {
+/// same heartbeat), 2 × 3 GB (maps) and 2 × 5 GB (reduces) anywhere, under the capacity
+/// file's `extra` properties.
+fn need_to_unreserve_scenario(era: Semantics, extra: &[(&str, &str)]) -> Scenario {
     let apps = vec![app(
         600,
         "user_0",
@@ -243,7 +302,7 @@ fn need_to_unreserve_scenario(era: Semantics) -> Scenario {
             ask(10, 2, 5 * GB, None),
         ],
     )];
-    reservations_scenario(era, &[], 2, apps)
+    reservations_scenario(era, extra, 2, apps)
 }
 
 #[test]
@@ -262,7 +321,7 @@ fn assign_containers_need_to_unreserve_gives_back_to_stay_within_the_queue() {
     // With room in the queue the same ask takes its container without giving the
     // reservation back (testReservation's node_2 step, `test_reservation_step_by_step`).
     for era in ERAS {
-        let got = short_decisions(&need_to_unreserve_scenario(era));
+        let got = short_decisions(&need_to_unreserve_scenario(era, &[]));
         assert_eq!(
             got,
             vec![
@@ -281,6 +340,35 @@ fn assign_containers_need_to_unreserve_gives_back_to_stay_within_the_queue() {
         assert_eq!(books[2], hadoop(8, &[8], 0, &[5, 3], None), "{era}");
         assert_eq!(books[3], hadoop(13, &[8], 5, &[5, 3], Some(0)), "{era}");
         assert_eq!(books[5], hadoop(13, &[13], 0, &[5, 8], None), "{era}");
+    }
+}
+
+#[test]
+fn assign_to_queue_with_continue_looking_off_counts_no_reservation() {
+    // testAssignToQueue's answer with reservations-continue-look-all-nodes off, as a run: the
+    // steps of testAssignContainersNeedToUnreserve up to the reservation (13 GB used of the
+    // queue's 16, 8 the app's, 5 reserved on node0), then node1 at 2,500 offers its 5 GB
+    // free to a reduce (2 asked, 1 reserved: the app may take a new container). The app's
+    // reservation no longer counts as givable: 2.7's `canAssignToThisQueue` refuses
+    // 13 + 5 > 16; 3.3's `checkHeadroom` refuses 16 − 13 = 3 GB < 5 (its
+    // `canAssignToThisQueue` refuses too once the queue is at its limit, as Hadoop's call
+    // with a 13 GB limit is). Nothing changes after: node0 re-reserves at each heartbeat,
+    // node1 stays refused, 13 GB used for the rest of the run.
+    for era in ERAS {
+        let got = short_decisions(&need_to_unreserve_scenario(era, &[NO_CONTINUE_LOOK]));
+        assert_eq!(
+            got,
+            vec![
+                (1_000, 0, 0, 2 * GB, "allocated"),
+                (1_000, 0, 0, 3 * GB, "allocated"),
+                (1_500, 1, 0, 3 * GB, "allocated"),
+                (2_000, 0, 0, 5 * GB, "reserved"),
+            ],
+            "{era}"
+        );
+        let books = books_after_each(&got, 1, 2);
+        assert_eq!(books[2], hadoop(8, &[8], 0, &[5, 3], None), "{era}");
+        assert_eq!(books[3], hadoop(13, &[8], 5, &[5, 3], Some(0)), "{era}");
     }
 }
 
@@ -340,6 +428,42 @@ fn a_user_over_its_limit_by_a_reservation_gives_it_back() {
                 assert_eq!(books[5], hadoop(13, &[13], 0, &[5, 8, 0], None), "{era}");
             }
         }
+    }
+}
+
+#[test]
+fn assign_to_user_with_continue_looking_off_counts_no_reservation() {
+    // testAssignToUser's answer with reservations-continue-look-all-nodes off, as a run: the
+    // run of `a_user_over_its_limit_by_a_reservation_gives_it_back` with the 12 GB user limit
+    // (user-limit-factor 0.5). At 2,333 the user holds 13 GB, 5 of them reserved on node0:
+    // over 12, and `canAssignToUser` no longer subtracts the reservation, so the app is
+    // passed over with nothing to unreserve and node1 stays free of the reduce. The user
+    // never falls back under its limit: node0 re-reserves for the rest of the run.
+    for era in ERAS {
+        let apps = vec![app(
+            700,
+            "user_0",
+            vec![
+                ask(1, 1, 2 * GB, Some("node0")),
+                ask(5, 2, 3 * GB, None),
+                ask(10, 1, 5 * GB, Some("node0")),
+                ask(10, 1, 5 * GB, Some("node1")),
+            ],
+        )];
+        let props = [("root.a.user-limit-factor", "0.5"), NO_CONTINUE_LOOK];
+        let got = short_decisions(&reservations_scenario(era, &props, 3, apps));
+        assert_eq!(
+            got,
+            vec![
+                (1_000, 0, 0, 2 * GB, "allocated"),
+                (1_000, 0, 0, 3 * GB, "allocated"),
+                (1_333, 1, 0, 3 * GB, "allocated"),
+                (2_000, 0, 0, 5 * GB, "reserved"),
+            ],
+            "{era}"
+        );
+        let books = books_after_each(&got, 1, 3);
+        assert_eq!(books[3], hadoop(13, &[8], 5, &[5, 3, 0], Some(0)), "{era}");
     }
 }
 

@@ -7,7 +7,8 @@
 //! elided engine (incremental or naive ordering) makes the same decisions, in the same order
 //! and at the same times, as the engine processing every heartbeat with naive ordering, and
 //! reports the same metrics and app records. The same for Capacity Scheduler runs with
-//! containers of mixed sizes, whose nodes are reserved, served and released.
+//! containers of mixed sizes, whose nodes are reserved, served and released, with
+//! reservations-continue-look-all-nodes on and off.
 //!
 //! Also end to end: a saturated cluster's leaves settle at their fair shares with elision
 //! on.
@@ -1104,8 +1105,20 @@ fn cs_case() -> impl Strategy<Value = CsCase> {
 }
 
 fn build_cs(c: &CsCase, heartbeats: Heartbeats) -> Scenario {
+    build_cs_looking(c, heartbeats, true)
+}
+
+/// [`build_cs`] with `reservations-continue-look-all-nodes` set to `continue_looking` (left
+/// to its default when true).
+fn build_cs_looking(c: &CsCase, heartbeats: Heartbeats, continue_looking: bool) -> Scenario {
     let names: Vec<String> = (0..c.leaves.len()).map(|i| format!("q{i}")).collect();
     let mut props: Vec<(String, String)> = vec![("root.queues".into(), names.join(","))];
+    if !continue_looking {
+        props.push((
+            "reservations-continue-look-all-nodes".into(),
+            "false".into(),
+        ));
+    }
     for (i, &(cap, max)) in c.leaves.iter().enumerate() {
         props.push((format!("root.q{i}.capacity"), cap.to_string()));
         props.push((format!("root.q{i}.maximum-capacity"), max.to_string()));
@@ -1237,5 +1250,54 @@ fn capacity_runs_with_mixed_sizes_are_elided_exactly() {
     assert!(
         seen[4] > enough,
         "too few cases with apps held by an AM limit: {seen:?}"
+    );
+}
+
+/// The same runs with reservations-continue-look-all-nodes off (no reservation counted as
+/// room or given back; a priority whose app holds as many reservations as it should is
+/// skipped until re-reservations allow another): the elided engine decides exactly as the
+/// engine processing every heartbeat, and in each era enough cases decide otherwise than
+/// with the switch on.
+#[test]
+fn capacity_runs_without_continue_looking_are_elided_exactly() {
+    let mut runner = TestRunner::new(generator::fixed_config(cases(), 0x00c5_1007));
+    let seen = std::cell::RefCell::new([0u32; 3]);
+    runner
+        .run(&cs_case(), |c| {
+            let mut a = MemoryRecorder::default();
+            let mut b = MemoryRecorder::default();
+            let mut on = MemoryRecorder::default();
+            let (sa, ca, da) =
+                run_counted(&build_cs_looking(&c, Heartbeats::Elided, false), &mut a)?;
+            let (sb, cb, db) =
+                run_counted(&build_cs_looking(&c, Heartbeats::Every, false), &mut b)?;
+            run_counted(&build_cs(&c, Heartbeats::Elided), &mut on)?;
+            prop_assert_eq!(da, db);
+            prop_assert_eq!(ca.heartbeats + ca.heartbeats_elided, cb.heartbeats);
+            prop_assert_eq!(&a.decisions, &b.decisions);
+            let bits = |m: &[(String, f64)]| -> Vec<(String, u64)> {
+                m.iter().map(|(k, v)| (k.clone(), v.to_bits())).collect()
+            };
+            prop_assert_eq!(bits(&sa.metrics), bits(&sb.metrics));
+            prop_assert_eq!(sa.end, sb.end);
+            prop_assert_eq!(sa.stalled_at, sb.stalled_at);
+            prop_assert_eq!(&a.apps, &b.apps);
+            let mut seen = seen.borrow_mut();
+            let differs = a.decisions != on.decisions;
+            seen[0] += (!c.era33 && differs) as u32;
+            seen[1] += (c.era33 && differs) as u32;
+            seen[2] += (ca.heartbeats_elided > 0) as u32;
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    let seen = seen.into_inner();
+    let enough = cases() / 20;
+    assert!(
+        seen[0] > enough && seen[1] > enough,
+        "too few cases the switch changes, by era: {seen:?}"
+    );
+    assert!(
+        seen[2] > enough,
+        "too few cases with elided heartbeats: {seen:?}"
     );
 }

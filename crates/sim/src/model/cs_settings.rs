@@ -43,6 +43,12 @@ pub struct CsQueueSettings {
     pub stopped: bool,
     /// `ordering-policy.fair.enable-size-based-weight`.
     pub size_based_weight: bool,
+    /// `yarn.scheduler.capacity.reservations-continue-look-all-nodes` (default true): every
+    /// queue reads the scheduler-wide switch for itself, as Hadoop's queues do
+    /// (`AbstractCSQueue.reservationsContinueLooking`). With it off an app's reservations
+    /// never make room under a limit and are never given back for a node with room
+    /// (`scheduler::capacity_reserve`).
+    pub continue_looking: bool,
     /// Hadoop 3.3: `auto-create-child-queue.enabled` and the parent's leaf template
     /// (`capacity::auto_queues`).
     pub auto_create: Option<Box<AutoTemplate>>,
@@ -57,6 +63,7 @@ impl Default for CsQueueSettings {
             system_maximum_applications: 10_000,
             stopped: false,
             size_based_weight: false,
+            continue_looking: true,
             auto_create: None,
         }
     }

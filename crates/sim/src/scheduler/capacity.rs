@@ -27,11 +27,12 @@
 //!   locality its delay allows, reserves the node; reservations count as used in the queue,
 //!   its ancestors and the user; a reserved node serves its reservation first and takes
 //!   nothing else while reserved (Hadoop 3.3: nothing else on that heartbeat at all).
+//!   `reservations-continue-look-all-nodes` (on by default) decides whether an app's
+//!   reservations may be given back to make room under a limit or for a node with room.
 //! * Every resource comparison uses the configured calculator (`resource-calculator`): the
 //!   default one fits containers on memory alone, so vcores may be overcommitted.
 //!
-//! Not modelled: node labels, 3.x priority- and partition-aware queue ordering,
-//! `reservations-continue-looking = false` (always on, Hadoop's default). Queue states
+//! Not modelled: node labels, 3.x priority- and partition-aware queue ordering. Queue states
 //! and `maximum-applications` act at submission (`capacity_placement`), `max-parallel-apps`
 //! through the runnable-apps limits the Fair Scheduler's `maxRunningApps` also uses.
 
@@ -198,11 +199,13 @@ impl Sched<'_, '_> {
         }
         // Reservations count as used; a parent holding some may still be offered the node
         // when it would be within its limit without them (`canAssignToThisQueue` with the
-        // queue's reserved resources as what could be unreserved).
+        // queue's reserved resources as what could be unreserved), if its reservations may
+        // be given back (reservations-continue-look-all-nodes).
         let used = self.cs_used(q);
         let reserved = subtract(used, self.w.queues[q.idx()].usage);
         let open = queue_open(era, calc, cluster, used, min_alloc, current)
-            || (calc.greater_than(cluster, reserved, Resource::ZERO)
+            || (self.w.tree.get(q).cs.continue_looking
+                && calc.greater_than(cluster, reserved, Resource::ZERO)
                 && match era {
                     Semantics::Hadoop27 => calc.less_than(
                         cluster,
@@ -374,6 +377,13 @@ impl Sched<'_, '_> {
         // Hadoop 3.3 checks the leaf before its apps (`canAssignToThisQueue`), again for each
         // later app only while the apps checked hold reservations.
         let mut check_queue_33 = era == Semantics::Hadoop33;
+        // reservations-continue-look-all-nodes: whether an app's reservations may be given
+        // back to make room under a limit or for a node with room. Off, the checks below
+        // count none of them as givable, and an app whose
+        // `shouldAllocOrReserveNewContainer` says no skips the priority before anything
+        // else is checked for it (2.7's `assignContainers`, 3.3's
+        // `preCheckForNodeCandidateSet`).
+        let continue_looking = self.w.tree.get(leaf).cs.continue_looking;
         let mut user_caps: Vec<((u32, Resource), (Resource, Resource))> = Vec::new();
         'apps: for a in apps {
             let i = a as usize;
@@ -391,6 +401,14 @@ impl Sched<'_, '_> {
             let mut app_unreserve = Resource::ZERO;
             for (nth, idx) in asked.into_iter().enumerate() {
                 let first = nth == 0;
+                // 2.7 skips the priority before its queue and user checks (and before the
+                // limit is recorded), without counting an opportunity.
+                if era == Semantics::Hadoop27
+                    && !continue_looking
+                    && !self.cs_should_alloc_or_reserve(a, idx)
+                {
+                    continue;
+                }
                 // 2.7 records the limit before the queue check, 3.3 after it.
                 if era == Semantics::Hadoop27 {
                     self.cs_note_current_limit(leaf, held_to);
@@ -406,7 +424,9 @@ impl Sched<'_, '_> {
                     };
                     (p.size, ask)
                 };
-                let app_reserved = if any_reserved {
+                // What the app could give back: nothing when reservations are never given
+                // back.
+                let app_reserved = if any_reserved && continue_looking {
                     self.cs_app_reserved(a)
                 } else {
                     Resource::ZERO
@@ -485,6 +505,14 @@ impl Sched<'_, '_> {
                 if first {
                     app_unreserve = needed_unreserve;
                 }
+                // 3.3 skips the priority after the app's queue and user checks, before its
+                // headroom check, without counting an opportunity.
+                if era == Semantics::Hadoop33
+                    && !continue_looking
+                    && !self.cs_should_alloc_or_reserve(a, idx)
+                {
+                    continue;
+                }
                 // Hadoop 3.3's `checkHeadroom`: an ask above the leaf's headroom plus what the app
                 // could unreserve ends the leaf's turn as skipped for its queue limit.
                 if era == Semantics::Hadoop33
@@ -536,7 +564,10 @@ impl Sched<'_, '_> {
                         calc.max(cluster, subtract(size, headroom), needed_unreserve)
                     }
                 };
-                let need_to_unreserve = calc.greater_than(cluster, need, Resource::ZERO);
+                // Only read when reservations may be given back: with them kept, the checks
+                // above already held the ask within every limit.
+                let need_to_unreserve =
+                    continue_looking && calc.greater_than(cluster, need, Resource::ZERO);
                 let should = self.cs_should_alloc_or_reserve(a, idx);
                 // `computeAvailableContainers(available, ask) > 0`: memory alone for the
                 // default calculator, so vcores may be overcommitted.
@@ -549,7 +580,9 @@ impl Sched<'_, '_> {
                     self.cs_reserve(a, idx, node);
                     return Offer::Reserved;
                 }
-                if !should || need_to_unreserve {
+                // Allocated at once when reservations are never given back (`should` holds:
+                // a priority where it does not was skipped above).
+                if continue_looking && (!should || need_to_unreserve) {
                     // Allocate here only by giving back a reservation of the app at this
                     // priority: one the size of the ask, or of what must be unreserved.
                     let amount = if need_to_unreserve { need } else { size };

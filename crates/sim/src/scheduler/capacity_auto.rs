@@ -104,9 +104,10 @@ impl Sched<'_, '_> {
             }
         }
         let parent_conf = tree.get(parent);
-        let (system_apps, stopped) = (
+        let (system_apps, stopped, continue_looking) = (
             parent_conf.cs.system_maximum_applications,
             parent_conf.cs.stopped,
+            parent_conf.cs.continue_looking,
         );
         let q = self.w.tree.add_queue(parent, short, true);
         {
@@ -121,6 +122,7 @@ impl Sched<'_, '_> {
             c.cs.size_based_weight = t.size_based_weight;
             c.cs.system_maximum_applications = system_apps;
             c.cs.stopped = stopped;
+            c.cs.continue_looking = continue_looking;
             // The leaf is built with the template's capacities and only then set to what
             // the policy gives it: its application limit stays the template's.
             c.cs.maximum_applications = Some(

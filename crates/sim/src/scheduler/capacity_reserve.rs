@@ -12,11 +12,16 @@
 //!   allocation's; no queue or user limit is checked again); otherwise kept and counted as a
 //!   re-reservation. Hadoop 2.7 then schedules the rest of the node when it is no longer
 //!   reserved; Hadoop 3.3 assigns nothing else on that heartbeat.
-//! * `reservations-continue-looking` (on by default, and always here): a container that fits
-//!   a node but whose app should not take a new one, or whose queue or user is over its limit
-//!   only by the app's reservations, is allocated after releasing one of the app's
-//!   reservations at that priority large enough (`findNodeToUnreserve`); without such a
-//!   reservation the app is passed over.
+//! * `reservations-continue-look-all-nodes` on (the default): a container that fits a node
+//!   but whose app should not take a new one, or whose queue or user is over its limit only
+//!   by the app's reservations, is allocated after releasing one of the app's reservations
+//!   at that priority large enough (`findNodeToUnreserve`); without such a reservation the
+//!   app is passed over.
+//! * Off (both eras alike, read per queue as Hadoop's queues read it): a priority whose
+//!   `shouldAllocOrReserveNewContainer` says no is skipped before anything else is checked
+//!   for it; the queue, parent and user checks and 3.3's headroom count no reservation as
+//!   givable; a container that fits is allocated and one that does not is reserved, no
+//!   reservation given back for it.
 //! * A finished app's reservations are released at once (`doneApplicationAttempt`), as are a
 //!   failed attempt's and a lost node's (the shared `Sched::unreserve`).
 

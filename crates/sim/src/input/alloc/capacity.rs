@@ -89,6 +89,11 @@ const NOT_READ: &[(&str, &str)] = &[
          (their ResourceManager, like fairsim, places an app by queue-mappings and the queue \
          it names)",
     ),
+    (
+        "reservations-continue-looking",
+        "Hadoop reads no property of that name: the switch is \
+         yarn.scheduler.capacity.reservations-continue-look-all-nodes",
+    ),
     ("reservation", "reservations are not modelled"),
 ];
 
@@ -291,6 +296,7 @@ pub fn parse(text: &str, file: &str, semantics: Semantics) -> Result<LoadedAlloc
     let globals = Globals {
         am_default,
         system_apps,
+        continue_looking: continue_looking(&props)?,
         parallel_default: parallel_apps(&props, &format!("{PREFIX}max-parallel-apps"))?,
         calc: resource_calculator,
     };
@@ -482,10 +488,33 @@ struct Globals {
     am_default: f64,
     /// `maximum-applications`.
     system_apps: i32,
+    /// `reservations-continue-look-all-nodes`.
+    continue_looking: bool,
     /// `max-parallel-apps` (Hadoop 3.3).
     parallel_default: Option<u32>,
     /// `resource-calculator`, for the start-up comparisons of absolute resources.
     calc: Calculator,
+}
+
+/// `reservations-continue-look-all-nodes`, read by both eras with `getBoolean` (default
+/// true): trimmed, `true` or `false` in any case; any other text keeps the default, with a
+/// warning at its line, since a misspelt `false` would otherwise change the run unseen.
+fn continue_looking(props: &Props<'_, '_, '_>) -> Result<bool, AllocError> {
+    let key = format!("{PREFIX}reservations-continue-look-all-nodes");
+    let Some(p) = props.get(&key)? else {
+        return Ok(true);
+    };
+    Ok(values::boolean(&p.value).unwrap_or_else(|| {
+        props.note(
+            &key,
+            format!(
+                "{key}: \"{}\" is neither true nor false: Hadoop's getBoolean keeps the default, \
+                 true",
+                p.value
+            ),
+        );
+        true
+    }))
 }
 
 /// A `max-parallel-apps` property (Hadoop 3.3's `getInt`; `Integer.MAX_VALUE` or absent is no
@@ -842,6 +871,7 @@ fn build(
         }
     };
     q.cs.system_maximum_applications = globals.system_apps;
+    q.cs.continue_looking = globals.continue_looking;
     q.max_running_apps = parallel_apps(props, &key("max-parallel-apps"))?.or(
         if props.map.contains_key(&key("max-parallel-apps")) {
             None
