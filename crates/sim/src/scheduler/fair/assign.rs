@@ -567,7 +567,11 @@ impl Sched<'_, '_> {
             if !self.has_container_for_node(a, idx, node) {
                 continue;
             }
-            self.w.apps[i].requests.by_priority[idx].opportunities += 1;
+            // `addSchedulingOpportunity`: read only by count-based delay scheduling, so with
+            // it off the count stays 0 (the elided engine skips beats that would count).
+            if self.opportunities_read() {
+                self.w.apps[i].requests.by_priority[idx].opportunities += 1;
+            }
             if self.w.semantics == Semantics::Hadoop27
                 && let Some(am) = managed_am
                 && self.w.apps[i].live == 0

@@ -16,7 +16,7 @@
 //! Such a beat writes nothing but missed scheduling opportunities: each app reached counts
 //! one at the priorities its offer reaches, which only count-based delay scheduling reads
 //! (`getAllowedLocalityLevel`, which returns at once while a threshold is negative, Hadoop's
-//! default; the cycle watch clamps the count to 0 then), and which are counted in bulk
+//! default; no offer counts one then, in either engine), and which are counted in bulk
 //! before the next event when it is on (`missed_offers`); its apps' shares, when it
 //! computes them, are the last tick's (`app_shares`). So when such a beat comes up (in key
 //! order, never ahead of time) and the state then shows it changes nothing else, it is

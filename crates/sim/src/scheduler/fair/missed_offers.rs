@@ -51,8 +51,9 @@ pub(crate) struct SkippedOffers {
 impl Sched<'_, '_> {
     /// Whether a missed scheduling opportunity is ever read: count-based delay scheduling is
     /// on (`getAllowedLocalityLevel` returns off-switch at once, reading nothing, while a
-    /// threshold is negative; the cycle watch then clamps every count to 0).
-    fn opportunities_read(&self) -> bool {
+    /// threshold is negative): with it off no offer counts one (`assign_app`), so that an
+    /// elided beat and a processed one leave the same counts.
+    pub(crate) fn opportunities_read(&self) -> bool {
         let conf = &self.w.sc.scheduler;
         conf.locality_threshold_node.min(1.0) >= 0.0 && conf.locality_threshold_rack.min(1.0) >= 0.0
     }
