@@ -189,7 +189,9 @@ fn build(c: &Case) -> Scenario {
             am_heartbeat_ms: if c.extras & 1 != 0 { 300 } else { 0 },
             ..SchedulerConf::default()
         },
-        end_ms: c.end_ms,
+        // A run with its cycle or stall watch off may never end by itself (the watches are
+        // what stop a stalled or cycling run without an end): it gets one.
+        end_ms: c.end_ms.or((c.extras & 12 != 0).then_some(8_000_000)),
         sample_interval_ms: c.sample_ms,
         ..common::scenarios::trace_scenario(
             "idle-ticks",
