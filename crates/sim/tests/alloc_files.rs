@@ -194,6 +194,35 @@ fn hadoop27_ignores_hadoop3_elements_with_warnings() {
 }
 
 #[test]
+fn hadoop27_warns_that_max_am_share_on_a_parent_does_nothing() {
+    let xml = r#"<allocations>
+  <queue name="p">
+    <maxAMShare>0.1</maxAMShare>
+    <queue name="leaf"/>
+  </queue>
+  <queue name="q"><maxAMShare>0.2</maxAMShare></queue>
+</allocations>"#;
+    let loaded = fair(xml, H27).expect("loads");
+    let w = loaded.warnings.join("\n");
+    assert!(
+        w.contains(
+            "fair-scheduler.xml:3: <maxAMShare>: root.p is a parent queue: hadoop-2.7 reads \
+             maxAMShare but checks it on leaves only"
+        ),
+        "{w}"
+    );
+    // One warning: the leaf's own maxAMShare is read and used.
+    assert_eq!(loaded.warnings.len(), 1, "{w}");
+    let q = loaded.tree.get(loaded.tree.find("root.q").expect("q"));
+    assert_eq!(q.max_am_share, 0.2);
+    // The leaf under the parent keeps the default: 2.7 does not hand it down.
+    let leaf = loaded
+        .tree
+        .get(loaded.tree.find("root.p.leaf").expect("leaf"));
+    assert_eq!(leaf.max_am_share, 0.5);
+}
+
+#[test]
 fn weight_is_parsed_as_double_stored_as_float() {
     let loaded = fair(
         r#"<allocations><queue name="a"><weight>0.1</weight></queue></allocations>"#,

@@ -307,6 +307,18 @@ impl Builder<'_, '_, '_> {
                     ),
                 ));
             }
+            if !q.is_leaf {
+                // Hadoop 2.7 reads it and no parent checks it: said, not silently dropped.
+                self.r.warn(
+                    node,
+                    format!(
+                        "{} is a parent queue: hadoop-2.7 reads maxAMShare but checks it on \
+                         leaves only, so it has no effect here (Hadoop 3.3.1 and later refuse \
+                         the file, YARN-10528)",
+                        q.name
+                    ),
+                );
+            }
             q.max_am_share = v;
         } else {
             q.max_am_share = self.d.queue_max_am_share;
