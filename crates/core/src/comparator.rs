@@ -374,7 +374,11 @@ impl Comparator {
     }
 
     /// The ordering key of `s`: sorting by `(key, name)` (by key alone for Hadoop 2.7 DRF)
-    /// gives the comparator's order wherever the comparator is a strict weak order.
+    /// gives the comparator's order wherever the comparator is a strict weak order, but for
+    /// Hadoop 2.7 fair lists holding a weight-0 schedulable with no memory used: its
+    /// usage / weight is NaN, which ties with every ratio (so the start time decides against
+    /// any other), and no key can; likewise a DRF share of 0 / 0 (a weight of 0, a cluster
+    /// without memory or vcores). The engine builds Hadoop's own order for such runs instead.
     ///
     /// Hadoop 3.3 DRF without the YARN-11482 fix has no key (its neediness of one side
     /// depends on the other); the key follows the fixed comparator.
