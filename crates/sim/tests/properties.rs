@@ -18,7 +18,7 @@ use fairsim_sim::recorder::MemoryRecorder;
 use fairsim_sim::run;
 use fairsim_sim::scenario::{Ordering, Scenario, SchedulerConf};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use proptest::test_runner::TestRunner;
 
 #[derive(Debug, Clone)]
 struct Case {
@@ -77,12 +77,7 @@ fn build(c: &Case, ordering: Ordering) -> Scenario {
 
 #[test]
 fn naive_and_incremental_ordering_decide_identically_and_keep_invariants() {
-    let config = Config {
-        cases: 64,
-        ..Config::default()
-    };
-    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]);
-    let mut runner = TestRunner::new_with_rng(config, rng);
+    let mut runner = TestRunner::new(common::generator::fixed_config(64, 0x0007_0707));
     runner
         .run(&case(), |c| {
             let mut a = MemoryRecorder::default();
