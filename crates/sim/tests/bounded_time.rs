@@ -732,9 +732,10 @@ fn hadoop33_held_reads_that_only_take_containers_still_stop_as_a_cycle() {
 /// A Capacity Scheduler cycle (found by a widened run of the property test above): a
 /// 3.5 GB ask reserves one of two full 4 GB nodes, the preemption monitor takes the
 /// reservation back every second, and the next beat reserves again. The states compared are
-/// those at the update ticks of 24 s and 27 s, and at both milliseconds the monitor's
-/// unreservation and a beat's reservation come before the tick: the decisions at 24 s belong
-/// to the run before the cycle, those at 27 s to its first period.
+/// those at the update ticks of 24 s and 27 s (no reservation at either): in both
+/// milliseconds the monitor's unreservation comes before the tick and node 0's beat after
+/// it, so node 1's unreservation at 24 s belongs to the run before the cycle and node 0's
+/// reservation at 24 s to its first period, which ends with node 0's unreservation at 27 s.
 #[test]
 fn a_cycle_repeats_from_its_tick_not_from_its_millisecond() {
     let c = Case {
@@ -765,8 +766,9 @@ fn a_cycle_repeats_from_its_tick_not_from_its_millisecond() {
     drop(sim);
     assert_eq!(s.cycle_from, Some(SimTime(24_000)));
     assert_eq!(s.stalled_at, Some(SimTime(27_000)));
-    // At 24 s the reservation moves from node 1 to node 0; at 27 s it is taken from node 0
-    // and made there again: the same state at the tick, not the same decisions in its ms.
+    // At 24 s the reservation moves from node 1 to node 0 across the tick; the stopped run
+    // ends at the tick of 27 s, after the monitor took node 0's reservation and before node
+    // 0's beat makes it again.
     let at = |t: u64| -> Vec<(u32, bool)> {
         (rec.decisions.iter())
             .filter(|d| d.time == SimTime(t))
