@@ -1,6 +1,8 @@
 //! Reading allocation files: the seed's sample, every validation error of the allocation
 //! file with its file/line/element, hostile XML, and a no-panic property test.
 
+mod common;
+
 use fairsim_core::{Calculator, Policy, Resource, Semantics};
 use fairsim_sim::alloc::{
     AllocError, LoadedAlloc, load_capacity_scheduler_file, load_fair_scheduler_file, parse_any_xml,
@@ -649,7 +651,7 @@ fn capacity_errors_name_the_property() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, rng_seed: proptest::test_runner::RngSeed::Fixed(20240601), ..ProptestConfig::default() })]
+    #![proptest_config(common::generator::fixed_config(400, 20240601))]
 
     #[test]
     fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
