@@ -10,6 +10,7 @@ use common::apps::{GB, long_tasks};
 use common::outcomes::run_allocations;
 use common::scenarios::{fair_tree, trace_scenario};
 use fairsim_core::{Resource, Semantics};
+use fairsim_sim::SimTime;
 use fairsim_sim::scenario::{Scenario, SchedulerConf};
 
 #[test]
@@ -177,4 +178,55 @@ fn a_hold_larger_than_the_starvation_gives_the_app_what_it_asks_and_frees_the_re
     let mut with_w = alone.clone();
     with_w.push((36_000, 2));
     assert_eq!(run_allocations(&partial_hold_scenario(true)), with_w);
+}
+
+/// Hadoop's `TestFSSchedulerNode.testPreemptionToCompletedApp` in a run: an app a container
+/// was preempted for finishes, served elsewhere, before the container is killed. Two 4 GB
+/// nodes, beating at 0 and 500 ms past each second; queue `big` holds two apps, one filling
+/// node 0 with four long 1 GB tasks, the other node 1 with four 1 GB tasks of 24 s. `x`
+/// asks one 1 GB task of 1 s at 20 s and is starved after its 1 s timeout: the preemption
+/// thread marks one of node 0's containers for it (killed 15 s later, at 36 s, whatever
+/// happened meanwhile). Node 1's first GB freed (24.5 s) serves x, which finishes at
+/// 25.5 s. Node 0's next update drops x's hold (`cleanupPreemptionList`: the app is
+/// stopped), and the GB the kill frees at 36 s goes to the task it killed, asked again, at
+/// node 0's update then: nothing is kept for the finished app.
+#[test]
+fn a_hold_for_an_app_that_finished_before_the_kill_frees_to_others() {
+    let xml = r#"<allocations>
+  <defaultFairSharePreemptionTimeout>1</defaultFairSharePreemptionTimeout>
+  <defaultFairSharePreemptionThreshold>1.0</defaultFairSharePreemptionThreshold>
+  <queue name="big"/><queue name="x"/>
+</allocations>"#;
+    let gb = Resource::new(GB, 1);
+    let apps = vec![
+        common::apps::one_stage(0, "big", "u", 4, gb, common::apps::LONG_MS),
+        common::apps::one_stage(0, "big", "v", 4, gb, 24_000),
+        common::apps::one_stage(20_000, "x", "u", 1, gb, 1_000),
+    ];
+    let sc = Scenario {
+        scheduler: SchedulerConf {
+            semantics: Semantics::Hadoop33,
+            preemption: true,
+            ..SchedulerConf::default()
+        },
+        end_ms: Some(100_000),
+        ..trace_scenario(
+            "finished-hold",
+            fair_tree(xml, Semantics::Hadoop33),
+            2,
+            Resource::new(4 * GB, 4),
+            apps,
+        )
+    };
+    let (rec, summary) = common::outcomes::run_recorded(&sc);
+    // (time, node, app)
+    let mut expected = vec![];
+    for k in 0..4 {
+        expected.push((k * 1000, 0, 0));
+        expected.push((k * 1000 + 500, 1, 1));
+    }
+    expected.extend([(24_500, 1, 2), (36_000, 0, 0)]);
+    assert_eq!(common::outcomes::placed(&rec), expected);
+    assert_eq!(summary.get("preempted_containers"), Some(1.0));
+    assert_eq!(rec.apps[2].finish, Some(SimTime(25_500)));
 }
