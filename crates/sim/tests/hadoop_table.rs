@@ -17,7 +17,7 @@ const STATUSES: [&str; 7] = [
 ];
 
 /// Methods per (class, era) in the copies the table was made from (see the table's text).
-const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 24] = [
+const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 25] = [
     ("TestAbsoluteResourceConfiguration", "3.3", 7),
     ("TestAbsoluteResourceWithAutoQueue", "3.3", 3),
     ("TestApplicationLimits", "2.7", 5),
@@ -33,6 +33,7 @@ const METHODS_PER_CLASS_AND_ERA: [(&str, &str, usize); 24] = [
     ("TestFairSchedulerPreemption", "2.7", 1),
     ("TestFairSchedulerPreemption", "3.3", 9),
     ("TestFSAppStarvation", "3.3", 3),
+    ("TestFSSchedulerNode", "3.3", 7),
     ("TestLeafQueue (Capacity Scheduler)", "3.3", 15),
     ("TestMaxRunningAppsEnforcer", "2.7", 6),
     ("TestMaxRunningAppsEnforcer", "3.3", 6),
