@@ -13,6 +13,27 @@ use fairsim_core::{Resource, Semantics};
 use fairsim_sim::SimTime;
 use fairsim_sim::scenario::{Scenario, SchedulerConf};
 
+/// A Hadoop 3.3 run with preemption on: `nodes` nodes of `node` each, the allocation file
+/// `xml`, `apps`, cut at `end_ms`.
+fn holds_scenario(
+    name: &str,
+    xml: &str,
+    nodes: u32,
+    node: Resource,
+    apps: Vec<fairsim_sim::app::AppSpec>,
+    end_ms: u64,
+) -> Scenario {
+    Scenario {
+        scheduler: SchedulerConf {
+            semantics: Semantics::Hadoop33,
+            preemption: true,
+            ..SchedulerConf::default()
+        },
+        end_ms: Some(end_ms),
+        ..trace_scenario(name, fair_tree(xml, Semantics::Hadoop33), nodes, node, apps)
+    }
+}
+
 #[test]
 fn two_apps_preempted_for_on_one_node_each_keep_their_hold() {
     // One 4 GB / 4 vcore node. `big` (app 0) fills it with four 1 GB tasks, one a
@@ -38,21 +59,7 @@ fn two_apps_preempted_for_on_one_node_each_keep_their_hold() {
         long_tasks(20_000, "y", 1),
         long_tasks(25_000, "w", 1),
     ];
-    let sc = Scenario {
-        scheduler: SchedulerConf {
-            semantics: Semantics::Hadoop33,
-            preemption: true,
-            ..SchedulerConf::default()
-        },
-        end_ms: Some(100_000),
-        ..trace_scenario(
-            "holds",
-            fair_tree(xml, Semantics::Hadoop33),
-            1,
-            Resource::new(4 * GB, 4),
-            apps,
-        )
-    };
+    let sc = holds_scenario("holds", xml, 1, Resource::new(4 * GB, 4), apps, 100_000);
     let big = [(0, 0), (1000, 0), (2000, 0), (3000, 0)];
     let mut expected = big.to_vec();
     expected.extend([(36_000, 2), (36_000, 1)]);
@@ -73,21 +80,14 @@ fn held_search_run() -> (Vec<(u64, u32)>, f64) {
         long_tasks(31_000, "x", 1),
         common::apps::app(40_500, "y", "u", 1, 2 * GB, 1, common::apps::LONG_MS),
     ];
-    let mut sc = Scenario {
-        scheduler: SchedulerConf {
-            semantics: Semantics::Hadoop33,
-            preemption: true,
-            ..SchedulerConf::default()
-        },
-        end_ms: Some(150_000),
-        ..trace_scenario(
-            "held-search",
-            fair_tree(xml, Semantics::Hadoop33),
-            1,
-            Resource::new(10 * GB, 10),
-            apps,
-        )
-    };
+    let mut sc = holds_scenario(
+        "held-search",
+        xml,
+        1,
+        Resource::new(10 * GB, 10),
+        apps,
+        150_000,
+    );
     sc.scheduler.heartbeat_ms = 3_000;
     sc.scheduler.reservation_threshold_increment_multiple = 3.0;
     let (rec, summary) = common::outcomes::run_recorded(&sc);
@@ -144,21 +144,14 @@ fn partial_hold_scenario(with_w: bool) -> Scenario {
     if with_w {
         apps.push(long_tasks(25_000, "w", 1));
     }
-    Scenario {
-        scheduler: SchedulerConf {
-            semantics: Semantics::Hadoop33,
-            preemption: true,
-            ..SchedulerConf::default()
-        },
-        end_ms: Some(100_000),
-        ..trace_scenario(
-            "partial-hold",
-            fair_tree(xml, Semantics::Hadoop33),
-            1,
-            Resource::new(4 * GB, 4),
-            apps,
-        )
-    }
+    holds_scenario(
+        "partial-hold",
+        xml,
+        1,
+        Resource::new(4 * GB, 4),
+        apps,
+        100_000,
+    )
 }
 
 /// Hadoop's `TestFSSchedulerNode.testPartialReservedPreemption` in a run: a container
@@ -203,21 +196,14 @@ fn a_hold_for_an_app_that_finished_before_the_kill_frees_to_others() {
         common::apps::one_stage(0, "big", "v", 4, gb, 24_000),
         common::apps::one_stage(20_000, "x", "u", 1, gb, 1_000),
     ];
-    let sc = Scenario {
-        scheduler: SchedulerConf {
-            semantics: Semantics::Hadoop33,
-            preemption: true,
-            ..SchedulerConf::default()
-        },
-        end_ms: Some(100_000),
-        ..trace_scenario(
-            "finished-hold",
-            fair_tree(xml, Semantics::Hadoop33),
-            2,
-            Resource::new(4 * GB, 4),
-            apps,
-        )
-    };
+    let sc = holds_scenario(
+        "finished-hold",
+        xml,
+        2,
+        Resource::new(4 * GB, 4),
+        apps,
+        100_000,
+    );
     let (rec, summary) = common::outcomes::run_recorded(&sc);
     // (time, node, app)
     let mut expected = vec![];
