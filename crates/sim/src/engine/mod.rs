@@ -220,6 +220,8 @@ impl<'a> Simulation<'a> {
                 tree: sc.tree.clone(),
                 specs,
                 apps: Vec::new(),
+                app_fair_shares: Vec::new(),
+                app_weights: Vec::new(),
                 queues: Vec::new(),
                 users: Vec::new(),
                 user_index: BTreeMap::new(),
@@ -354,6 +356,8 @@ impl<'a> Simulation<'a> {
             sched.start_time_ms = spec.arrival.0 as i64;
             sched.weight = first_weight;
             self.w.apps.push(AppState::new(sched, ranks[i], hints));
+            self.w.app_fair_shares.push(Resource::ZERO);
+            self.w.app_weights.push(first_weight);
         }
         self.w.unknown_hints = resolver.into_unknown();
     }

@@ -239,7 +239,8 @@ impl Sched<'_, '_> {
         app.sched.demand = Resource::ZERO;
         app.sched.weight = weight;
         app.sched.start_time_ms = now as i64;
-        app.fair_share = Resource::ZERO;
+        self.w.app_weights[i] = weight;
+        self.w.app_fair_shares[i] = Resource::ZERO;
         if let Some(am) = self.w.specs[i].am {
             app.requests
                 .add(AM_PRIORITY, am, 1, 0, Vec::new(), Vec::new(), true);

@@ -444,6 +444,9 @@ impl Simulation<'_> {
             tree,
             specs: _,
             apps,
+            app_fair_shares,
+            // A copy of each app's `sched.weight`.
+            app_weights: _,
             queues,
             users,
             user_index,
@@ -567,6 +570,10 @@ impl Simulation<'_> {
                 put_in.push(own.opportunities_read(p, bound));
                 put_in.push(own.delay_age_read(age(p.last_scheduled.unwrap_or(arrival))));
             }
+            // Its fair share, kept apart from its record (`World::app_fair_shares`), last.
+            let share = app_fair_shares[i];
+            put_in.push(share.memory_mb as u64);
+            put_in.push(share.vcores as u64);
             // A closed app (finished or rejected) stays closed and its state no longer
             // changes: it is the same in every state compared (equal `n_closed` means the
             // same closed apps, as none reopens), so it is left out. Debug builds check it.

@@ -91,6 +91,8 @@ pub(super) fn write_queue(
 /// An app's text: its state with the relative values put in (see `Simulation::fingerprint`)
 /// and the output counters cleared.
 pub(super) fn app_text(a: &crate::engine::AppState, put_in: &[u64]) -> String {
+    // The app's fair share (memory, vcores) comes last.
+    let (put_in, share) = put_in.split_at(put_in.len() - 2);
     let mut a = a.clone();
     a.am_container = match put_in[0] {
         u64::MAX => None,
@@ -105,7 +107,7 @@ pub(super) fn app_text(a: &crate::engine::AppState, put_in: &[u64]) -> String {
         p.opportunities = v[0] as u32;
         p.last_scheduled = Some(v[1]);
     }
-    format!("{a:?}")
+    format!("{a:?} share {share:?}")
 }
 
 /// What a queue's text was made from: its state as `write_queue` writes it (a leaf's

@@ -278,7 +278,7 @@ impl Sched<'_, '_> {
                 let st = fs.apps.get(i)?;
                 // Hadoop 3.x judges fair-share starvation per app: usage below threshold ×
                 // the app's fair share (capped at its demand), after the timeout.
-                let app_fair = app.fair_share;
+                let app_fair = self.w.app_fair_shares[i];
                 let threshold =
                     multiply_trunc(app_fair, conf.fair_share_preemption_threshold as f64);
                 let desired = threshold.memory_mb.min(app.demand.memory_mb);

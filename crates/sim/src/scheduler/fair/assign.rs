@@ -108,25 +108,18 @@ impl Sched<'_, '_> {
     }
 
     /// The next entry of an ordered set after `cursor`.
-    fn next_in_order(
-        &self,
-        q: QueueId,
-        cursor: Option<(fairsim_core::OrderKey, u32, u32)>,
-    ) -> Option<u32> {
-        let set = &self.w.queues[q.idx()].ordered;
-        match cursor {
-            None => set.iter().next(),
-            Some(c) => set.range((Bound::Excluded(c), Bound::Unbounded)).next(),
-        }
-        .map(|e| e.2)
+    fn next_in_order(&self, q: QueueId, cursor: Option<OrderEntry>) -> Option<u32> {
+        SetAfter::new(&self.w.queues[q.idx()].ordered, cursor)
+            .next()
+            .map(|e| e.2)
     }
 
-    fn entry_of_queue(&self, c: u32) -> (fairsim_core::OrderKey, u32, u32) {
+    fn entry_of_queue(&self, c: u32) -> OrderEntry {
         let qs = &self.w.queues[c as usize];
         (qs.key, qs.name_rank, c)
     }
 
-    fn entry_of_app(&self, a: u32) -> (fairsim_core::OrderKey, u32, u32) {
+    fn entry_of_app(&self, a: u32) -> OrderEntry {
         let ap = &self.w.apps[a as usize];
         (ap.key, ap.name_rank, a)
     }
@@ -326,36 +319,51 @@ impl Sched<'_, '_> {
     fn assign_leaf_incremental(&mut self, q: QueueId, node: u32) -> Outcome {
         // The gate reads the leaf's AM sizes and fair share: only worth it with apps waiting.
         let skip_waiting = self.w.queues[q.idx()].am_waiting.is_empty() || self.am_gate_closed(q);
-        let mut cursor: Option<(fairsim_core::OrderKey, u32, u32)> = None;
+        let mut cursor: Option<OrderEntry> = None;
         loop {
-            let qs = &self.w.queues[q.idx()];
-            let after =
-                |set: &std::collections::BTreeSet<(fairsim_core::OrderKey, u32, u32)>| match cursor
-                {
-                    None => set.iter().next().copied(),
-                    Some(c) => set
-                        .range((Bound::Excluded(c), Bound::Unbounded))
-                        .next()
-                        .copied(),
-                };
-            let running = after(&qs.ordered);
-            let waiting = if skip_waiting {
-                None
-            } else {
-                after(&qs.am_waiting)
-            };
-            let next = match (running, waiting) {
-                (Some(x), Some(y)) => x.min(y),
-                (Some(x), None) | (None, Some(x)) => x,
-                (None, None) => return Outcome::Nothing,
+            let Some(next) = self.next_offered_app(q, cursor, skip_waiting) else {
+                return Outcome::Nothing;
             };
             cursor = Some(next);
-            if !self.offered_by_leaf(next.2) {
-                continue;
-            }
             let r = self.assign_app(next.2, node, None);
             if r != Outcome::Nothing {
                 return r;
+            }
+        }
+    }
+
+    /// The first app after `cursor` in leaf `q`'s merged order that its leaf offers nodes to
+    /// ([`Sched::offered_by_leaf`]). The apps passed over are read with one iterator per
+    /// set: in Hadoop 3.3 a descent passes over every app whose asks the last update has not
+    /// seen yet, and a search of the set per app passed over was a tenth of a 10,000-node
+    /// day.
+    fn next_offered_app(
+        &self,
+        q: QueueId,
+        cursor: Option<OrderEntry>,
+        skip_waiting: bool,
+    ) -> Option<OrderEntry> {
+        let qs = &self.w.queues[q.idx()];
+        let mut running = SetAfter::new(&qs.ordered, cursor).peekable();
+        let mut waiting = if skip_waiting {
+            None
+        } else {
+            Some(SetAfter::new(&qs.am_waiting, cursor).peekable())
+        };
+        loop {
+            let from_waiting = match (running.peek(), waiting.as_mut().and_then(|w| w.peek())) {
+                (Some(x), Some(y)) => y < x,
+                (Some(_), None) => false,
+                (None, Some(_)) => true,
+                (None, None) => return None,
+            };
+            let next = if from_waiting {
+                waiting.as_mut().and_then(|w| w.next())
+            } else {
+                running.next()
+            }?;
+            if self.offered_by_leaf(next.2) {
+                return Some(next);
             }
         }
     }
@@ -777,6 +785,37 @@ impl Sched<'_, '_> {
                 size: r.size,
                 kind: DecisionKind::Unreserved,
             });
+        }
+    }
+}
+
+/// An entry of an incremental ordered set: the app's or queue's key, name rank and id.
+type OrderEntry = (fairsim_core::OrderKey, u32, u32);
+
+/// The entries of an ordered set after a cursor, or all of them. A set's whole iterator
+/// finds its first leaf lazily, where a range finds both ends at once: most descents start
+/// at the front.
+enum SetAfter<'a> {
+    All(std::collections::btree_set::Iter<'a, OrderEntry>),
+    After(std::collections::btree_set::Range<'a, OrderEntry>),
+}
+
+impl<'a> SetAfter<'a> {
+    fn new(set: &'a std::collections::BTreeSet<OrderEntry>, cursor: Option<OrderEntry>) -> Self {
+        match cursor {
+            None => SetAfter::All(set.iter()),
+            Some(c) => SetAfter::After(set.range((Bound::Excluded(c), Bound::Unbounded))),
+        }
+    }
+}
+
+impl Iterator for SetAfter<'_> {
+    type Item = OrderEntry;
+
+    fn next(&mut self) -> Option<OrderEntry> {
+        match self {
+            SetAfter::All(it) => it.next().copied(),
+            SetAfter::After(it) => it.next().copied(),
         }
     }
 }

@@ -390,7 +390,7 @@ impl Sched<'_, '_> {
                             AppLoad33 {
                                 usage: app.usage,
                                 demand: app.demand,
-                                fair_share: app.fair_share,
+                                fair_share: self.w.app_fair_shares[a as usize],
                             },
                         )
                     })
@@ -646,7 +646,12 @@ impl Sched<'_, '_> {
             }
             _ => false,
         };
-        min_share_starved || calc.less_than_single_type(self.w.cluster.total, a.usage, a.fair_share)
+        min_share_starved
+            || calc.less_than_single_type(
+                self.w.cluster.total,
+                a.usage,
+                self.w.app_fair_shares[app as usize],
+            )
     }
 
     /// Hadoop 3.x's `FairScheduler.assignPreemptedContainers`, first in a node update: each

@@ -70,6 +70,7 @@ impl Sched<'_, '_> {
             app.demand = demand;
             app.sched.demand = demand;
             app.sched.weight = w;
+            self.w.app_weights[a as usize] = w;
             if runnable && reweighted {
                 self.mark_app_shares(leaf);
             }
@@ -151,11 +152,11 @@ impl Sched<'_, '_> {
             #[cfg(debug_assertions)]
             {
                 let by_class: Vec<_> = (self.w.queues[i].runnable_apps.iter())
-                    .map(|&a| self.w.apps[a as usize].fair_share)
+                    .map(|&a| self.w.app_fair_shares[a as usize])
                     .collect();
                 self.leaf_app_shares_listed(i, list);
                 let listed: Vec<_> = (self.w.queues[i].runnable_apps.iter())
-                    .map(|&a| self.w.apps[a as usize].fair_share)
+                    .map(|&a| self.w.app_fair_shares[a as usize])
                     .collect();
                 debug_assert_eq!(by_class, listed, "leaf {i}: app shares by class");
             }
@@ -166,22 +167,35 @@ impl Sched<'_, '_> {
 
     /// [`Sched::leaf_app_shares`] under the fair and DRF policies while the leaf's runnable
     /// apps fall in few classes alike in everything the share search reads (weight, min
-    /// and max share, activity: without sizebasedweight every app of a leaf is usually
-    /// alike): one search over the classes with their counts (`hadoop_shares_counted`,
-    /// whose shares are the list's, item by item), each app then given its class's share.
-    /// The search over a whole leaf (hundreds of apps at every tick where a starvation check
-    /// reads a share) is what a Hadoop 3.3 reservation's check cost. False, with nothing
-    /// written, when there are more classes than a few.
+    /// and max share, activity: an app's min and max share and activity are Hadoop's
+    /// constants, so its weight alone sets its class, and without sizebasedweight every app
+    /// of a leaf is usually alike): one search over the classes with their counts
+    /// (`hadoop_shares_counted`, whose shares are the list's, item by item), each app then
+    /// given its class's share. The search over a whole leaf (hundreds of apps at every
+    /// tick where a starvation check reads a share) is what a Hadoop 3.3 reservation's check
+    /// cost. It reads and writes the apps' weights and shares kept apart from their records
+    /// (`World::app_weights`, `World::app_fair_shares`). False, with nothing written, when
+    /// there are more classes than a few.
     fn leaf_app_shares_by_class(&mut self, i: usize, policy: Policy) -> bool {
         const MOST: usize = 8;
-        type Class = (u32, Resource, Resource, bool);
-        let mut classes: Vec<(Class, u64)> = Vec::with_capacity(MOST);
+        let mut classes: Vec<(u32, u64)> = Vec::with_capacity(MOST);
         let n = self.w.queues[i].runnable_apps.len();
         let mut class_of: Vec<u8> = Vec::with_capacity(n);
         for &a in &self.w.queues[i].runnable_apps {
-            let s = &self.w.apps[a as usize].sched;
             // Weights compared bit for bit: the search reads the float as it is.
-            let class = (s.weight.to_bits(), s.min_share, s.max_share, s.active);
+            let class = self.w.app_weights[a as usize].to_bits();
+            #[cfg(debug_assertions)]
+            {
+                let s = &self.w.apps[a as usize].sched;
+                debug_assert_eq!(class, s.weight.to_bits(), "app {a}: weight's copy");
+                let constant = fairsim_core::Schedulable::new("");
+                debug_assert!(
+                    s.min_share == constant.min_share
+                        && s.max_share == constant.max_share
+                        && s.active == constant.active,
+                    "app {a}: an app's min and max share and activity are constants"
+                );
+            }
             let c = match classes.iter().position(|(k, _)| *k == class) {
                 Some(c) => {
                     classes[c].1 += 1;
@@ -203,16 +217,17 @@ impl Sched<'_, '_> {
         } else {
             &[true]
         };
+        let constant = fairsim_core::Schedulable::new("");
         let mut entries = Vec::with_capacity(classes.len());
         for &memory in types {
             let pick = |r: Resource| if memory { r.memory_mb } else { r.vcores };
             entries.clear();
-            entries.extend(classes.iter().map(|&((w, min, max, active), count)| {
+            entries.extend(classes.iter().map(|&(w, count)| {
                 let item = ShareItem {
                     weight: f32::from_bits(w),
-                    min: pick(min),
-                    max: pick(max),
-                    active,
+                    min: pick(constant.min_share),
+                    max: pick(constant.max_share),
+                    active: constant.active,
                 };
                 (item, count)
             }));
@@ -232,12 +247,11 @@ impl Sched<'_, '_> {
         }
         let w = &mut *self.w;
         for (&a, &c) in w.queues[i].runnable_apps.iter().zip(&class_of) {
-            w.apps[a as usize].fair_share = shares[c as usize];
+            w.app_fair_shares[a as usize] = shares[c as usize];
         }
         true
     }
 
-    /// [`Sched::leaf_app_shares`] item by item, as Hadoop's list.
     fn leaf_app_shares_listed(&mut self, i: usize, list: &mut Vec<Schedulable>) {
         let apps = &self.w.queues[i].runnable_apps;
         list.truncate(apps.len());
@@ -268,7 +282,7 @@ impl Sched<'_, '_> {
         );
         for (k, s) in split.into_iter().enumerate() {
             let a = self.w.queues[i].runnable_apps[k];
-            self.w.apps[a as usize].fair_share = s;
+            self.w.app_fair_shares[a as usize] = s;
         }
     }
 }

@@ -102,7 +102,7 @@ impl Sched<'_, '_> {
         let queue = self.w.tree.get(app.queue);
         OwnerView {
             usage: app.usage,
-            fair_share: app.fair_share,
+            fair_share: self.w.app_fair_shares[a as usize],
             to_be_preempted: marked,
             preemptable: app.phase == AppPhase::Runnable && queue.allow_preemption_from,
             calc: queue.policy.calculator(),
