@@ -206,12 +206,16 @@ impl Sched<'_, '_> {
     ///   if the limits allow it now, last in its leaf's list.
     pub(crate) fn replace_attempt(&mut self, a: u32) {
         let i = a as usize;
+        // The app's reserved-node count ends the scan once they are all found (and skips it
+        // for an app holding none, the usual case).
+        let held = self.reserved_by(a) as usize;
         let reserved: Vec<u32> = (0..self.w.cluster.nodes.len() as u32)
             .filter(|&n| {
                 self.w.cluster.nodes[n as usize]
                     .reservation
                     .is_some_and(|r| r.app == a)
             })
+            .take(held)
             .collect();
         for n in reserved {
             self.unreserve(n);
