@@ -7,6 +7,8 @@ use fairsim_sim::workload::csv::{parse_csv_trace, write_csv_trace};
 use proptest::prelude::*;
 use std::path::Path;
 
+mod common;
+
 fn group() -> impl Strategy<Value = TaskGroup> {
     (
         1u32..50,
@@ -66,7 +68,8 @@ fn as_csv_reads_it(mut a: AppSpec) -> AppSpec {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, rng_seed: proptest::test_runner::RngSeed::Fixed(20261123), ..ProptestConfig::default() })]
+    // Widened by `FAIRSIM_PROP_SEED` and `FAIRSIM_PROP_SCALE`; its regressions file still replays.
+    #![proptest_config(common::generator::widened(ProptestConfig { cases: 200, rng_seed: proptest::test_runner::RngSeed::Fixed(20261123), ..ProptestConfig::default() }))]
 
     #[test]
     fn written_apps_read_back_the_same(mut apps in proptest::collection::vec(app(), 0..12)) {

@@ -60,17 +60,30 @@ pub fn node_events(nodes: u32, generated: &[(u64, u8, u32)]) -> NodeEvents {
 /// (a number mixed into every test's seed, so each test draws other cases) and
 /// `FAIRSIM_PROP_SCALE` (a factor on every test's case count). Unset, the cases are CI's.
 pub fn fixed_config(cases: u32, seed: u64) -> Config {
-    let mix = env_u64("FAIRSIM_PROP_SEED").unwrap_or(0);
-    let scale = env_u64("FAIRSIM_PROP_SCALE").unwrap_or(1).max(1);
-    let cases = u32::try_from(u64::from(cases).saturating_mul(scale)).unwrap_or(u32::MAX);
-    // Mixed through a multiply, so seeds one apart draw unrelated cases.
-    let seed = seed ^ mix.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    Config {
+    widened(Config {
         cases,
         rng_algorithm: RngAlgorithm::ChaCha,
         rng_seed: RngSeed::Fixed(seed),
         failure_persistence: None,
         ..Config::default()
+    })
+}
+
+/// `config` widened by `FAIRSIM_PROP_SEED` and `FAIRSIM_PROP_SCALE` (see [`fixed_config`]),
+/// the rest of it kept: a test that replays a regressions file keeps replaying it.
+pub fn widened(config: Config) -> Config {
+    let mix = env_u64("FAIRSIM_PROP_SEED").unwrap_or(0);
+    let scale = env_u64("FAIRSIM_PROP_SCALE").unwrap_or(1).max(1);
+    let cases = u32::try_from(u64::from(config.cases).saturating_mul(scale)).unwrap_or(u32::MAX);
+    // Mixed through a multiply, so seeds one apart draw unrelated cases.
+    let rng_seed = match config.rng_seed {
+        RngSeed::Fixed(seed) => RngSeed::Fixed(seed ^ mix.wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+        random => random,
+    };
+    Config {
+        cases,
+        rng_seed,
+        ..config
     }
 }
 
