@@ -376,15 +376,10 @@ impl Sched<'_, '_> {
         // The nodes reserved per app (`scheduler::fair::full_nodes`).
         let mut reserved = vec![0u32; self.w.apps.len()];
         let mut in_rack = std::collections::BTreeMap::<(u32, u32), u32>::new();
-        let counts_racks =
-            |a: u32| (self.fair.as_ref()).is_some_and(|f| f.full_nodes.counts_racks(a));
         for n in &self.w.cluster.nodes {
             if let Some(r) = n.reservation {
                 reserved[r.app as usize] += 1;
-                // Only apps that asked for a rack are counted per rack.
-                if counts_racks(r.app) {
-                    *in_rack.entry((r.app, n.rack)).or_default() += 1;
-                }
+                *in_rack.entry((r.app, n.rack)).or_default() += 1;
             }
         }
         if self.capacity.is_some() {

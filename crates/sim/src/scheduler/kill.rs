@@ -59,9 +59,6 @@ impl Sched<'_, '_> {
         );
         let leaf = app.queue;
         let runnable = app.phase == AppPhase::Runnable;
-        if strict {
-            self.app_asks_racks(a);
-        }
         if lost {
             self.cx.counters.lost += 1;
         } else {

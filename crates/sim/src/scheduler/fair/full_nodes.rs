@@ -89,15 +89,9 @@ pub(crate) struct FullNodes {
     /// Per app: the nodes reserved for it (Hadoop's `FSAppAttempt.getNumReservations`
     /// summed over the app's priorities).
     reserved: Vec<u32>,
-    /// Hadoop 3.3, per (app, rack) holding any, for the apps in `counts_racks`: the nodes of
-    /// the rack reserved for the app (the rack-local cap's count), kept so that no
-    /// reservation scans the nodes.
+    /// Hadoop 3.3, per (app, rack) holding any: the nodes of the rack reserved for the app
+    /// (the rack-local cap's count), kept so that no reservation scans the nodes.
     reserved_in_rack: HashMap<(u32, u32), u32, BuildHasherDefault<PairHasher>>,
-    /// Per app: its reservations are counted per rack. Only an app that asked for a rack
-    /// ever reserves rack-locally (`Sched::offer_locality`), so the others' counts, which
-    /// nothing reads, are not kept: a map write per reservation and release was a
-    /// twenty-fifth of a 10,000-node Hadoop 3.3 day.
-    counts_racks: Vec<bool>,
     /// The apps a floor is read from, kept between evaluations (one is made after nearly
     /// every event while beats come up).
     scratch: Vec<u32>,
@@ -129,34 +123,8 @@ impl FullNodes {
         self.reserved_in_rack.len()
     }
 
-    /// Whether app `a`'s reservations are counted per rack.
-    pub(crate) fn counts_racks(&self, a: u32) -> bool {
-        self.counts_racks.get(a as usize).copied().unwrap_or(false)
-    }
-
-    /// App `a` asks for a rack: its reservations are counted per rack from now on, those it
-    /// holds (`held`: each reserved node's rack) first. False when they already were.
-    pub(crate) fn start_counting_racks(&mut self, a: u32, held: impl Iterator<Item = u32>) -> bool {
-        let i = a as usize;
-        if self.counts_racks.len() <= i {
-            self.counts_racks.resize(i + 1, false);
-        }
-        if self.counts_racks[i] {
-            return false;
-        }
-        self.counts_racks[i] = true;
-        for rack in held {
-            *self.reserved_in_rack.entry((a, rack)).or_insert(0) += 1;
-        }
-        true
-    }
-
     /// The nodes of rack `rack` reserved for app `a`.
     pub(crate) fn reserved_in_rack(&self, a: u32, rack: u32) -> u32 {
-        debug_assert!(
-            self.counts_racks(a),
-            "app {a}: its reservations are not counted per rack"
-        );
         self.reserved_in_rack.get(&(a, rack)).copied().unwrap_or(0)
     }
 
@@ -171,9 +139,6 @@ impl FullNodes {
         let Some(rack) = rack else {
             return;
         };
-        if !self.counts_racks(a) {
-            return;
-        }
         let k = self.reserved_in_rack.entry((a, rack)).or_insert(0);
         *k = k.saturating_add_signed(delta);
         if *k == 0 {

@@ -24,7 +24,6 @@ use crate::scheduler::Sched;
 use crate::state::world::Container;
 use crate::time::SimTime;
 use crate::tree::SchedulerKind;
-use fairsim_core::Semantics;
 
 /// The Fair Scheduler of a run: what both schedulers keep, and its own state (with its
 /// era's preemption).
@@ -108,31 +107,6 @@ impl Sched<'_, '_> {
         self.fair
             .as_ref()
             .map_or(0, |f| f.full_nodes.reserved_in_rack(a, rack))
-    }
-
-    /// App `a` asked for a rack (a stage's hints, a task asked again on its node): in Hadoop
-    /// 3.3 its reservations are counted per rack from now on, the nodes it holds first (a
-    /// scan of the nodes, only for an app already holding some: a task asked again).
-    pub(crate) fn app_asks_racks(&mut self, a: u32) {
-        if self.w.semantics != Semantics::Hadoop33 {
-            return;
-        }
-        let Some(f) = &mut self.fair else {
-            return;
-        };
-        if f.full_nodes.counts_racks(a) {
-            return;
-        }
-        let nodes = &self.w.cluster.nodes;
-        let mut held = f.full_nodes.reserved_by(a) as usize;
-        let racks = nodes.iter().filter_map(|n| match n.reservation {
-            Some(r) if r.app == a && held > 0 => {
-                held -= 1;
-                Some(n.rack)
-            }
-            _ => None,
-        });
-        f.full_nodes.start_counting_racks(a, racks);
     }
 
     /// App `a` reserved a node (`delta` 1) or gave one up (-1); `rack` is the node's rack
@@ -242,13 +216,11 @@ impl Sched<'_, '_> {
         let groups = self.w.specs[i].stages[stage].clone();
         let app = &mut self.w.apps[i];
         app.stage = stage;
-        let mut racks_asked = false;
         for (g, group) in groups.iter().enumerate() {
             let (nodes, racks) = app
                 .hints
                 .get(stage)
                 .map_or_else(Default::default, |groups| groups[g].clone());
-            racks_asked |= !racks.is_empty();
             app.requests.add_strict(
                 group.priority,
                 group.size,
@@ -260,9 +232,6 @@ impl Sched<'_, '_> {
                 group.relax_locality,
             );
             app.stage_remaining += group.count as u64;
-        }
-        if racks_asked {
-            self.app_asks_racks(a);
         }
         self.demand_changed(a);
         let delta = (self.w.apps[i].requests.pending - before) as i64;
