@@ -241,10 +241,10 @@ impl Sched<'_, '_> {
         let app = &mut self.w.apps[i];
         app.demand = Resource::ZERO;
         app.sched.demand = Resource::ZERO;
-        app.sched.weight = weight;
         app.sched.start_time_ms = now as i64;
-        self.w.app_weights[i] = weight;
+        self.w.set_app_weight(i, weight);
         self.w.app_fair_shares[i] = Resource::ZERO;
+        let app = &mut self.w.apps[i];
         if let Some(am) = self.w.specs[i].am {
             app.requests
                 .add(AM_PRIORITY, am, 1, 0, Vec::new(), Vec::new(), true);

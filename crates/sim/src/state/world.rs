@@ -194,11 +194,11 @@ pub(crate) struct World<'a> {
     pub(crate) specs: Vec<AppSpec>,
     pub(crate) apps: Vec<AppState>,
     /// Per app: its instantaneous fair share within its leaf (Hadoop 3.x reads it). Apart
-    /// from the apps' records, as are their weights (a copy of `sched.weight`): a leaf's
-    /// apps' shares are computed at every update tick where one is read, over hundreds of
-    /// apps, and two cache misses per app in their records were a tenth of a 10,000-node
-    /// Hadoop 3.3 day. Apps that run together arrived together, so their entries here are
-    /// near one another.
+    /// from the apps' records, as are their weights (a copy of `sched.weight`, both written
+    /// by `World::set_app_weight`): a leaf's apps' shares are computed at every update tick
+    /// where one is read, over hundreds of apps, and two cache misses per app in their
+    /// records were a tenth of a 10,000-node Hadoop 3.3 day. Apps that run together arrived
+    /// together, so their entries here are near one another.
     pub(crate) app_fair_shares: Vec<Resource>,
     pub(crate) app_weights: Vec<f32>,
     pub(crate) queues: Vec<QueueState>,
@@ -226,6 +226,13 @@ pub(crate) struct World<'a> {
 }
 
 impl World<'_> {
+    /// Sets app `a`'s weight in its record and in the copy the share search reads
+    /// (`app_weights`): the one writer of an app's weight after it is built.
+    pub(crate) fn set_app_weight(&mut self, a: usize, weight: f32) {
+        self.apps[a].sched.weight = weight;
+        self.app_weights[a] = weight;
+    }
+
     /// A queue's initial state.
     pub(crate) fn new_queue_state(&self, q: QueueId) -> QueueState {
         let conf = self.tree.get(q);

@@ -69,8 +69,7 @@ impl Sched<'_, '_> {
             }
             app.demand = demand;
             app.sched.demand = demand;
-            app.sched.weight = w;
-            self.w.app_weights[a as usize] = w;
+            self.w.set_app_weight(a as usize, w);
             if runnable && reweighted {
                 self.mark_app_shares(leaf);
             }
@@ -252,6 +251,7 @@ impl Sched<'_, '_> {
         true
     }
 
+    /// [`Sched::leaf_app_shares`] item by item, as Hadoop's list.
     fn leaf_app_shares_listed(&mut self, i: usize, list: &mut Vec<Schedulable>) {
         let apps = &self.w.queues[i].runnable_apps;
         list.truncate(apps.len());
