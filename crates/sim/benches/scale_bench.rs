@@ -609,9 +609,10 @@ fn report(label: &str, m: &Measured) {
     // Counts per decision kind first: they are deterministic, where times move with the
     // machine's load.
     println!(
-        "  {label:<32} allocations {:>10} | reservations {:>10} | unreservations {:>10} | heartbeats {:>11} processed {:>12} elided ({} full-node beats skipped, {} parked kept) | {} preempted | {:>11} events",
+        "  {label:<32} allocations {:>10} | reservations {:>10} ({} repeated) | unreservations {:>10} | heartbeats {:>11} processed {:>12} elided ({} full-node beats skipped, {} parked kept) | {} preempted | {:>11} events",
         m.summary.assignments,
         c.reservations,
+        c.reservations_repeated,
         c.unreservations,
         c.heartbeats,
         c.heartbeats_elided,

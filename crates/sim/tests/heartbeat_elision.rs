@@ -333,6 +333,9 @@ struct ChurnCase {
     preemption: bool,
     multiple: bool,
     naive: bool,
+    /// Apps keep their preferred hosts; without any, reserving beats may repeat the descent
+    /// before them (`scheduler::fair::repeat_reserve`).
+    hints: bool,
 }
 
 fn churn_case() -> impl Strategy<Value = ChurnCase> {
@@ -351,6 +354,7 @@ fn churn_case() -> impl Strategy<Value = ChurnCase> {
         prop::sample::select(vec![0.05f32, 0.1, 0.2]),
         prop::collection::vec(app, 12..48),
         (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
+        any::<bool>(),
     )
         .prop_map(
             |(
@@ -359,6 +363,7 @@ fn churn_case() -> impl Strategy<Value = ChurnCase> {
                 reservable_nodes,
                 apps,
                 (era33, preemption, multiple, naive),
+                hints,
             )| {
                 ChurnCase {
                     nodes,
@@ -370,6 +375,7 @@ fn churn_case() -> impl Strategy<Value = ChurnCase> {
                     preemption,
                     multiple,
                     naive,
+                    hints,
                 }
             },
         )
@@ -403,7 +409,7 @@ fn build_churn(c: &ChurnCase, heartbeats: Heartbeats) -> Scenario {
                 duration_ms: d,
                 priority: 10,
                 hosts: host
-                    .filter(|&h| h < c.nodes)
+                    .filter(|&h| c.hints && h < c.nodes)
                     .map(|h| vec![format!("node{h}")])
                     .unwrap_or_default(),
                 relax_locality: true,
@@ -461,11 +467,11 @@ fn reservation_peaks(decisions: &[Decision]) -> (u32, usize) {
 /// Reservation churn is elided exactly: the elided engine (incremental or naive) decides,
 /// measures and records apps as the engine processing every heartbeat with naive ordering,
 /// in both eras, with the reservable-nodes cap binding (an app holding its cap of nodes
-/// while others reserve) and full nodes' beats skipped.
+/// while others reserve), full nodes' beats skipped, and reserving descents repeated.
 #[test]
 fn reservation_churn_is_elided_exactly() {
     let mut runner = TestRunner::new(generator::fixed_config(cases() / 2, 0x00c4_0433));
-    let seen = std::cell::RefCell::new([0u32; 4]);
+    let seen = std::cell::RefCell::new([0u32; 6]);
     runner
         .run(&churn_case(), |c| {
             let mut a = MemoryRecorder::default();
@@ -494,6 +500,8 @@ fn reservation_churn_is_elided_exactly() {
             seen[1] += (c.era33 && ca.full_beats_skipped > 0 && ca.reservations >= 10) as u32;
             seen[2] += (!c.era33 && ca.reservations >= 10) as u32;
             seen[3] += (c.era33 && c.preemption && ca.reservations > 0) as u32;
+            seen[4] += (c.era33 && ca.reservations_repeated > 0) as u32;
+            seen[5] += (!c.era33 && ca.reservations_repeated > 0) as u32;
             Ok(())
         })
         .unwrap_or_else(|e| panic!("{e}"));
@@ -510,6 +518,10 @@ fn reservation_churn_is_elided_exactly() {
     assert!(
         seen[3] > 3,
         "too few 3.3 churn cases with preemption on: {seen:?}"
+    );
+    assert!(
+        seen[4] > 3 && seen[5] > 3,
+        "too few churn cases with reservations repeated (3.3, 2.7): {seen:?}"
     );
 }
 
@@ -1343,6 +1355,7 @@ fn skipped_full_node_beats_and_processed_ones_leave_the_same_counts_with_delay_o
         preemption: false,
         multiple: false,
         naive: false,
+        hints: true,
     };
     let mut a = MemoryRecorder::default();
     let mut b = MemoryRecorder::default();

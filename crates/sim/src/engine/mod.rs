@@ -235,6 +235,7 @@ impl<'a> Simulation<'a> {
                 metered: Default::default(),
                 queue_ids: BTreeMap::new(),
                 unknown_hints: Default::default(),
+                any_hints: false,
             },
             cx: Ctx {
                 now: SimTime::ZERO,
@@ -352,6 +353,7 @@ impl<'a> Simulation<'a> {
                     .map(|s| s.iter().map(|g| resolver.resolve(&g.hosts)).collect())
                     .collect()
             };
+            self.w.any_hints |= !hints.is_empty();
             let mut sched = Schedulable::new(name);
             sched.start_time_ms = spec.arrival.0 as i64;
             sched.weight = first_weight;

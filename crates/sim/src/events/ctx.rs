@@ -38,6 +38,9 @@ pub struct Counters {
     /// Update ticks that provably changed nothing, jumped over rather than processed
     /// (`idle_ticks`; counted in `events` too).
     pub ticks_skipped: u64,
+    /// Reservations made by repeating the descent of the beat before rather than descending
+    /// (`scheduler::fair::repeat_reserve`; counted in `reservations` too).
+    pub reservations_repeated: u64,
 }
 
 /// The run's clock, event queue, recorder and counters.

@@ -38,7 +38,9 @@ pub(crate) enum Outcome {
 /// The scheduler a run configures, owning its state: the Fair Scheduler (either era, with
 /// its preemption) or the Capacity Scheduler (with its preemption monitor), chosen by the
 /// kind of the queue tree. The engine owns it and knows nothing of what is inside; a
-/// static choice, measured against a trait object (docs/performance.md).
+/// static choice, measured against a trait object (docs/performance.md). One per run, built
+/// once and never moved on the hot path, so the variants' sizes may differ.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Scheduler {
     /// The Fair Scheduler.
     Fair(fair::FairScheduler),

@@ -307,7 +307,8 @@ impl Sched<'_, '_> {
         // Keys read the comparators: every ordered set is built again.
         self.rerank_queues();
         for a in 0..self.w.apps.len() as u32 {
-            if self.w.apps[a as usize].in_set {
+            let app = &self.w.apps[a as usize];
+            if app.phase == AppPhase::Runnable && app.requests.pending > 0 {
                 self.reorder_app(a);
             }
         }

@@ -109,6 +109,9 @@ impl Sched<'_, '_> {
                 full_nodes: _,
                 // Counted before every event, so empty when a fingerprint is taken.
                 skipped_offers: _,
+                // A descent remembered for the next event only; repeating it writes what
+                // the descent would.
+                repeat_reserve: _,
                 continuous,
             }) => (&held_for[..], continuous.as_ref()),
             None => (&[][..], None),

@@ -62,7 +62,8 @@ pub(crate) struct QueueState {
     pub comparator: Comparator,
     /// Parent: children in the order Hadoop's list keeps them (naive ordering).
     pub child_list: Vec<u32>,
-    /// Incremental ordering: children (parent) or pending runnable apps (leaf).
+    /// Incremental ordering: children (parent) or pending runnable apps (leaf; in a Hadoop
+    /// 3.3 Fair run only those with pending demand, see `Sched::reorder_app`).
     pub ordered: BTreeSet<(OrderKey, u32, u32)>,
     /// Leaf, incremental ordering: pending runnable apps whose AM is not running yet (held
     /// apart so that a descent skips them all at once when maxAMShare blocks every one).
@@ -223,6 +224,9 @@ pub(crate) struct World<'a> {
     /// Hosts and racks the apps' hints name that no node has (their request indices follow
     /// the cluster's).
     pub(crate) unknown_hints: crate::host_hints::UnknownNames,
+    /// Some app of the run names hosts: a request may then ask for particular nodes or
+    /// racks (without hints every request asks anywhere and may relax).
+    pub(crate) any_hints: bool,
 }
 
 impl World<'_> {

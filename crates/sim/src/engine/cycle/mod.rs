@@ -461,6 +461,7 @@ impl Simulation<'_> {
             queue_ids: _,
             // Fixed once the apps are read.
             unknown_hints: _,
+            any_hints: _,
         } = w;
         let now = now.0;
         let conf = &sc.scheduler;

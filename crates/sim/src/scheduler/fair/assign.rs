@@ -54,9 +54,11 @@ impl Sched<'_, '_> {
         let n = node as usize;
         // Hadoop 3.x: preempted resources on this node go first to the app they were freed
         // for, before the node's reservation is looked at.
-        if !self.held_for(n).is_empty() {
+        let holds = !self.held_for(n).is_empty();
+        if holds {
             self.offer_held_node(node);
         }
+        let mut released = None;
         if let Some(res) = self.w.cluster.nodes[n].reservation {
             let app = res.app;
             let idx = self.w.apps[app as usize]
@@ -71,12 +73,22 @@ impl Sched<'_, '_> {
                 && !(self.w.semantics == Semantics::Hadoop33 && self.over_am_share_limit_33(app));
             if !valid {
                 self.unreserve(node);
+                released = Some(app);
             } else {
                 if res.size.fits_in(self.w.cluster.nodes[n].available()) {
                     self.assign_app(app, node, Some(res.priority));
                 }
                 return;
             }
+        }
+        // Reservation churn: the descent the last beat made, repeated when it provably
+        // reads the same (`scheduler::fair::repeat_reserve`).
+        let repeats = !holds && self.reserve_repeats();
+        if repeats {
+            if self.repeat_reservation(node, released) {
+                return;
+            }
+            self.begin_descent();
         }
         let conf = &self.w.sc.scheduler;
         let (multiple, max_assign) = (conf.assignmultiple, conf.max_assign);
@@ -88,7 +100,12 @@ impl Sched<'_, '_> {
         while self.w.cluster.nodes[n].reservation.is_none() {
             match self.assign_queue(QueueId::ROOT, node) {
                 Outcome::Nothing => break,
-                Outcome::Reserved => count += 1,
+                Outcome::Reserved => {
+                    if repeats && count == 0 {
+                        self.remember_reservation(node, avail);
+                    }
+                    count += 1;
+                }
                 Outcome::Allocated(r) => {
                     count += 1;
                     assigned = assigned.saturating_add(r);
@@ -109,9 +126,7 @@ impl Sched<'_, '_> {
 
     /// The next entry of an ordered set after `cursor`.
     fn next_in_order(&self, q: QueueId, cursor: Option<OrderEntry>) -> Option<u32> {
-        SetAfter::new(&self.w.queues[q.idx()].ordered, cursor)
-            .next()
-            .map(|e| e.2)
+        first_after(&self.w.queues[q.idx()].ordered, cursor).map(|e| e.2)
     }
 
     fn entry_of_queue(&self, c: u32) -> OrderEntry {
@@ -332,11 +347,8 @@ impl Sched<'_, '_> {
         }
     }
 
-    /// The first app after `cursor` in leaf `q`'s merged order that its leaf offers nodes to
-    /// ([`Sched::offered_by_leaf`]). The apps passed over are read with one iterator per
-    /// set: in Hadoop 3.3 a descent passes over every app whose asks the last update has not
-    /// seen yet, and a search of the set per app passed over was a tenth of a 10,000-node
-    /// day.
+    /// The first app after `cursor` in leaf `q`'s merged order: the sets hold only apps
+    /// their leaf offers nodes to ([`Sched::offered_by_leaf`], `Sched::reorder_app`).
     fn next_offered_app(
         &self,
         q: QueueId,
@@ -344,28 +356,18 @@ impl Sched<'_, '_> {
         skip_waiting: bool,
     ) -> Option<OrderEntry> {
         let qs = &self.w.queues[q.idx()];
-        let mut running = SetAfter::new(&qs.ordered, cursor).peekable();
-        let mut waiting = if skip_waiting {
+        let running = first_after(&qs.ordered, cursor);
+        let waiting = if skip_waiting {
             None
         } else {
-            Some(SetAfter::new(&qs.am_waiting, cursor).peekable())
+            first_after(&qs.am_waiting, cursor)
         };
-        loop {
-            let from_waiting = match (running.peek(), waiting.as_mut().and_then(|w| w.peek())) {
-                (Some(x), Some(y)) => y < x,
-                (Some(_), None) => false,
-                (None, Some(_)) => true,
-                (None, None) => return None,
-            };
-            let next = if from_waiting {
-                waiting.as_mut().and_then(|w| w.next())
-            } else {
-                running.next()
-            }?;
-            if self.offered_by_leaf(next.2) {
-                return Some(next);
-            }
-        }
+        let next = match (running, waiting) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
+        debug_assert!(next.is_none_or(|e| self.offered_by_leaf(e.2)));
+        next
     }
 
     /// Hadoop 3.3's `FSAppAttempt.getPendingDemand` is not none: the demand the update thread
@@ -647,6 +649,7 @@ impl Sched<'_, '_> {
         let leaf = self.w.apps[i].queue;
         let fit = self.container_fit();
         if !fit.fits_in(size, self.w.cluster.nodes[n].available()) {
+            self.tried_too_big(size);
             let may_reserve = match self.w.semantics {
                 Semantics::Hadoop27 => self.fits_in_max_share(leaf, size),
                 Semantics::Hadoop33 => {
@@ -792,30 +795,16 @@ impl Sched<'_, '_> {
 /// An entry of an incremental ordered set: the app's or queue's key, name rank and id.
 type OrderEntry = (fairsim_core::OrderKey, u32, u32);
 
-/// The entries of an ordered set after a cursor, or all of them. A set's whole iterator
-/// finds its first leaf lazily, where a range finds both ends at once: most descents start
-/// at the front.
-enum SetAfter<'a> {
-    All(std::collections::btree_set::Iter<'a, OrderEntry>),
-    After(std::collections::btree_set::Range<'a, OrderEntry>),
-}
-
-impl<'a> SetAfter<'a> {
-    fn new(set: &'a std::collections::BTreeSet<OrderEntry>, cursor: Option<OrderEntry>) -> Self {
-        match cursor {
-            None => SetAfter::All(set.iter()),
-            Some(c) => SetAfter::After(set.range((Bound::Excluded(c), Bound::Unbounded))),
-        }
-    }
-}
-
-impl Iterator for SetAfter<'_> {
-    type Item = OrderEntry;
-
-    fn next(&mut self) -> Option<OrderEntry> {
-        match self {
-            SetAfter::All(it) => it.next().copied(),
-            SetAfter::After(it) => it.next().copied(),
-        }
+/// The first entry of an ordered set after `cursor`, or its first entry.
+fn first_after(
+    set: &std::collections::BTreeSet<OrderEntry>,
+    cursor: Option<OrderEntry>,
+) -> Option<OrderEntry> {
+    match cursor {
+        None => set.first().copied(),
+        Some(c) => set
+            .range((Bound::Excluded(c), Bound::Unbounded))
+            .next()
+            .copied(),
     }
 }

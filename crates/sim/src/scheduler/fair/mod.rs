@@ -13,6 +13,7 @@ pub mod parking;
 pub mod placement;
 pub mod preempt;
 pub mod queue_shares;
+pub mod repeat_reserve;
 pub mod running;
 pub mod sort_history;
 pub mod update;
@@ -78,6 +79,9 @@ pub(crate) struct FairState {
     /// Hadoop 3.3 with delay scheduling on: the full nodes' beats skipped since the last
     /// event, whose missed opportunities are still to count (`scheduler::fair::missed_offers`).
     pub skipped_offers: missed_offers::SkippedOffers,
+    /// The last descent that reserved, which the next beat may repeat
+    /// (`scheduler::fair::repeat_reserve`).
+    pub repeat_reserve: repeat_reserve::RepeatReserve,
 }
 
 /// The Fair Scheduler's own state, read where both schedulers decide: a node's holds, which
