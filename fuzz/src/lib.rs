@@ -51,10 +51,12 @@ const CSV: &str = "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,
 const SLS: &str =
     "{\"job.start.ms\": 0, \"job.queue.name\": \"a\", \"job.tasks\": [{\"count\": 2}]}\n";
 
+/// The directory of [`inputs_dir`], once made.
+static DIR: OnceLock<PathBuf> = OnceLock::new();
+
 /// A directory holding the files a fuzzed scenario or sweep may name (`fs.xml`, `cs.xml`,
 /// `t.csv`, `j.json`), made once per process.
 fn inputs_dir() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("fairsim-fuzz-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a temporary directory");
@@ -68,6 +70,15 @@ fn inputs_dir() -> &'static Path {
         }
         dir
     })
+}
+
+/// Removes this process's inputs directory, if it was made: a replay calls it when done (a
+/// fuzzing process keeps it while it runs), so that runs leave nothing in the temporary
+/// directory.
+pub fn remove_inputs_dir() {
+    if let Some(dir) = DIR.get() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 fn text(data: &[u8]) -> Option<&str> {

@@ -29,5 +29,6 @@ fn every_corpus_file_and_past_crash_is_handled() {
             replayed += 1;
         }
     }
+    harness::remove_inputs_dir();
     assert!(replayed > 0);
 }
