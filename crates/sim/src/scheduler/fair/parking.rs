@@ -179,9 +179,20 @@ impl Sched<'_, '_> {
     /// After `node`'s heartbeat: parks it when it is a reserved node whose heartbeats
     /// change nothing until an input is touched (see the module docs).
     pub(crate) fn park_if_idle(&mut self, node: u32) {
-        if self.idle_reserved(node).is_some()
-            && let Some(r) = self.w.cluster.nodes[node as usize].reservation
-        {
+        // A beat that repeated the last reserving descent parks as the beats before it did
+        // (`scheduler::fair::repeat_reserve`).
+        let idle = match self.repeated_park(node) {
+            Some(parks) => {
+                debug_assert_eq!(parks, self.idle_reserved(node).is_some(), "node {node}");
+                parks
+            }
+            None => {
+                let parks = self.idle_reserved(node).is_some();
+                self.note_park(node, parks);
+                parks
+            }
+        };
+        if idle && let Some(r) = self.w.cluster.nodes[node as usize].reservation {
             // Parked once: its beats are skipped until it is woken.
             if !self.cx.events.clock().is_node_parked(node) {
                 self.cx.events.clock_mut().park(node);

@@ -46,6 +46,11 @@ pub(crate) struct RepeatReserve {
 struct Remembered {
     /// `Counters::events` when it was made or last repeated.
     event: u64,
+    /// The beat of `event` repeated it (rather than made it).
+    repeated: bool,
+    /// Whether the node of a beat that made or repeated it, running, was parked after the
+    /// beat (`Sched::idle_reserved`), once known: every such node reads the same there.
+    parks: Option<bool>,
     /// The node's free space and capacity at the descent, and what it tried there.
     avail: Resource,
     capacity: Resource,
@@ -95,6 +100,8 @@ impl Sched<'_, '_> {
             let tried = f.repeat_reserve.tried;
             f.repeat_reserve.last = reservation.map(|r| Remembered {
                 event,
+                repeated: false,
+                parks: None,
                 avail,
                 capacity,
                 tried,
@@ -141,7 +148,38 @@ impl Sched<'_, '_> {
             && let Some(last) = &mut f.repeat_reserve.last
         {
             last.event = event;
+            last.repeated = true;
         }
         true
+    }
+
+    /// Whether `node`, running, whose beat just repeated the remembered reservation, is
+    /// parked after it: what the beats before read in `Sched::idle_reserved`, when one of
+    /// them did. It reads the node's state and holds (running, none), the reserved size
+    /// against the node's free space (too big: the descent tried it there and it did not
+    /// fit), the app's ask against the node's capacity (the remembered one) and in 3.3 its
+    /// queues' maxResources and AM, none of which a reservation changes.
+    pub(crate) fn repeated_park(&self, node: u32) -> Option<bool> {
+        let m = self.fair.as_ref()?.repeat_reserve.last?;
+        let running =
+            self.w.cluster.nodes[node as usize].state == crate::cluster::NodeState::Running;
+        (m.repeated && m.event == self.cx.counters.events && running)
+            .then_some(m.parks)
+            .flatten()
+    }
+
+    /// Notes whether `node`, whose beat just ran, is parked after it, when the beat made or
+    /// repeated the remembered reservation and the node is running.
+    pub(crate) fn note_park(&mut self, node: u32, parks: bool) {
+        let running =
+            self.w.cluster.nodes[node as usize].state == crate::cluster::NodeState::Running;
+        let event = self.cx.counters.events;
+        if let Some(f) = self.fair.as_deref_mut()
+            && let Some(last) = &mut f.repeat_reserve.last
+            && last.event == event
+            && running
+        {
+            last.parks = Some(parks);
+        }
     }
 }
