@@ -126,9 +126,10 @@ impl Sched<'_, '_> {
         let app = &self.w.apps[a as usize];
         let leaf = app.queue;
         let (old, rank, was_in, was_am) = (app.key, app.name_rank, app.in_set, app.in_am_set);
-        let asking = app.phase == AppPhase::Runnable && app.requests.pending > 0;
-        let offered = asking && self.filters_apps_with_demand() && self.has_pending_demand_33(a);
-        let should = asking && (offered || !self.filters_apps_with_demand());
+        let asking = app.asking();
+        let filters = self.filters_apps_with_demand();
+        let offered = asking && filters && self.has_pending_demand_33(a);
+        let should = asking && (offered || !filters);
         let to_am = should && self.waits_for_am(a);
         let key = if asking {
             self.w.queues[leaf.idx()].comparator.key(&app.sched)
@@ -360,14 +361,17 @@ impl Sched<'_, '_> {
         }
         // The apps Hadoop 3.3's descent may give a node, counted per leaf (heartbeat
         // elision reads the counts through `refresh_open`).
+        // A leaf's ordered sets hold its asking apps, in 3.3 only those offered
+        // (`Sched::reorder_app`).
         let mut offered = vec![0u32; self.w.queues.len()];
+        let filters = self.filters_apps_with_demand();
         for (i, a) in self.w.apps.iter().enumerate() {
-            let is = a.phase == AppPhase::Runnable
-                && a.requests.pending > 0
-                && self.filters_apps_with_demand()
-                && self.has_pending_demand_33(i as u32);
+            let is = a.asking() && filters && self.has_pending_demand_33(i as u32);
             if a.offered_33 != is {
                 return Err(format!("app {i} offered_33 is {}", a.offered_33));
+            }
+            if a.in_set != (a.asking() && (is || !filters)) {
+                return Err(format!("app {i} in_set is {}", a.in_set));
             }
             if is {
                 offered[a.queue.idx()] += 1;

@@ -307,8 +307,7 @@ impl Sched<'_, '_> {
         // Keys read the comparators: every ordered set is built again.
         self.rerank_queues();
         for a in 0..self.w.apps.len() as u32 {
-            let app = &self.w.apps[a as usize];
-            if app.phase == AppPhase::Runnable && app.requests.pending > 0 {
+            if self.w.apps[a as usize].asking() {
                 self.reorder_app(a);
             }
         }

@@ -136,6 +136,13 @@ pub(crate) struct AppState {
 }
 
 impl AppState {
+    /// Runnable with an outstanding request: the apps a leaf's ordered sets may hold and
+    /// whose keys are kept (`Sched::reorder_app`).
+    #[inline]
+    pub(crate) fn asking(&self) -> bool {
+        self.phase == AppPhase::Runnable && self.requests.pending > 0
+    }
+
     /// An app not yet arrived: in no queue, asking, holding and running nothing. `sched`
     /// carries its Hadoop name and start time, `name_rank` its place in name order, `hints`
     /// its resolved locality hints (empty when it names no host).

@@ -13,15 +13,7 @@ impl Simulation<'_> {
         let mut am_waiting = BTreeSet::new();
         let mut am_sizes: BTreeMap<(i64, i64), u32> = BTreeMap::new();
         for (a, app) in self.w.apps.iter().enumerate() {
-            if app.queue.idx() != i {
-                continue;
-            }
-            let asking = app.phase == crate::app::AppPhase::Runnable && app.requests.pending > 0;
-            let filters = self.w.semantics == fairsim_core::Semantics::Hadoop33
-                && matches!(self.scheduler, crate::scheduler::Scheduler::Fair(_));
-            let kept = asking && (app.offered_33 || !filters);
-            assert_eq!(app.in_set, kept, "app {a}: in its leaf's sets");
-            if !app.in_set {
+            if app.queue.idx() != i || !app.in_set {
                 continue;
             }
             let entry = (app.key, app.name_rank, a as u32);

@@ -744,7 +744,7 @@ impl Sched<'_, '_> {
 
     /// `node`'s rack where reservations are counted per rack (Hadoop 3.3's rack-local
     /// reservable-nodes cap; 2.7 has none).
-    fn rack_counted(&self, node: u32) -> Option<u32> {
+    pub(crate) fn rack_counted(&self, node: u32) -> Option<u32> {
         (self.w.semantics == Semantics::Hadoop33).then(|| self.w.cluster.nodes[node as usize].rack)
     }
 

@@ -46,8 +46,6 @@ pub(crate) struct RepeatReserve {
 struct Remembered {
     /// `Counters::events` when it was made or last repeated.
     event: u64,
-    /// The beat of `event` repeated it (rather than made it).
-    repeated: bool,
     /// Whether the node of a beat that made or repeated it, running, was parked after the
     /// beat (`Sched::idle_reserved`), once known: every such node reads the same there.
     parks: Option<bool>,
@@ -100,7 +98,6 @@ impl Sched<'_, '_> {
             let tried = f.repeat_reserve.tried;
             f.repeat_reserve.last = reservation.map(|r| Remembered {
                 event,
-                repeated: false,
                 parks: None,
                 avail,
                 capacity,
@@ -139,7 +136,7 @@ impl Sched<'_, '_> {
                 return false;
             }
         }
-        let rack = (self.w.semantics == Semantics::Hadoop33).then_some(nd.rack);
+        let rack = self.rack_counted(node);
         self.count_reservation(m.app, rack, 1);
         self.place_reservation(node, m.app, m.priority, m.size);
         self.cx.counters.reservations_repeated += 1;
@@ -148,7 +145,6 @@ impl Sched<'_, '_> {
             && let Some(last) = &mut f.repeat_reserve.last
         {
             last.event = event;
-            last.repeated = true;
         }
         true
     }
@@ -163,7 +159,8 @@ impl Sched<'_, '_> {
         let m = self.fair.as_ref()?.repeat_reserve.last?;
         let running =
             self.w.cluster.nodes[node as usize].state == crate::cluster::NodeState::Running;
-        (m.repeated && m.event == self.cx.counters.events && running)
+        // A descent made at this beat has no verdict yet (`note_park` gives it one).
+        (m.event == self.cx.counters.events && running)
             .then_some(m.parks)
             .flatten()
     }
