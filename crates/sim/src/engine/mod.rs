@@ -470,6 +470,9 @@ impl<'a> Simulation<'a> {
         // A power of two: one mask test per event.
         const EVERY: u64 = 1 << 18;
         let horizon = self.horizon();
+        // The completion last read ahead: between two completions come many beats, and
+        // prefetching the same slot again at each of them only costs.
+        let mut prefetched = u32::MAX;
         loop {
             if self.cx.counters.events & (EVERY - 1) == 0 {
                 progress(self.cx.now, horizon);
@@ -503,7 +506,9 @@ impl<'a> Simulation<'a> {
             // time ago and are cold: fetching the next ones while this event runs hides most
             // of those misses.
             if let Some(Event::ContainerFinished { container, app }) = self.cx.events.next_queued()
+                && container != prefetched
             {
+                prefetched = container;
                 prefetch_index::prefetch_index(&self.w.containers, container as usize);
                 prefetch_index::prefetch_index(&self.w.apps, app as usize);
                 prefetch_index::prefetch_index(&self.w.specs, app as usize);
@@ -511,7 +516,6 @@ impl<'a> Simulation<'a> {
             self.cx.now = key.time;
             self.cx.current = key;
             self.cx.counters.events += 1;
-            self.w.integrals.advance(self.cx.now.0);
             let tick = matches!(event, Event::UpdateTick);
             let stop = self.step(event);
             self.sched().after_event();
@@ -736,6 +740,9 @@ impl<'a> Simulation<'a> {
     }
 
     fn finish(&mut self) -> Result<RunSummary, SimError> {
+        // The integrals run to the last event (they are advanced only where what they
+        // integrate changes: `Integrals`).
+        self.w.integrals.advance(self.cx.now.0);
         let leaves: Vec<QueueId> = (0..self.w.queues.len())
             .map(|i| QueueId(i as u32))
             .filter(|&q| self.w.tree.get(q).is_leaf)

@@ -187,7 +187,11 @@ impl Metered {
 /// Integer quantities are integrated exactly in integers; Jain's index, a float, is
 /// integrated per stretch of constant value (one product per stretch). So the integrals do
 /// not depend on how many events (e.g. heartbeats that changed nothing) fall inside a
-/// stretch: an elided and an unelided run give the same bits.
+/// stretch: an elided and an unelided run give the same bits. For the same reason they are
+/// advanced only where what they integrate is about to change (usage, the cluster's
+/// capacity, a leaf's metric terms, the sums rebuilt) and before they are read at the
+/// end, not at every event: most events (a reservation's beat, a beat that found nothing)
+/// change none of it.
 #[derive(Debug, Clone, Default)]
 pub struct Integrals {
     /// Time of the last advance.

@@ -49,6 +49,8 @@ impl Sched<'_, '_> {
         let ranks = crate::state::world::java_ranks(&names);
         for (i, (q, r)) in self.w.queues.iter_mut().zip(ranks).enumerate() {
             q.name_rank = r;
+            // Every parent's set is emptied: no queue is in one.
+            q.in_parent_set = false;
             if !self.w.tree.queues[i].is_leaf {
                 q.ordered.clear();
             }
@@ -106,6 +108,7 @@ impl Sched<'_, '_> {
         self.class_member_usage(leaf);
         self.metrics_refresh_leaf(leaf);
         let d = Resource::new(delta.memory_mb * sign, delta.vcores * sign);
+        self.w.integrals.advance(self.cx.now.0);
         self.w.integrals.used_mb += d.memory_mb;
         self.w.integrals.used_vcores += d.vcores;
     }
@@ -242,6 +245,7 @@ impl Sched<'_, '_> {
     #[inline]
     pub(crate) fn metrics_refresh_leaf(&mut self, leaf: QueueId) {
         let now = self.cx.now.0;
+        self.w.integrals.advance(now);
         let t = self.leaf_terms(leaf);
         let q = &mut self.w.queues[leaf.idx()];
         let acc = &mut q.acc;

@@ -155,7 +155,9 @@ impl Sched<'_, '_> {
                 CsDecision::Preempt(id) => {
                     if let Some(&slot) = slot_of.get(&id) {
                         let c = &mut self.w.containers[slot as usize];
-                        c.marked_at.get_or_insert(now);
+                        if c.marked_at().is_none() {
+                            c.mark(now);
+                        }
                     }
                 }
             }

@@ -302,6 +302,7 @@ impl Sched<'_, '_> {
             qs.app_shares_dirty = true;
         }
         self.w.largest_node = self.w.cluster.largest_node().unwrap_or(NO_NODE);
+        self.w.integrals.advance(self.cx.now.0);
         self.w.integrals.set_capacity(cluster);
         self.w.compute_steady_shares();
         // Keys read the comparators: every ordered set is built again.

@@ -13,7 +13,12 @@ use fairsim_core::{Comparator, OrderKey, Resource, Schedulable, Semantics};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A running or finished container.
+///
+/// One cache line: a completion's first read is its slot, cold after minutes of simulated
+/// time, and the engine prefetches it one event ahead (`engine::Simulation::process`); a
+/// slot over two lines left the second, where its `live` flag was, to miss.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(align(64))]
 pub(crate) struct Container {
     pub app: u32,
     pub node: u32,
@@ -29,8 +34,53 @@ pub(crate) struct Container {
     pub start: SimTime,
     /// Run time of its task (asked for again if the container is killed).
     pub duration_ms: u64,
+    /// When preemption marked it (warned in 2.7, chosen in 3.x), or [`NOT_MARKED`]: an
+    /// `Option` would take the slot past one cache line.
+    marked: u64,
+}
+
+const _: () = assert!(std::mem::size_of::<Container>() == 64);
+
+/// `Container::marked` of a container preemption has not marked.
+const NOT_MARKED: u64 = u64::MAX;
+
+impl Container {
+    /// A container started at `start`, not marked by preemption.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        app: u32,
+        node: u32,
+        size: Resource,
+        is_am: bool,
+        id: u64,
+        priority: i32,
+        start: SimTime,
+        duration_ms: u64,
+    ) -> Container {
+        Container {
+            app,
+            node,
+            size,
+            is_am,
+            live: true,
+            id,
+            priority,
+            start,
+            duration_ms,
+            marked: NOT_MARKED,
+        }
+    }
+
     /// When preemption marked it (warned in 2.7, chosen in 3.x), if it did.
-    pub marked_at: Option<u64>,
+    pub fn marked_at(&self) -> Option<u64> {
+        (self.marked != NOT_MARKED).then_some(self.marked)
+    }
+
+    /// Preemption marks it at `now` (simulated times stay far below [`NOT_MARKED`]).
+    pub fn mark(&mut self, now: u64) {
+        debug_assert!(now != NOT_MARKED);
+        self.marked = now;
+    }
 }
 
 /// Per-queue scheduler state (Hadoop's `FSQueue` runtime fields).
@@ -65,6 +115,9 @@ pub(crate) struct QueueState {
     /// Incremental ordering: children (parent) or pending runnable apps (leaf; in a Hadoop
     /// 3.3 Fair run only those with pending demand, see `Sched::reorder_app`).
     pub ordered: BTreeSet<(OrderKey, u32, u32)>,
+    /// Incremental ordering: this queue is in its parent's `ordered` (under `key`): a queue
+    /// left out is not searched for there at each change of its usage.
+    pub in_parent_set: bool,
     /// Leaf, incremental ordering: pending runnable apps whose AM is not running yet (held
     /// apart so that a descent skips them all at once when maxAMShare blocks every one).
     pub am_waiting: BTreeSet<(OrderKey, u32, u32)>,
@@ -276,6 +329,7 @@ impl World<'_> {
             comparator: Comparator::new(self.semantics, conf.policy, cluster),
             child_list: conf.children.iter().map(|c| c.0).collect(),
             ordered: BTreeSet::new(),
+            in_parent_set: false,
             am_waiting: BTreeSet::new(),
             am_sizes: BTreeMap::new(),
             acc: LeafAcc::default(),
@@ -337,10 +391,14 @@ impl World<'_> {
         // that is read when offered a node (`Sched::refresh_open`: in 2.7 every app asking
         // waits for an AM maxAMShare refuses, in 3.3 none has pending demand), so it is left
         // out too; its open state flipping re-queues it.
-        let qs = &self.queues[id.idx()];
+        let qs = &mut self.queues[id.idx()];
         let wants = qs.pending > 0 && (qs.open || !self.tree.get(id).is_leaf);
+        let was_in = std::mem::replace(&mut qs.in_parent_set, wants);
         let set = &mut self.queues[parent.idx()].ordered;
-        set.remove(&(old, rank, id.0));
+        if was_in {
+            let removed = set.remove(&(old, rank, id.0));
+            debug_assert!(removed, "queue {} not in its parent's set", id.0);
+        }
         if wants {
             set.insert((key, rank, id.0));
         }
@@ -349,8 +407,9 @@ impl World<'_> {
     /// Rebuilds Jain's index's sums from scratch (removes floating drift), in queue order
     /// over the leaves it counts (the others add nothing). The deviation's sum is of whole
     /// megabytes, exact in a double: kept as it is.
-    pub(crate) fn metrics_resum(&mut self) {
+    pub(crate) fn metrics_resum(&mut self, now: u64) {
         let ig = &mut self.integrals;
+        ig.advance(now);
         ig.n_active = 0;
         ig.sum_x = 0.0;
         ig.sum_x2 = 0.0;

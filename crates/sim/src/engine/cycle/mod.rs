@@ -529,7 +529,7 @@ impl Simulation<'_> {
                 c.is_am,
                 c.priority,
                 c.duration_ms,
-                c.marked_at.map(|t| age(t).min(wait))
+                c.marked_at().map(|t| age(t).min(wait))
             );
         }
         // Live slots below each slot, counted once: a count per free slot would cost the

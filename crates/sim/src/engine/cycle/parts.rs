@@ -48,6 +48,8 @@ pub(super) fn write_queue(
         comparator,
         child_list,
         ordered,
+        // Whether the parent's `ordered` holds it: read there.
+        in_parent_set: _,
         am_waiting,
         am_sizes,
         acc: _,
@@ -186,6 +188,8 @@ pub(super) fn queue_unchanged(
         comparator,
         child_list,
         ordered,
+        // Whether the parent's `ordered` holds it: read there.
+        in_parent_set: _,
         am_waiting,
         am_sizes,
         acc: _,

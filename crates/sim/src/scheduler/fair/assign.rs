@@ -687,18 +687,16 @@ impl Sched<'_, '_> {
         }
         let id = self.w.next_container_id;
         self.w.next_container_id += 1;
-        let slot = self.w.new_container(Container {
-            app: a,
+        let slot = self.w.new_container(Container::new(
+            a,
             node,
             size,
-            is_am: task.is_am,
-            live: true,
+            task.is_am,
             id,
             priority,
-            start: self.cx.now,
-            duration_ms: task.duration_ms,
-            marked_at: None,
-        });
+            self.cx.now,
+            task.duration_ms,
+        ));
         let nd = &mut self.w.cluster.nodes[n];
         nd.allocated = nd.allocated.saturating_add(size);
         nd.n_containers += 1;

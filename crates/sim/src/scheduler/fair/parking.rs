@@ -271,6 +271,22 @@ impl Sched<'_, '_> {
         })
     }
 
+    /// Whether app `a`'s asks wake every node parked for it, whatever the node: at each
+    /// priority it holds parked reservations at, nothing is asked any more or the ask's size
+    /// moved from the reserved one (`Sched::idle_reserved` then fails before it reads the
+    /// node), or in 3.3 its AM no longer runs.
+    fn asks_wake_all(&self, a: u32, at: &[ParkedAt]) -> bool {
+        if self.w.semantics == Semantics::Hadoop33 && self.waits_for_am(a) {
+            return true;
+        }
+        let asks = &self.w.apps[a as usize].requests.by_priority;
+        at.iter().all(|k| {
+            asks.iter()
+                .find(|p| p.priority == k.priority)
+                .is_none_or(|p| p.size != k.size || p.any == 0)
+        })
+    }
+
     /// A container on `node` was released: if the node is parked, whether its heartbeat
     /// now acts is decided at the end of the event ([`Sched::settle_parked`]).
     pub(crate) fn recheck_node(&mut self, node: u32) {
@@ -324,6 +340,13 @@ impl Sched<'_, '_> {
             };
             if self.asks_keep_parked(a, &parked.at) {
                 self.cx.counters.kept_parked += parked.nodes.len() as u64;
+            } else if self.asks_wake_all(a, &parked.at) {
+                // Mostly an app served elsewhere: every node it reserved wakes, each
+                // unparked without reading it.
+                while let Some(&n) = self.fair.as_ref().and_then(|f| f.parked.of_app(a).last()) {
+                    debug_assert!(self.idle_reserved(n).is_none(), "node {n}");
+                    self.wake_node(n);
+                }
             } else {
                 nodes.extend_from_slice(&parked.nodes);
             }

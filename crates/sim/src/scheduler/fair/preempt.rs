@@ -189,7 +189,7 @@ impl Sched<'_, '_> {
                         id: c.id,
                         priority: c.priority,
                         size: c.size,
-                        marked_at: c.marked_at,
+                        marked_at: c.marked_at(),
                         is_am: false,
                     },
                 ));
@@ -310,7 +310,7 @@ impl Sched<'_, '_> {
             if kill {
                 self.kill_container(slot);
             } else {
-                self.w.containers[slot as usize].marked_at = Some(now);
+                self.w.containers[slot as usize].mark(now);
             }
         }
     }
@@ -482,7 +482,7 @@ impl Sched<'_, '_> {
             }
             for c in set.containers {
                 let slot = views.slot(set.node, c.id);
-                self.w.containers[slot as usize].marked_at = Some(now);
+                self.w.containers[slot as usize].mark(now);
                 let at = self.cx.now.plus(conf.wait_before_kill_ms);
                 self.cx.events.push(
                     at,

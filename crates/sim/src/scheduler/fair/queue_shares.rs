@@ -82,6 +82,9 @@ struct ClassSlot {
     share: Resource,
     /// Active leaves, in no particular order.
     leaves: Vec<Member>,
+    /// How many of them are `gated`: a move of the share reads the others only for their
+    /// fair starvation.
+    gated: u32,
     /// Active child parents, in no particular order.
     inner: Vec<u32>,
 }
@@ -301,8 +304,23 @@ impl Sched<'_, '_> {
     #[inline]
     pub(crate) fn class_member_gated(&mut self, leaf: QueueId) {
         let gated = self.open_reads_fair_share(leaf);
-        if let Some(m) = self.member_mut(leaf) {
+        let s = &mut self.books.queue_shares;
+        let c = &mut s.by_class;
+        let Some(&pos) = c.pos.get(leaf.idx()) else {
+            return;
+        };
+        if pos == NOWHERE {
+            return;
+        }
+        let slot = &mut c.slots[c.parent[leaf.idx()] as usize][s.class[leaf.idx()] as usize];
+        let m = &mut slot.leaves[pos as usize];
+        if m.gated != gated {
             m.gated = gated;
+            if gated {
+                slot.gated += 1;
+            } else {
+                slot.gated -= 1;
+            }
         }
     }
 
@@ -322,11 +340,12 @@ impl Sched<'_, '_> {
         match (is_leaf, active) {
             (true, true) => {
                 c.pos[q.idx()] = slot.leaves.len() as u32;
+                slot.gated += u32::from(member.gated);
                 slot.leaves.push(member);
             }
             (true, false) => {
                 let at = std::mem::replace(&mut c.pos[q.idx()], NOWHERE) as usize;
-                slot.leaves.swap_remove(at);
+                slot.gated -= u32::from(slot.leaves.swap_remove(at).gated);
                 if let Some(moved) = slot.leaves.get(at) {
                     c.pos[moved.leaf as usize] = at as u32;
                 }
@@ -429,6 +448,14 @@ impl Sched<'_, '_> {
     /// gate as they are.
     fn class_members_mismatch(&self) -> Option<String> {
         let c = &self.books.queue_shares.by_class;
+        let counts = c.slots.iter().flatten().find_map(|slot| {
+            let gated = slot.leaves.iter().filter(|m| m.gated).count();
+            (gated != slot.gated as usize)
+                .then(|| format!("a class counts {} gated members, not {gated}", slot.gated))
+        });
+        if counts.is_some() {
+            return counts;
+        }
         (0..self.w.queues.len()).find_map(|i| {
             if !c.by_class[i] {
                 return None;
@@ -706,21 +733,25 @@ impl Sched<'_, '_> {
             if old != share {
                 work.gated.clear();
                 work.marked.clear();
-                for m in &slot.leaves {
-                    let (was, is) = (
-                        starved_fair(m.usage_mb, m.threshold, old.memory_mb),
-                        starved_fair(m.usage_mb, m.threshold, share.memory_mb),
-                    );
-                    // Its metric terms change: refreshed with the leaves whose load changed.
-                    if was != is {
+                let (was_mb, is_mb) = (old.memory_mb, share.memory_mb);
+                let flips = |m: &Member| {
+                    starved_fair(m.usage_mb, m.threshold, was_mb)
+                        != starved_fair(m.usage_mb, m.threshold, is_mb)
+                };
+                // A leaf whose fair starvation flips has its metric terms refreshed with the
+                // leaves whose load changed. Mostly none flips (at 10,000 leaves a share
+                // moves at nearly every tick): one pass without a branch per leaf finds out.
+                if was_mb != is_mb && slot.leaves.iter().fold(false, |any, m| any | flips(m)) {
+                    for m in slot.leaves.iter().filter(|m| flips(m)) {
                         work.mark(m.leaf);
                     }
-                    if m.gated {
-                        work.gated.push(m.leaf);
-                    }
-                    if kept {
-                        work.marked.push(m.leaf);
-                    }
+                }
+                if slot.gated > 0 {
+                    work.gated
+                        .extend(slot.leaves.iter().filter(|m| m.gated).map(|m| m.leaf));
+                }
+                if kept {
+                    work.marked.extend(slot.leaves.iter().map(|m| m.leaf));
                 }
                 for i in 0..work.gated.len() {
                     self.refresh_open(QueueId(work.gated[i]));
@@ -875,11 +906,13 @@ impl Sched<'_, '_> {
                 slot.share = fair[i];
                 if leaf {
                     out.pos[i] = slot.leaves.len() as u32;
+                    let gated = self.open_reads_fair_share(c);
+                    slot.gated += u32::from(gated);
                     slot.leaves.push(Member {
                         leaf: c.0,
                         usage_mb: self.w.queues[i].usage.memory_mb,
                         threshold: self.w.tree.queues[i].fair_share_preemption_threshold as f64,
-                        gated: self.open_reads_fair_share(c),
+                        gated,
                     });
                 } else {
                     slot.inner.push(c.0);

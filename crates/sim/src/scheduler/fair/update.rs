@@ -121,7 +121,7 @@ impl Sched<'_, '_> {
                 self.metrics_refresh_leaf(QueueId(i));
             }
         }
-        self.w.metrics_resum();
+        self.w.metrics_resum(self.cx.now.0);
         if self.w.sc.check_invariants && self.books.queue_shares.mismatch.is_none() {
             self.books.queue_shares.mismatch = self.leaf_terms_mismatch();
         }

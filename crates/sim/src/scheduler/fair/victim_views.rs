@@ -74,7 +74,7 @@ impl Sched<'_, '_> {
                 k => k,
             };
             let nv = &mut nodes[c.node as usize];
-            if c.marked_at.is_some() {
+            if c.marked_at().is_some() {
                 marked[k as usize] = marked[k as usize].saturating_add(c.size);
             }
             nv.containers.push(NodeContainer {
@@ -123,7 +123,7 @@ impl Sched<'_, '_> {
             if !c.live || c.is_am {
                 continue;
             }
-            if c.marked_at.is_some() {
+            if c.marked_at().is_some() {
                 marked[c.app as usize] = marked[c.app as usize].saturating_add(c.size);
             }
             nodes[c.node as usize].containers.push(NodeContainer {
