@@ -40,8 +40,10 @@
 //! once (a woken node is not parked again before its next beat). So the app's asks are read
 //! first (`Sched::asks_keep_parked`): while, at each priority it holds parked
 //! reservations at, containers are still asked for, may relax and keep the reserved size,
-//! no node's verdict can move and the re-check costs one look at those asks; otherwise its
-//! nodes are re-checked one by one. A node whose ask's size differs from its reserved size
+//! no node's verdict can move and the re-check costs one look at those asks; when at each
+//! of those priorities nothing is asked any more or the size moved (mostly an app served
+//! elsewhere: `Sched::asks_wake_all`), every node's check would fail before reading the
+//! node, and each is woken unread; otherwise its nodes are re-checked one by one. A node whose ask's size differs from its reserved size
 //! is not parked.
 //!
 //! Allocation on the node needs its own heartbeat, so its free space cannot shrink while it
