@@ -108,7 +108,8 @@ impl Sched<'_, '_> {
         self.class_member_usage(leaf);
         self.metrics_refresh_leaf(leaf);
         let d = Resource::new(delta.memory_mb * sign, delta.vcores * sign);
-        self.w.integrals.advance(self.cx.now.0);
+        // The leaf's refresh just advanced the integrals to now, before usage moves.
+        debug_assert_eq!(self.w.integrals.last, self.cx.now.0);
         self.w.integrals.used_mb += d.memory_mb;
         self.w.integrals.used_vcores += d.vcores;
     }

@@ -43,8 +43,8 @@
 //! no node's verdict can move and the re-check costs one look at those asks; when at each
 //! of those priorities nothing is asked any more or the size moved (mostly an app served
 //! elsewhere: `Sched::asks_wake_all`), every node's check would fail before reading the
-//! node, and each is woken unread; otherwise its nodes are re-checked one by one. A node whose ask's size differs from its reserved size
-//! is not parked.
+//! node, and each is woken unread; otherwise its nodes are re-checked one by one. A node
+//! whose ask's size differs from its reserved size is not parked.
 //!
 //! Allocation on the node needs its own heartbeat, so its free space cannot shrink while it
 //! is parked. maxResources is not watched: a node is parked only when every queue from the

@@ -278,9 +278,10 @@ impl Sched<'_, '_> {
             && q.ordered.is_empty()
     }
 
-    /// The member entry of leaf `leaf`, when it is an active leaf read by class.
+    /// The class slot of leaf `leaf` and its member's place in it, when it is an active leaf
+    /// read by class.
     #[inline]
-    fn member_mut(&mut self, leaf: QueueId) -> Option<&mut Member> {
+    fn member_slot_mut(&mut self, leaf: QueueId) -> Option<(&mut ClassSlot, usize)> {
         let s = &mut self.books.queue_shares;
         let c = &mut s.by_class;
         let pos = *c.pos.get(leaf.idx())?;
@@ -288,7 +289,14 @@ impl Sched<'_, '_> {
             return None;
         }
         let slot = &mut c.slots[c.parent[leaf.idx()] as usize][s.class[leaf.idx()] as usize];
-        Some(&mut slot.leaves[pos as usize])
+        Some((slot, pos as usize))
+    }
+
+    /// The member entry of leaf `leaf`, when it is an active leaf read by class.
+    #[inline]
+    fn member_mut(&mut self, leaf: QueueId) -> Option<&mut Member> {
+        self.member_slot_mut(leaf)
+            .map(|(slot, pos)| &mut slot.leaves[pos])
     }
 
     /// Leaf `leaf`'s usage changed: its class member follows.
@@ -304,16 +312,10 @@ impl Sched<'_, '_> {
     #[inline]
     pub(crate) fn class_member_gated(&mut self, leaf: QueueId) {
         let gated = self.open_reads_fair_share(leaf);
-        let s = &mut self.books.queue_shares;
-        let c = &mut s.by_class;
-        let Some(&pos) = c.pos.get(leaf.idx()) else {
+        let Some((slot, pos)) = self.member_slot_mut(leaf) else {
             return;
         };
-        if pos == NOWHERE {
-            return;
-        }
-        let slot = &mut c.slots[c.parent[leaf.idx()] as usize][s.class[leaf.idx()] as usize];
-        let m = &mut slot.leaves[pos as usize];
+        let m = &mut slot.leaves[pos];
         if m.gated != gated {
             m.gated = gated;
             if gated {
