@@ -85,7 +85,7 @@ use crate::app::AppPhase;
 use crate::cluster::Cluster;
 use crate::event::{Event, EventKey, EventQueue};
 use crate::heartbeat::HeartbeatClock;
-use crate::metrics::{AppOutcome, Integrals, RunSummary, app_metrics};
+use crate::metrics::{AppOutcome, Integrals, RunSummary, app_metrics, metric_name};
 use crate::recorder::{QueueSample, Recorder};
 use crate::scenario::{Ordering, Scenario};
 use crate::time::SimTime;
@@ -859,26 +859,26 @@ impl<'a> Simulation<'a> {
             let name = &self.w.tree.get(l).name;
             let acc = &self.w.queues[l.idx()].acc;
             m.push((
-                format!("starved_min_s.{name}"),
+                metric_name("starved_min_s", name),
                 acc.starved_min_ms as f64 / 1000.0,
             ));
             m.push((
-                format!("starved_min_episodes.{name}"),
+                metric_name("starved_min_episodes", name),
                 acc.starved_min_episodes as f64,
             ));
             m.push((
-                format!("starved_fair_s.{name}"),
+                metric_name("starved_fair_s", name),
                 acc.starved_fair_ms as f64 / 1000.0,
             ));
             let (n, lost) = lost_by_leaf[l.idx()];
-            m.push((format!("preempted_containers.{name}"), n as f64));
-            m.push((format!("lost_container_s.{name}"), lost as f64 / 1000.0));
+            m.push((metric_name("preempted_containers", name), n as f64));
+            m.push((metric_name("lost_container_s", name), lost as f64 / 1000.0));
             m.push((
-                format!("share_deviation.{name}"),
+                metric_name("share_deviation", name),
                 over_capacity(acc.dev_ms, ig.capacity_mem_ms, ig.capacity.memory_mb),
             ));
             m.push((
-                format!("am_limit_blocks.{name}"),
+                metric_name("am_limit_blocks", name),
                 acc.am_limit_blocks as f64,
             ));
             let mut reached: Vec<f64> = acc
