@@ -1042,3 +1042,72 @@ fn capacity_max_parallel_apps_of_a_user_and_of_a_parent() {
         assert_eq!(am_ms(&r, 1, cause), 9_000, "{cause:?}");
     }
 }
+
+/// The first app's two 1 GB tasks, which must run on node1 (relaxLocality off), and the
+/// second app's two asks at 5.1 s: one container at priority 10 on node1 only, one at
+/// priority 20 anywhere.
+fn strict_first_then_anywhere(queue: &str) -> Vec<AppSpec> {
+    let mut first = unmanaged(0, queue, "u", 2);
+    first.stages[0][0].hosts = vec!["node1".into()];
+    first.stages[0][0].relax_locality = false;
+    let mut second = unmanaged(5_100, queue, "v", 1);
+    let mut strict = second.stages[0][0].clone();
+    strict.priority = 10;
+    strict.hosts = vec!["node1".into()];
+    strict.relax_locality = false;
+    second.stages[0][0].priority = 20;
+    second.stages[0].insert(0, strict);
+    vec![first, second]
+}
+
+/// The second app of [`strict_first_then_anywhere`] waited 900 ms for the next offer of
+/// node0, then its priority-10 task for room on node1 to the end of the run at 30 s.
+fn assert_served_past_the_strict_ask(sc: &Scenario, what: &str) {
+    let (_, rec, r) = explained(sc);
+    assert_eq!(rec.apps[1].wait_ms(), Some(900), "{what}");
+    assert_eq!(am_ms(&r, 1, Cause::NextOffer), 900, "{what}");
+    assert_eq!(r.apps[1].causes.am_ms.iter().sum::<u64>(), 900, "{what}");
+    assert_eq!(
+        tasks_ms(&r, 1, Cause::NoRoom),
+        30_000 - 6_000,
+        "{what}: {:?}",
+        r.apps[1].causes
+    );
+}
+
+#[test]
+fn a_later_priority_that_a_node_can_take_is_served_past_a_strict_ask() {
+    // Two 2 GB nodes in one rack, node0 beating at 0 ms of each second and node1 at 500; the
+    // first app fills node1. Hadoop tries an app's priorities in order and passes one over
+    // when the node cannot take its ask (`hasContainerForNode`): at node1's beat (5.5 s)
+    // neither ask fits, at node0's (6 s) priority 10 is passed over and priority 20 takes
+    // node0. So the second app waits 900 ms for the next offer of a node with room, not for
+    // room on node1 (its first priority's story); its priority-10 task then waits for node1.
+    for era in ERAS {
+        let xml = "<allocations><queue name=\"A\"/></allocations>";
+        let apps = strict_first_then_anywhere("root.A");
+        let sc = fair_scenario(era, xml, 2, Resource::new(2 * GB, 2), apps, 30_000);
+        assert_served_past_the_strict_ask(&sc, &format!("fair {era:?}"));
+    }
+}
+
+#[test]
+fn capacity_a_later_priority_is_served_past_a_strict_ask() {
+    // The Fair test's shape under the Capacity Scheduler: a priority whose ask relaxLocality
+    // keeps off the node offered is skipped (2.7's skipped assignment, 3.3's
+    // `PRIORITY_SKIPPED`) and the next tried; priority 20 asks anywhere, so node0 takes it
+    // at 6 s.
+    for era in ERAS {
+        let props = [
+            ("root.queues", "default"),
+            ("root.default.capacity", "100"),
+            AM_LIMIT_LIFTED,
+        ];
+        let apps = strict_first_then_anywhere("default");
+        let sc = Scenario {
+            end_ms: Some(30_000),
+            ..common::capacity::scenario(era, &props, 2, Resource::new(2 * GB, 2), apps)
+        };
+        assert_served_past_the_strict_ask(&sc, &format!("capacity {era:?}"));
+    }
+}

@@ -49,28 +49,70 @@ impl Sched<'_, '_> {
             .find(|p| p.any > 0)
     }
 
+    /// The priorities of app `a` with containers asked, most urgent first.
+    fn asks(&self, a: u32) -> impl Iterator<Item = &PriorityRequests> {
+        self.w.apps[a as usize]
+            .requests
+            .by_priority
+            .iter()
+            .filter(|p| p.any > 0)
+    }
+
     /// A runnable app's cause under the Fair Scheduler.
+    ///
+    /// Hadoop offers a node to an app's priorities in order (`FSAppAttempt.assignContainer`)
+    /// and passes a priority over, to the next, when the node cannot take its ask
+    /// (`hasContainerForNode`: relaxLocality keeps it to other nodes; in 3.3 also its queues'
+    /// maxResources) or delay scheduling does not let it take the node yet; any other outcome
+    /// ends the app's turn. So an app whose first asking priority is passed over waits for
+    /// what its next one waits for when that one is served at the next offer, and otherwise
+    /// for what its first one waits for.
     pub(super) fn fair_wait_cause(&self, a: u32, pass: &mut Pass) -> Cause {
-        let i = a as usize;
-        let leaf = self.w.apps[i].queue;
-        let Some(ask) = self.first_ask(a) else {
+        let leaf = self.w.apps[a as usize].queue;
+        if self.first_ask(a).is_none() {
             return Cause::NextOffer;
-        };
+        }
         // The descent's precheck: every queue on the path within its maxResources.
         if self.path_over_max(leaf) {
             return Cause::QueueMax;
         }
+        let mut first = None;
+        for ask in self.asks(a) {
+            let (cause, passed_over) = self.fair_priority_cause(a, ask, pass);
+            if cause == Cause::NextOffer {
+                return cause;
+            }
+            first.get_or_insert(cause);
+            if !passed_over {
+                break;
+            }
+        }
+        first.unwrap_or(Cause::NextOffer)
+    }
+
+    /// What priority `ask` of app `a` waits for under the Fair Scheduler, and whether the
+    /// nodes it waits for pass it over to the app's next priority.
+    fn fair_priority_cause(
+        &self,
+        a: u32,
+        ask: &PriorityRequests,
+        pass: &mut Pass,
+    ) -> (Cause, bool) {
+        let i = a as usize;
+        let leaf = self.w.apps[i].queue;
         if ask.is_am
             && self.waits_for_am(a)
             && let Some(am) = self.w.specs[i].am
             && !self.can_run_am(leaf, am)
         {
-            return Cause::AmLimit;
+            return (Cause::AmLimit, false);
         }
         if self.w.semantics == Semantics::Hadoop33 && !self.fits_in_max_share(leaf, ask.size) {
-            return Cause::QueueMax;
+            return (Cause::QueueMax, true);
         }
-        self.node_cause(a, ask, pass)
+        let cause = self.node_cause(a, ask, pass);
+        let strict = !ask.relax_locality && ask.has_local_requests();
+        (cause, strict || cause == Cause::LocalityDelay)
     }
 
     /// Whether a queue from `leaf` up to the root holds more than its maxResources.
@@ -450,19 +492,37 @@ impl Sched<'_, '_> {
 
     /// A runnable app's cause under the Capacity Scheduler.
     pub(super) fn cs_wait_cause(&self, a: u32, pass: &mut Pass) -> Cause {
-        let i = a as usize;
-        let leaf = self.w.apps[i].queue;
         // An app its leaf has not activated is offered nothing: the queue's or its user's
         // AM limit holds it (`activateApplications` runs before any offer).
         if !self.cs_is_active(a) {
             return Cause::AmLimit;
         }
-        let Some(ask) = self.first_ask(a) else {
+        if self.first_ask(a).is_none() {
             return Cause::NextOffer;
-        };
+        }
+        // Priorities in order (`RegularContainerAllocator`): one whose ask relaxLocality keeps
+        // off the node offered is passed over to the next (2.7's skipped assignment, 3.3's
+        // `PRIORITY_SKIPPED`); any other outcome ends the app's turn.
+        let mut first = None;
+        for ask in self.asks(a) {
+            let cause = self.cs_priority_cause(a, ask, pass);
+            if cause == Cause::NextOffer {
+                return cause;
+            }
+            first.get_or_insert(cause);
+            let strict = !ask.relax_locality && ask.has_local_requests();
+            if !strict || matches!(cause, Cause::QueueMax | Cause::UserLimit) {
+                break;
+            }
+        }
+        first.unwrap_or(Cause::NextOffer)
+    }
+
+    /// What priority `ask` of app `a` waits for under the Capacity Scheduler.
+    fn cs_priority_cause(&self, a: u32, ask: &PriorityRequests, pass: &mut Pass) -> Cause {
         // A queue whose maximum is the whole cluster is closed only when the cluster is
         // full: that is the nodes' story (no room, or behind others), not the queue's.
-        let mut q = Some(leaf);
+        let mut q = Some(self.w.apps[a as usize].queue);
         while let Some(id) = q {
             if !self.cs_queue_open(id, ask.size) && !self.cs_max_is_cluster(id) {
                 return Cause::QueueMax;
