@@ -471,8 +471,10 @@ impl<'a> Simulation<'a> {
         const EVERY: u64 = 1 << 18;
         let horizon = self.horizon();
         // The completion last read ahead: between two completions come many beats, and
-        // prefetching the same slot again at each of them only costs.
+        // prefetching the same slot again at each of them only costs. Nor is the queue read
+        // again while it has not changed (most beats push and pop nothing in it).
         let mut prefetched = u32::MAX;
+        let mut read_at = None;
         loop {
             if self.cx.counters.events & (EVERY - 1) == 0 {
                 progress(self.cx.now, horizon);
@@ -505,7 +507,10 @@ impl<'a> Simulation<'a> {
             // A completion's container slot and app were last written minutes of simulated
             // time ago and are cold: fetching the next ones while this event runs hides most
             // of those misses.
-            if let Some(Event::ContainerFinished { container, app }) = self.cx.events.next_queued()
+            let version = Some(self.cx.events.queued_version());
+            if read_at != version
+                && let Some(Event::ContainerFinished { container, app }) =
+                    self.cx.events.next_queued()
                 && container != prefetched
             {
                 prefetched = container;
@@ -513,6 +518,7 @@ impl<'a> Simulation<'a> {
                 prefetch_index::prefetch_index(&self.w.apps, app as usize);
                 prefetch_index::prefetch_index(&self.w.specs, app as usize);
             }
+            read_at = version;
             self.cx.now = key.time;
             self.cx.current = key;
             self.cx.counters.events += 1;

@@ -212,6 +212,12 @@ impl EventQueue {
         self.heap.push(key, event);
     }
 
+    /// Changes whenever the heap does (a push moves the sequence, a pop the length): the
+    /// engine reads the next queued event again only then.
+    pub(crate) fn queued_version(&self) -> (u64, usize) {
+        (self.seq, self.heap.len())
+    }
+
     /// The next event of the heap (neither a heartbeat nor an arrival), left in it: what the
     /// engine may fetch ahead of time.
     pub fn next_queued(&mut self) -> Option<Event> {

@@ -94,7 +94,12 @@ impl Sched<'_, '_> {
         let (multiple, max_assign) = (conf.assignmultiple, conf.max_assign);
         let dynamic = self.w.semantics == Semantics::Hadoop33 && conf.dynamic_max_assign;
         let avail = self.w.cluster.nodes[n].available();
-        let half = Resource::new(avail.memory_mb / 2, avail.vcores / 2);
+        // Read only under 3.3's dynamic max-assign (two divisions saved on every descent).
+        let half = if dynamic {
+            Resource::new(avail.memory_mb / 2, avail.vcores / 2)
+        } else {
+            Resource::ZERO
+        };
         let mut count = 0i64;
         let mut assigned = Resource::ZERO;
         while self.w.cluster.nodes[n].reservation.is_none() {

@@ -74,6 +74,8 @@ pub(crate) struct ParkedNodes {
     /// (entries of apps whose last node woke are empty, listed in `free_lists`).
     lists: Vec<AppParked>,
     free_lists: Vec<u32>,
+    /// The nodes of an app being woken whole (kept for its allocation).
+    waking: Vec<u32>,
     /// Per node parked: its index in its app's `nodes`.
     slot: Vec<u32>,
     /// Apps whose requests changed during the current event.
@@ -163,6 +165,23 @@ impl ParkedNodes {
             self.list_of[app as usize] = 0;
             self.free_lists.push(entry as u32 - 1);
         }
+    }
+
+    /// Removes every node parked for `app` at once, into `out` (cleared first), in no
+    /// particular order: what [`ParkedNodes::remove`] of each would leave, without finding
+    /// each node's place in the app's list and counts.
+    fn take_app(&mut self, app: u32, out: &mut Vec<u32>) {
+        out.clear();
+        let entry = self.list_of.get(app as usize).map_or(0, |&e| e as usize);
+        let Some(parked) = entry.checked_sub(1).and_then(|e| self.lists.get_mut(e)) else {
+            return;
+        };
+        out.extend_from_slice(&parked.nodes);
+        parked.nodes.clear();
+        parked.at.clear();
+        self.n_nodes -= out.len();
+        self.list_of[app as usize] = 0;
+        self.free_lists.push(entry as u32 - 1);
     }
 
     /// App `app`'s parked nodes and reservations, if it has any.
@@ -344,10 +363,24 @@ impl Sched<'_, '_> {
                 self.cx.counters.kept_parked += parked.nodes.len() as u64;
             } else if self.asks_wake_all(a, &parked.at) {
                 // Mostly an app served elsewhere: every node it reserved wakes, each
-                // unparked without reading it.
-                while let Some(&n) = self.fair.as_ref().and_then(|f| f.parked.of_app(a).last()) {
+                // unparked without reading it, and the app's list goes at once.
+                let mut woken = Vec::new();
+                if let Some(f) = self.fair.as_deref_mut() {
+                    woken = std::mem::take(&mut f.parked.waking);
+                    f.parked.take_app(a, &mut woken);
+                }
+                for &n in &woken {
                     debug_assert!(self.idle_reserved(n).is_none(), "node {n}");
-                    self.wake_node(n);
+                    debug_assert_eq!(
+                        self.w.cluster.nodes[n as usize].reservation.map(|r| r.app),
+                        Some(a)
+                    );
+                    let was = self.cx.events.clock_mut().unpark(n);
+                    debug_assert!(was, "node {n} listed as parked");
+                    self.rearm(n);
+                }
+                if let Some(f) = self.fair.as_deref_mut() {
+                    f.parked.waking = woken;
                 }
             } else {
                 nodes.extend_from_slice(&parked.nodes);
