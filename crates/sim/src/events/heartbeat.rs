@@ -262,6 +262,19 @@ impl HeartbeatClock {
         was
     }
 
+    /// Node `node`, parked and still to beat when others need not (it holds a
+    /// reservation), beats again from its first beat after the current event: what
+    /// [`HeartbeatClock::unpark`] then [`HeartbeatClock::arm`] do, with one look-up.
+    pub fn unpark_armed(&mut self, node: u32) {
+        let pos = self.position[node as usize];
+        let was = std::mem::replace(&mut self.parked[pos as usize], false);
+        debug_assert!(was, "node {node} was not parked");
+        if was {
+            self.n_parked -= 1;
+        }
+        self.armed.insert(pos);
+    }
+
     /// Whether node `node` is parked.
     pub(crate) fn is_node_parked(&self, node: u32) -> bool {
         self.parked[self.position[node as usize] as usize]

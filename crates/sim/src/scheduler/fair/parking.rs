@@ -375,9 +375,8 @@ impl Sched<'_, '_> {
                         self.w.cluster.nodes[n as usize].reservation.map(|r| r.app),
                         Some(a)
                     );
-                    let was = self.cx.events.clock_mut().unpark(n);
-                    debug_assert!(was, "node {n} listed as parked");
-                    self.rearm(n);
+                    // Still reserved for `a`: armed again (`Sched::rearm`).
+                    self.cx.events.clock_mut().unpark_armed(n);
                 }
                 if let Some(f) = self.fair.as_deref_mut() {
                     f.parked.waking = woken;
