@@ -433,6 +433,13 @@
 //! 13.95G (1.89x -> 1.78x); the 1,000-node day 33.88G -> 33.34G. Same checksums and
 //! metrics in every case.
 //!
+//! Then the churn beats (same issue): a served app's parked nodes wake with its list taken
+//! whole and each node unparked and armed in one look-up, the next queued event is read for
+//! its read-ahead only when the queue changed, and the summary's per-queue metric names are
+//! concatenated. 2.7 10,000 leaves 24.80G -> 23.68G, 4 leaves 13.91G -> 13.92G (1.78x ->
+//! 1.70x); 3.3 10,000-node rung's first hour 42.69G -> 40.95G (before the one look-up).
+//! Same checksums and metrics (docs/performance.md, "Churn beats").
+//!
 //! The engine's cost per event, Hadoop 2.7 (same issue). `perf record -F 499 -g` of the
 //! 1,000-node day at 77b5b9a, self time: `Simulation::process` 16.3% (two-thirds of it the
 //! first read of a finished container's slot, `step`'s `live` test: a cache miss per
