@@ -413,8 +413,8 @@ pub fn censored_percentile(sorted: &[(f64, bool)], p: f64) -> (f64, bool) {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
-/// A metric's name in a queue's scope, `metric.queue`. (`format!` cost ten times as much, over
-/// the 25 metrics of each of 10,000 leaves.)
+/// A metric's name in a queue's scope, `metric.queue`. (Built with `format!`, the 25 names of
+/// each of 10,000 leaves took 0.27G more instructions.)
 pub fn metric_name(metric: &str, queue: &str) -> String {
     [metric, ".", queue].concat()
 }

@@ -375,7 +375,8 @@ impl Sched<'_, '_> {
                         self.w.cluster.nodes[n as usize].reservation.map(|r| r.app),
                         Some(a)
                     );
-                    // Still reserved for `a`: armed again (`Sched::rearm`).
+                    // Still reserved for `a`, running and holding nothing for an app (as
+                    // `idle_reserved` found it when it parked): `Sched::rearm` would arm it.
                     self.cx.events.clock_mut().unpark_armed(n);
                 }
                 if let Some(f) = self.fair.as_deref_mut() {
