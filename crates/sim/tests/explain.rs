@@ -473,9 +473,7 @@ fn delay_scheduling_holds_an_ask_for_a_full_node_while_another_has_room() {
     // rack-local and takes node0. Its whole wait, 1 s, is delay scheduling's.
     for era in ERAS {
         let xml = "<allocations><queue name=\"A\"/></allocations>";
-        let mut first = unmanaged(0, "root.A", "u", 2);
-        first.stages[0][0].hosts = vec!["node1".into()];
-        first.stages[0][0].relax_locality = false;
+        let first = fills_node1("root.A");
         let mut second = unmanaged(5_000, "root.A", "v", 1);
         second.stages[0][0].hosts = vec!["node1".into()];
         let sc = fair_scenario(
@@ -510,20 +508,12 @@ fn capacity_the_head_of_the_fifo_order_waits_for_room_and_the_next_waits_behind(
     // sees the freed room (a next offer, taken by the other app at that heartbeat), the tick
     // at 10.5 s no room, until 11 s.
     for era in ERAS {
-        let props = [
-            ("root.queues", "default"),
-            ("root.default.capacity", "100"),
-            AM_LIMIT_LIFTED,
-        ];
         let apps = vec![
             one_stage(0, "default", "u", 2, Resource::new(GB, 1), 10_000),
             one_stage(3_000, "default", "v", 1, Resource::new(GB, 1), 10_000),
             one_stage(4_000, "default", "w", 1, Resource::new(GB, 1), 10_000),
         ];
-        let sc = Scenario {
-            end_ms: Some(60_000),
-            ..common::capacity::scenario(era, &props, 1, Resource::new(2 * GB, 2), apps)
-        };
+        let sc = one_default_leaf(era, 1, Resource::new(2 * GB, 2), apps, 60_000);
         let (_, rec, r) = explained(&sc);
         assert_eq!(rec.apps[1].wait_ms(), Some(7_000), "{era:?}");
         assert_eq!(am_ms(&r, 1, Cause::NoRoom), 7_000, "{era:?}");
@@ -815,26 +805,11 @@ fn capacity_delay_scheduling_holds_an_ask_until_it_may_go_off_switch() {
     // at 5 s is the first missed offer, its beat at 6 s the second: the container goes
     // off-switch on node0 at 6 s. Its whole wait, 1 s, is delay scheduling's.
     for era in ERAS {
-        let props = [
-            ("root.queues", "default"),
-            ("root.default.capacity", "100"),
-            AM_LIMIT_LIFTED,
-        ];
-        let mut first = unmanaged(0, "default", "u", 2);
-        first.stages[0][0].hosts = vec!["node1".into()];
-        first.stages[0][0].relax_locality = false;
+        let first = fills_node1("default");
         let mut second = unmanaged(5_000, "default", "v", 1);
         second.stages[0][0].hosts = vec!["node1".into()];
-        let sc = Scenario {
-            end_ms: Some(30_000),
-            ..common::capacity::scenario(
-                era,
-                &props,
-                2,
-                Resource::new(2 * GB, 2),
-                vec![first, second],
-            )
-        };
+        let apps = vec![first, second];
+        let sc = one_default_leaf(era, 2, Resource::new(2 * GB, 2), apps, 30_000);
         assert_eq!(sc.scheduler.node_locality_delay, 40, "Hadoop's default");
         let (_, rec, r) = explained(&sc);
         let wait = rec.apps[1].wait_ms().expect("started");
@@ -1043,13 +1018,39 @@ fn capacity_max_parallel_apps_of_a_user_and_of_a_parent() {
     }
 }
 
-/// The first app's two 1 GB tasks, which must run on node1 (relaxLocality off), and the
-/// second app's two asks at 5.1 s: one container at priority 10 on node1 only, one at
-/// priority 20 anywhere.
-fn strict_first_then_anywhere(queue: &str) -> Vec<AppSpec> {
+/// A first app whose two 1 GB tasks must run on node1 (relaxLocality off): they fill a
+/// 2 GB node1.
+fn fills_node1(queue: &str) -> AppSpec {
     let mut first = unmanaged(0, queue, "u", 2);
     first.stages[0][0].hosts = vec!["node1".into()];
     first.stages[0][0].relax_locality = false;
+    first
+}
+
+/// The Capacity Scheduler's one leaf, `default`, at 100 % with the AM limit lifted, on
+/// `nodes` nodes of `node`, run to `end_ms`.
+fn one_default_leaf(
+    era: Semantics,
+    nodes: u32,
+    node: Resource,
+    apps: Vec<AppSpec>,
+    end_ms: u64,
+) -> Scenario {
+    let props = [
+        ("root.queues", "default"),
+        ("root.default.capacity", "100"),
+        AM_LIMIT_LIFTED,
+    ];
+    Scenario {
+        end_ms: Some(end_ms),
+        ..common::capacity::scenario(era, &props, nodes, node, apps)
+    }
+}
+
+/// [`fills_node1`]'s app, and a second app's two asks at 5.1 s: one container at priority 10 on node1 only, one at
+/// priority 20 anywhere.
+fn strict_first_then_anywhere(queue: &str) -> Vec<AppSpec> {
+    let first = fills_node1(queue);
     let mut second = unmanaged(5_100, queue, "v", 1);
     let mut strict = second.stages[0][0].clone();
     strict.priority = 10;
@@ -1098,16 +1099,8 @@ fn capacity_a_later_priority_is_served_past_a_strict_ask() {
     // `PRIORITY_SKIPPED`) and the next tried; priority 20 asks anywhere, so node0 takes it
     // at 6 s.
     for era in ERAS {
-        let props = [
-            ("root.queues", "default"),
-            ("root.default.capacity", "100"),
-            AM_LIMIT_LIFTED,
-        ];
         let apps = strict_first_then_anywhere("default");
-        let sc = Scenario {
-            end_ms: Some(30_000),
-            ..common::capacity::scenario(era, &props, 2, Resource::new(2 * GB, 2), apps)
-        };
+        let sc = one_default_leaf(era, 2, Resource::new(2 * GB, 2), apps, 30_000);
         assert_served_past_the_strict_ask(&sc, &format!("capacity {era:?}"));
     }
 }

@@ -28,6 +28,11 @@ fn timeout_cause(timeout_ms: Option<u64>, last_not_starved: u64, now: u64) -> Ca
     }
 }
 
+/// An ask relaxLocality keeps to the nodes or racks it names.
+fn strict(ask: &PriorityRequests) -> bool {
+    !ask.relax_locality && ask.has_local_requests()
+}
+
 /// The strongest of two preemption verdicts: acting beats waiting beats never.
 fn stronger(a: Cause, b: Cause) -> Cause {
     let rank = |c: Cause| match c {
@@ -42,11 +47,7 @@ fn stronger(a: Cause, b: Cause) -> Cause {
 impl Sched<'_, '_> {
     /// The first priority of app `a` with containers asked (what the next offer serves).
     pub(crate) fn first_ask(&self, a: u32) -> Option<&PriorityRequests> {
-        self.w.apps[a as usize]
-            .requests
-            .by_priority
-            .iter()
-            .find(|p| p.any > 0)
+        self.asks(a).next()
     }
 
     /// The priorities of app `a` with containers asked, most urgent first.
@@ -56,6 +57,30 @@ impl Sched<'_, '_> {
             .by_priority
             .iter()
             .filter(|p| p.any > 0)
+    }
+
+    /// App `a`'s cause read over its asking priorities in order: `cause` says what one
+    /// priority waits for and whether the node it waits for passes it over to the next.
+    /// The first priority served at the next offer makes the app's cause `next_offer`;
+    /// otherwise the first priority's cause stands.
+    fn priorities_cause(
+        &self,
+        a: u32,
+        pass: &mut Pass,
+        cause: impl Fn(&Self, &PriorityRequests, &mut Pass) -> (Cause, bool),
+    ) -> Cause {
+        let mut first = None;
+        for ask in self.asks(a) {
+            let (c, passed_over) = cause(self, ask, pass);
+            if c == Cause::NextOffer {
+                return c;
+            }
+            first.get_or_insert(c);
+            if !passed_over {
+                break;
+            }
+        }
+        first.unwrap_or(Cause::NextOffer)
     }
 
     /// A runnable app's cause under the Fair Scheduler.
@@ -76,18 +101,7 @@ impl Sched<'_, '_> {
         if self.path_over_max(leaf) {
             return Cause::QueueMax;
         }
-        let mut first = None;
-        for ask in self.asks(a) {
-            let (cause, passed_over) = self.fair_priority_cause(a, ask, pass);
-            if cause == Cause::NextOffer {
-                return cause;
-            }
-            first.get_or_insert(cause);
-            if !passed_over {
-                break;
-            }
-        }
-        first.unwrap_or(Cause::NextOffer)
+        self.priorities_cause(a, pass, |s, ask, pass| s.fair_priority_cause(a, ask, pass))
     }
 
     /// What priority `ask` of app `a` waits for under the Fair Scheduler, and whether the
@@ -111,8 +125,7 @@ impl Sched<'_, '_> {
             return (Cause::QueueMax, true);
         }
         let cause = self.node_cause(a, ask, pass);
-        let strict = !ask.relax_locality && ask.has_local_requests();
-        (cause, strict || cause == Cause::LocalityDelay)
+        (cause, strict(ask) || cause == Cause::LocalityDelay)
     }
 
     /// Whether a queue from `leaf` up to the root holds more than its maxResources.
@@ -130,7 +143,7 @@ impl Sched<'_, '_> {
 
     /// What the nodes say of app `a`'s ask, once its queues and limits let it through.
     fn node_cause(&self, a: u32, ask: &PriorityRequests, pass: &mut Pass) -> Cause {
-        let strict = !ask.relax_locality && ask.has_local_requests();
+        let strict = strict(ask);
         let room = self.room_for(pass, ask.size);
         // A strict ask may take only its own nodes: room elsewhere is no room for it.
         let usable = |n: &&u32| !strict || ask.node_count(**n).unwrap_or(0) > 0;
@@ -503,19 +516,11 @@ impl Sched<'_, '_> {
         // Priorities in order (`RegularContainerAllocator`): one whose ask relaxLocality keeps
         // off the node offered is passed over to the next (2.7's skipped assignment, 3.3's
         // `PRIORITY_SKIPPED`); any other outcome ends the app's turn.
-        let mut first = None;
-        for ask in self.asks(a) {
-            let cause = self.cs_priority_cause(a, ask, pass);
-            if cause == Cause::NextOffer {
-                return cause;
-            }
-            first.get_or_insert(cause);
-            let strict = !ask.relax_locality && ask.has_local_requests();
-            if !strict || matches!(cause, Cause::QueueMax | Cause::UserLimit) {
-                break;
-            }
-        }
-        first.unwrap_or(Cause::NextOffer)
+        self.priorities_cause(a, pass, |s, ask, pass| {
+            let cause = s.cs_priority_cause(a, ask, pass);
+            let passed_over = strict(ask) && !matches!(cause, Cause::QueueMax | Cause::UserLimit);
+            (cause, passed_over)
+        })
     }
 
     /// What priority `ask` of app `a` waits for under the Capacity Scheduler.
