@@ -241,3 +241,44 @@ fn validate_warns_about_the_apps_the_fair_scheduler_would_reject() {
         "{err}"
     );
 }
+
+/// Apps the Capacity Scheduler refuses by its own limits are counted under their kind, not
+/// "other": leaf `a` takes at most one application (`maximum-applications` 1), so of three
+/// apps submitted together two are refused; `b` is STOPPED and refuses its one.
+#[test]
+fn the_headline_names_the_capacity_schedulers_own_refusals() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let xml = "<configuration>
+  <property><name>yarn.scheduler.capacity.root.queues</name><value>a,b</value></property>
+  <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>50</value></property>
+  <property><name>yarn.scheduler.capacity.root.a.maximum-applications</name><value>1</value></property>
+  <property><name>yarn.scheduler.capacity.root.b.capacity</name><value>50</value></property>
+  <property><name>yarn.scheduler.capacity.root.b.state</name><value>STOPPED</value></property>
+</configuration>
+";
+    std::fs::write(dir.path().join("capacity-scheduler.xml"), xml).expect("write");
+    let trace = "app,arrival_ms,queue,user,am_memory_mb,am_vcores,stage,count,memory_mb,vcores,duration_ms,priority,hosts
+j1,0,a,u,0,0,0,1,1024,1,1000,20,
+j2,0,a,u,0,0,0,1,1024,1,1000,20,
+j3,0,a,v,0,0,0,1,1024,1,1000,20,
+j4,0,b,u,0,0,0,1,1024,1,1000,20,
+";
+    std::fs::write(dir.path().join("trace.csv"), trace).expect("write");
+    let sc = scenario(dir.path(), "cap", "capacity-scheduler.xml");
+    let out_dir = dir.path().join("out");
+    let out = fairsim(&["run", &sc, "--out", out_dir.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].contains("3 rejected, of 4"), "{stdout}");
+    assert_eq!(
+        &lines[1..3],
+        [
+            "  rejected: 2 (maximum applications reached), e.g. j2: queue root.a already has 1 \
+             applications, its maximum-applications 1; each app's reason is apps.csv's status",
+            "  rejected: 1 (stopped queue), e.g. j4: queue root.b is STOPPED: it accepts no \
+             application; each app's reason is apps.csv's status",
+        ],
+        "{stdout}"
+    );
+}

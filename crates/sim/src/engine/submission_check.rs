@@ -26,6 +26,13 @@ pub enum RejectKind {
     AboveMaximum,
     /// A `reject` placement rule.
     RejectRule,
+    /// The Capacity Scheduler's `maximum-applications` of the leaf, or its per-user
+    /// maximum, reached (apps waiting or running).
+    AppLimit,
+    /// A Capacity Scheduler queue (or a parent of it) in state STOPPED.
+    Stopped,
+    /// A leaf the Capacity Scheduler does not auto-create (the parent's limits or form).
+    NotCreated,
     /// Any other reason.
     Other,
 }
@@ -44,6 +51,12 @@ impl RejectKind {
             RejectKind::UnknownQueue
         } else if has("rejected by the placement policy") {
             RejectKind::RejectRule
+        } else if has("maximum-applications") || has("per-user maximum") {
+            RejectKind::AppLimit
+        } else if has("is STOPPED") {
+            RejectKind::Stopped
+        } else if has("cannot auto-create") || has("does not create leaf queues") {
+            RejectKind::NotCreated
         } else {
             RejectKind::Other
         }
@@ -57,6 +70,9 @@ impl RejectKind {
             RejectKind::ParentQueue => "parent queue",
             RejectKind::AboveMaximum => "ask above the maximum allocation",
             RejectKind::RejectRule => "reject rule",
+            RejectKind::AppLimit => "maximum applications reached",
+            RejectKind::Stopped => "stopped queue",
+            RejectKind::NotCreated => "queue not auto-created",
             RejectKind::Other => "other",
         }
     }
