@@ -142,6 +142,23 @@ pub fn fifo_order(apps: &[AppOrder]) -> Vec<usize> {
 /// The fair ordering policy: ascending used memory (divided by log2(1 + demand MB) with
 /// `enable-size-based-weight`), ties by application id.
 pub fn fair_order(apps: &[AppOrder], size_based_weight: bool) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..apps.len()).collect();
+    idx.sort_by(|&a, &b| fair_cmp(&apps[a], &apps[b], size_based_weight));
+    idx
+}
+
+/// [`fifo_order`] applied to `apps` in place (ids are unique: the order is total).
+pub fn sort_fifo(apps: &mut [AppOrder]) {
+    apps.sort_unstable_by_key(|a| a.id);
+}
+
+/// [`fair_order`] applied to `apps` in place (ties end at the unique id: the order is total).
+pub fn sort_fair(apps: &mut [AppOrder], size_based_weight: bool) {
+    apps.sort_unstable_by(|a, b| fair_cmp(a, b, size_based_weight));
+}
+
+/// The fair ordering policy's comparison of two apps.
+fn fair_cmp(a: &AppOrder, b: &AppOrder, size_based_weight: bool) -> std::cmp::Ordering {
     let magnitude = |a: &AppOrder| {
         let used = a.used_mb as f64;
         if size_based_weight {
@@ -151,13 +168,7 @@ pub fn fair_order(apps: &[AppOrder], size_based_weight: bool) -> Vec<usize> {
             used
         }
     };
-    let mut idx: Vec<usize> = (0..apps.len()).collect();
-    idx.sort_by(|&a, &b| {
-        magnitude(&apps[a])
-            .total_cmp(&magnitude(&apps[b]))
-            .then(apps[a].id.cmp(&apps[b].id))
-    });
-    idx
+    magnitude(a).total_cmp(&magnitude(b)).then(a.id.cmp(&b.id))
 }
 
 #[cfg(test)]
@@ -287,5 +298,18 @@ mod tests {
             },
         ];
         assert_eq!(fair_order(&sized, true), vec![1, 0]);
+        // The in-place sorts give the same orders.
+        let ids = |v: &[AppOrder]| v.iter().map(|a| a.id).collect::<Vec<_>>();
+        let mut v = apps.to_vec();
+        sort_fifo(&mut v);
+        assert_eq!(ids(&v), [3, 5, 7]);
+        sort_fair(&mut v, false);
+        assert_eq!(ids(&v), [7, 5, 3]);
+        let mut v = tied.to_vec();
+        sort_fair(&mut v, false);
+        assert_eq!(ids(&v), [2, 9]);
+        let mut v = sized.to_vec();
+        sort_fair(&mut v, true);
+        assert_eq!(ids(&v), [2, 1]);
     }
 }

@@ -42,7 +42,9 @@ use crate::capacity::limits::{child_limit, fits_headroom, queue_open, round_down
 use crate::capacity::locality::{
     LocalityAsk, allowed_locality, opportunities_to_open, resets_opportunities,
 };
-use crate::capacity::ordering::{AppOrder, children_by_use, fair_order, fifo_order};
+use crate::capacity::ordering::{
+    AppOrder, children_by_use, fair_order, fifo_order, sort_fair, sort_fifo,
+};
 use crate::capacity::user_limit::{UserLimitInput, user_limit, user_may_allocate};
 use crate::scheduler::Sched;
 use crate::tree::{OrderingPolicy, QueueId};
@@ -53,7 +55,8 @@ use fairsim_core::{Calculator, Resource, Semantics};
 /// (placement looks leaves up by short name), and its scheduling monitors' state.
 #[derive(Debug, Clone)]
 pub(crate) struct CapacityState {
-    pub caps: crate::capacity::Capacities,
+    /// Shared so that an offer holds them while it changes the rest (a clone is a count).
+    pub caps: std::sync::Arc<crate::capacity::Capacities>,
     pub short_names: std::collections::BTreeMap<String, crate::tree::QueueId>,
     /// Hadoop 3.3's auto-created leaf queues (`capacity_auto`).
     pub auto: crate::scheduler::capacity_auto::AutoQueues,
@@ -66,6 +69,23 @@ pub(crate) struct CapacityState {
     pub activation: crate::scheduler::capacity_activation::Activation,
     /// What each user holds in each leaf, containers and reservations (`capacity::user_held`).
     pub held: crate::capacity::user_held::UserHeld,
+    /// The lists a leaf's offer fills, kept for the next offer (an offer allocates nothing).
+    pub scratch: OfferScratch,
+}
+
+/// What a leaf's offer lists, emptied at each offer (`Sched::cs_assign_leaf`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct OfferScratch {
+    /// The apps offered the node, in the leaf's ordering policy.
+    apps: Vec<u32>,
+    /// The leaf's active users, sorted.
+    users: Vec<u32>,
+    /// The apps as the ordering policy sees them.
+    views: Vec<AppOrder>,
+    /// Each (user, ask size)'s holding and user limit, computed once per offer.
+    user_caps: Vec<((u32, Resource), (Resource, Resource))>,
+    /// The priorities with asks of the app the offer has reached.
+    asked: Vec<usize>,
 }
 
 /// The Capacity Scheduler of a run: what both schedulers keep, and its own state (with its
@@ -88,13 +108,14 @@ impl CapacityScheduler {
         CapacityScheduler {
             books: Default::default(),
             state: CapacityState {
-                caps: Capacities::at(tree, cluster),
+                caps: std::sync::Arc::new(Capacities::at(tree, cluster)),
                 short_names: crate::scheduler::capacity_placement::short_names(tree),
                 auto: crate::scheduler::capacity_auto::AutoQueues::of(tree, queue_management),
                 monitor: started.preemption.then(Default::default),
                 reserved: Default::default(),
                 activation: Default::default(),
                 held: Default::default(),
+                scratch: Default::default(),
             },
         }
     }
@@ -165,7 +186,11 @@ impl Sched<'_, '_> {
             if calc.less_than(self.w.cluster.total, available, min_alloc) {
                 return;
             }
-            let Some(caps) = self.capacity.as_ref().map(|cs| cs.caps.clone()) else {
+            let Some(caps) = self
+                .capacity
+                .as_ref()
+                .map(|cs| std::sync::Arc::clone(&cs.caps))
+            else {
                 return;
             };
             // The root is handed the cluster (`new ResourceLimits(clusterResource)`).
@@ -329,44 +354,78 @@ impl Sched<'_, '_> {
     /// Offers `node` to the apps of `leaf`, whose current limit is `limit` (the smaller of its
     /// own maximum and what its parent hands it).
     fn cs_assign_leaf(&mut self, leaf: QueueId, node: u32, limit: Resource) -> Offer {
+        let Some(cs) = self.capacity.as_deref_mut() else {
+            return Offer::Nothing;
+        };
+        let mut scratch = std::mem::take(&mut cs.scratch);
+        let offer = self.cs_offer_to_apps(leaf, node, limit, &mut scratch);
+        if let Some(cs) = self.capacity.as_deref_mut() {
+            cs.scratch = scratch;
+        }
+        offer
+    }
+
+    /// `apps` (the leaf's activated apps with asks, given in any order) in `leaf`'s ordering
+    /// policy (fifo, or fair with its size-based weight).
+    fn cs_sort_apps(&self, leaf: QueueId, apps: &mut Vec<u32>, views: &mut Vec<AppOrder>) {
+        let conf = self.w.tree.get(leaf);
+        views.clear();
+        views.extend(apps.iter().map(|&a| {
+            let app = &self.w.apps[a as usize];
+            AppOrder {
+                id: u64::from(a),
+                used_mb: app.usage.memory_mb,
+                demand_mb: app.demand.memory_mb,
+            }
+        }));
+        match conf.ordering_policy.unwrap_or_default() {
+            OrderingPolicy::Fifo => sort_fifo(views),
+            OrderingPolicy::Fair => sort_fair(views, conf.cs.size_based_weight),
+        }
+        apps.clear();
+        apps.extend(views.iter().map(|v| v.id as u32));
+    }
+
+    /// [`Sched::cs_assign_leaf`] with its lists.
+    fn cs_offer_to_apps(
+        &mut self,
+        leaf: QueueId,
+        node: u32,
+        limit: Resource,
+        scratch: &mut OfferScratch,
+    ) -> Offer {
         let cluster = self.w.cluster.total;
         let calc = self.w.tree.resource_calculator;
         let era = self.w.sc.scheduler.semantics;
-        if self.capacity.is_none() {
-            return Offer::Nothing;
-        }
+        let OfferScratch {
+            apps,
+            users: active_users,
+            views,
+            user_caps,
+            asked,
+        } = scratch;
         // Reservations count as used (`LeafQueue.allocateResource` charges them).
         let queue_usage = self.cs_used(leaf);
         let headroom = subtract(limit, queue_usage);
         // The leaf's runnable apps with asks: its two ordered sets hold exactly those
         // (`reorder_app`), in an order the sorts below do not depend on.
         let q = &self.w.queues[leaf.idx()];
-        let asking: Vec<u32> = (q.ordered.iter().chain(&q.am_waiting))
-            .map(|&(_, _, a)| a)
-            .collect();
+        apps.clear();
+        apps.extend((q.ordered.iter().chain(&q.am_waiting)).map(|&(_, _, a)| a));
         #[cfg(debug_assertions)]
-        self.cs_check_offer_books(leaf, &asking);
+        self.cs_check_offer_books(leaf, apps);
         // Users with asks are active whether their apps are activated or not (Hadoop's
         // active users follow the apps' asks); only activated apps are offered the node.
-        let mut active_users: Vec<u32> = asking
-            .iter()
-            .map(|&a| self.w.apps[a as usize].user)
-            .collect();
+        active_users.clear();
+        active_users.extend(apps.iter().map(|&a| self.w.apps[a as usize].user));
         active_users.sort_unstable();
         active_users.dedup();
-        let mut apps: Vec<u32> = asking
-            .into_iter()
-            .filter(|&a| self.cs_is_active(a))
-            .collect();
-        apps = self
-            .cs_app_order(leaf, &apps)
-            .into_iter()
-            .map(|i| apps[i])
-            .collect();
+        apps.retain(|&a| self.cs_is_active(a));
+        self.cs_sort_apps(leaf, apps, views);
         // Everything the active users hold in the leaf (their apps without pending asks too),
         // reservations included.
         let any_reserved = self.cs_leaf_holds_reservations(leaf);
-        let active_usage = self.cs_active_users_hold(leaf, &active_users);
+        let active_usage = self.cs_active_users_hold(leaf, active_users);
         // The limit the leaf is held to, as the AM limit reads it at the next activation
         // (`computeUserLimitAndSetHeadroom` records it for each app it reaches).
         let held_to = round_down(calc, limit, self.minimum_allocation());
@@ -384,22 +443,20 @@ impl Sched<'_, '_> {
         // else is checked for it (2.7's `assignContainers`, 3.3's
         // `preCheckForNodeCandidateSet`).
         let continue_looking = self.w.tree.get(leaf).cs.continue_looking;
-        let mut user_caps: Vec<((u32, Resource), (Resource, Resource))> = Vec::new();
-        'apps: for a in apps {
+        user_caps.clear();
+        'apps: for &a in apps.iter() {
             let i = a as usize;
             // The app's priorities with asks, most urgent first: the next is tried only when
             // the offer skips one (see `allowed_locality` below).
-            let asked: Vec<usize> = self.w.apps[i]
-                .requests
-                .by_priority
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| p.any > 0)
-                .map(|(k, _)| k)
-                .collect();
+            asked.clear();
+            asked.extend(
+                (self.w.apps[i].requests.by_priority.iter().enumerate())
+                    .filter(|(_, p)| p.any > 0)
+                    .map(|(k, _)| k),
+            );
             // 3.3's `ResourceLimits.amountNeededUnreserve` as the app's checks left it.
             let mut app_unreserve = Resource::ZERO;
-            for (nth, idx) in asked.into_iter().enumerate() {
+            for (nth, &idx) in asked.iter().enumerate() {
                 let first = nth == 0;
                 // 2.7 skips the priority before its queue and user checks (and before the
                 // limit is recorded), without counting an opportunity.
@@ -481,7 +538,7 @@ impl Sched<'_, '_> {
                     match user_caps.iter().find(|(k, _)| *k == (user, size)) {
                         Some(&(_, got)) => got,
                         None => {
-                            let got = self.cs_user_cap(leaf, a, size, &active_users, active_usage);
+                            let got = self.cs_user_cap(leaf, a, size, active_users, active_usage);
                             user_caps.push(((user, size), got));
                             got
                         }

@@ -235,7 +235,7 @@ impl Sched<'_, '_> {
         let Some(cs) = self.capacity.as_mut() else {
             return;
         };
-        cs.caps = crate::capacity::Capacities::at(&self.w.tree, cluster);
+        cs.caps = std::sync::Arc::new(crate::capacity::Capacities::at(&self.w.tree, cluster));
         for (i, qs) in self.w.queues.iter_mut().enumerate() {
             qs.min_share = cs.caps.guaranteed(QueueId(i as u32), cluster);
         }

@@ -39,7 +39,7 @@ impl Sched<'_, '_> {
             }
             *last_round = Some(now);
         }
-        let caps = cs.caps.clone();
+        let caps = std::sync::Arc::clone(&cs.caps);
         let cluster = self.w.cluster.total;
         let calc = self.w.tree.resource_calculator;
         let n_q = self.w.tree.len();

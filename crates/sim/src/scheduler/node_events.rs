@@ -281,7 +281,7 @@ impl Sched<'_, '_> {
         let cluster = self.w.cluster.total;
         // Hadoop 3.3 derives effective capacities (absolute resources above all) anew.
         if let Some(cs) = &mut self.capacity {
-            cs.caps = crate::capacity::Capacities::at(&self.w.tree, cluster);
+            cs.caps = std::sync::Arc::new(crate::capacity::Capacities::at(&self.w.tree, cluster));
         }
         for i in 0..self.w.queues.len() {
             let q = QueueId(i as u32);
