@@ -172,7 +172,7 @@ pub fn run_shares(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<(), CmdError> {
-    let cluster = parse_cluster(&args.cluster)?;
+    let cluster = parse_cluster(&args.cluster, args.semantics)?;
     // A capacity-scheduler.xml is refused below, whichever era would read it.
     let loaded = load_any_file_by_kind(&args.alloc, args.semantics, Semantics::Hadoop33)?;
     print_warnings(&loaded, err)?;
@@ -183,7 +183,7 @@ pub fn run_shares(
         )));
     }
     let demands = match &args.demand {
-        Some(path) => Some(read_demands(path, &loaded.tree)?),
+        Some(path) => Some(read_demands(path, &loaded.tree, args.semantics)?),
         None => None,
     };
     let rows = compute_shares(&loaded.tree, args.semantics, cluster, demands.as_deref());
@@ -194,10 +194,29 @@ pub fn run_shares(
     }
 }
 
-/// The cluster size: any absolute resource string.
-fn parse_cluster(text: &str) -> Result<Resource, CmdError> {
+/// The largest resource value `semantics` holds: Hadoop 2.7 keeps memory and vcores in a
+/// Java int, as a snapshot's values are checked.
+fn resource_limit(semantics: Semantics) -> i64 {
+    match semantics {
+        Semantics::Hadoop27 => i32::MAX as i64,
+        Semantics::Hadoop33 => i64::MAX,
+    }
+}
+
+/// The cluster size: any absolute resource string, each value within `semantics`' range.
+fn parse_cluster(text: &str, semantics: Semantics) -> Result<Resource, CmdError> {
     match parse_resource(text, Semantics::Hadoop33, Missing::Zero) {
-        Ok(ResourceSpec::Absolute(r)) => Ok(r),
+        Ok(ResourceSpec::Absolute(r)) => {
+            let limit = resource_limit(semantics);
+            for (name, v) in [("memory", r.memory_mb), ("vcores", r.vcores)] {
+                if v > limit {
+                    return Err(CmdError::BadInput(format!(
+                        "--cluster \"{text}\": {name} {v} exceeds {semantics}'s 32-bit int range (max {limit})"
+                    )));
+                }
+            }
+            Ok(r)
+        }
         Ok(ResourceSpec::Percent { .. }) => Err(CmdError::BadInput(
             "--cluster must be absolute, e.g. \"10240 mb, 10 vcores\"".into(),
         )),
@@ -212,8 +231,13 @@ fn print_warnings(loaded: &LoadedAlloc, err: &mut dyn Write) -> Result<(), CmdEr
     Ok(())
 }
 
-/// Reads a demand CSV (`queue,memory_mb,vcores`, header required).
-pub fn read_demands(path: &Path, tree: &QueueTree) -> Result<Vec<(QueueId, Resource)>, CmdError> {
+/// Reads a demand CSV (`queue,memory_mb,vcores`, header required), each value within
+/// `semantics`' range.
+pub fn read_demands(
+    path: &Path,
+    tree: &QueueTree,
+    semantics: Semantics,
+) -> Result<Vec<(QueueId, Resource)>, CmdError> {
     let label = path.display().to_string();
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
@@ -253,7 +277,7 @@ pub fn read_demands(path: &Path, tree: &QueueTree) -> Result<Vec<(QueueId, Resou
             ));
         }
         let num = |i: usize, column: &str| -> Result<i64, CmdError> {
-            field(i)
+            let v = field(i)
                 .parse::<i64>()
                 .ok()
                 .filter(|v| *v >= 0)
@@ -262,7 +286,15 @@ pub fn read_demands(path: &Path, tree: &QueueTree) -> Result<Vec<(QueueId, Resou
                         column,
                         format!("\"{}\" is not a non-negative integer", field(i)),
                     )
-                })
+                })?;
+            let limit = resource_limit(semantics);
+            if v > limit {
+                return Err(bad(
+                    column,
+                    format!("{v} exceeds {semantics}'s 32-bit int range (max {limit})"),
+                ));
+            }
+            Ok(v)
         };
         out.push((id, Resource::new(num(mc, "memory_mb")?, num(vc, "vcores")?)));
     }

@@ -119,12 +119,22 @@ fn read_sample(path: &Path, at: Option<u64>) -> Result<(u64, Vec<Row>), CliError
         let rec = rec.map_err(|e| CliError::Input(format!("{file}:{line}: {e}")))?;
         let int = |k: usize| -> Result<i64, CliError> {
             let cell = rec.get(index[k]).unwrap_or("");
-            cell.parse::<i64>().map_err(|_| {
+            let v = cell.parse::<i64>().map_err(|_| {
                 CliError::Input(format!(
                     "{file}:{line}: {}: `{cell}` is not a whole number",
                     COLUMNS[k]
                 ))
-            })
+            })?;
+            // Resources and app counts are never negative in a run's queues.csv, and the
+            // RM's response (and `check rm`) takes none.
+            if k > 0 && v < 0 {
+                return Err(CliError::Input(format!(
+                    "{file}:{line}: {}: {v} is out of range: the limit is 0 to {}",
+                    COLUMNS[k],
+                    i64::MAX
+                )));
+            }
+            Ok(v)
         };
         let t = u64::try_from(int(0)?)
             .map_err(|_| CliError::Input(format!("{file}:{line}: time_ms: a negative time")))?;

@@ -5,13 +5,14 @@ use std::path::Path;
 
 /// Reads a file, or standard input for `-`.
 pub fn read_input(path: &str) -> Result<String, CliError> {
-    use std::io::Read;
     if path == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| CliError::Failed(format!("<stdin>: cannot read: {e}")))?;
-        Ok(text)
+        // Bounded as a file is: a stream without end (`< /dev/zero`) is refused, not read
+        // until memory runs out, and text that is not UTF-8 is bad input, not an I/O failure.
+        let limit = fairsim_sim::limits::MAX_TEXT_BYTES;
+        fairsim_sim::limits::read_text_within(std::io::stdin(), limit).map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidData => CliError::Input(format!("<stdin>: {e}")),
+            _ => CliError::Failed(format!("<stdin>: cannot read: {e}")),
+        })
     } else {
         fairsim_sim::limits::read_text_file(Path::new(path)).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => CliError::Input(format!("{path}: no such file")),

@@ -153,3 +153,54 @@ fn validate_prints_the_tree_and_warnings() {
         "{err}"
     );
 }
+
+#[test]
+fn values_above_a_java_int_are_refused_under_hadoop_27() {
+    // Hadoop 2.7 keeps memory and vcores in a Java int, as a snapshot's values are checked:
+    // a cluster or demand above it was taken as given, and every leaf's steady share printed
+    // as 2147483647 (their sum four times the cluster).
+    let dir = tempfile::tempdir().expect("temp dir");
+    let alloc = write(dir.path(), "ok.xml", SIMPLE);
+    let alloc = alloc.to_str().expect("utf-8");
+    let shares = |cluster: &str, demand: Option<&Path>| {
+        let mut args = vec!["shares", "--alloc", alloc, "--cluster", cluster];
+        if let Some(d) = demand {
+            args.extend(["--demand", d.to_str().expect("utf-8")]);
+        }
+        let out = fairsim(&args);
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+            out.stdout,
+        )
+    };
+    let (code, err, stdout) = shares("4294967296 mb, 1 vcores", None);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err.trim_end(),
+        "fairsim: --cluster \"4294967296 mb, 1 vcores\": memory 4294967296 exceeds hadoop-2.7's 32-bit int range (max 2147483647)"
+    );
+    assert!(stdout.is_empty());
+    let demand = write(
+        dir.path(),
+        "demand.csv",
+        "queue,memory_mb,vcores\nqueue1,1024,1\nqueue2,1,2147483648\n",
+    );
+    let (code, err, _) = shares("1024 mb, 1 vcores", Some(&demand));
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("demand.csv:3: column vcores: 2147483648 exceeds hadoop-2.7's 32-bit int range (max 2147483647)"),
+        "{err}"
+    );
+    // Hadoop 3.3 keeps them in a long.
+    let out = fairsim(&[
+        "shares",
+        "--alloc",
+        alloc,
+        "--cluster",
+        "4294967296 mb, 1 vcores",
+        "--semantics",
+        "hadoop-3.3",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -148,11 +148,11 @@ fn cases() -> Vec<Case> {
         Case {
             what: "recorded times whose finish is before the submission",
             file: "recorded.csv",
-            edit: |t| t.replacen(",1000,14900,3,", ",1000,-1,3,", 1),
+            edit: |t| t.replacen(",0,500,900,1000,14900,", ",600,700,900,1000,550,", 1),
             args: CHECK_REPLAY,
             code: 2,
             expect: &[
-                "recorded.csv:2: `finish_ms` -1 is before the submission 0 (`submit_ms`): time goes backwards",
+                "recorded.csv:2: `finish_ms` 550 is before the submission 600 (`submit_ms`): time goes backwards",
             ],
         },
         Case {
@@ -267,6 +267,33 @@ fn cases() -> Vec<Case> {
             args: CHECK_REPLAY,
             code: 2,
             expect: &["recorded.csv:1: no `launch_ms` column"],
+        },
+        Case {
+            // 500 - i64::MIN overflowed: the wait printed as -9223372036854775308 ms, exit 0.
+            what: "recorded times whose submission is far before the trace's clock starts",
+            file: "recorded.csv",
+            edit: |t| t.replacen(",0,500,900,", ",-9223372036854775808,500,900,", 1),
+            args: CHECK_REPLAY,
+            code: 2,
+            expect: &[
+                "recorded.csv:2: `submit_ms`: -9223372036854775808 is out of range: the limit is 0 to 315576000000",
+            ],
+        },
+        Case {
+            what: "a run's apps.csv with a negative wait",
+            file: "apps.csv",
+            edit: |t| {
+                t.replacen(
+                    ",root.etl,0,11000",
+                    ",root.etl,-9223372036854775808,11000",
+                    1,
+                )
+            },
+            args: CHECK_REPLAY,
+            code: 2,
+            expect: &[
+                "apps.csv:2: `wait_ms`: -9223372036854775808 is out of range: the limit is 0 to 315576000000",
+            ],
         },
         Case {
             what: "a run's apps.csv without its jct column",

@@ -191,9 +191,28 @@ fn bad_requests_exit_2_and_write_nothing() {
         "{}",
         stderr(&o)
     );
-    // A cut queues.csv row.
+    // A negative usage in the sample exported: refused at its line and column, not written
+    // into a response `check rm` then refuses ("not a non-negative integer").
     let csv = d.path().join("run/queues.csv");
     let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let last = lines.len() - 1;
+    let mut cells: Vec<&str> = lines[last].split(',').collect();
+    cells[2] = "-1";
+    lines[last] = cells.join(",");
+    std::fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let o = export(d.path(), &alloc, era, None, &response);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(&format!(
+            "queues.csv:{}: usage_mb: -1 is out of range: the limit is 0 to 9223372036854775807",
+            last + 1
+        )),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!response.exists(), "nothing written");
+    // A cut queues.csv row.
     let cut: String = text.lines().take(3).collect::<Vec<_>>().join("\n") + "\n100,root.x,5\n";
     std::fs::write(&csv, cut).unwrap();
     let o = export(d.path(), &alloc, era, None, &response);

@@ -26,11 +26,15 @@ pub fn read_text_file(path: &std::path::Path) -> std::io::Result<String> {
 
 /// [`read_text_file`] with its own limit of `max_bytes`.
 pub fn read_text_file_within(path: &std::path::Path, max_bytes: u64) -> std::io::Result<String> {
+    read_text_within(std::fs::File::open(path)?, max_bytes)
+}
+
+/// Reads UTF-8 text whole from `reader` (a file, or standard input), refusing more than
+/// `max_bytes` or text that is not UTF-8 with an `InvalidData` error that says so.
+pub fn read_text_within(reader: impl std::io::Read, max_bytes: u64) -> std::io::Result<String> {
     use std::io::Read;
     let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(max_bytes + 1)
-        .read_to_end(&mut bytes)?;
+    reader.take(max_bytes + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max_bytes {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
@@ -796,6 +800,27 @@ pub const LIMITS: &[Limit] = &[
         "mean task time of a task entry (`time`, `mtime_avg`, `rtime_avg`)",
         0.0,
         MAX_TIME_MS as f64,
+        TIME,
+    ),
+    f64_range(
+        "sls synth",
+        "mean task memory and vcores of a task entry (`max_memory`, `max_vcores`)",
+        0.0,
+        JAVA_INT_MAX as f64,
+        "Hadoop 2.7 keeps them in a Java int; a draw in the tail is cut to it",
+    ),
+    int(
+        "recorded.csv",
+        "submit_ms, am_allocated_ms, launch_ms, finish_ms",
+        0,
+        MAX_TIME_MS,
+        TIME,
+    ),
+    int(
+        "apps.csv (check replay)",
+        "wait_ms, jct_ms",
+        0,
+        MAX_TIME_MS,
         TIME,
     ),
     f64_range(

@@ -118,10 +118,24 @@ fn cell_i64(
     if v.is_empty() {
         return Ok(None);
     }
-    v.parse().map(Some).map_err(|_| {
-        let line = rec.position().map_or(0, |p| p.line());
-        format!("{file}:{line}: `{col}`: `{v}` is not a whole number of ms")
-    })
+    let line = || rec.position().map_or(0, |p| p.line());
+    let ms: i64 = v.parse().map_err(|_| {
+        format!(
+            "{file}:{}: `{col}`: `{v}` is not a whole number of ms",
+            line()
+        )
+    })?;
+    // Times on the trace's clock (ms from the first submission) and a run's waits and
+    // completions: from 0 to ten years, as the trace's own times, so no difference of two
+    // of them can overflow.
+    let max = crate::limits::MAX_TIME_MS;
+    if !(0..=max as i64).contains(&ms) {
+        return Err(format!(
+            "{file}:{}: `{col}`: {ms} is out of range: the limit is 0 to {max}",
+            line()
+        ));
+    }
+    Ok(Some(ms))
 }
 
 /// A CSV reader's error in `file`, at its line when the reader knows it.

@@ -322,6 +322,17 @@ fn check_task_means(t: &TaskDef) -> Result<(), String> {
             readable(time)
         ));
     }
+    // Container sizes go into the trace as its rows' `memory_mb` and `vcores`: a Java int.
+    let max_size = crate::limits::JAVA_INT_MAX as f64;
+    for (what, mean) in [("memory", t.memory.mean()), ("vcores", t.vcores.mean())] {
+        if mean > max_size {
+            return Err(format!(
+                "{} task {what}: a mean of {} is above the limit of {max_size} (Hadoop 2.7 keeps it in a Java int; docs/limits.md)",
+                t.kind,
+                readable(mean)
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -802,8 +813,10 @@ impl SynthSpec {
                         bytes: u64::from(n) * super::budget::BYTES_PER_GROUP,
                     })
                     .map_err(refuse)?;
-                let mb = t.memory.draw_round(rng).max(1024.0).min(i64::MAX as f64) as i64;
-                let vc = t.vcores.draw_round(rng).max(1.0).min(i64::MAX as f64) as i64;
+                // A draw in the tail is cut to a Java int, as the trace's rows hold it.
+                let max_size = crate::limits::JAVA_INT_MAX as f64;
+                let mb = t.memory.draw_round(rng).max(1024.0).min(max_size) as i64;
+                let vc = t.vcores.draw_round(rng).max(1.0).min(max_size) as i64;
                 let stage = usize::from(t.kind == "reduce");
                 if stages.len() <= stage {
                     stages.resize(stage + 1, Vec::new());
@@ -1038,6 +1051,35 @@ mod tests {
             "{e}"
         );
         assert!(e.contains("the limit is 20000000 tasks in a run"), "{e}");
+    }
+
+    #[test]
+    fn container_sizes_stay_in_a_java_int() {
+        // The trace's rows hold memory and vcores in a Java int: a mean above it was drawn
+        // and clamped to i64::MAX, a trace `fairsim trace` wrote and its CSV reader refused.
+        let sized = |memory: &str| {
+            format!(
+                "{{ \"num_jobs\": 20,\n \"workloads\": [ {{ \"workload_weight\": 1, \"queue_name\": \"q\",\n  \"job_classes\": [ {{ \"class_weight\": 1, \"tasks\": [ {{ \"type\": \"map\",\n   \"count\": {{\"val\": 2}},\n   \"time\": {{\"val\": 1000}}, \"max_memory\": {memory}, \"max_vcores\": {{\"val\": 1}} }} ] }} ],\n  \"time_distribution\": [ {{\"time\": 0, \"weight\": 1}} ] }} ] }}"
+            )
+        };
+        let e = parse(&sized("{\"val\": 18446744073709551616}"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(
+                "map task memory: a mean of 1.8446744073709552e19 is above the limit of 2147483647"
+            ),
+            "{e}"
+        );
+        // A mean within it whose draws reach past it: each draw is cut to it.
+        let spec = parse(&sized("{\"val\": 2000000000, \"std\": 1e12}")).unwrap();
+        let apps = spec.generate(&mut run_rng(1, 0)).unwrap();
+        let sizes: Vec<i64> = apps
+            .iter()
+            .flat_map(|a| a.stages.iter().flatten().map(|g| g.size.memory_mb))
+            .collect();
+        assert!(sizes.contains(&(i32::MAX as i64)), "{sizes:?}");
+        assert!(sizes.iter().all(|&m| m <= i32::MAX as i64), "{sizes:?}");
     }
 
     /// The text of a one-job-class file of `jobs` jobs whose map count is `count`.
