@@ -280,6 +280,32 @@ fn cases() -> Vec<Case> {
             ],
         },
         Case {
+            what: "recorded times with an app's row twice",
+            file: "recorded.csv",
+            edit: |t| {
+                let row = t.lines().nth(1).expect("a first app");
+                format!("{t}{row}\n")
+            },
+            args: CHECK_REPLAY,
+            code: 2,
+            expect: &[
+                "recorded.csv:4: app `application_1700000000000_0001` again (first at line 2): one row per app",
+            ],
+        },
+        Case {
+            what: "a run's apps.csv with an app's row twice",
+            file: "apps.csv",
+            edit: |t| {
+                let row = t.lines().nth(1).expect("a first app");
+                format!("{t}{row}\n")
+            },
+            args: CHECK_REPLAY,
+            code: 2,
+            expect: &[
+                "apps.csv:3: app `application_1700000000000_0001` again (first at line 2): one row per app",
+            ],
+        },
+        Case {
             what: "a run's apps.csv with a negative wait",
             file: "apps.csv",
             edit: |t| {

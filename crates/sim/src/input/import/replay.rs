@@ -167,8 +167,17 @@ pub fn replay(
     let col = |n: &str| header_index(&h, n, apps_name);
     let (aa, aq, aw, aj) = (col("app")?, col("queue")?, col("wait_ms")?, col("jct_ms")?);
     let mut rows = Vec::new();
+    // One row per app: a second would be counted twice.
+    let mut first_line: BTreeMap<String, u64> = BTreeMap::new();
     for r in run.records() {
         let r = r.map_err(|e| csv_message(apps_name, &e))?;
+        let app = r.get(aa).unwrap_or("");
+        let line = r.position().map_or(0, |p| p.line());
+        if let Some(first) = first_line.insert(app.to_string(), line) {
+            return Err(format!(
+                "{apps_name}:{line}: app `{app}` again (first at line {first}): one row per app"
+            ));
+        }
         rows.push((
             r.get(aa).unwrap_or("").to_string(),
             r.get(aq).unwrap_or("").to_string(),
@@ -201,7 +210,7 @@ pub fn replay_apps(
         col("launch_ms")?,
         col("finish_ms")?,
     );
-    let mut recorded_times: BTreeMap<String, [Option<i64>; 4]> = BTreeMap::new();
+    let mut recorded_times: BTreeMap<String, ([Option<i64>; 4], u64)> = BTreeMap::new();
     for r in rec.records() {
         let r = r.map_err(csv_err(recorded_name))?;
         let get = |i: usize, c: &str| cell_i64(&r, i, recorded_name, c);
@@ -225,7 +234,15 @@ pub fn replay_apps(
                 }
             }
         }
-        recorded_times.insert(r.get(ra).unwrap_or("").to_string(), times);
+        // One row per app: a second would silently replace the first.
+        let app = r.get(ra).unwrap_or("").to_string();
+        let line = r.position().map_or(0, |p| p.line());
+        if let Some((_, first)) = recorded_times.get(&app) {
+            return Err(format!(
+                "{recorded_name}:{line}: app `{app}` again (first at line {first}): one row per app"
+            ));
+        }
+        recorded_times.insert(app, (times, line));
     }
     let mut out = Replay {
         apps: Vec::new(),
@@ -236,7 +253,8 @@ pub fn replay_apps(
     };
     let mut seen = 0;
     for (app, queue, wait, jct) in apps {
-        let Some(&[submit, am_alloc, launch, finish]) = recorded_times.get(app.as_str()) else {
+        let Some(&([submit, am_alloc, launch, finish], _)) = recorded_times.get(app.as_str())
+        else {
             out.missing_in_recording += 1;
             continue;
         };
