@@ -20,7 +20,7 @@ pub fn parse_document<'input>(
         nodes_limit: NODES_LIMIT,
         ..ParsingOptions::default()
     };
-    Document::parse_with_options(text, opts).map_err(|e| {
+    let doc = Document::parse_with_options(text, opts).map_err(|e| {
         let pos = e.pos();
         let message = match e {
             roxmltree::Error::DtdDetected => {
@@ -37,7 +37,145 @@ pub fn parse_document<'input>(
             line: pos.row,
             message,
         }
-    })
+    })?;
+    check_declaration(text).map_err(|message| AllocError::Xml {
+        file: file.to_string(),
+        line: 1,
+        message: format!("malformed xml: {message}"),
+    })?;
+    Ok(doc)
+}
+
+/// The values of the XML declaration (`<?xml version="1.0" ...?>`), whose syntax the parser
+/// has checked but whose values it takes as given. Hadoop reads these files with Java's
+/// parser, which refuses a version other than 1.0 or 1.1, a declaration without one, an
+/// encoding name that is not a name, and a standalone other than yes or no.
+fn check_declaration(text: &str) -> Result<(), String> {
+    let Some(rest) = text.strip_prefix("<?xml") else {
+        return Ok(());
+    };
+    // `<?xml-stylesheet ...?>` and the like are processing instructions, not the declaration.
+    if !rest.starts_with(|c: char| c.is_ascii_whitespace() || c == '?') {
+        return Ok(());
+    }
+    let Some(end) = rest.find("?>") else {
+        return Ok(());
+    };
+    let mut pairs = Vec::new();
+    let mut body = rest[..end].trim_start();
+    while !body.is_empty() {
+        let Some((name, after)) = body.split_once('=') else {
+            return Err(format!(
+                "the XML declaration's `{body}` is not a name=\"value\" pair"
+            ));
+        };
+        let after = after.trim_start();
+        let quote = after.chars().next().filter(|&q| q == '"' || q == '\'');
+        let Some(q) = quote else {
+            return Err(format!(
+                "the XML declaration's {} has no quoted value",
+                name.trim()
+            ));
+        };
+        let Some((value, tail)) = after[1..].split_once(q) else {
+            return Err(format!(
+                "the XML declaration's {} is not closed",
+                name.trim()
+            ));
+        };
+        pairs.push((name.trim(), value));
+        body = tail.trim_start();
+    }
+    let names: Vec<&str> = pairs.iter().map(|(n, _)| *n).collect();
+    if names.first() != Some(&"version") {
+        return Err("the XML declaration has no version first (Java's parser requires it)".into());
+    }
+    for (name, value) in &pairs {
+        match *name {
+            "version" if !matches!(*value, "1.0" | "1.1") => {
+                return Err(format!(
+                    "XML version \"{value}\" is not supported: 1.0 or 1.1, as Java's parser reads them"
+                ));
+            }
+            "encoding" => {
+                let mut chars = value.chars();
+                let name_like = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+                    && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+                if !name_like {
+                    return Err(format!(
+                        "the XML declaration's encoding \"{value}\" is not an encoding name"
+                    ));
+                }
+            }
+            "standalone" if !matches!(*value, "yes" | "no") => {
+                return Err(format!(
+                    "the XML declaration's standalone \"{value}\" is neither yes nor no"
+                ));
+            }
+            "version" | "standalone" => {}
+            other => {
+                return Err(format!(
+                    "the XML declaration holds `{other}`: only version, encoding and standalone"
+                ));
+            }
+        }
+    }
+    let order = |n: &str| {
+        ["version", "encoding", "standalone"]
+            .iter()
+            .position(|x| *x == n)
+    };
+    if !names.windows(2).all(|w| order(w[0]) < order(w[1])) {
+        return Err(
+            "the XML declaration's version, encoding and standalone are out of order".into(),
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod declaration_tests {
+    use super::check_declaration;
+
+    #[test]
+    fn the_declaration_is_read_as_javas_parser_reads_it() {
+        for ok in [
+            "<?xml version=\"1.0\"?><a/>",
+            "<?xml version='1.1' encoding='UTF-8' standalone='yes'?><a/>",
+            "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a/>",
+            "<a/>",
+            "<?xml-stylesheet href=\"x\"?><a/>",
+        ] {
+            assert_eq!(check_declaration(ok), Ok(()), "{ok}");
+        }
+        for (bad, says) in [
+            (
+                "<?xml version=\"2.0\"?><a/>",
+                "XML version \"2.0\" is not supported",
+            ),
+            ("<?xml?><a/>", "no version first"),
+            ("<?xml encoding=\"UTF-8\"?><a/>", "no version first"),
+            (
+                "<?xml version=\"1.0\" encoding=\"8bit\"?><a/>",
+                "is not an encoding name",
+            ),
+            (
+                "<?xml version=\"1.0\" standalone=\"maybe\"?><a/>",
+                "neither yes nor no",
+            ),
+            (
+                "<?xml version=\"1.0\" standalone=\"no\" encoding=\"UTF-8\"?><a/>",
+                "out of order",
+            ),
+            (
+                "<?xml version=\"1.0\" flavour=\"x\"?><a/>",
+                "only version, encoding and standalone",
+            ),
+        ] {
+            let e = check_declaration(bad).unwrap_err();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
 }
 
 /// The lines of a document's text, for positions: roxmltree's `text_pos_at` counts from the
