@@ -133,51 +133,6 @@ fn check_declaration(text: &str) -> Result<(), String> {
     Ok(())
 }
 
-#[cfg(test)]
-mod declaration_tests {
-    use super::check_declaration;
-
-    #[test]
-    fn the_declaration_is_read_as_javas_parser_reads_it() {
-        for ok in [
-            "<?xml version=\"1.0\"?><a/>",
-            "<?xml version='1.1' encoding='UTF-8' standalone='yes'?><a/>",
-            "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a/>",
-            "<a/>",
-            "<?xml-stylesheet href=\"x\"?><a/>",
-        ] {
-            assert_eq!(check_declaration(ok), Ok(()), "{ok}");
-        }
-        for (bad, says) in [
-            (
-                "<?xml version=\"2.0\"?><a/>",
-                "XML version \"2.0\" is not supported",
-            ),
-            ("<?xml?><a/>", "no version first"),
-            ("<?xml encoding=\"UTF-8\"?><a/>", "no version first"),
-            (
-                "<?xml version=\"1.0\" encoding=\"8bit\"?><a/>",
-                "is not an encoding name",
-            ),
-            (
-                "<?xml version=\"1.0\" standalone=\"maybe\"?><a/>",
-                "neither yes nor no",
-            ),
-            (
-                "<?xml version=\"1.0\" standalone=\"no\" encoding=\"UTF-8\"?><a/>",
-                "out of order",
-            ),
-            (
-                "<?xml version=\"1.0\" flavour=\"x\"?><a/>",
-                "only version, encoding and standalone",
-            ),
-        ] {
-            let e = check_declaration(bad).unwrap_err();
-            assert!(e.contains(says), "{bad}: {e}");
-        }
-    }
-}
-
 /// The lines of a document's text, for positions: roxmltree's `text_pos_at` counts from the
 /// start of the text on every call, which is quadratic over a file of many properties.
 pub struct LineIndex {
@@ -279,5 +234,50 @@ pub fn describe(node: Node<'_, '_>) -> String {
     match node.attribute("name") {
         Some(name) => format!("<{tag} name=\"{name}\">"),
         None => format!("<{tag}>"),
+    }
+}
+
+#[cfg(test)]
+mod declaration_tests {
+    use super::check_declaration;
+
+    #[test]
+    fn the_declaration_is_read_as_javas_parser_reads_it() {
+        for ok in [
+            "<?xml version=\"1.0\"?><a/>",
+            "<?xml version='1.1' encoding='UTF-8' standalone='yes'?><a/>",
+            "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a/>",
+            "<a/>",
+            "<?xml-stylesheet href=\"x\"?><a/>",
+        ] {
+            assert_eq!(check_declaration(ok), Ok(()), "{ok}");
+        }
+        for (bad, says) in [
+            (
+                "<?xml version=\"2.0\"?><a/>",
+                "XML version \"2.0\" is not supported",
+            ),
+            ("<?xml?><a/>", "no version first"),
+            ("<?xml encoding=\"UTF-8\"?><a/>", "no version first"),
+            (
+                "<?xml version=\"1.0\" encoding=\"8bit\"?><a/>",
+                "is not an encoding name",
+            ),
+            (
+                "<?xml version=\"1.0\" standalone=\"maybe\"?><a/>",
+                "neither yes nor no",
+            ),
+            (
+                "<?xml version=\"1.0\" standalone=\"no\" encoding=\"UTF-8\"?><a/>",
+                "out of order",
+            ),
+            (
+                "<?xml version=\"1.0\" flavour=\"x\"?><a/>",
+                "only version, encoding and standalone",
+            ),
+        ] {
+            let e = check_declaration(bad).unwrap_err();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
     }
 }
