@@ -282,10 +282,7 @@ fn cases() -> Vec<Case> {
         Case {
             what: "recorded times with an app's row twice",
             file: "recorded.csv",
-            edit: |t| {
-                let row = t.lines().nth(1).expect("a first app");
-                format!("{t}{row}\n")
-            },
+            edit: first_row_again,
             args: CHECK_REPLAY,
             code: 2,
             expect: &[
@@ -295,10 +292,7 @@ fn cases() -> Vec<Case> {
         Case {
             what: "a run's apps.csv with an app's row twice",
             file: "apps.csv",
-            edit: |t| {
-                let row = t.lines().nth(1).expect("a first app");
-                format!("{t}{row}\n")
-            },
+            edit: first_row_again,
             args: CHECK_REPLAY,
             code: 2,
             expect: &[
@@ -390,6 +384,12 @@ fn cases() -> Vec<Case> {
             expect: &["sw/runs.csv:1: axes differ from sweep.json"],
         },
     ]
+}
+
+/// `t` with its first row (after the header) again at the end.
+fn first_row_again(t: &str) -> String {
+    let row = t.lines().nth(1).expect("a first row");
+    format!("{t}{row}\n")
 }
 
 fn write_inputs(dir: &Path) {

@@ -249,8 +249,6 @@ fn more_schedulables_than_the_limit_are_refused_before_any_answer() {
 
 #[test]
 fn standard_input_that_is_not_utf8_is_bad_input() {
-    use std::io::Write;
-    use std::process::Stdio;
     // A snapshot cut mid-way through a multi-byte character, on line 2 of a JSON-lines input:
     // bad input (exit 2) naming the line, as the same bytes in a file are, not an I/O failure.
     let good = br#"{"policy": "fair", "cluster": {"memory_mb": 100, "vcores": 1}, "schedulables": [{"name": "a"}]}"#;
@@ -260,15 +258,7 @@ fn standard_input_that_is_not_utf8_is_bad_input() {
         ["rank", "--format", "jsonl", "-"],
         ["shares", "--format", "jsonl", "-"],
     ] {
-        let mut child = common::fixture::command()
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the binary runs");
-        child.stdin.take().unwrap().write_all(&input).unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = fairsim(&args, &input);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert_eq!(
             String::from_utf8_lossy(&out.stderr).trim_end(),

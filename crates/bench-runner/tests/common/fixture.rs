@@ -37,7 +37,7 @@ pub fn fairsim_in<S: AsRef<OsStr>>(dir: &Path, args: &[S]) -> Output {
 }
 
 /// `fairsim ARGS` with `stdin` as its standard input, run to completion.
-pub fn fairsim_with_stdin<S: AsRef<OsStr>>(args: &[S], stdin: &str) -> Output {
+pub fn fairsim_with_stdin<S: AsRef<OsStr>>(args: &[S], stdin: impl AsRef<[u8]>) -> Output {
     let mut child = command()
         .args(args)
         .stdin(Stdio::piped())
@@ -49,7 +49,7 @@ pub fn fairsim_with_stdin<S: AsRef<OsStr>>(args: &[S], stdin: &str) -> Output {
         .stdin
         .take()
         .expect("a piped stdin")
-        .write_all(stdin.as_bytes())
+        .write_all(stdin.as_ref())
         .expect("stdin written");
     child.wait_with_output().expect("the binary runs")
 }
