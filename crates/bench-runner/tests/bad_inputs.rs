@@ -1925,7 +1925,7 @@ fn cases() -> Vec<Case> {
             ("", ""),
             &["run", "/dev/zero", "--out", "out"],
             2,
-            &["/dev/zero: cannot read: the file holds more than 67108864 bytes"],
+            &["/dev/zero: cannot read: the input holds more than 67108864 bytes"],
         ),
         case(
             "an allocation file that never ends (/dev/zero)",
@@ -1941,7 +1941,7 @@ fn cases() -> Vec<Case> {
             (SCHED, "heartbeat_ms = 1000\nusers = \"/dev/zero\""),
             RUN,
             2,
-            &["/dev/zero", "the file holds more than 67108864 bytes"],
+            &["/dev/zero", "the input holds more than 67108864 bytes"],
         ),
         case(
             "a SYNTH file that never ends (/dev/zero)",
@@ -1949,7 +1949,7 @@ fn cases() -> Vec<Case> {
             ("", ""),
             &["run", "zsyn.toml", "--out", "out"],
             2,
-            &["/dev/zero: cannot read: the file holds more than 67108864 bytes"],
+            &["/dev/zero: cannot read: the input holds more than 67108864 bytes"],
         ),
         case(
             "a sweep file that never ends (/dev/zero)",
@@ -1957,7 +1957,7 @@ fn cases() -> Vec<Case> {
             ("", ""),
             &["sweep", "/dev/zero", "--out", "out"],
             2,
-            &["/dev/zero", "the file holds more than 67108864 bytes"],
+            &["/dev/zero", "the input holds more than 67108864 bytes"],
         ),
         // Sweep and plan files: a point's error names its key, not a line of generated text.
         case(

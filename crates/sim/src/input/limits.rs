@@ -39,7 +39,7 @@ pub fn read_text_within(reader: impl std::io::Read, max_bytes: u64) -> std::io::
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             format!(
-                "the file holds more than {max_bytes} bytes, the limit of a text input read whole"
+                "the input holds more than {max_bytes} bytes, the limit of a text input read whole"
             ),
         ));
     }
