@@ -194,20 +194,11 @@ pub fn run_shares(
     }
 }
 
-/// The largest resource value `semantics` holds: Hadoop 2.7 keeps memory and vcores in a
-/// Java int, as a snapshot's values are checked.
-fn resource_limit(semantics: Semantics) -> i64 {
-    match semantics {
-        Semantics::Hadoop27 => i32::MAX as i64,
-        Semantics::Hadoop33 => i64::MAX,
-    }
-}
-
 /// The cluster size: any absolute resource string, each value within `semantics`' range.
 fn parse_cluster(text: &str, semantics: Semantics) -> Result<Resource, CmdError> {
     match parse_resource(text, Semantics::Hadoop33, Missing::Zero) {
         Ok(ResourceSpec::Absolute(r)) => {
-            let limit = resource_limit(semantics);
+            let limit = semantics.resource_max();
             for (name, v) in [("memory", r.memory_mb), ("vcores", r.vcores)] {
                 if v > limit {
                     return Err(CmdError::BadInput(format!(
@@ -287,7 +278,7 @@ pub fn read_demands(
                         format!("\"{}\" is not a non-negative integer", field(i)),
                     )
                 })?;
-            let limit = resource_limit(semantics);
+            let limit = semantics.resource_max();
             if v > limit {
                 return Err(bad(
                     column,

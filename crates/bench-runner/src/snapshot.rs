@@ -141,10 +141,7 @@ pub fn parse_snapshot(text: &str, origin: &str, line: usize) -> Result<Snapshot,
             ));
         }
     };
-    let limit = match semantics {
-        Semantics::Hadoop27 => i32::MAX as i64,
-        Semantics::Hadoop33 => i64::MAX,
-    };
+    let limit = semantics.resource_max();
     let resource = |field: &str, r: &RawResource| -> Result<Resource, CliError> {
         for (name, v) in [("memory_mb", r.memory_mb), ("vcores", r.vcores)] {
             if v < 0 {

@@ -28,6 +28,15 @@ impl Semantics {
             Semantics::Hadoop33 => "hadoop-3.3",
         }
     }
+
+    /// The largest memory or vcores value the era holds: Hadoop 2.7's `Resource` keeps them
+    /// in a Java int, 3.x in a long.
+    pub fn resource_max(self) -> i64 {
+        match self {
+            Semantics::Hadoop27 => i64::from(i32::MAX),
+            Semantics::Hadoop33 => i64::MAX,
+        }
+    }
 }
 
 impl fmt::Display for Semantics {

@@ -132,27 +132,15 @@ pub struct AppOrder {
     pub demand_mb: i64,
 }
 
-/// The FIFO ordering policy: by application id.
-pub fn fifo_order(apps: &[AppOrder]) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..apps.len()).collect();
-    idx.sort_by_key(|&i| apps[i].id);
-    idx
-}
-
-/// The fair ordering policy: ascending used memory (divided by log2(1 + demand MB) with
-/// `enable-size-based-weight`), ties by application id.
-pub fn fair_order(apps: &[AppOrder], size_based_weight: bool) -> Vec<usize> {
-    let mut idx: Vec<usize> = (0..apps.len()).collect();
-    idx.sort_by(|&a, &b| fair_cmp(&apps[a], &apps[b], size_based_weight));
-    idx
-}
-
-/// [`fifo_order`] applied to `apps` in place (ids are unique: the order is total).
+/// The FIFO ordering policy, `apps` sorted in place: by application id (unique: the order
+/// is total).
 pub fn sort_fifo(apps: &mut [AppOrder]) {
     apps.sort_unstable_by_key(|a| a.id);
 }
 
-/// [`fair_order`] applied to `apps` in place (ties end at the unique id: the order is total).
+/// The fair ordering policy, `apps` sorted in place: ascending used memory (divided by
+/// log2(1 + demand MB) with `enable-size-based-weight`), ties by application id (unique: the
+/// order is total).
 pub fn sort_fair(apps: &mut [AppOrder], size_based_weight: bool) {
     apps.sort_unstable_by(|a, b| fair_cmp(a, b, size_based_weight));
 }
@@ -269,8 +257,6 @@ mod tests {
                 demand_mb: 100_000,
             },
         ];
-        assert_eq!(fifo_order(&apps), vec![1, 2, 0]);
-        assert_eq!(fair_order(&apps, false), vec![0, 2, 1]);
         let tied = [
             AppOrder {
                 id: 9,
@@ -283,7 +269,6 @@ mod tests {
                 demand_mb: 1,
             },
         ];
-        assert_eq!(fair_order(&tied, false), vec![1, 0]);
         // Size-based: 4096 / log2(1 + 65535) = 256 beats 1024 / log2(1 + 1) = 1024.
         let sized = [
             AppOrder {
@@ -297,8 +282,6 @@ mod tests {
                 demand_mb: 65_535,
             },
         ];
-        assert_eq!(fair_order(&sized, true), vec![1, 0]);
-        // The in-place sorts give the same orders.
         let ids = |v: &[AppOrder]| v.iter().map(|a| a.id).collect::<Vec<_>>();
         let mut v = apps.to_vec();
         sort_fifo(&mut v);

@@ -42,9 +42,7 @@ use crate::capacity::limits::{child_limit, fits_headroom, queue_open, round_down
 use crate::capacity::locality::{
     LocalityAsk, allowed_locality, opportunities_to_open, resets_opportunities,
 };
-use crate::capacity::ordering::{
-    AppOrder, children_by_use, fair_order, fifo_order, sort_fair, sort_fifo,
-};
+use crate::capacity::ordering::{AppOrder, children_by_use, sort_fair, sort_fifo};
 use crate::capacity::user_limit::{UserLimitInput, user_limit, user_may_allocate};
 use crate::scheduler::Sched;
 use crate::tree::{OrderingPolicy, QueueId};
@@ -277,27 +275,6 @@ impl Sched<'_, '_> {
         }
     }
 
-    /// Positions in `apps` in leaf `leaf`'s ordering policy (fifo, or fair with its
-    /// size-based weight).
-    pub(crate) fn cs_app_order(&self, leaf: QueueId, apps: &[u32]) -> Vec<usize> {
-        let conf = self.w.tree.get(leaf);
-        let views: Vec<AppOrder> = apps
-            .iter()
-            .map(|&a| {
-                let app = &self.w.apps[a as usize];
-                AppOrder {
-                    id: u64::from(a),
-                    used_mb: app.usage.memory_mb,
-                    demand_mb: app.demand.memory_mb,
-                }
-            })
-            .collect();
-        match conf.ordering_policy.unwrap_or_default() {
-            OrderingPolicy::Fifo => fifo_order(&views),
-            OrderingPolicy::Fair => fair_order(&views, conf.cs.size_based_weight),
-        }
-    }
-
     /// What the user of app `a` holds in `leaf` (reservations included), and its user limit
     /// for an ask of `size` (`LeafQueue.canAssignToUser` compares them), the leaf's active
     /// users (sorted) holding `active_usage` in it.
@@ -367,7 +344,12 @@ impl Sched<'_, '_> {
 
     /// `apps` (the leaf's activated apps with asks, given in any order) in `leaf`'s ordering
     /// policy (fifo, or fair with its size-based weight).
-    fn cs_sort_apps(&self, leaf: QueueId, apps: &mut Vec<u32>, views: &mut Vec<AppOrder>) {
+    pub(crate) fn cs_sort_apps(
+        &self,
+        leaf: QueueId,
+        apps: &mut Vec<u32>,
+        views: &mut Vec<AppOrder>,
+    ) {
         let conf = self.w.tree.get(leaf);
         views.clear();
         views.extend(apps.iter().map(|&a| {

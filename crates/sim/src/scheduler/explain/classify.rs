@@ -416,13 +416,13 @@ impl Sched<'_, '_> {
         let cluster = self.w.cluster.total;
         if self.w.tree.get(q).is_leaf {
             // Only activated apps are offered nodes.
-            let apps: Vec<u32> = self
+            let mut apps: Vec<u32> = self
                 .cs_asking_apps(q)
                 .into_iter()
                 .filter(|&a| self.cs_is_active(a))
                 .collect();
-            let order = self.cs_app_order(q, &apps);
-            return order.first().map(|&k| apps[k]);
+            self.cs_sort_apps(q, &mut apps, &mut Vec::new());
+            return apps.first().copied();
         }
         let usage = self.cs_used_all();
         children_by_use(&self.w.tree, &cs.caps, cluster, &usage, q)
